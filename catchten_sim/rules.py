@@ -1,0 +1,558 @@
+"""Rule presets and variant switches (RULES.md §2-§5, fine points §7), resolved once.
+
+``Rules`` is frozen and validated: a preset name, a player count and a mapping of
+switches. Everything the kernels need is derived once by :meth:`Rules.tables`
+(DESIGN.md §3: rules reach kernels as data, never as code).
+
+Presets
+-------
+``foster`` (default; seeds 000, 003, 001), ``jaques`` (seed 004 as written) and
+``french52`` (seed 001, last paragraph). Every switch of RULES.md §3 and §4 is accepted
+with every preset where it makes sense; switches that do not apply to the player count
+are accepted and do nothing (§7.7). Combinations that cannot work are refused with a
+:class:`RulesError` that says why.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+import numpy as np
+
+from .cards import RANK_CHARS, SUIT_CHARS, Rank, Suit, card_index, format_card
+from .errors import ParseError, RulesError
+
+PRESETS = ("foster", "jaques", "french52")
+
+_BOOL = "bool"
+_INT = "int"
+
+#: name -> (kind or allowed words, presets it belongs to (None = all))
+SWITCHES: dict[str, tuple[Any, tuple[str, ...] | None]] = {
+    "game_at_once": (_BOOL, None),
+    "everyone_alone": (_BOOL, None),
+    "keep_six_of_spades": (_BOOL, None),
+    "revoke": (("game", "hand", "forfeit"), None),
+    "no_trump_first_lead": (_BOOL, None),
+    "exposed_trump": (_BOOL, None),
+    "small_deal": (("sets", "whole"), None),
+    "set_scoring": (("per_set", "per_deal"), None),
+    "target": (_INT, None),
+    "ten_of_diamonds_bonus": (_BOOL, None),
+    "card_points": (("on", "off"), None),
+    "removed_six": (("S", "C"), None),
+    "must_trump": (_BOOL, None),
+    "six_players": (("pairs", "triples"), None),
+    "tie": (("count_out", "higher_total", "replay"), None),
+    "six_as_three_pairs": (_BOOL, ("jaques",)),
+    "dealer_declares": (_BOOL, ("jaques",)),
+    "deck52": (_BOOL, ("jaques",)),
+}
+
+_COMMON_DEFAULTS: dict[str, Any] = {
+    "game_at_once": False, "everyone_alone": False, "keep_six_of_spades": False,
+    "revoke": "game", "no_trump_first_lead": False, "exposed_trump": False,
+    "small_deal": "sets", "set_scoring": "per_set", "target": 41,
+    "ten_of_diamonds_bonus": False, "card_points": "on", "removed_six": "S",
+    "must_trump": False, "six_players": "pairs", "tie": "count_out",
+}
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "foster": dict(_COMMON_DEFAULTS),
+    # seed 004: forfeit revoke, no card points, higher total wins, 6 players as two sides of 3
+    "jaques": dict(_COMMON_DEFAULTS, revoke="forfeit", card_points="off", tie="higher_total",
+                   six_players="triples", six_as_three_pairs=False, dealer_declares=False,
+                   deck52=False),
+    # seed 001, last paragraph: 52 cards, 10♦ bonus, no card points, target 40
+    "french52": dict(_COMMON_DEFAULTS, card_points="off", ten_of_diamonds_bonus=True, target=40),
+}
+
+PLAYERS_ALLOWED = {"foster": range(2, 9), "jaques": (4, 6), "french52": (4,)}
+
+#: trump rank order, high to low, by preset (rank codes)
+_FOSTER_TRUMP_ORDER = (Rank.JACK, Rank.ACE, Rank.KING, Rank.QUEEN, Rank.TEN, Rank.NINE,
+                       Rank.EIGHT, Rank.SEVEN, Rank.SIX, Rank.FIVE, Rank.FOUR, Rank.THREE,
+                       Rank.TWO)
+_JAQUES_TRUMP_ORDER = (Rank.JACK, Rank.TEN, Rank.ACE, Rank.KING, Rank.QUEEN, Rank.NINE,
+                       Rank.EIGHT, Rank.SEVEN, Rank.SIX, Rank.FIVE, Rank.FOUR, Rank.THREE,
+                       Rank.TWO)
+_FOSTER_HONOURS = {Rank.JACK: 11, Rank.TEN: 10, Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2}
+_JAQUES_HONOURS = {Rank.JACK: 3, Rank.TEN: 10, Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2,
+                   Rank.NINE: 1}
+
+#: count-out order of RULES.md §7.10, as step names; kernels use the index
+COUNT_OUT_STEPS = ("ten", "td_bonus", "cards", "ace", "king", "queen", "jack", "nine")
+_STEP_OF_RANK = {Rank.TEN: 0, Rank.ACE: 3, Rank.KING: 4, Rank.QUEEN: 5, Rank.JACK: 6,
+                 Rank.NINE: 7}
+NO_TRUMPS = 4  # trump code for a no-trump hand (jaques dealer_declares)
+
+# indices into KernelTables.params
+P_N, P_NSIDES, P_NSETS, P_SETSIZE, P_NDEALT, P_DECK, P_SHARE, P_CARDPTS, P_PERSET, \
+    P_DEAD, P_NTFL, P_EXPOSED, P_MUSTTRUMP, P_DECLARES, P_TARGET, P_TIE, P_ATONCE, \
+    P_REVOKE, P_TDBONUS, P_NPARAMS = range(20)
+TIE_CODES = {"count_out": 0, "higher_total": 1, "replay": 2}
+REVOKE_CODES = {"game": 0, "hand": 1, "forfeit": 2}
+
+
+def _as_bool(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"):
+        return True
+    if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
+        return False
+    raise RulesError("variants", "bad variant value", f"{name}={value!r}")
+
+
+def _normalise_switch(preset: str, name: str, value: Any) -> Any:
+    if name not in SWITCHES:
+        raise RulesError("variants", "unknown variant",
+                         f"{name!r}; known: {', '.join(sorted(SWITCHES))}")
+    kind, presets = SWITCHES[name]
+    if presets is not None and preset not in presets:
+        raise RulesError("variants", "unknown variant",
+                         f"{name!r} is a switch of {'/'.join(presets)}, not of {preset}")
+    if kind == _BOOL:
+        return _as_bool(name, value)
+    if kind == _INT:
+        if isinstance(value, bool):
+            raise RulesError("variants", "bad variant value", f"{name}={value!r}")
+        try:
+            v = int(value) if not isinstance(value, float) or value.is_integer() else None
+        except (TypeError, ValueError):
+            v = None
+        if v is None or not 1 <= v <= 10000:
+            raise RulesError("variants", "bad variant value",
+                             f"{name}={value!r} (a whole number of points, 1 to 10000)")
+        return v
+    # a word
+    if name == "card_points" and isinstance(value, bool):
+        return "on" if value else "off"
+    if not isinstance(value, str):
+        raise RulesError("variants", "bad variant value",
+                         f"{name}={value!r} (one of {', '.join(kind)})")
+    word = value.strip()
+    for allowed in kind:
+        if word.lower() == allowed.lower():
+            return allowed
+    raise RulesError("variants", "bad variant value",
+                     f"{name}={value!r} (one of {', '.join(kind)})")
+
+
+@dataclass(frozen=True)
+class KernelTables:
+    """Everything the kernels need, as arrays and ints (DESIGN.md §3).
+
+    Attributes
+    ----------
+    params : ndarray, int64, shape (P_NPARAMS,)
+        Scalar rule parameters, indexed by the ``P_*`` constants of this module.
+    deck : ndarray, int64, shape (deck_size,)
+        Card indices of the pack, ascending.
+    side_of_seat : ndarray, int64, shape (players,)
+    trump_power : ndarray, int64, shape (5, 52)
+        ``trump_power[t, c]`` > 0 when card ``c`` is a trump with trumps ``t`` (4 = no
+        trumps); higher wins. 0 otherwise.
+    rank_power : ndarray, int64, shape (52,)
+        Strength of a card in its own suit (rank code + 1).
+    honours : ndarray, int64, shape (5, 52)
+        Honour points of card ``c`` with trumps ``t`` (the 10♦ bonus included, §7.2).
+    step : ndarray, int64, shape (5, 52)
+        Count-out step (index into ``COUNT_OUT_STEPS``) of the honour points of the card,
+        -1 where it scores nothing; the 10♦ bonus uses step 1.
+    ten_card : ndarray, int64, shape (5,)
+        Card index of the Ten of trumps for each trump code; -1 with no trumps.
+    """
+
+    params: np.ndarray
+    deck: np.ndarray
+    side_of_seat: np.ndarray
+    trump_power: np.ndarray
+    rank_power: np.ndarray
+    honours: np.ndarray
+    step: np.ndarray
+    ten_card: np.ndarray
+
+    def as_tuple(self) -> tuple:
+        """The arrays in kernel argument order."""
+        return (self.params, self.deck, self.side_of_seat, self.trump_power,
+                self.rank_power, self.honours, self.step, self.ten_card)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A validated, frozen set of rules: preset, player count and switches.
+
+    Parameters
+    ----------
+    preset : str
+        ``foster`` (default), ``jaques`` or ``french52`` (RULES.md §2, §4, §5).
+    players : int
+        2 to 8 for foster; 4 or 6 for jaques (4 with ``deck52``); 4 for french52.
+    variants : Mapping[str, Any]
+        Switches of RULES.md §3/§4 by name; values true/false, a number or a word.
+        Only switches that differ from the preset's defaults need be given.
+
+    Raises
+    ------
+    RulesError
+        ``unknown preset``, ``unknown variant``, ``bad variant value`` (also for switches
+        that cannot combine, with the reason), ``players out of range``.
+    """
+
+    preset: str = "foster"
+    players: int = 4
+    variants: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        preset = self.preset.strip().lower() if isinstance(self.preset, str) else self.preset
+        if preset not in PRESETS:
+            raise RulesError("rules", "unknown preset",
+                             f"{self.preset!r}; known: {', '.join(PRESETS)}")
+        object.__setattr__(self, "preset", preset)
+        if self.variants is None:
+            given: Mapping[str, Any] = {}
+        elif isinstance(self.variants, Mapping):
+            given = self.variants
+        else:
+            raise RulesError("variants", "bad variant value",
+                             f"variants must be a mapping of switch names to values, "
+                             f"not {type(self.variants).__name__}")
+        values = dict(DEFAULTS[preset])
+        for name, value in given.items():
+            values[str(name)] = _normalise_switch(preset, str(name), value)
+        object.__setattr__(self, "variants", MappingProxyType(values))
+        if isinstance(self.players, bool) or not isinstance(self.players, (int, np.integer)):
+            try:
+                p = int(str(self.players))
+            except ValueError:
+                raise RulesError("players", "players out of range",
+                                 f"{self.players!r} is not a number of players") from None
+        else:
+            p = int(self.players)
+        object.__setattr__(self, "players", p)
+        allowed = PLAYERS_ALLOWED[preset]
+        if preset == "jaques" and values["deck52"]:
+            allowed = (4,)
+        if p not in allowed:
+            what = f"{preset} with deck52" if preset == "jaques" and values["deck52"] else preset
+            raise RulesError("players", "players out of range",
+                             f"{p} players with {what} (allowed: "
+                             f"{', '.join(str(a) for a in allowed)})")
+        self._check_combinations(values)
+
+    # ------------------------------------------------------------------ validation
+    def _check_combinations(self, v: Mapping[str, Any]) -> None:
+        if v["game_at_once"] and v["revoke"] in ("hand", "forfeit"):
+            raise RulesError("variants", "bad variant value",
+                             f"game_at_once with revoke={v['revoke']} is not supported "
+                             "(RULES.md §7.4)")
+        if self.preset == "jaques" and v.get("six_as_three_pairs") and \
+                "six_players" in self._given() and v["six_players"] == "triples":
+            raise RulesError("variants", "bad variant value",
+                             "six_as_three_pairs contradicts six_players=triples")
+        if self.preset == "jaques" and v.get("dealer_declares") and v["exposed_trump"]:
+            raise RulesError("variants", "bad variant value",
+                             "exposed_trump needs a turn-up, and dealer_declares has none")
+
+    def _given(self) -> dict:
+        return {k: val for k, val in self.variants.items() if DEFAULTS[self.preset].get(k) != val}
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_options(cls, preset: str = "foster", players: int = 4,
+                     variant_items: tuple[str, ...] | list[str] = (),
+                     rules_file: str | Path | None = None) -> "Rules":
+        """Rules from CLI-style options.
+
+        ``variant_items`` are ``name`` (switch on) or ``name=value`` strings; a rules file
+        (TOML, see :meth:`from_toml`) is read first and the options override it.
+        """
+        base: dict[str, Any] = {}
+        if rules_file is not None:
+            data = _read_toml(rules_file)
+            preset = data.get("rules", preset)
+            players = data.get("players", players)
+            base.update(data.get("variants", {}))
+        for item in variant_items:
+            if "=" in item:
+                name, value = item.split("=", 1)
+                base[name.strip()] = value.strip()
+            else:
+                base[item.strip()] = True
+        return cls(preset, players, base)
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> "Rules":
+        """Rules from a TOML file: ``rules = "foster"``, ``players = 4``, ``[variants]``.
+
+        Raises
+        ------
+        ParseError
+            The file is missing or is not TOML.
+        RulesError
+            As the constructor.
+        """
+        data = _read_toml(path)
+        return cls(data.get("rules", "foster"), data.get("players", 4), data.get("variants", {}))
+
+    # ------------------------------------------------------------------ derived facts
+    def v(self, name: str) -> Any:
+        """The resolved value of switch ``name``."""
+        return self.variants[name]
+
+    @property
+    def deck52(self) -> bool:
+        return self.preset == "french52" or (self.preset == "jaques" and self.v("deck52"))
+
+    @property
+    def keep_dead_card(self) -> bool:
+        """True when 35 of 36 cards are dealt and one is laid aside (``keep_six_of_spades``)."""
+        return (self.preset == "foster" and self.players in (5, 7)
+                and self.v("keep_six_of_spades"))
+
+    @property
+    def deck(self) -> list[int]:
+        """Card indices of the pack, ascending (RULES.md §1, §2 player table, §3)."""
+        if self.deck52:
+            return list(range(52))
+        cards = [card_index(s, r) for s in range(4) for r in range(Rank.SIX, Rank.ACE + 1)]
+        removed: set[int] = set()
+        if self.preset == "foster" and self.players in (5, 7) and not self.keep_dead_card:
+            removed.add(card_index(Suit[self.v("removed_six")], Rank.SIX))
+        if self.preset == "foster" and self.players == 8:
+            removed |= {card_index(s, Rank.SIX) for s in range(4)}
+        return sorted(c for c in cards if c not in removed)
+
+    @property
+    def n_dealt(self) -> int:
+        """Cards dealt to the players (the deck less any dead card)."""
+        return len(self.deck) - (1 if self.keep_dead_card else 0)
+
+    @property
+    def cards_per_player(self) -> int:
+        return self.n_dealt // self.players
+
+    @property
+    def n_sets(self) -> int:
+        """Six-card sets per deal: 3 with 2 players, 2 with 3, when dealt in sets; else 1."""
+        if self.preset == "foster" and self.players in (2, 3) and self.v("small_deal") == "sets":
+            return self.cards_per_player // 6
+        return 1
+
+    @property
+    def set_size(self) -> int:
+        """Cards per player in one set (the whole hand when not dealt in sets)."""
+        return self.cards_per_player // self.n_sets
+
+    @property
+    def per_set_scoring(self) -> bool:
+        return self.n_sets > 1 and self.v("set_scoring") == "per_set"
+
+    @property
+    def n_sides(self) -> int:
+        """Number of sides (partnerships, or players alone). RULES.md §2, §4, §7.8."""
+        n = self.players
+        if self.v("everyone_alone") or n in (2, 3, 5, 7):
+            return n
+        if n == 6:
+            pairs = self.v("six_players") == "pairs" or bool(self.variants.get("six_as_three_pairs"))
+            return 3 if pairs else 2
+        return n // 2
+
+    def side_of(self, seat: int) -> int:
+        """Side of a seat: seat mod number of sides (RULES.md §7.8)."""
+        return seat % self.n_sides
+
+    def seats_of(self, side: int) -> list[int]:
+        return [s for s in range(self.players) if s % self.n_sides == side]
+
+    @property
+    def side_size(self) -> int:
+        return self.players // self.n_sides
+
+    @property
+    def share(self) -> int:
+        """Cards a side must take before it scores card points, per scoring unit.
+
+        Per set (6 × side size) with per-set scoring, else the side's cards for the deal.
+        """
+        unit = self.set_size if self.per_set_scoring else self.cards_per_player
+        return unit * self.side_size
+
+    @property
+    def card_points(self) -> bool:
+        return self.v("card_points") == "on"
+
+    @property
+    def ten_bonus(self) -> bool:
+        return bool(self.v("ten_of_diamonds_bonus"))
+
+    @property
+    def target(self) -> int:
+        return int(self.v("target"))
+
+    @property
+    def tie(self) -> str:
+        return self.v("tie")
+
+    @property
+    def revoke_penalty(self) -> str:
+        return self.v("revoke")
+
+    @property
+    def dealer_declares(self) -> bool:
+        return self.preset == "jaques" and bool(self.v("dealer_declares"))
+
+    @property
+    def trump_order(self) -> tuple[int, ...]:
+        """Trump ranks high to low (rank codes) restricted to the deck's ranks."""
+        order = _JAQUES_TRUMP_ORDER if self.preset == "jaques" else _FOSTER_TRUMP_ORDER
+        ranks = {c % 13 for c in self.deck}
+        return tuple(r for r in order if r in ranks)
+
+    @property
+    def honour_values(self) -> dict[int, int]:
+        """Honour points of the trump ranks (RULES.md §2, §4)."""
+        return dict(_JAQUES_HONOURS if self.preset == "jaques" else _FOSTER_HONOURS)
+
+    @property
+    def honours_total(self) -> int:
+        """Honour points in the pack for trumps (10♦ bonus included when it applies)."""
+        return sum(self.honour_values.values())
+
+    def trump_code_name(self, trump: int) -> str:
+        return "no trumps" if trump == NO_TRUMPS else Suit(trump).long_name
+
+    # ------------------------------------------------------------------ tables
+    def tables(self) -> KernelTables:
+        """Build the kernel tables once (DESIGN.md §3)."""
+        n = self.players
+        params = np.zeros(P_NPARAMS, dtype=np.int64)
+        params[P_N] = n
+        params[P_NSIDES] = self.n_sides
+        params[P_NSETS] = self.n_sets
+        params[P_SETSIZE] = self.set_size
+        params[P_NDEALT] = self.n_dealt
+        params[P_DECK] = len(self.deck)
+        params[P_SHARE] = self.share
+        params[P_CARDPTS] = int(self.card_points)
+        params[P_PERSET] = int(self.per_set_scoring)
+        params[P_DEAD] = int(self.keep_dead_card)
+        params[P_NTFL] = int(self.v("no_trump_first_lead"))
+        params[P_EXPOSED] = int(self.v("exposed_trump"))
+        params[P_MUSTTRUMP] = int(self.v("must_trump"))
+        params[P_DECLARES] = int(self.dealer_declares)
+        params[P_TARGET] = self.target
+        params[P_TIE] = TIE_CODES[self.tie]
+        params[P_ATONCE] = int(self.v("game_at_once"))
+        params[P_REVOKE] = REVOKE_CODES[self.revoke_penalty]
+        params[P_TDBONUS] = int(self.ten_bonus)
+        deck = np.array(self.deck, dtype=np.int64)
+        side_of_seat = np.array([self.side_of(s) for s in range(n)], dtype=np.int64)
+        trump_power = np.zeros((5, 52), dtype=np.int64)
+        honours = np.zeros((5, 52), dtype=np.int64)
+        step = np.full((5, 52), -1, dtype=np.int64)
+        ten_card = np.full(5, -1, dtype=np.int64)
+        rank_power = np.array([c % 13 + 1 for c in range(52)], dtype=np.int64)
+        order = self.trump_order
+        hv = self.honour_values
+        td = card_index(Suit.D, Rank.TEN)
+        for t in range(4):
+            for pos, r in enumerate(order):
+                c = card_index(t, r)
+                trump_power[t, c] = 100 + len(order) - pos
+                if r in hv:
+                    honours[t, c] = hv[r]
+                    step[t, c] = _STEP_OF_RANK[r]
+            ten_card[t] = card_index(t, Rank.TEN)
+            if self.ten_bonus and t != Suit.D:
+                honours[t, td] += 10
+                step[t, td] = 1
+        # no trumps (jaques dealer_declares): A K Q J 10 of every suit at honour values
+        for s in range(4):
+            for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN):
+                honours[NO_TRUMPS, card_index(s, r)] = hv[r]
+                step[NO_TRUMPS, card_index(s, r)] = _STEP_OF_RANK[r]
+        return KernelTables(params, deck, side_of_seat, trump_power, rank_power, honours,
+                            step, ten_card)
+
+    # ------------------------------------------------------------------ description
+    def given_variants(self) -> dict[str, Any]:
+        """The switches that differ from the preset's defaults."""
+        return self._given()
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"preset", "players", "variants"}`` with only non-default switches (JSON-ready)."""
+        return {"preset": self.preset, "players": self.players, "variants": self._given()}
+
+    def label(self) -> str:
+        """Short label, e.g. ``foster 4p target=31``."""
+        extra = " ".join(k if v is True else f"{k}={v}" for k, v in sorted(self._given().items()))
+        return f"{self.preset} {self.players}p" + (f" {extra}" if extra else "")
+
+    def describe(self) -> dict[str, Any]:
+        """Everything a player needs to know about these rules (for ``catchten rules``)."""
+        deck = self.deck
+        order = self.trump_order
+        sides = [{"side": s, "seats": self.seats_of(s)} for s in range(self.n_sides)]
+        honours = {RANK_CHARS[r]: p for r, p in self.honour_values.items()}
+        if self.ten_bonus:
+            honours["10♦ bonus"] = 10
+        dealing = (f"{self.n_sets} sets of 6 cards per player, dealt one set after another"
+                   if self.n_sets > 1 else f"{self.cards_per_player} cards per player, one at a time")
+        if self.keep_dead_card:
+            dealing += "; 35 dealt, the 35th turned up for trumps, the 36th shown and laid aside"
+        turnup = ("the dealer names trumps or no trumps (no turn-up)" if self.dealer_declares
+                  else "the dealer's last card, turned up: its suit is trumps")
+        return {
+            "preset": self.preset,
+            "players": self.players,
+            "variants": dict(self.variants),
+            "deck": {"size": len(deck), "cards": " ".join(format_card(c) for c in deck)},
+            "dealing": dealing,
+            "turnup": turnup,
+            "sides": sides,
+            "share": self.share,
+            "card_points": ("1 point per card taken above the share" if self.card_points
+                            else "none"),
+            "scoring_unit": ("each set" if self.per_set_scoring else "the whole deal"),
+            "trump_order": " ".join(RANK_CHARS[r] for r in order),
+            "plain_order": " ".join(RANK_CHARS[r] for r in sorted({c % 13 for c in deck},
+                                                                  reverse=True)),
+            "honours": honours,
+            "target": self.target,
+            "tie": self.tie,
+            "count_out_order": ("Ten, 10♦ bonus, cards, Ace, King, Queen, Jack"
+                                if self.tie == "count_out" else None),
+            "revoke": self.revoke_penalty,
+            "game_at_once": bool(self.v("game_at_once")),
+            "first_dealer": ("highest card deals (seed 004)" if self.preset == "jaques"
+                             else "cut, lowest deals (seed 000); simulations rotate the deal"),
+        }
+
+
+def _read_toml(path: str | Path) -> dict:
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ParseError("rules-file", "file not found", str(p)) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ParseError("rules-file", "not TOML", f"{p}: {exc}") from None
+    unknown = set(data) - {"rules", "players", "variants"}
+    if unknown:
+        raise ParseError("rules-file", "unknown key",
+                         f"{', '.join(sorted(unknown))} (allowed: rules, players, [variants])")
+    if not isinstance(data.get("variants", {}), dict):
+        raise ParseError("rules-file", "bad variants", "[variants] must be a table")
+    return data
+
+
+def suit_name(code: int) -> str:
+    return "NT" if code == NO_TRUMPS else SUIT_CHARS[code]
