@@ -83,7 +83,7 @@ _JAQUES_HONOURS = {Rank.JACK: 3, Rank.TEN: 10, Rank.ACE: 4, Rank.KING: 3, Rank.Q
                    Rank.NINE: 1}
 
 #: count-out order of RULES.md §7.10, as step names; kernels use the index
-COUNT_OUT_STEPS = ("ten", "td_bonus", "cards", "ace", "king", "queen", "jack", "nine")
+COUNT_OUT_STEPS = ("ten", "ten_of_diamonds", "cards", "ace", "king", "queen", "jack", "nine")
 _STEP_OF_RANK = {Rank.TEN: 0, Rank.ACE: 3, Rank.KING: 4, Rank.QUEEN: 5, Rank.JACK: 6,
                  Rank.NINE: 7}
 NO_TRUMPS = 4  # trump code for a no-trump hand (jaques dealer_declares)
@@ -166,6 +166,9 @@ class KernelTables:
         -1 where it scores nothing; the 10♦ bonus uses step 1.
     ten_card : ndarray, int64, shape (5,)
         Card index of the Ten of trumps for each trump code; -1 with no trumps.
+    top_trump : ndarray, int64, shape (8192,)
+        Rank code of the highest trump in a 13-bit suit lane, by the preset's trump order
+        (-1 for an empty lane).
     """
 
     params: np.ndarray
@@ -176,11 +179,12 @@ class KernelTables:
     honours: np.ndarray
     step: np.ndarray
     ten_card: np.ndarray
+    top_trump: np.ndarray
 
     def as_tuple(self) -> tuple:
-        """The arrays in kernel argument order."""
+        """The arrays in kernel argument order (``step`` is not a playing table)."""
         return (self.params, self.deck, self.side_of_seat, self.trump_power,
-                self.rank_power, self.honours, self.step, self.ten_card)
+                self.rank_power, self.honours, self.ten_card, self.top_trump)
 
 
 @dataclass(frozen=True)
@@ -264,27 +268,26 @@ class Rules:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def from_options(cls, preset: str = "foster", players: int = 4,
+    def from_options(cls, preset: str | None = None, players: int | None = None,
                      variant_items: tuple[str, ...] | list[str] = (),
                      rules_file: str | Path | None = None) -> "Rules":
         """Rules from CLI-style options.
 
-        ``variant_items`` are ``name`` (switch on) or ``name=value`` strings; a rules file
-        (TOML, see :meth:`from_toml`) is read first and the options override it.
+        ``variant_items`` are ``name`` (switch on) or ``name=value`` strings. A rules file
+        (TOML, see :meth:`from_toml`) is read first; options given override it. Without
+        either, the preset is foster and the players 4.
         """
-        base: dict[str, Any] = {}
+        merged: dict[str, Any] = {}
         if rules_file is not None:
             data = _read_toml(rules_file)
-            preset = data.get("rules", preset)
-            players = data.get("players", players)
-            base.update(data.get("variants", {}))
+            preset = preset if preset is not None else data.get("rules")
+            players = players if players is not None else data.get("players")
+            merged.update(data.get("variants", {}))
         for item in variant_items:
-            if "=" in item:
-                name, value = item.split("=", 1)
-                base[name.strip()] = value.strip()
-            else:
-                base[item.strip()] = True
-        return cls(preset, players, base)
+            name, sep, value = item.partition("=")
+            merged[name.strip()] = value.strip() if sep else True
+        return cls(preset if preset is not None else "foster",
+                   players if players is not None else 4, merged)
 
     @classmethod
     def from_toml(cls, path: str | Path) -> "Rules":
@@ -472,14 +475,20 @@ class Rules:
             ten_card[t] = card_index(t, Rank.TEN)
             if self.ten_bonus and t != Suit.D:
                 honours[t, td] += 10
-                step[t, td] = 1
+                step[t, td] = 1  # "ten_of_diamonds"
         # no trumps (jaques dealer_declares): A K Q J 10 of every suit at honour values
         for s in range(4):
             for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN):
                 honours[NO_TRUMPS, card_index(s, r)] = hv[r]
                 step[NO_TRUMPS, card_index(s, r)] = _STEP_OF_RANK[r]
+        top_trump = np.full(1 << 13, -1, dtype=np.int64)
+        for lane in range(1, 1 << 13):
+            for r in _JAQUES_TRUMP_ORDER if self.preset == "jaques" else _FOSTER_TRUMP_ORDER:
+                if lane >> r & 1:
+                    top_trump[lane] = r
+                    break
         return KernelTables(params, deck, side_of_seat, trump_power, rank_power, honours,
-                            step, ten_card)
+                            step, ten_card, top_trump)
 
     # ------------------------------------------------------------------ description
     def given_variants(self) -> dict[str, Any]:

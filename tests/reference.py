@@ -296,6 +296,7 @@ def ref_rules(preset: str = "foster", players: int = 4, variants: dict | None = 
                            "six_as_three_pairs=true contradicts six_players='triples'")
         six_players = "pairs"
     R.six_players = six_players
+    R.six_as_three_pairs = preset == "jaques" and six_players == "pairs"
 
     # players (§2 table, §4, §5, §7.8)
     if isinstance(players, bool) or not isinstance(players, int):
@@ -352,7 +353,7 @@ def ref_rules(preset: str = "foster", players: int = 4, variants: dict | None = 
     return R
 
 
-def _rules_of(record: dict, inherit: dict | None = None) -> RefRules:
+def _rules_of(record: dict) -> RefRules:
     rules = record.get("rules", "foster")
     variants = record.get("variants", {})
     if variants is None:
@@ -520,11 +521,11 @@ def card_points(cards_taken: int, share: int) -> int:
     return max(0, cards_taken - share)
 
 
-def _unit_scores(rules: RefRules, tricks: list, trump, finished_cards=True):
+def _unit_scores(rules: RefRules, tricks: list, trump):
     """Scores of each side from ``tricks`` (one scoring unit).
 
     Returns a list (by side) of dicts: honours, cards_taken, card_points, total, steps
-    (points by count-out step, §7.10), and per-trick honour gains (for game_at_once).
+    (points by count-out step, §7.10).
     """
     out = []
     for side in range(rules.n_sides):
@@ -881,7 +882,7 @@ def score_record(record: dict) -> dict:
 # Games (§2 target / count-out, §3 game_at_once / tie, §7.9-§7.14)
 # ---------------------------------------------------------------------------------------
 
-def _count_out(rules: RefRules, before: list, steps_by_side: list, after: list, only=None):
+def _count_out(rules: RefRules, before: list, steps_by_side: list, after: list):
     """§7.10: from ``before`` add the unit's points step by step; the first side to reach the
     target wins.  Several at one step: fewer points needed at that step, then the higher
     final total, then (DECISION) the lower side number.  Returns (side, step) or None."""
@@ -890,7 +891,7 @@ def _count_out(rules: RefRules, before: list, steps_by_side: list, after: list, 
         reached = []
         for side in range(rules.n_sides):
             new = cur[side] + steps_by_side[side][step]
-            if cur[side] < rules.target <= new and (only is None or side in only):
+            if cur[side] < rules.target <= new:
                 reached.append((rules.target - cur[side], -after[side], side))
             cur[side] = new
         if reached:
@@ -1058,7 +1059,7 @@ def _play_game_hand(game: _Game, rules: RefRules, out: dict, k: int):
                 if rev_trick is not None and ti >= rev_trick:
                     break
                 side = rules.side_of_seat[t["winner"]]
-                gain = sum(rules.honour_value(CARD_INDEX[c], _trump_of(out)) for c in t["cards"])
+                gain = sum(rules.honour_value(c, _trump_of(out)) for c in t["cards"])
                 game.running[side] += gain
                 if game.running[side] >= rules.target:
                     game._win(side, "reached", None, k, where(ti))

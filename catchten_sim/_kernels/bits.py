@@ -9,11 +9,16 @@ generator works on uint64 and hands out int64.
 """
 from __future__ import annotations
 
+import os
+
 import numba
 import numpy as np
 from numba import njit
 
-JIT = dict(cache=True, nogil=True, fastmath=False, error_model="numpy")
+#: every JIT option comes from here (DESIGN.md §3); CATCHTEN_NO_CACHE=1 turns the on-disk
+#: cache off, for inspecting the generated code
+JIT = dict(cache=not os.environ.get("CATCHTEN_NO_CACHE"), nogil=True, fastmath=False,
+           error_model="numpy")
 
 U64 = np.uint64
 _GAMMA = U64(0x9E3779B97F4A7C15)
@@ -23,6 +28,9 @@ _S30 = U64(30)
 _S27 = U64(27)
 _S31 = U64(31)
 _S32 = U64(32)
+_S12 = U64(12)
+_S25 = U64(25)
+_MSTAR = U64(0x2545F4914F6CDD1D)
 
 if numba.config.DISABLE_JIT:
     import warnings
@@ -36,6 +44,9 @@ if numba.config.DISABLE_JIT:
     def lowest_index(x):
         x = int(x)
         return (x & -x).bit_length() - 1
+
+    def highest_index(x):
+        return int(x).bit_length() - 1
 
     def select_bit(m, k):
         m = int(m)
@@ -73,6 +84,14 @@ else:
         return sig, codegen
 
     @_intrinsic
+    def _ctlz(typingctx, x):
+        sig = _types.int64(_types.int64)
+
+        def codegen(context, builder, signature, args):
+            return builder.ctlz(args[0], _ir.Constant(_ir.IntType(1), 0))
+        return sig, codegen
+
+    @_intrinsic
     def _pdep(typingctx, src, mask):
         sig = _types.int64(_types.int64, _types.int64)
 
@@ -89,6 +108,10 @@ else:
     @njit(inline="always", **JIT)
     def lowest_index(x):
         return _cttz(np.int64(x))
+
+    @njit(inline="always", **JIT)
+    def highest_index(x):
+        return 63 - _ctlz(np.int64(x))
 
     if HAVE_PDEP:
         @njit(inline="always", **JIT)
@@ -112,25 +135,32 @@ def mix64(z):
 
 @njit(inline="always", **JIT)
 def rng_seed(seed, stream):
-    """uint64 state for (seed, stream): counter-based, independent of threads and chunks."""
-    return mix64(U64(seed) ^ mix64(U64(stream) * _GAMMA + _GAMMA))
+    """Non-zero uint64 state for (seed, stream): counter-based, so a deal's random numbers
+    depend only on the seed and the deal's number, never on threads or chunks."""
+    z = mix64(U64(seed) ^ mix64(U64(stream) * _GAMMA + _GAMMA))
+    if z == U64(0):
+        z = _GAMMA
+    return z
+
+
+@njit(inline="always", **JIT)
+def _next(state):
+    """xorshift64* (Vigna) step on a 1-element uint64 state array."""
+    x = state[0]
+    x ^= x >> _S12
+    x ^= x << _S25
+    x ^= x >> _S27
+    state[0] = x
+    return x * _MSTAR
 
 
 @njit(inline="always", **JIT)
 def rng_below(state, n):
-    """A uniform int in [0, n) from a 1-element uint64 state array (splitmix64 stream).
-
-    Multiply-shift reduction; bias at most n / 2**32.
-    """
-    s = state[0] + _GAMMA
-    state[0] = s
-    r = mix64(s) >> _S32
-    return np.int64((r * U64(n)) >> _S32)
+    """A uniform int in [0, n) (multiply-shift on the high 32 bits; bias at most n / 2**32)."""
+    return np.int64(((_next(state) >> _S32) * U64(n)) >> _S32)
 
 
 @njit(inline="always", **JIT)
 def rng_uniform(state):
     """A uniform float in [0, 1) with 53 random bits."""
-    s = state[0] + _GAMMA
-    state[0] = s
-    return np.float64(mix64(s) >> U64(11)) * (1.0 / 9007199254740992.0)
+    return np.float64(_next(state) >> U64(11)) * (1.0 / 9007199254740992.0)

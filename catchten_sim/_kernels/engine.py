@@ -21,9 +21,9 @@ Rules implemented here (sources: RULES.md, seeds 000/001/003/004):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from .bits import JIT, lowest_index, popcount, rng_below, rng_seed, select_bit
+from .bits import JIT, highest_index, lowest_index, popcount, rng_below, rng_seed, select_bit
 
 # parameter indices (kept equal to catchten_sim.rules.P_*; checked by a test)
 P_N, P_NSIDES, P_NSETS, P_SETSIZE, P_NDEALT, P_DECK, P_SHARE, P_CARDPTS, P_PERSET, \
@@ -61,7 +61,6 @@ FATE_CAUGHT = 1
 FATE_DEAD = 2
 FATE_NO_TRUMPS = 3
 
-BLOCK = 1024          # deals per parallel work item (results do not depend on it)
 
 
 @njit(inline="always", **JIT)
@@ -80,8 +79,8 @@ def card_power(c, led, trump, trump_power, rank_power):
     return 0
 
 
-@njit(**JIT)
-def legal_mask(hand, lock_bit, n_in_trick, led, first_lead_of_set, trump, params):
+@njit(inline="always", **JIT)
+def legal_mask(hand, lock_bit, n_in_trick, led, first_lead_of_set, trump, ntfl, must_trump):
     """Legal cards (mask) for a player holding ``hand``.
 
     ``lock_bit`` is the exposed turn-up while it may not be played (0 otherwise);
@@ -89,7 +88,7 @@ def legal_mask(hand, lock_bit, n_in_trick, led, first_lead_of_set, trump, params
     """
     playable = hand & ~lock_bit
     if n_in_trick == 0:
-        if params[P_NTFL] != 0 and first_lead_of_set and trump < NO_TRUMPS:
+        if ntfl and first_lead_of_set and trump < NO_TRUMPS:
             nt = playable & ~suit_mask(trump)
             if nt != 0:
                 return nt
@@ -97,14 +96,14 @@ def legal_mask(hand, lock_bit, n_in_trick, led, first_lead_of_set, trump, params
     follow = playable & suit_mask(led)
     if follow != 0:
         return follow
-    if params[P_MUSTTRUMP] != 0 and trump < NO_TRUMPS:
+    if must_trump and trump < NO_TRUMPS:
         tr = playable & suit_mask(trump)
         if tr != 0:
             return tr
     return playable
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _cost_low(c, trump, honours, trump_power, rank_power):
     """Order for throwing a card away: honours last, trumps after plain cards, low first."""
     tp = trump_power[trump, c]
@@ -113,7 +112,7 @@ def _cost_low(c, trump, honours, trump_power, rank_power):
     return honours[trump, c] * 1000 + rank_power[c]
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _cheapest(mask, trump, honours, trump_power, rank_power):
     best = -1
     best_cost = 1 << 40
@@ -128,7 +127,7 @@ def _cheapest(mask, trump, honours, trump_power, rank_power):
     return best
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def _is_master(c, led, trump, unseen, trump_power, rank_power):
     """True when no unseen card can beat card ``c`` in a trick led in suit ``led``."""
     tp = trump_power[trump, c]
@@ -153,10 +152,10 @@ def _is_master(c, led, trump, unseen, trump_power, rank_power):
     return True
 
 
-@njit(**JIT)
-def heuristic_choice(seat, legal, hand, k, n, leader, led, win_seat, win_pow, win_card,
-                     trick_hon, trump, played, deck_mask, side_of_seat, side_trump_leads,
-                     honours, trump_power, rank_power, ten):
+@njit(inline="always", **JIT)
+def heuristic_choice(seat, legal, hand, k, n, leader, led, tm, trump, played, deck_mask,
+                     side_of_seat, side_trump_leads, honours, trump_power, rank_power, ten,
+                     top_trump, owner):
     """The ``heuristic`` policy: a sensible club player (see catchten_sim.policies).
 
     Uses only what the player may know: its own hand, the cards played, the trick so far.
@@ -182,6 +181,7 @@ def heuristic_choice(seat, legal, hand, k, n, leader, led, win_seat, win_pow, wi
     """
     if popcount(legal) == 1:
         return lowest_index(legal)
+    played = played | tm
     unseen = deck_mask & ~played & ~hand
     myside = side_of_seat[seat]
     has_trumps = trump < NO_TRUMPS
@@ -243,7 +243,15 @@ def heuristic_choice(seat, legal, hand, k, n, leader, led, win_seat, win_pow, wi
                 best_cost = cost
                 best = d
         return best
-    # following
+    # following: the trick so far
+    win_card = trick_winner_card(tm, led, trump, top_trump)
+    win_pow = card_power(win_card, led, trump, trump_power, rank_power)
+    win_seat = owner[win_card]
+    trick_hon = 0
+    m = tm
+    while m != 0:
+        trick_hon += honours[trump, lowest_index(m)]
+        m &= m - 1
     opp_after = False
     for j in range(k + 1, n):
         if side_of_seat[(leader + j) % n] != myside:
@@ -321,7 +329,7 @@ def heuristic_choice(seat, legal, hand, k, n, leader, led, win_seat, win_pow, wi
     return _cheapest(legal, trump, honours, trump_power, rank_power)
 
 
-@njit(**JIT)
+@njit(inline="always", **JIT)
 def declare_trumps(hand, trump_power, honours):
     """jaques ``dealer_declares``: the dealer's choice of trumps (4 = no trumps).
 
@@ -352,20 +360,38 @@ def declare_trumps(hand, trump_power, honours):
     return best
 
 
-@njit(**JIT)
-def play_deal(params, side_of_seat, trump_power, rank_power, honours, ten_card, deck_mask,
-              set_hands, dealer, trump, turnup, policies, state, script, spos,
-              hands_cur, trick_card, cap_hon, cap_cards, seat_tricks, side_trump_leads,
+@njit(inline="always", **JIT)
+def trick_winner_card(tm, led, trump, top_trump):
+    """The winning card of a trick given the mask ``tm`` of its cards (branch-light).
+
+    The highest trump (by ``top_trump``, the highest trump rank of a 13-bit suit lane in
+    the preset's trump order), else the highest card of the led suit (bit order is the
+    plain-suit rank order).
+    """
+    if trump < NO_TRUMPS:
+        lane = (tm >> np.int64(13 * trump)) & np.int64(0x1FFF)
+        if lane != 0:
+            return trump * 13 + top_trump[lane]
+    lane = (tm >> np.int64(13 * led)) & np.int64(0x1FFF)
+    return led * 13 + highest_index(lane)
+
+
+@njit(inline="always", **JIT)
+def play_deal(params, side_of_seat, trump_power, rank_power, honours, ten_card, top_trump,
+              hon_mask, deck_mask, set_hands, dealer, trump, turnup, policies, state, script, spos,
+              hands_cur, owner, cap_hon, cap_cards, seat_tricks, side_trump_leads,
               log_leader, log_cards, log_winner):
     """Play one deal from dealt hands to the end; fill the capture arrays and the log.
 
     Parameters
     ----------
     set_hands : int64 (n_sets, n) masks of each seat's cards per set.
-    dealer, trump, turnup : ints (``turnup`` -1 when there is none).
+    dealer, trump, turnup : ints (``turnup`` -1 when there is none; ``trump`` 4 = none).
     policies : int64 (n,) policy id per seat; ``state`` uint64 (1,) RNG state;
     script, spos : int64 choices for ``POL_SCRIPTED`` (pick ``legal[script[i] % n_legal]``,
         legal ascending by card index) and the next position in it (1-element array).
+    hon_mask : int64 (5,) cards that score honours, per trump code (``honour_masks``).
+    hands_cur : int64 scratch (n,); owner : int64 (52,) seat dealt each card.
 
     Returns
     -------
@@ -380,30 +406,37 @@ def play_deal(params, side_of_seat, trump_power, rank_power, honours, ten_card, 
     lock_card = np.int64(0)
     if params[P_EXPOSED] != 0 and turnup >= 0:
         lock_card = np.int64(1) << turnup
+    ntfl = params[P_NTFL] != 0
+    must_trump = params[P_MUSTTRUMP] != 0
     ten = ten_card[trump]
+    ten_bit = np.int64(1) << ten if ten >= 0 else np.int64(0)
+    hmask = hon_mask[trump]
     ten_taker = -1
     played = np.int64(0)
-    cap_hon[:, :] = 0
-    cap_cards[:, :] = 0
-    seat_tricks[:] = 0
-    side_trump_leads[:] = 0
-    leader = (dealer + 1) % n
+    for u in range(cap_hon.shape[0]):
+        for sd in range(cap_hon.shape[1]):
+            cap_hon[u, sd] = 0
+            cap_cards[u, sd] = 0
+    for p in range(n):
+        seat_tricks[p] = 0
+    for sd in range(side_trump_leads.shape[0]):
+        side_trump_leads[sd] = 0
+    leader = dealer + 1
+    if leader == n:
+        leader = 0
     t_index = 0
-    for s in range(n_sets):
+    for st in range(n_sets):
         for p in range(n):
-            hands_cur[p] = set_hands[s, p]
-        unit = s if per_set else 0
+            hands_cur[p] = set_hands[st, p]
+        unit = st if per_set else 0
         for t in range(set_size):
             lock_bit = lock_card if t_index < total_tricks - 2 else np.int64(0)
-            led = -1
-            win_seat = -1
-            win_pow = -1
-            win_card = -1
-            trick_hon = 0
+            led = 0
+            tm = np.int64(0)
+            seat = leader
             for k in range(n):
-                seat = (leader + k) % n
                 hand = hands_cur[seat]
-                legal = legal_mask(hand, lock_bit, k, led, t == 0, trump, params)
+                legal = legal_mask(hand, lock_bit, k, led, t == 0, trump, ntfl, must_trump)
                 pol = policies[seat]
                 if pol == POL_RANDOM:
                     c = lowest_index(select_bit(legal, rng_below(state, popcount(legal))))
@@ -412,30 +445,32 @@ def play_deal(params, side_of_seat, trump_power, rank_power, honours, ten_card, 
                     spos[0] += 1
                     c = lowest_index(select_bit(legal, r % popcount(legal)))
                 else:
-                    c = heuristic_choice(seat, legal, hand, k, n, leader, led, win_seat,
-                                         win_pow, win_card, trick_hon, trump, played,
-                                         deck_mask, side_of_seat, side_trump_leads, honours,
-                                         trump_power, rank_power, ten)
+                    c = heuristic_choice(seat, legal, hand, k, n, leader, led, tm, trump,
+                                         played, deck_mask, side_of_seat, side_trump_leads,
+                                         honours, trump_power, rank_power, ten, top_trump,
+                                         owner)
                 bit = np.int64(1) << c
                 hands_cur[seat] = hand & ~bit
-                played |= bit
-                trick_card[k] = c
+                tm |= bit
                 log_cards[t_index, k] = c
                 if k == 0:
                     led = c // 13
-                pw = card_power(c, led, trump, trump_power, rank_power)
-                trick_hon += honours[trump, c]
-                if pw > win_pow:
-                    win_pow = pw
-                    win_seat = seat
-                    win_card = c
+                seat += 1
+                if seat == n:
+                    seat = 0
+            played |= tm
+            win_seat = owner[trick_winner_card(tm, led, trump, top_trump)]
             wside = side_of_seat[win_seat]
-            cap_hon[unit, wside] += trick_hon
+            h = 0
+            m = tm & hmask
+            while m != 0:
+                h += honours[trump, lowest_index(m)]
+                m &= m - 1
+            cap_hon[unit, wside] += h
             cap_cards[unit, wside] += n
             seat_tricks[win_seat] += 1
-            for k in range(n):
-                if trick_card[k] == ten:
-                    ten_taker = win_seat
+            if (tm & ten_bit) != 0:
+                ten_taker = win_seat
             if trump < NO_TRUMPS and led == trump:
                 side_trump_leads[side_of_seat[leader]] += 1
             log_leader[t_index] = leader
@@ -445,8 +480,8 @@ def play_deal(params, side_of_seat, trump_power, rank_power, honours, ten_card, 
     return ten_taker
 
 
-@njit(**JIT)
-def deal_cards(params, deck, dealer, state, perm, set_hands):
+@njit(inline="always", **JIT)
+def deal_cards(params, deck, dealer, state, perm, set_hands, owner):
     """Shuffle and deal (RULES.md §1, §2; sets §2; ``keep_six_of_spades`` §3).
 
     Fills ``set_hands`` (n_sets, n) and returns ``(turnup, dead)`` card indices
@@ -460,54 +495,57 @@ def deal_cards(params, deck, dealer, state, perm, set_hands):
     per_set_cards = n * params[P_SETSIZE]
     for i in range(d):
         perm[i] = deck[i]
+        owner[deck[i]] = -1
     for i in range(d - 1, 0, -1):
         j = rng_below(state, i + 1)
         tmp = perm[i]
         perm[i] = perm[j]
         perm[j] = tmp
     set_hands[:, :] = 0
-    for i in range(n_dealt):
-        seat = (dealer + 1 + i) % n
-        set_hands[i // per_set_cards, seat] |= np.int64(1) << perm[i]
+    i = 0
+    for s in range(params[P_NSETS]):
+        seat = dealer
+        for _ in range(per_set_cards):
+            seat += 1
+            if seat == n:
+                seat = 0
+            set_hands[s, seat] |= np.int64(1) << perm[i]
+            owner[perm[i]] = seat
+            i += 1
     dead = perm[d - 1] if params[P_DEAD] != 0 else -1
     return perm[n_dealt - 1], dead
 
 
-@njit(**JIT)
-def _write_outcome(row, params, side_of_seat, honours, ten_card, set_hands, dealer, trump,
-                   ten_taker, cap_hon, cap_cards, seat_tricks):
+@njit(inline="always", **JIT)
+def honour_masks(honours):
+    """int64 (5,) mask of the cards that score honour points, per trump code."""
+    out = np.zeros(5, dtype=np.int64)
+    for t in range(5):
+        for c in range(52):
+            if honours[t, c] != 0:
+                out[t] |= np.int64(1) << c
+    return out
+
+
+@njit(inline="always", **JIT)
+def write_outcome(row, params, side_of_seat, honours, ten_card, hon_mask, set_hands, dealer,
+                  trump, ten_taker, cap_hon, cap_cards, seat_tricks, side_acc):
+    """Fill one outcome row (columns ``C_*`` and per-position fields ``F_*``).
+
+    ``side_acc`` is int64 scratch of shape (4, n_sides).
+    """
     n = params[P_N]
     n_sides = params[P_NSIDES]
     n_sets = params[P_NSETS]
     n_units = n_sets if params[P_PERSET] != 0 else 1
     share = params[P_SHARE]
     cardpts = params[P_CARDPTS] != 0
+    tmask = suit_mask(trump) if trump < NO_TRUMPS else np.int64(0)
+    hmask = hon_mask[trump]
+    ten = ten_card[trump]
     row[C_DEALER] = dealer
     row[C_TRUMP] = trump
-    ten = ten_card[trump]
-    holder = -1
-    if ten >= 0:
-        for s in range(n_sets):
-            for p in range(n):
-                if (set_hands[s, p] >> ten) & 1:
-                    holder = p
-    holder_pos = 0 if holder < 0 else (holder - dealer - 1) % n + 1
-    taker_pos = 0 if ten_taker < 0 else (ten_taker - dealer - 1) % n + 1
-    row[C_TEN_HOLDER] = holder_pos
-    row[C_TEN_TAKER] = taker_pos
-    if trump == NO_TRUMPS:
-        row[C_TEN_FATE] = FATE_NO_TRUMPS
-    elif holder < 0:
-        row[C_TEN_FATE] = FATE_DEAD
-    elif side_of_seat[holder] == side_of_seat[ten_taker]:
-        row[C_TEN_FATE] = FATE_SAVED
-    else:
-        row[C_TEN_FATE] = FATE_CAUGHT
-    tmask = suit_mask(trump) if trump < NO_TRUMPS else np.int64(0)
-    row[C_HOLDER_TRUMPS] = 0
-    for pos in range(n):
-        seat = (dealer + 1 + pos) % n
-        side = side_of_seat[seat]
+    for side in range(n_sides):
         hon = 0
         cards = 0
         cp = 0
@@ -516,46 +554,75 @@ def _write_outcome(row, params, side_of_seat, honours, ten_card, set_hands, deal
             cards += cap_cards[u, side]
             if cardpts and cap_cards[u, side] > share:
                 cp += cap_cards[u, side] - share
-        side_tricks = 0
-        dealt_hon = 0
-        for q in range(n):
-            if side_of_seat[q] == side:
-                side_tricks += seat_tricks[q]
-                for s in range(n_sets):
-                    m = set_hands[s, q]
-                    while m != 0:
-                        c = lowest_index(m)
-                        m &= m - 1
-                        dealt_hon += honours[trump, c]
+        side_acc[0, side] = hon
+        side_acc[1, side] = cp
+        side_acc[2, side] = 0
+        side_acc[3, side] = 0
+    holder = -1
+    for q in range(n):
+        side = side_of_seat[q]
+        side_acc[2, side] += seat_tricks[q]
+        for st in range(n_sets):
+            m = set_hands[st, q] & hmask
+            while m != 0:
+                c = lowest_index(m)
+                m &= m - 1
+                side_acc[3, side] += honours[trump, c]
+                if c == ten:
+                    holder = q
+    row[C_HOLDER_TRUMPS] = 0
+    if trump == NO_TRUMPS:
+        row[C_TEN_FATE] = FATE_NO_TRUMPS
+    elif holder < 0:
+        row[C_TEN_FATE] = FATE_DEAD
+    elif side_of_seat[holder] == side_of_seat[ten_taker]:
+        row[C_TEN_FATE] = FATE_SAVED
+    else:
+        row[C_TEN_FATE] = FATE_CAUGHT
+    row[C_TEN_HOLDER] = 0
+    row[C_TEN_TAKER] = 0
+    seat = dealer
+    for pos in range(n):
+        seat += 1
+        if seat == n:
+            seat = 0
+        side = side_of_seat[seat]
         seat_trumps = 0
-        for s in range(n_sets):
-            seat_trumps += popcount(set_hands[s, seat] & tmask)
+        for st in range(n_sets):
+            seat_trumps += popcount(set_hands[st, seat] & tmask)
         if seat == holder:
             row[C_HOLDER_TRUMPS] = seat_trumps
+            row[C_TEN_HOLDER] = pos + 1
+        if seat == ten_taker:
+            row[C_TEN_TAKER] = pos + 1
         base = N_FIXED + pos * N_PER_POS
-        row[base + F_HONOURS] = hon
-        row[base + F_CARDS] = cards
-        row[base + F_CARD_POINTS] = cp
-        row[base + F_TOTAL] = hon + cp
-        row[base + F_SIDE_TRICKS] = side_tricks
+        row[base + F_HONOURS] = side_acc[0, side]
+        row[base + F_CARDS] = 0
+        for u in range(n_units):
+            row[base + F_CARDS] += cap_cards[u, side]
+        row[base + F_CARD_POINTS] = side_acc[1, side]
+        row[base + F_TOTAL] = side_acc[0, side] + side_acc[1, side]
+        row[base + F_SIDE_TRICKS] = side_acc[2, side]
         row[base + F_SEAT_TRICKS] = seat_tricks[seat]
-        row[base + F_HONOURS_DEALT] = dealt_hon
+        row[base + F_HONOURS_DEALT] = side_acc[3, side]
         row[base + F_SEAT_TRUMPS] = seat_trumps
 
 
-@njit(parallel=True, **JIT)
+@njit(**JIT)
 def simulate_chunk(params, deck, side_of_seat, trump_power, rank_power, honours, ten_card,
-                   policies, seed, start, out):
+                   top_trump, policies, seed, start, out):
     """Deal and play ``out.shape[0]`` deals, numbered ``start, start+1, …``.
 
     Deal ``i`` uses an RNG stream keyed by ``(seed, i)`` and dealer ``i % n`` (the deal
-    rotates), so results depend on the seed only, never on threads or chunking.
+    rotates), so results depend on the seed only, never on threads or chunking. The
+    kernel releases the GIL: callers run disjoint ranges on several threads.
 
     Parameters
     ----------
     policies : int64 (n,) policy id per seat.
-    seed : int (uint64 range).
-    out : int32 (count, N_FIXED + n * N_PER_POS), filled with one outcome row per deal.
+    seed : uint64.
+    start : int64, number of the first deal.
+    out : int16 (count, N_FIXED + n * N_PER_POS), filled with one outcome row per deal.
     """
     count = out.shape[0]
     n = params[P_N]
@@ -565,45 +632,44 @@ def simulate_chunk(params, deck, side_of_seat, trump_power, rank_power, honours,
     deck_mask = np.int64(0)
     for i in range(deck.shape[0]):
         deck_mask |= np.int64(1) << deck[i]
-    n_blocks = (count + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        state = np.zeros(1, dtype=np.uint64)
-        perm = np.zeros(deck.shape[0], dtype=np.int64)
-        set_hands = np.zeros((n_sets, n), dtype=np.int64)
-        hands_cur = np.zeros(n, dtype=np.int64)
-        trick_card = np.zeros(n, dtype=np.int64)
-        cap_hon = np.zeros((n_sets, n_sides), dtype=np.int64)
-        cap_cards = np.zeros((n_sets, n_sides), dtype=np.int64)
-        seat_tricks = np.zeros(n, dtype=np.int64)
-        side_trump_leads = np.zeros(n_sides, dtype=np.int64)
-        log_leader = np.zeros(total_tricks, dtype=np.int64)
-        log_cards = np.zeros((total_tricks, n), dtype=np.int64)
-        log_winner = np.zeros(total_tricks, dtype=np.int64)
-        script = np.zeros(1, dtype=np.int64)
-        spos = np.zeros(1, dtype=np.int64)
-        hi = min(count, (b + 1) * BLOCK)
-        for i in range(b * BLOCK, hi):
-            deal_index = start + i
-            state[0] = rng_seed(seed, deal_index)
-            dealer = deal_index % n
-            turnup, dead = deal_cards(params, deck, dealer, state, perm, set_hands)
-            if params[P_DECLARES] != 0:
-                trump = declare_trumps(set_hands[0, dealer], trump_power, honours)
-                turnup = -1
-            else:
-                trump = turnup // 13
-            ten_taker = play_deal(params, side_of_seat, trump_power, rank_power, honours,
-                                  ten_card, deck_mask, set_hands, dealer, trump, turnup,
-                                  policies, state, script, spos, hands_cur, trick_card,
-                                  cap_hon, cap_cards, seat_tricks, side_trump_leads,
-                                  log_leader, log_cards, log_winner)
-            _write_outcome(out[i], params, side_of_seat, honours, ten_card, set_hands, dealer,
-                           trump, ten_taker, cap_hon, cap_cards, seat_tricks)
+    hon_mask = honour_masks(honours)
+    state = np.zeros(1, dtype=np.uint64)
+    perm = np.zeros(deck.shape[0], dtype=np.int64)
+    set_hands = np.zeros((n_sets, n), dtype=np.int64)
+    hands_cur = np.zeros(n, dtype=np.int64)
+    owner = np.zeros(52, dtype=np.int64)
+    cap_hon = np.zeros((n_sets, n_sides), dtype=np.int64)
+    cap_cards = np.zeros((n_sets, n_sides), dtype=np.int64)
+    seat_tricks = np.zeros(n, dtype=np.int64)
+    side_trump_leads = np.zeros(n_sides, dtype=np.int64)
+    log_leader = np.zeros(total_tricks, dtype=np.int64)
+    log_cards = np.zeros((total_tricks, n), dtype=np.int64)
+    log_winner = np.zeros(total_tricks, dtype=np.int64)
+    script = np.zeros(1, dtype=np.int64)
+    spos = np.zeros(1, dtype=np.int64)
+    side_acc = np.zeros((4, n_sides), dtype=np.int64)
+    for i in range(count):
+        deal_index = start + i
+        state[0] = rng_seed(seed, deal_index)
+        dealer = deal_index % n
+        turnup, dead = deal_cards(params, deck, dealer, state, perm, set_hands, owner)
+        if params[P_DECLARES] != 0:
+            trump = declare_trumps(set_hands[0, dealer], trump_power, honours)
+            turnup = -1
+        else:
+            trump = turnup // 13
+        ten_taker = play_deal(params, side_of_seat, trump_power, rank_power, honours,
+                              ten_card, top_trump, hon_mask, deck_mask, set_hands, dealer,
+                              trump, turnup, policies, state, script, spos, hands_cur, owner,
+                              cap_hon, cap_cards, seat_tricks, side_trump_leads, log_leader,
+                              log_cards, log_winner)
+        write_outcome(out[i], params, side_of_seat, honours, ten_card, hon_mask, set_hands,
+                      dealer, trump, ten_taker, cap_hon, cap_cards, seat_tricks, side_acc)
 
 
 @njit(**JIT)
 def play_given(params, deck, side_of_seat, trump_power, rank_power, honours, ten_card,
-               set_hands, dealer, trump, turnup, policies, seed, script):
+               top_trump, set_hands, dealer, trump, turnup, policies, seed, script):
     """Play one deal from given hands (for records, tests and rollouts).
 
     Returns
@@ -625,7 +691,7 @@ def play_given(params, deck, side_of_seat, trump_power, rank_power, honours, ten
     state = np.zeros(1, dtype=np.uint64)
     state[0] = rng_seed(seed, 0)
     hands_cur = np.zeros(n, dtype=np.int64)
-    trick_card = np.zeros(n, dtype=np.int64)
+    owner = np.zeros(52, dtype=np.int64)
     cap_hon = np.zeros((n_sets, n_sides), dtype=np.int64)
     cap_cards = np.zeros((n_sets, n_sides), dtype=np.int64)
     seat_tricks = np.zeros(n, dtype=np.int64)
@@ -634,8 +700,15 @@ def play_given(params, deck, side_of_seat, trump_power, rank_power, honours, ten
     log_cards = np.zeros((total_tricks, n), dtype=np.int64)
     log_winner = np.zeros(total_tricks, dtype=np.int64)
     spos = np.zeros(1, dtype=np.int64)
+    hon_mask = honour_masks(honours)
+    for st in range(n_sets):
+        for p in range(n):
+            m = set_hands[st, p]
+            while m != 0:
+                owner[lowest_index(m)] = p
+                m &= m - 1
     ten_taker = play_deal(params, side_of_seat, trump_power, rank_power, honours, ten_card,
-                          deck_mask, set_hands, dealer, trump, turnup, policies, state,
-                          script, spos, hands_cur, trick_card, cap_hon, cap_cards,
+                          top_trump, hon_mask, deck_mask, set_hands, dealer, trump, turnup, policies,
+                          state, script, spos, hands_cur, owner, cap_hon, cap_cards,
                           seat_tricks, side_trump_leads, log_leader, log_cards, log_winner)
     return log_leader, log_cards, log_winner, cap_hon, cap_cards, ten_taker

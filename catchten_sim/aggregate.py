@@ -1,0 +1,250 @@
+"""Streamed sufficient statistics of simulated deals, and summaries with intervals.
+
+The kernels return chunks of per-deal outcome rows (int16, columns ``C_*`` and the
+per-position fields ``F_*`` of :mod:`catchten_sim._kernels.engine`). An
+:class:`OutcomeAccumulator` folds each chunk into integer sums, sums of squares and
+histograms, so memory does not grow with the number of deals. Summaries are pandas
+DataFrames: means with standard errors, proportions with 95% Wilson intervals.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._kernels import engine as K
+
+FIELDS = {"honours": K.F_HONOURS, "cards_taken": K.F_CARDS, "card_points": K.F_CARD_POINTS,
+          "total": K.F_TOTAL, "side_tricks": K.F_SIDE_TRICKS, "seat_tricks": K.F_SEAT_TRICKS}
+FATES = ("saved", "caught", "dead", "no_trumps")
+Z95 = 1.959963984540054
+MAX_POINTS = 128          # histogram range of a side's hand points (0 … 127)
+MAX_TRUMPS = 14
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion ``k / n`` (``(nan, nan)`` when n = 0)."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = k / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_se(s: float, ss: float, n: int) -> tuple[float, float]:
+    """Mean and its standard error from a sum and a sum of squares of ``n`` values."""
+    if n <= 0:
+        return (math.nan, math.nan)
+    m = s / n
+    if n < 2:
+        return (m, math.nan)
+    var = max(0.0, (ss - n * m * m) / (n - 1))
+    return (m, math.sqrt(var / n))
+
+
+@dataclass
+class OutcomeAccumulator:
+    """Integer sums over simulated deals; ``add(chunk)`` then read the summaries.
+
+    Parameters
+    ----------
+    n_players : int
+    side_of_seat : ndarray int64 (n,)
+    """
+
+    n_players: int
+    side_of_seat: np.ndarray
+    n_deals: int = 0
+    fate: np.ndarray = field(default=None)            # (4,) deals by the Ten's fate
+    sums: np.ndarray = field(default=None)            # (n_pos, n_fields) int64
+    sumsq: np.ndarray = field(default=None)
+    adv_sum: np.ndarray = field(default=None)         # (n_pos,) sum of n*(total_p - mean)
+    adv_sumsq: np.ndarray = field(default=None)
+    side_sums: np.ndarray = field(default=None)       # (n_sides,) totals by side
+    side_sumsq: np.ndarray = field(default=None)
+    side_count: int = 0
+    hist_total: np.ndarray = field(default=None)      # (n_pos, MAX_POINTS)
+    hist_honours: np.ndarray = field(default=None)
+    hist_card_points: np.ndarray = field(default=None)
+    fate_by_holder: np.ndarray = field(default=None)  # (n_pos + 1, MAX_TRUMPS, 4)
+    holding_count: np.ndarray = field(default=None)   # (MAX_POINTS,) by side honours dealt
+    holding_sum: np.ndarray = field(default=None)
+    holding_sumsq: np.ndarray = field(default=None)
+    convergence: list = field(default_factory=list)   # (deals, caught, in_play)
+
+    def __post_init__(self) -> None:
+        n = self.n_players
+        nf = len(FIELDS)
+        ns = int(self.side_of_seat.max()) + 1
+        self.fate = np.zeros(4, np.int64)
+        self.sums = np.zeros((n, nf), np.int64)
+        self.sumsq = np.zeros((n, nf), np.int64)
+        self.adv_sum = np.zeros(n, np.int64)
+        self.adv_sumsq = np.zeros(n, np.int64)
+        self.side_sums = np.zeros(ns, np.int64)
+        self.side_sumsq = np.zeros(ns, np.int64)
+        self.hist_total = np.zeros((n, MAX_POINTS), np.int64)
+        self.hist_honours = np.zeros((n, MAX_POINTS), np.int64)
+        self.hist_card_points = np.zeros((n, MAX_POINTS), np.int64)
+        self.fate_by_holder = np.zeros((n + 1, MAX_TRUMPS, 4), np.int64)
+        self.holding_count = np.zeros(MAX_POINTS, np.int64)
+        self.holding_sum = np.zeros(MAX_POINTS, np.int64)
+        self.holding_sumsq = np.zeros(MAX_POINTS, np.int64)
+
+    def column(self, out: np.ndarray, pos: int, f: int) -> np.ndarray:
+        return out[:, K.N_FIXED + pos * K.N_PER_POS + f].astype(np.int64)
+
+    def add(self, out: np.ndarray) -> None:
+        """Fold a chunk of outcome rows (int16, shape (m, N_FIXED + n * N_PER_POS))."""
+        m = out.shape[0]
+        if m == 0:
+            return
+        n = self.n_players
+        fate = out[:, K.C_TEN_FATE].astype(np.int64)
+        # convergence checkpoints at powers of two inside the chunk, and at its end
+        caught = np.cumsum(fate == K.FATE_CAUGHT)
+        inplay = np.cumsum(fate <= K.FATE_CAUGHT)
+        marks = [2 ** k for k in range(4, 40) if self.n_deals < 2 ** k <= self.n_deals + m]
+        base_c = self.fate[K.FATE_CAUGHT]
+        base_i = self.fate[K.FATE_SAVED] + self.fate[K.FATE_CAUGHT]
+        for mk in marks + [self.n_deals + m]:
+            j = mk - self.n_deals - 1
+            self.convergence.append((mk, int(base_c + caught[j]), int(base_i + inplay[j])))
+        self.fate += np.bincount(fate, minlength=4)[:4]
+        totals = np.empty((m, n), np.int64)
+        for p in range(n):
+            for j, f in enumerate(FIELDS.values()):
+                col = self.column(out, p, f)
+                self.sums[p, j] += col.sum()
+                self.sumsq[p, j] += (col * col).sum()
+            totals[:, p] = self.column(out, p, K.F_TOTAL)
+            self.hist_total[p] += np.bincount(np.clip(totals[:, p], 0, MAX_POINTS - 1),
+                                              minlength=MAX_POINTS)
+            self.hist_honours[p] += np.bincount(
+                np.clip(self.column(out, p, K.F_HONOURS), 0, MAX_POINTS - 1), minlength=MAX_POINTS)
+            self.hist_card_points[p] += np.bincount(
+                np.clip(self.column(out, p, K.F_CARD_POINTS), 0, MAX_POINTS - 1),
+                minlength=MAX_POINTS)
+        # seat advantage: n * total_p - sum_q total_q (kept integral), per deal
+        row_sum = totals.sum(axis=1)
+        for p in range(n):
+            d = n * totals[:, p] - row_sum
+            self.adv_sum[p] += d.sum()
+            self.adv_sumsq[p] += (d * d).sum()
+        # totals by side (seat numbers, not positions): seat at position p is dealer+p+1
+        dealer = out[:, K.C_DEALER].astype(np.int64)
+        ns = len(self.side_sums)
+        first_pos = np.full((m, ns), -1, np.int64)
+        for p in range(n - 1, -1, -1):
+            side = self.side_of_seat[(dealer + p + 1) % n]
+            first_pos[np.arange(m), side] = p
+        for s_ in range(ns):
+            t = totals[np.arange(m), first_pos[:, s_]]
+            self.side_sums[s_] += t.sum()
+            self.side_sumsq[s_] += (t * t).sum()
+        self.side_count += m
+        # the Ten's fate by its holder's position and trumps dealt to the holder
+        holder = out[:, K.C_TEN_HOLDER].astype(np.int64)
+        htr = np.clip(out[:, K.C_HOLDER_TRUMPS].astype(np.int64), 0, MAX_TRUMPS - 1)
+        flat = (holder * MAX_TRUMPS + htr) * 4 + fate
+        self.fate_by_holder += np.bincount(flat, minlength=self.fate_by_holder.size).reshape(
+            self.fate_by_holder.shape)
+        # value of a holding: a side's hand points by the honour points it was dealt
+        for p in range(n):
+            dealt = np.clip(self.column(out, p, K.F_HONOURS_DEALT), 0, MAX_POINTS - 1)
+            tot = totals[:, p]
+            self.holding_count += np.bincount(dealt, minlength=MAX_POINTS)
+            self.holding_sum += np.bincount(dealt, weights=tot, minlength=MAX_POINTS).astype(np.int64)
+            self.holding_sumsq += np.bincount(dealt, weights=tot * tot,
+                                              minlength=MAX_POINTS).astype(np.int64)
+        self.n_deals += m
+
+    # ------------------------------------------------------------------ summaries
+    def ten_summary(self) -> dict:
+        """The Ten's fate: counts, P(caught | in play) with its Wilson interval."""
+        saved, caught, dead, nt = (int(x) for x in self.fate)
+        in_play = saved + caught
+        p = caught / in_play if in_play else math.nan
+        return {"in_play": in_play, "dead": dead, "no_trumps": nt, "caught": caught,
+                "saved": saved, "p_caught": p, "wilson95": list(wilson(caught, in_play)),
+                "p_saved": (saved / in_play if in_play else math.nan)}
+
+    def positions_frame(self) -> pd.DataFrame:
+        """One row per position (1 = eldest … n = dealer) for the side holding that seat.
+
+        Columns ``<field>_mean`` and ``<field>_se`` for honours, cards_taken, card_points,
+        total, side_tricks, seat_tricks (points, cards, tricks per deal), and the seat
+        advantage ``advantage_mean``/``advantage_se``/``advantage_lo``/``advantage_hi``:
+        the position's mean total minus the mean over positions (points per deal).
+        """
+        n = self.n_players
+        rows = []
+        for p in range(n):
+            row = {"position": p + 1}
+            for j, name in enumerate(FIELDS):
+                row[f"{name}_mean"], row[f"{name}_se"] = mean_se(
+                    float(self.sums[p, j]), float(self.sumsq[p, j]), self.n_deals)
+            m, se = mean_se(float(self.adv_sum[p]), float(self.adv_sumsq[p]), self.n_deals)
+            row["advantage_mean"], row["advantage_se"] = m / n, se / n
+            row["advantage_lo"] = row["advantage_mean"] - Z95 * row["advantage_se"]
+            row["advantage_hi"] = row["advantage_mean"] + Z95 * row["advantage_se"]
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("position")
+
+    def sides_frame(self) -> pd.DataFrame:
+        """Mean hand total per side (by seat numbers, side 0 holds seat 0), with its se."""
+        rows = []
+        for s in range(len(self.side_sums)):
+            m, se = mean_se(float(self.side_sums[s]), float(self.side_sumsq[s]),
+                            self.side_count)
+            rows.append({"side": s, "total_mean": m, "total_se": se})
+        return pd.DataFrame(rows).set_index("side")
+
+    def points_distribution(self) -> pd.DataFrame:
+        """Tidy distribution of a side's hand points: position, points, kind, deals."""
+        frames = []
+        for kind, h in (("total", self.hist_total), ("honours", self.hist_honours),
+                        ("card_points", self.hist_card_points)):
+            for p in range(self.n_players):
+                nz = np.nonzero(h[p])[0]
+                frames.append(pd.DataFrame({"position": p + 1, "kind": kind, "points": nz,
+                                            "deals": h[p, nz]}))
+        return pd.concat(frames, ignore_index=True)
+
+    def fate_by_holder_frame(self) -> pd.DataFrame:
+        """Deals by the Ten holder's position and trumps dealt to the holder, and fate."""
+        rows = []
+        for pos in range(1, self.n_players + 1):
+            for t in range(MAX_TRUMPS):
+                c = self.fate_by_holder[pos, t]
+                tot = int(c[0] + c[1])
+                if tot:
+                    lo, hi = wilson(int(c[1]), tot)
+                    rows.append({"holder_position": pos, "holder_trumps": t, "deals": tot,
+                                 "caught": int(c[1]), "p_caught": c[1] / tot,
+                                 "lo": lo, "hi": hi})
+        return pd.DataFrame(rows, columns=["holder_position", "holder_trumps", "deals",
+                                           "caught", "p_caught", "lo", "hi"])
+
+    def holding_frame(self) -> pd.DataFrame:
+        """A side's mean hand points by the honour points its players were dealt."""
+        rows = []
+        for v in np.nonzero(self.holding_count)[0]:
+            m, se = mean_se(float(self.holding_sum[v]), float(self.holding_sumsq[v]),
+                            int(self.holding_count[v]))
+            rows.append({"honours_dealt": int(v), "sides": int(self.holding_count[v]),
+                         "total_mean": m, "total_se": se})
+        return pd.DataFrame(rows, columns=["honours_dealt", "sides", "total_mean", "total_se"])
+
+    def convergence_frame(self) -> pd.DataFrame:
+        """Running P(Ten caught) against deals, with Wilson bounds."""
+        rows = []
+        for deals, c, i in self.convergence:
+            lo, hi = wilson(c, i)
+            rows.append({"deals": deals, "caught": c, "in_play": i,
+                         "p_caught": c / i if i else math.nan, "lo": lo, "hi": hi})
+        return pd.DataFrame(rows, columns=["deals", "caught", "in_play", "p_caught", "lo", "hi"])

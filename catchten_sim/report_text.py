@@ -1,0 +1,127 @@
+"""Readable terminal output (rich tables) for the CLI. Formatting only, no statistics."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+_console = Console(highlight=False, soft_wrap=False)
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None or x != x else f"{100 * x:.2f}%"
+
+
+def print_rules(d: dict[str, Any]) -> None:
+    """Print :meth:`Rules.describe` output."""
+    t = Table(title=f"Rules: {d['preset']}, {d['players']} players", show_header=False,
+              title_justify="left")
+    t.add_column("rule", style="bold")
+    t.add_column("value")
+    t.add_row("deck", f"{d['deck']['size']} cards: {d['deck']['cards']}")
+    t.add_row("dealing", d["dealing"])
+    t.add_row("trumps", d["turnup"])
+    t.add_row("sides", "; ".join(f"side {s['side']}: seats {', '.join(map(str, s['seats']))}"
+                                 for s in d["sides"]))
+    t.add_row("share", f"{d['share']} cards per side per {d['scoring_unit']}")
+    t.add_row("card points", d["card_points"])
+    t.add_row("trump order", d["trump_order"] + "  (high to low)")
+    t.add_row("plain suits", d["plain_order"])
+    t.add_row("honours", ", ".join(f"{k} {v}" for k, v in d["honours"].items()))
+    t.add_row("target", str(d["target"]) + ("  (game at once)" if d["game_at_once"] else ""))
+    t.add_row("several reach it", d["tie"] + (f": {d['count_out_order']}"
+                                              if d["count_out_order"] else ""))
+    t.add_row("revoke", d["revoke"])
+    t.add_row("first dealer", d["first_dealer"])
+    switches = ", ".join(f"{k}={v}" for k, v in sorted(d["variants"].items()))
+    t.add_row("switches", switches)
+    _console.print(t)
+
+
+def print_simulation(res) -> None:
+    """Print a :class:`SimulationResult` as a short header and a table by position."""
+    d = res.to_dict()
+    ten = d["ten"]
+    n = res.rules.players
+    lo, hi = ten["wilson95"]
+    _console.print(f"[bold]{res.rules.label()}[/bold]  policies: {d['policies']['label']}  "
+                   f"deals: {d['deals']:,}  seed: {d['seed']}  "
+                   f"({d['elapsed_s']:.1f} s, {d['threads']} threads, deal rotates)")
+    if ten["in_play"]:
+        _console.print(
+            f"Ten of trumps caught: [bold]{_pct(ten['p_caught'])}[/bold] "
+            f"(95% CI {_pct(lo)} to {_pct(hi)}) of {ten['in_play']:,} deals with the Ten in "
+            f"play; saved by its holder's side {_pct(ten['p_saved'])}"
+            + (f"; dead in {ten['dead']:,} deals" if ten["dead"] else "")
+            + (f"; no trumps in {ten['no_trumps']:,} deals" if ten["no_trumps"] else ""))
+    else:
+        _console.print("The Ten of trumps was never in play.")
+    t = Table(title="Per position (the side holding that seat), points per deal ± 1 s.e.",
+              title_justify="left")
+    for col in ("position", "honours", "card pts", "total", "advantage (95% CI)",
+                "side tricks", "seat tricks"):
+        t.add_column(col, justify="right")
+    for p in d["positions"]:
+        role = {1: " eldest", n: " dealer"}.get(p["position"], "")
+        a = p["advantage"]
+        t.add_row(f"{p['position']}{role}",
+                  f"{p['honours']['mean']:.2f} ± {p['honours']['se']:.2f}",
+                  f"{p['card_points']['mean']:.2f} ± {p['card_points']['se']:.2f}",
+                  f"{p['total']['mean']:.2f} ± {p['total']['se']:.2f}",
+                  f"{a['mean']:+.2f} ({a['ci95'][0]:+.2f} to {a['ci95'][1]:+.2f})",
+                  f"{p['side_tricks']['mean']:.2f}",
+                  f"{p['seat_tricks']['mean']:.2f}")
+    _console.print(t)
+    if len({x for x in d["policies"]["seats"]}) > 1:
+        s = Table(title="Per side (side 0 holds seat 0)", title_justify="left")
+        for col in ("side", "seats", "policy", "total"):
+            s.add_column(col, justify="right")
+        for side in d["sides"]:
+            s.add_row(str(side["side"]), " ".join(map(str, side["seats"])),
+                      "/".join(side["policies"]),
+                      f"{side['total']['mean']:.2f} ± {side['total']['se']:.2f}")
+        _console.print(s)
+
+
+def print_score(result: dict[str, Any]) -> None:
+    """Print a scored hand record or game record."""
+    if "running" in result:
+        t = Table(title="Game", title_justify="left")
+        t.add_column("hand", justify="right")
+        for side in result["sides"]:
+            t.add_column(f"side {side['side']} (seats {' '.join(map(str, side['seats']))})",
+                         justify="right")
+        for i, row in enumerate(result["running"]):
+            t.add_row(str(i), *(str(x) for x in row))
+        _console.print(t)
+        if result.get("finished"):
+            extra = f" at the {result['step']} step" if result.get("step") else ""
+            _console.print(f"Winner: side {result['winner']} (seats "
+                           f"{' '.join(map(str, result.get('winner_seats', [])))}), "
+                           f"{result['how']}{extra}, in hand {result['hand']}")
+        else:
+            _console.print(f"Unfinished after {result['hands_scored']} hands "
+                           f"(target {result['target']}).")
+        return
+    t = Table(title=("Hand" if result.get("finished") else "Hand (unfinished: completed "
+                     "tricks only)") + (f", trumps {result['trumps']}" if result.get("trumps")
+                                        else ""), title_justify="left")
+    for col in ("side", "seats", "honours", "cards taken", "card points", "total"):
+        t.add_column(col, justify="right")
+    for s in result["sides"]:
+        t.add_row(str(s["side"]), " ".join(map(str, s["seats"])), str(s["honours"]),
+                  str(s["cards_taken"]), str(s["card_points"]), str(s["total"]))
+    _console.print(t)
+    ten = result.get("ten") or {}
+    if ten.get("holder") is None:
+        _console.print("Ten of trumps: not in play.")
+    elif ten.get("taken_by") is None:
+        _console.print(f"Ten of trumps: dealt to seat {ten['holder']}, not yet taken.")
+    else:
+        _console.print(f"Ten of trumps: dealt to seat {ten['holder']}, taken by seat "
+                       f"{ten['taken_by']}: {'caught' if ten['caught'] else 'saved'}.")
+    rv = result.get("revoke")
+    if rv:
+        _console.print(f"Revoke: seat {rv['seat']} played {rv['card']} in trick {rv['trick']} "
+                       f"while holding the led suit; penalty {rv['penalty']}: {rv.get('effect')}")

@@ -1,0 +1,336 @@
+"""Simulate many deals under given rules and policies: the public entry point.
+
+>>> from catchten_sim import Rules
+>>> from catchten_sim.simulate import simulate
+>>> res = simulate(Rules("foster", 4), n_deals=100_000, seed=1)
+>>> res.ten["p_caught"]  # doctest: +SKIP
+
+Deals are numbered 0, 1, 2, …; deal ``i`` is dealt by seat ``i % n`` (the deal rotates,
+so every seat deals equally often) and its random numbers come from a counter-based
+generator keyed by ``(seed, i)``: the result depends only on the seed, never on the
+number of threads or the chunk size.
+"""
+from __future__ import annotations
+
+import math
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ._kernels import engine as K
+from .aggregate import FIELDS, OutcomeAccumulator
+from .errors import CatchTenError
+from .policies import Policy
+from .rules import Rules
+
+CHUNK = 1 << 17            # deals per kernel call (memory per chunk: ~ CHUNK * cols * 2 B)
+MAX_SEED = 2 ** 64 - 1
+FIRST_DEALER = "rotate"    # deal i is dealt by seat i % n
+
+
+def seat_policies(rules: Rules, policy: object = "heuristic", opponents: object = None,
+                  seats: dict[int, object] | None = None) -> tuple[Policy, ...]:
+    """Policy of every seat: ``policy`` for side 0 (seat 0 and its partners),
+    ``opponents`` (default: the same) for every other seat, then ``seats`` overrides.
+
+    Raises
+    ------
+    CatchTenError
+        ``unknown policy``, or a seat outside 0 … n-1.
+    """
+    mine = Policy.parse(policy, "policy")
+    theirs = Policy.parse(opponents, "opponents") if opponents is not None else mine
+    out = [mine if rules.side_of(s) == 0 else theirs for s in range(rules.players)]
+    for seat, pol in (seats or {}).items():
+        if not isinstance(seat, int) or not 0 <= seat < rules.players:
+            raise CatchTenError("seat-policy", "seat out of range",
+                                f"seat {seat!r} with {rules.players} players")
+        out[seat] = Policy.parse(pol, "seat-policy")
+    return tuple(out)
+
+
+def _check_count(name: str, value: object, lo: int, hi: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise CatchTenError(name, "not a whole number", f"{name}={value!r}")
+    v = int(value)
+    if v < lo or (hi is not None and v > hi):
+        rng = f"{lo} or more" if hi is None else f"{lo} to {hi}"
+        raise CatchTenError(name, "out of range", f"{name}={v} (allowed: {rng})")
+    return v
+
+
+def max_threads() -> int:
+    """Threads available to this process (CPU affinity aware)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def run_split(kernel: Callable[[int, np.ndarray], None], start: int, out: np.ndarray,
+              pool: ThreadPoolExecutor | None, threads: int) -> None:
+    """Run ``kernel(first_deal, rows)`` over ``out`` split into ``threads`` slices.
+
+    The kernels release the GIL, so slices run in parallel; each deal's random numbers
+    depend on its number only, so the split does not change the result. (A numba
+    ``prange`` loop does the same, but its compilation costs ~10 s more per cold start.)
+    """
+    m = out.shape[0]
+    if pool is None or threads <= 1 or m < 2 * threads:
+        kernel(start, out)
+        return
+    edges = np.linspace(0, m, threads + 1).astype(np.int64)
+    futures = [pool.submit(kernel, start + int(a), out[a:b])
+               for a, b in zip(edges[:-1], edges[1:]) if b > a]
+    for f in futures:
+        f.result()
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """What a simulation found; every estimate carries its sample size and interval.
+
+    Attributes
+    ----------
+    rules : Rules
+    policies : tuple of Policy, one per seat
+    seed : int
+    n_deals : int
+        Deals simulated (fewer than asked when ``interrupted``).
+    acc : OutcomeAccumulator
+        The streamed sums behind every number.
+    elapsed_s : float
+        Wall time of the simulation (compile time included on a cold start).
+    interrupted : bool
+    """
+
+    rules: Rules
+    policies: tuple[Policy, ...]
+    seed: int
+    n_deals: int
+    requested: int
+    threads: int
+    acc: OutcomeAccumulator = field(repr=False)
+    elapsed_s: float = 0.0
+    interrupted: bool = False
+
+    @property
+    def ten(self) -> dict:
+        """The Ten of trumps: counts of saved/caught/dead, ``p_caught`` and ``wilson95``."""
+        return self.acc.ten_summary()
+
+    def to_frame(self) -> pd.DataFrame:
+        """Per-position summary (see :meth:`OutcomeAccumulator.positions_frame`)."""
+        return self.acc.positions_frame()
+
+    def policy_label(self) -> str:
+        names = sorted({p.label for p in self.policies})
+        if len(names) == 1:
+            return names[0]
+        mine = self.policies[0].label
+        theirs = [p.label for s, p in enumerate(self.policies) if self.rules.side_of(s) != 0]
+        return f"{mine} (side 0) vs {theirs[0] if theirs else mine}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready result; the keys of FORMATS.md "Simulation output" are stable."""
+        frame = self.to_frame()
+        positions = []
+        n = self.rules.players
+        for pos, row in frame.iterrows():
+            entry: dict[str, Any] = {"position": int(pos),
+                                     "role": ("eldest" if pos == 1 else
+                                              "dealer" if pos == n else f"position {pos}")}
+            for name in FIELDS:
+                entry[name] = {"mean": _f(row[f"{name}_mean"]), "se": _f(row[f"{name}_se"])}
+            entry["advantage"] = {"mean": _f(row["advantage_mean"]),
+                                  "se": _f(row["advantage_se"]),
+                                  "ci95": [_f(row["advantage_lo"]), _f(row["advantage_hi"])]}
+            positions.append(entry)
+        sides = []
+        sf = self.acc.sides_frame()
+        for side, row in sf.iterrows():
+            sides.append({"side": int(side), "seats": self.rules.seats_of(int(side)),
+                          "policies": sorted({self.policies[s].label
+                                              for s in self.rules.seats_of(int(side))}),
+                          "total": {"mean": _f(row["total_mean"]), "se": _f(row["total_se"])}})
+        ten = self.ten
+        ten = {k: (_f(v) if isinstance(v, float) else v) for k, v in ten.items()}
+        ten["wilson95"] = [_f(x) for x in ten["wilson95"]]
+        return {
+            "rules": self.rules.to_dict(),
+            "policies": {"seats": [p.label for p in self.policies],
+                         "label": self.policy_label()},
+            "seed": self.seed,
+            "deals": self.n_deals,
+            "requested_deals": self.requested,
+            "interrupted": self.interrupted,
+            "first_dealer": FIRST_DEALER,
+            "ten": ten,
+            "positions": positions,
+            "sides": sides,
+            "threads": self.threads,
+            "elapsed_s": round(self.elapsed_s, 3),
+            "deals_per_s": (round(self.n_deals / self.elapsed_s) if self.elapsed_s > 0 else None),
+        }
+
+
+def _f(x: float) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
+             n_deals: int = 1_000_000, seed: int = 1, threads: int | None = None,
+             chunk: int = CHUNK,
+             on_chunk: Callable[[np.ndarray, int], None] | None = None,
+             progress: Callable[[int, int], None] | None = None) -> SimulationResult:
+    """Deal and play ``n_deals`` deals and summarise them.
+
+    Parameters
+    ----------
+    rules : Rules
+    policies : a policy name/Policy for every seat, or a sequence of one per seat.
+    n_deals : int
+        Number of deals (>= 1).
+    seed : int
+        0 … 2**64 - 1. The result depends only on it (and the rules and policies).
+    threads : int or None
+        Threads for the kernel (None: all cores). Does not change the result.
+    chunk : int
+        Deals per kernel call; memory is bounded by it, results do not depend on it.
+    on_chunk : callable(rows, first_deal_index), optional
+        Receives each chunk of per-deal outcome rows (int16 array; see
+        ``catchten_sim._kernels.engine`` for the columns), e.g. to write them to a file.
+    progress : callable(done, total), optional
+
+    Returns
+    -------
+    SimulationResult
+
+    Raises
+    ------
+    CatchTenError
+        Bad ``n_deals``, ``seed``, ``threads`` or policy.
+
+    Notes
+    -----
+    A KeyboardInterrupt between chunks stops the run and returns what was simulated so
+    far with ``interrupted=True``: nothing already computed is lost.
+    """
+    n_deals = _check_count("deals", n_deals, 1)
+    seed = _check_count("seed", seed, 0, MAX_SEED)
+    if threads is not None:
+        threads = _check_count("threads", threads, 1, 1024)
+    chunk = _check_count("chunk", chunk, 1)
+    if isinstance(policies, (str, Policy)):
+        pols = tuple(Policy.parse(policies) for _ in range(rules.players))
+    else:
+        pols = tuple(Policy.parse(p) for p in policies)
+        if len(pols) != rules.players:
+            raise CatchTenError("policies", "wrong number of policies",
+                                f"{len(pols)} for {rules.players} players")
+    t = rules.tables()
+    pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
+    acc = OutcomeAccumulator(rules.players, t.side_of_seat)
+    ncols = K.N_FIXED + rules.players * K.N_PER_POS
+    buf = np.zeros((min(chunk, n_deals), ncols), dtype=np.int16)
+    start_time = time.perf_counter()
+    done = 0
+    interrupted = False
+    used = max_threads() if threads is None else threads
+    seed_u = np.uint64(seed)
+
+    def kernel(first: int, rows: np.ndarray) -> None:
+        K.simulate_chunk(t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power,
+                         t.honours, t.ten_card, t.top_trump, pol_arr, seed_u, first, rows)
+
+    with ThreadPoolExecutor(max_workers=used) if used > 1 else _nullpool() as pool:
+        try:
+            while done < n_deals:
+                m = min(chunk, n_deals - done)
+                out = buf[:m]
+                run_split(kernel, done, out, pool, used)
+                acc.add(out)
+                if on_chunk is not None:
+                    on_chunk(out, done)
+                done += m
+                if progress is not None:
+                    progress(done, n_deals)
+        except KeyboardInterrupt:
+            interrupted = True
+    elapsed = time.perf_counter() - start_time
+    if done == 0:
+        raise KeyboardInterrupt
+    return SimulationResult(rules, pols, seed, done, n_deals, used, acc, elapsed, interrupted)
+
+
+@contextmanager
+def _nullpool() -> Iterator[None]:
+    yield None
+
+
+def outcome_columns(n_players: int) -> list[str]:
+    """Names of the per-deal outcome columns (for ``--out`` files)."""
+    fixed = ["dealer", "trumps", "ten_holder_position", "ten_taker_position", "ten_fate",
+             "holder_trumps"]
+    per = ["honours", "cards_taken", "card_points", "total", "side_tricks", "seat_tricks",
+           "honours_dealt", "seat_trumps"]
+    return fixed + [f"p{p}_{name}" for p in range(1, n_players + 1) for name in per]
+
+
+class DealWriter:
+    """Writes per-deal rows to CSV or Parquet chunk by chunk (memory stays flat).
+
+    Parameters
+    ----------
+    path : .csv or .parquet file
+    n_players : int
+
+    Raises
+    ------
+    CatchTenError
+        ``out``: unknown suffix, or the file cannot be written.
+    """
+
+    def __init__(self, path: str | Path, n_players: int) -> None:
+        self.path = Path(path)
+        self.cols = outcome_columns(n_players)
+        suffix = self.path.suffix.lower()
+        if suffix not in (".csv", ".parquet"):
+            raise CatchTenError("out", "unknown file type",
+                                f"{self.path.name}: use .csv or .parquet")
+        self.kind = suffix[1:]
+        self._writer = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.kind == "csv":
+                self._fh = self.path.open("w", newline="")
+        except OSError as exc:
+            raise CatchTenError("out", "cannot write", f"{self.path}: {exc.strerror}") from None
+
+    def __call__(self, rows: np.ndarray, first: int) -> None:
+        df = pd.DataFrame(rows, columns=self.cols)
+        df.insert(0, "deal", np.arange(first, first + len(rows), dtype=np.int64))
+        fate = np.array(["saved", "caught", "dead", "no_trumps"])
+        df["ten_fate"] = fate[df["ten_fate"].to_numpy()]
+        if self.kind == "csv":
+            df.to_csv(self._fh, header=(first == 0), index=False)
+        else:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+            table = pa.Table.from_pandas(df, preserve_index=False)
+            if self._writer is None:
+                self._writer = pq.ParquetWriter(self.path, table.schema)
+            self._writer.write_table(table)
+
+    def close(self) -> None:
+        if self.kind == "csv":
+            self._fh.close()
+        elif self._writer is not None:
+            self._writer.close()
