@@ -668,9 +668,37 @@ def simulate_chunk(params, deck, side_of_seat, trump_power, rank_power, honours,
 
 
 @njit(**JIT)
+def deal_one(params, deck, trump_power, honours, seed, deal_index):
+    """Deal number ``deal_index`` of a simulation with ``seed``, exactly as
+    :func:`simulate_chunk` deals it.
+
+    Returns
+    -------
+    set_hands : int64 (n_sets, n); dealer, trump, turnup, dead : ints;
+    state : uint64, the RNG state after the deal (what the random policy draws from next).
+    """
+    n = params[P_N]
+    state = np.zeros(1, dtype=np.uint64)
+    state[0] = rng_seed(seed, deal_index)
+    perm = np.zeros(deck.shape[0], dtype=np.int64)
+    set_hands = np.zeros((params[P_NSETS], n), dtype=np.int64)
+    owner = np.zeros(52, dtype=np.int64)
+    dealer = deal_index % n
+    turnup, dead = deal_cards(params, deck, dealer, state, perm, set_hands, owner)
+    if params[P_DECLARES] != 0:
+        trump = declare_trumps(set_hands[0, dealer], trump_power, honours)
+        turnup = -1
+    else:
+        trump = turnup // 13
+    return set_hands, dealer, trump, turnup, dead, state[0]
+
+
+@njit(**JIT)
 def play_given(params, deck, side_of_seat, trump_power, rank_power, honours, ten_card,
-               top_trump, set_hands, dealer, trump, turnup, policies, seed, script):
+               top_trump, set_hands, dealer, trump, turnup, policies, rng_state, script):
     """Play one deal from given hands (for records, tests and rollouts).
+
+    ``rng_state`` (uint64, non-zero) feeds the random policy; ``script`` the scripted one.
 
     Returns
     -------
@@ -689,9 +717,9 @@ def play_given(params, deck, side_of_seat, trump_power, rank_power, honours, ten
     for i in range(deck.shape[0]):
         deck_mask |= np.int64(1) << deck[i]
     state = np.zeros(1, dtype=np.uint64)
-    state[0] = rng_seed(seed, 0)
+    state[0] = rng_state
     hands_cur = np.zeros(n, dtype=np.int64)
-    owner = np.zeros(52, dtype=np.int64)
+    owner = np.full(52, -1, dtype=np.int64)
     cap_hon = np.zeros((n_sets, n_sides), dtype=np.int64)
     cap_cards = np.zeros((n_sets, n_sides), dtype=np.int64)
     seat_tricks = np.zeros(n, dtype=np.int64)
@@ -708,7 +736,8 @@ def play_given(params, deck, side_of_seat, trump_power, rank_power, honours, ten
                 owner[lowest_index(m)] = p
                 m &= m - 1
     ten_taker = play_deal(params, side_of_seat, trump_power, rank_power, honours, ten_card,
-                          top_trump, hon_mask, deck_mask, set_hands, dealer, trump, turnup, policies,
-                          state, script, spos, hands_cur, owner, cap_hon, cap_cards,
-                          seat_tricks, side_trump_leads, log_leader, log_cards, log_winner)
+                          top_trump, hon_mask, deck_mask, set_hands, dealer, trump, turnup,
+                          policies, state, script, spos, hands_cur, owner, cap_hon,
+                          cap_cards, seat_tricks, side_trump_leads, log_leader, log_cards,
+                          log_winner)
     return log_leader, log_cards, log_winner, cap_hon, cap_cards, ten_taker
