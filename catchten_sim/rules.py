@@ -425,7 +425,8 @@ class Rules:
 
     @property
     def honours_total(self) -> int:
-        """Honour points in the pack for trumps (10♦ bonus included when it applies)."""
+        """Honour points of the trump honours (J, 10, A, K, Q; jaques also 9), without
+        the 10♦ bonus."""
         return sum(self.honour_values.values())
 
     def trump_code_name(self, trump: int) -> str:
@@ -481,6 +482,9 @@ class Rules:
             for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN):
                 honours[NO_TRUMPS, card_index(s, r)] = hv[r]
                 step[NO_TRUMPS, card_index(s, r)] = _STEP_OF_RANK[r]
+        if self.ten_bonus:
+            # diamonds are not trumps, so the 10♦ is worth 10 extra (RULES.md §3)
+            honours[NO_TRUMPS, td] += 10
         top_trump = np.full(1 << 13, -1, dtype=np.int64)
         for lane in range(1, 1 << 13):
             for r in _JAQUES_TRUMP_ORDER if self.preset == "jaques" else _FOSTER_TRUMP_ORDER:

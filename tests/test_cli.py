@@ -1,0 +1,285 @@
+"""The ``catchten`` command line through click's CliRunner (DESIGN.md §6; FORMATS.md).
+
+Bad input: exit status 2 and exactly one line on stderr, ``error: FIELD: WHY (detail)``,
+naming the field; never a traceback. click 8.2+ keeps stderr apart in the runner
+(``result.stdout`` / ``result.stderr``); older versions need ``mix_stderr=False``.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from catchten_sim.cli import cli
+
+CASES = Path(__file__).resolve().parents[1].parent / "shared" / "cases"
+TIMING_KEYS = ("elapsed_s", "deals_per_s", "threads")
+
+
+def _runner() -> CliRunner:
+    try:
+        return CliRunner(mix_stderr=False)  # click < 8.2
+    except TypeError:
+        return CliRunner()                  # click >= 8.2: stderr is always separate
+
+
+def run(*args: str):
+    res = _runner().invoke(cli, list(args), catch_exceptions=False)
+    return res
+
+
+def _one_error_line(res, field: str) -> str:
+    """Exit 2, nothing but one ``error:`` line on stderr that names ``field``."""
+    assert res.exit_code == 2, (res.exit_code, res.stdout, res.stderr)
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1, res.stderr
+    assert lines[0].startswith("error:"), lines[0]
+    assert field in lines[0], (field, lines[0])
+    assert "Traceback" not in res.stderr and "Traceback" not in res.stdout
+    return lines[0]
+
+
+# --------------------------------------------------------------------------- help
+@pytest.mark.parametrize("args", [[], ["rules"], ["simulate"], ["score"]])
+def test_help_of_every_command(args) -> None:
+    res = run(*args, "--help")
+    assert res.exit_code == 0, res.stderr
+    assert "Usage" in res.stdout
+    assert res.stderr == ""
+
+
+def test_every_command_is_covered_by_help_test() -> None:
+    assert set(cli.commands) >= {"rules", "simulate", "score"}
+
+
+# --------------------------------------------------------------------------- simulate
+def _sim_json(*extra: str) -> dict:
+    res = run("simulate", "--deals", "2000", "--seed", "7", "--json", *extra)
+    assert res.exit_code == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def test_simulate_json_has_the_formats_keys() -> None:
+    d = _sim_json("--threads", "1")
+    for key in ("rules", "policies", "seed", "deals", "ten", "positions"):
+        assert key in d, key
+    assert d["rules"]["preset"] == "foster" and d["rules"]["players"] == 4
+    assert "variants" in d["rules"]
+    assert d["seed"] == 7 and d["deals"] == 2000
+    ten = d["ten"]
+    for key in ("in_play", "dead", "caught", "p_caught", "wilson95"):
+        assert key in ten, key
+    assert ten["in_play"] + ten["dead"] == 2000
+    assert ten["p_caught"] == pytest.approx(ten["caught"] / ten["in_play"])
+    lo, hi = ten["wilson95"]
+    assert 0 <= lo < ten["p_caught"] < hi <= 1
+    assert [p["position"] for p in d["positions"]] == [1, 2, 3, 4]
+    for p in d["positions"]:
+        for field in ("honours", "card_points", "total", "side_tricks", "seat_tricks"):
+            assert set(p[field]) >= {"mean", "se"}, field
+            assert p[field]["se"] > 0
+        assert p["total"]["mean"] == pytest.approx(p["honours"]["mean"]
+                                                   + p["card_points"]["mean"])
+    # partners (positions 1 and 3, 2 and 4) share a side's total
+    assert d["positions"][0]["total"] == d["positions"][2]["total"]
+    # 30 honour points are in play every deal
+    assert d["positions"][0]["honours"]["mean"] + d["positions"][1]["honours"]["mean"] == \
+        pytest.approx(30)
+
+
+def test_simulate_json_same_with_one_and_two_threads() -> None:
+    one = _sim_json("--threads", "1")
+    two = _sim_json("--threads", "2")
+    for d in (one, two):
+        for k in TIMING_KEYS:
+            d.pop(k, None)
+    assert one == two
+    other = _sim_json("--threads", "1", "--seed", "8")
+    assert other["positions"] != one["positions"]
+
+
+def test_simulate_with_rules_options() -> None:
+    d = json.loads(run("simulate", "--deals", "500", "--players", "5", "--variant",
+                       "keep_six_of_spades", "--json").stdout)
+    assert d["rules"]["players"] == 5 and len(d["positions"]) == 5
+    assert d["rules"]["variants"].get("keep_six_of_spades") is True
+    assert d["ten"]["dead"] > 0          # the 36th card is sometimes the Ten of trumps
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+def test_simulate_out_writes_one_row_per_deal(tmp_path, suffix) -> None:
+    out = tmp_path / f"x.{suffix}"
+    res = run("simulate", "--deals", "1500", "--out", str(out), "--json")
+    assert res.exit_code == 0, res.stderr
+    df = pd.read_csv(out) if suffix == "csv" else pd.read_parquet(out)
+    assert len(df) == 1500
+    assert list(df["deal"]) == list(range(1500))
+    assert list(df["dealer"]) == [i % 4 for i in range(1500)]
+    d = json.loads(res.stdout)
+    # the file and the summary describe the same deals
+    assert df["p1_total"].mean() == pytest.approx(d["positions"][0]["total"]["mean"])
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+def test_out_file_written_over_several_chunks(tmp_path, suffix) -> None:
+    """What --out uses, with chunks smaller than the run: one header, every deal once."""
+    from catchten_sim import Rules
+    from catchten_sim.simulate import DealWriter, simulate
+    out = tmp_path / f"chunks.{suffix}"
+    w = DealWriter(out, 4)
+    try:
+        simulate(Rules("foster", 4), "random", n_deals=1000, seed=3, threads=1, chunk=300,
+                 on_chunk=w)
+    finally:
+        w.close()
+    df = pd.read_csv(out) if suffix == "csv" else pd.read_parquet(out)
+    assert list(df["deal"]) == list(range(1000))
+    assert set(df["ten_fate"]) <= {"saved", "caught", "dead", "no_trumps"}
+
+
+@pytest.mark.parametrize("args,field", [
+    (["--players", "9"], "players"),
+    (["--variant", "banana"], "variants"),
+    (["--variant", "revoke=x"], "variants"),
+    (["--deals", "0"], "deals"),
+    (["--deals", "abc"], "deals"),
+    (["--seed", "-1"], "seed"),
+    (["--policy", "nonsense"], "policy"),
+    (["--seat-policy", "9=random"], "seat-policy"),
+    (["--out", "x.txt"], "out"),
+    (["--rules-file", "missing.toml"], "rules-file"),
+    (["--rules", "whist"], "rules"),
+    (["--threads", "0"], "threads"),
+])
+def test_simulate_bad_input_one_line_exit_2(args, field, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    res = run("simulate", "--deals", "100", *args)
+    _one_error_line(res, field)
+    assert res.stdout == ""
+    assert not (tmp_path / "x.txt").exists()
+
+
+@pytest.mark.parametrize("args,field,why", [
+    (["--players", "9"], "players", "players out of range"),
+    (["--variant", "banana"], "variants", "unknown variant"),
+    (["--variant", "revoke=x"], "variants", "bad variant value"),
+])
+def test_simulate_rules_errors_use_formats_words(args, field, why) -> None:
+    line = _one_error_line(run("simulate", "--deals", "100", *args), field)
+    assert line.startswith(f"error: {field}: {why}")
+
+
+# --------------------------------------------------------------------------- rules
+def test_rules_five_players_json_shows_35_card_deck() -> None:
+    res = run("rules", "--players", "5", "--json")
+    assert res.exit_code == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["players"] == 5
+    assert d["deck"]["size"] == 35
+    deck = d["deck"]["cards"].split()
+    assert len(deck) == 35 and "6S" not in deck and "6C" in deck
+
+
+def test_rules_text_and_rules_file(tmp_path) -> None:
+    f = tmp_path / "r.toml"
+    f.write_text('rules = "jaques"\nplayers = 6\n[variants]\nsix_as_three_pairs = true\n')
+    res = run("rules", "--rules-file", str(f), "--json")
+    assert res.exit_code == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert (d["preset"], d["players"], len(d["sides"])) == ("jaques", 6, 3)
+    res = run("rules", "--players", "8")
+    assert res.exit_code == 0 and res.stdout.strip()
+
+
+def test_rules_bad_rules_file(tmp_path) -> None:
+    f = tmp_path / "bad.toml"
+    f.write_text("rules = = foster\n")
+    _one_error_line(run("rules", "--rules-file", str(f)), "rules-file")
+    f.write_text('rules = "foster"\ncolour = 1\n')
+    _one_error_line(run("rules", "--rules-file", str(f)), "rules-file")
+
+
+# --------------------------------------------------------------------------- score
+def _case_files() -> list[str]:
+    out = []
+    for group in ("score", "illegal", "games"):
+        folder = CASES / group
+        if folder.is_dir():
+            out += [f"{group}/{p.name[:-len('.json')]}" for p in sorted(folder.glob("*.json"))
+                    if not p.name.endswith(".expected.json")]
+    return out or ["<missing>"]
+
+
+def test_cases_folder_present() -> None:
+    assert CASES.is_dir(), f"worked cases not found at {CASES} (shared/cases beside the repo)"
+    assert _case_files() != ["<missing>"]
+
+
+@pytest.mark.parametrize("name", _case_files())
+def test_score_every_shared_case(name) -> None:
+    assert name != "<missing>", f"no worked cases under {CASES}"
+    group, stem = name.split("/")
+    path = CASES / group / f"{stem}.json"
+    expected = json.loads((CASES / group / f"{stem}.expected.json").read_text())
+    res = run("score", str(path), "--json")
+    if expected.get("kind") == "error":
+        assert res.exit_code == 2, res.stdout
+        err = json.loads(res.stdout)
+        assert err["kind"] == "error"
+        assert (err["field"], err["why"]) == (expected["field"], expected["why"])
+        plain = run("score", str(path))
+        line = _one_error_line(plain, expected["field"])
+        assert line.startswith(f"error: {expected['field']}: {expected['why']}")
+        return
+    assert res.exit_code == 0, res.stderr
+    got = json.loads(res.stdout)
+    if expected.get("kind") == "revoke":
+        for key in ("seat", "trick", "card", "penalty"):
+            assert got["revoke"][key] == expected["revoke"][key]
+        assert [s["total"] for s in got["sides"]] == \
+            [s["total"] for s in expected["score"]["sides"]]
+    elif group == "games":
+        for key in ("winner", "how", "step", "hand", "running"):
+            assert got.get(key) == expected.get(key), key
+    else:
+        assert got["finished"] == expected["finished"]
+        assert [s["total"] for s in got["sides"]] == [s["total"] for s in expected["sides"]]
+        for k in ("holder", "taken_by", "caught"):
+            assert got["ten"][k] == expected["ten"][k], k
+    text = run("score", str(path))   # the text report works too
+    assert text.exit_code == 0 and text.stdout.strip() and text.stderr == ""
+
+
+def test_score_missing_file(tmp_path) -> None:
+    _one_error_line(run("score", str(tmp_path / "nope.json")), "record")
+
+
+def test_score_not_json(tmp_path) -> None:
+    f = tmp_path / "x.json"
+    f.write_text("this is { not json")
+    _one_error_line(run("score", str(f)), "record")
+    res = run("score", str(f), "--json")
+    assert res.exit_code == 2
+    assert json.loads(res.stdout)["field"] == "record"
+
+
+def test_score_empty_json_object(tmp_path) -> None:
+    f = tmp_path / "empty.json"
+    f.write_text("{}")
+    res = run("score", str(f))
+    assert res.exit_code == 2
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), res.stderr
+    res = run("score", str(f), "--json")
+    assert res.exit_code == 2
+    err = json.loads(res.stdout)
+    assert err["kind"] == "error" and err["field"] and err["why"]
+
+
+def test_score_json_array_is_refused(tmp_path) -> None:
+    f = tmp_path / "arr.json"
+    f.write_text("[1, 2]")
+    _one_error_line(run("score", str(f)), "record")
