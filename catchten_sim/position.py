@@ -1,0 +1,491 @@
+"""A decision point seen by one player, and what that player knows (FORMATS.md "Position").
+
+A :class:`Position` is validated when built: the history must be playable under the rules,
+the player to move must be ``seat``, and the cards held, played, turned up and laid aside
+must be consistent. :meth:`Position.info` replays the history into an :class:`InfoSet`:
+the current trick, the points already taken, the voids each player has shown, the hidden
+hands' sizes and which cards are known to be where (the turn-up in the dealer's hand, dead
+cards). Any sampler of hidden hands must respect all of it (RULES.md §1, last line).
+
+Readings (where RULES.md and FORMATS.md are silent):
+
+- A void is shown for the current set only: with six-card sets (2-3 players) every set is
+  a fresh hand, and later sets are unseen by everyone, the player to move included.
+- A player void in the led suit who does not trump under ``must_trump`` shows no trumps; a
+  leader who leads a trump to a set's first trick under ``no_trump_first_lead`` shows
+  trumps only. A dealer whose only card of the led suit is a locked ``exposed_trump``
+  turn-up shows no other card of that suit.
+- A history in which a player plays a suit it had shown void in (a revoke), or in which
+  the player to move broke a rule with cards it is known to have held, is refused: a
+  position after a revoke is not a position of the game.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .cards import format_card, parse_card, parse_cards
+from .errors import CatchTenError, ParseError, PositionError
+from .rules import NO_TRUMPS, Rules
+
+SUIT_LANE = 0x1FFF
+
+
+def _suit_mask(s: int) -> int:
+    return SUIT_LANE << (13 * s)
+
+
+@dataclass(frozen=True)
+class InfoSet:
+    """What the player to move knows (all masks are Python ints, card bits).
+
+    Attributes
+    ----------
+    rules, dealer, seat, trump
+    set_index : int, the current set (0-based; 0 without sets)
+    trick_index : int, the current trick over the whole deal (0-based)
+    leader : int, leader of the current trick
+    trick : tuple of (seat, card) played to the current trick so far
+    played : int, mask of every card played (current trick included)
+    played_by : tuple (n) of masks
+    my_hand : int, the cards the player to move holds now
+    held_count : tuple (n): cards each seat still holds in the current set
+    void_suits : tuple (n): 4-bit masks of suits each seat has shown void in this set
+    turnup_with_dealer : bool, the turn-up is still the dealer's (unplayed)
+    turnup_set : int, the set the turn-up belongs to (its dealer's last set)
+    dead : int, mask of dead cards
+    cap_honours, cap_cards : tuple (units) of tuples (n_sides): points and cards taken in
+        completed tricks, by scoring unit (set with per-set scoring, else one unit)
+    ten_taker : int or None, seat that took the Ten of trumps in a completed trick
+    trump_leads : tuple (n_sides), times each side led trumps this deal
+    score : tuple of side scores before this hand, or None
+    """
+
+    rules: Rules
+    dealer: int
+    seat: int
+    trump: int
+    turnup: int | None
+    set_index: int
+    trick_index: int
+    leader: int
+    trick: tuple[tuple[int, int], ...]
+    played: int
+    played_by: tuple[int, ...]
+    my_hand: int
+    held_count: tuple[int, ...]
+    void_suits: tuple[int, ...]
+    turnup_with_dealer: bool
+    dead: int
+    cap_honours: tuple[tuple[int, ...], ...]
+    cap_cards: tuple[tuple[int, ...], ...]
+    ten_taker: int | None
+    trump_leads: tuple[int, ...]
+    score: tuple[int, ...] | None
+
+    @property
+    def turnup_set(self) -> int:
+        return self.rules.n_sets - 1
+
+    def hidden_pool(self) -> int:
+        """Cards whose place the player to move does not know (mask)."""
+        deck = 0
+        for c in self.rules.deck:
+            deck |= 1 << c
+        known = self.played | self.my_hand | self.dead
+        if self.turnup is not None:
+            known |= 1 << self.turnup
+        return deck & ~known
+
+    def buckets(self) -> list[dict[str, int]]:
+        """The hidden hands to fill: one per (set, seat) whose cards are not all known.
+
+        Each is ``{"set", "seat", "size", "void_suits", "fixed"}``: ``size`` hidden cards
+        are drawn into it from :meth:`hidden_pool`, none of a suit in ``void_suits``;
+        ``fixed`` is the mask of cards known to be there besides (the turn-up).
+        """
+        r = self.rules
+        out = []
+        tu_bit = 0 if self.turnup is None or not self.turnup_with_dealer else 1 << self.turnup
+        for st in range(self.set_index, r.n_sets):
+            for s in range(r.players):
+                if st == self.set_index:
+                    if s == self.seat:
+                        continue
+                    size = self.held_count[s]
+                    voids = self.void_suits[s]
+                else:
+                    size = r.set_size
+                    voids = 0
+                fixed = tu_bit if (s == self.dealer and st == self.turnup_set) else 0
+                if fixed:
+                    size -= 1
+                out.append({"set": st, "seat": s, "size": size, "void_suits": voids,
+                            "fixed": fixed})
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "dealer": self.dealer, "trumps": "SHDC"[self.trump]
+            if self.trump < NO_TRUMPS else "NT", "set": self.set_index + 1,
+            "trick": self.trick_index, "leader": self.leader,
+            "trick_so_far": [[s, format_card(c)] for s, c in self.trick],
+            "held": list(self.held_count),
+            "voids": [[("SHDC")[k] for k in range(4) if v >> k & 1] for v in self.void_suits],
+        }
+
+
+@dataclass(frozen=True)
+class Position:
+    """A decision point seen by the player to move (FORMATS.md "Position").
+
+    Parameters
+    ----------
+    rules : Rules
+    dealer : int
+    seat : int, the player to move
+    hand : cards the player holds now (with sets: the current set's cards still held)
+    turnup : the turned-up card (None only with jaques ``dealer_declares``, then give
+        ``trump``)
+    play : every card played so far this hand (all sets), in order
+    dead : cards laid aside (``keep_six_of_spades``)
+    score : each side's game score before this hand, or None
+    trump : suit code 0-3 or 4 (no trumps), only with ``dealer_declares``
+
+    Raises
+    ------
+    PositionError, ParseError
+        One clear message naming the field: malformed card, card not in deck, duplicate
+        card, card both held and played, wrong number of cards, turnup not the dealer's,
+        not the player to move, a history that is not legal.
+    """
+
+    rules: Rules
+    dealer: int
+    seat: int
+    hand: tuple[int, ...]
+    turnup: int | None
+    play: tuple[int, ...] = ()
+    dead: tuple[int, ...] = ()
+    score: tuple[int, ...] | None = None
+    trump: int | None = None
+    _info: InfoSet | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_info", _replay(self))
+
+    def info(self) -> InfoSet:
+        """The information set (validated)."""
+        assert self._info is not None
+        return self._info
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> "Position":
+        """Build from a FORMATS.md position object (JSON-like dict)."""
+        if not isinstance(data, Mapping):
+            raise ParseError("position", "not an object", type(data).__name__)
+        if rules is None:
+            if "players" not in data:
+                raise PositionError("players", "players out of range", "players is required")
+            rules = Rules(data.get("rules", "foster"), data["players"], data.get("variants") or {})
+        dealer = _int_field(data, "dealer", 0, rules.players - 1)
+        seat = _int_field(data, "seat", 0, rules.players - 1)
+        hand = parse_cards(data.get("hand", []), "hand")
+        tu = data.get("turnup")
+        turnup = None if tu in (None, "") else parse_card(tu, "turnup")
+        play = parse_cards(data.get("play", []) or [], "play")
+        dead = parse_cards(data.get("dead", []) or [], "dead")
+        score = data.get("score")
+        if score is not None:
+            if not isinstance(score, (list, tuple)) or len(score) != rules.n_sides or not all(
+                    isinstance(x, int) and not isinstance(x, bool) and 0 <= x < rules.target
+                    for x in score):
+                raise PositionError("score", "bad score",
+                                    f"{score!r}: {rules.n_sides} whole numbers from 0 to "
+                                    f"{rules.target - 1}, one per side")
+            score = tuple(int(x) for x in score)
+        trump = data.get("trump")
+        if trump is not None:
+            names = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
+            if str(trump).upper() not in names:
+                raise PositionError("trump", "bad trump", f"{trump!r}: S, H, D, C or NT")
+            trump = names[str(trump).upper()]
+        return cls(rules, dealer, seat, tuple(hand), turnup, tuple(play), tuple(dead), score,
+                   trump)
+
+    @classmethod
+    def from_json(cls, path: str | Path) -> "Position":
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ParseError("position", "file not found", str(path)) from None
+        except OSError as exc:
+            raise ParseError("position", "cannot read", f"{path}: {exc.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ParseError("position", "not JSON", f"{path}: {exc.msg} at line {exc.lineno}") \
+                from None
+        return cls.from_dict(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "rules": self.rules.preset, "variants": dict(self.rules.given_variants()),
+            "players": self.rules.players, "dealer": self.dealer, "seat": self.seat,
+            "hand": [format_card(c) for c in self.hand],
+            "turnup": None if self.turnup is None else format_card(self.turnup),
+            "play": [format_card(c) for c in self.play],
+            "dead": [format_card(c) for c in self.dead]}
+        if self.score is not None:
+            d["score"] = list(self.score)
+        return d
+
+
+def _int_field(data: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
+    v = data.get(name)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise PositionError(name, f"{name} out of range", f"{name}={v!r} (allowed {lo} to {hi})")
+    return int(v)
+
+
+def _replay(p: Position) -> InfoSet:
+    r = p.rules
+    n = r.players
+    t = r.tables()
+    deck = set(r.deck)
+    # -- cards: in the deck, no duplicates, none both held and played
+    for name, cards in (("hand", p.hand), ("play", p.play), ("dead", p.dead)):
+        for i, c in enumerate(cards):
+            if c not in deck:
+                raise PositionError(name, "card not in deck",
+                                    f"{name}[{i}]={format_card(c)} with {r.preset}, {n} players")
+    for name, cards in (("hand", p.hand), ("dead", p.dead)):
+        if len(set(cards)) != len(cards):
+            dup = next(c for c in cards if cards.count(c) > 1)
+            raise PositionError(name, "duplicate card", f"{name}: {format_card(dup)} twice")
+    seen: dict[int, int] = {}
+    for i, c in enumerate(p.play):
+        if c in seen:
+            raise PositionError("play", "card played twice",
+                                f"play[{i}]={format_card(c)} (also play[{seen[c]}])")
+        seen[c] = i
+    both = set(p.hand) & set(p.play)
+    if both:
+        c = min(both)
+        raise PositionError("hand", "card both held and played", format_card(c))
+    want_dead = 1 if r.keep_dead_card else 0
+    if len(p.dead) != want_dead:
+        raise PositionError("dead", "wrong number of cards",
+                            f"dead has {len(p.dead)}, expected {want_dead}")
+    for c in p.dead:
+        if c in p.hand or c in seen:
+            raise PositionError("dead", "card both dead and in play", format_card(c))
+    # -- trumps and the turn-up
+    if r.dealer_declares:
+        if p.trump is None:
+            raise PositionError("trump", "missing", "dealer_declares: give the declared trump")
+        trump = p.trump
+        if p.turnup is not None:
+            raise PositionError("turnup", "turnup not dealer's last card",
+                                "dealer_declares has no turn-up")
+    else:
+        if p.turnup is None:
+            raise PositionError("turnup", "missing", "the turned-up card is required")
+        if p.turnup in p.dead:
+            raise PositionError("turnup", "turnup not dealer's last card", "it is dead")
+        trump = p.turnup // 13
+        if p.trump is not None and p.trump != trump:
+            raise PositionError("trump", "bad trump", "trump must be the turn-up's suit")
+    if len(p.play) >= r.n_dealt:
+        raise PositionError("play", "play longer than deal",
+                            f"{len(p.play)} cards played; the deal has {r.n_dealt}")
+    # -- replay the tricks
+    ten = int(t.ten_card[trump]) if trump < NO_TRUMPS else -1
+    units = r.n_sets if r.per_set_scoring else 1
+    cap_hon = [[0] * r.n_sides for _ in range(units)]
+    cap_cards = [[0] * r.n_sides for _ in range(units)]
+    trump_leads = [0] * r.n_sides
+    played_by = [0] * n
+    my_plays: list[tuple[int, int, int, int]] = []  # (index, card, led suit or -1, set)
+    voids = [0] * n
+    leader = (p.dealer + 1) % n
+    ten_taker = None
+    total_tricks = r.n_sets * r.set_size
+    trick: list[tuple[int, int]] = []
+    trick_index = 0
+    counts = [0] * n
+    lock = p.turnup if (r.v("exposed_trump") and p.turnup is not None) else None
+    turnup_played = False
+    tmask = _suit_mask(trump) if trump < NO_TRUMPS else 0
+    for i, c in enumerate(p.play):
+        set_index = trick_index // r.set_size
+        k = len(trick)
+        s = (leader + k) % n
+        if k == 0 and trick_index % r.set_size == 0:
+            voids = [0] * n            # a fresh set: a fresh hand
+            counts = [0] * n
+        if c == p.turnup:
+            if s != p.dealer:
+                raise PositionError("play", "card not in hand",
+                                    f"play[{i}]={format_card(c)} is the dealer's turn-up, "
+                                    f"played by seat {s}")
+            if r.n_sets > 1 and set_index != r.n_sets - 1:
+                raise PositionError("play", "card not in hand",
+                                    f"play[{i}]={format_card(c)}: the turn-up belongs to the "
+                                    "dealer's last set")
+            if lock is not None and trick_index < total_tricks - 2:
+                raise PositionError("play", "exposed trump played early",
+                                    f"play[{i}]={format_card(c)} in trick {trick_index}")
+            turnup_played = True
+        if s == p.seat and c in p.hand:
+            raise PositionError("hand", "card both held and played", format_card(c))
+        led = trick[0][1] // 13 if trick else -1
+        suit = c // 13
+        # a suit the player had shown void in: an illegal history
+        if voids[s] >> suit & 1:
+            raise PositionError("play", "revoke",
+                                f"play[{i}]={format_card(c)}: seat {s} had shown void in "
+                                f"{'SHDC'[suit]} this set")
+        if k == 0:
+            if r.v("no_trump_first_lead") and trick_index % r.set_size == 0 and \
+                    trump < NO_TRUMPS and suit == trump:
+                voids[s] |= 0xF & ~(1 << trump)   # the leader held trumps only
+            if trump < NO_TRUMPS and suit == trump:
+                trump_leads[r.side_of(leader)] += 1
+        elif suit != led:
+            voids[s] |= 1 << led
+            if r.v("must_trump") and trump < NO_TRUMPS and suit != trump:
+                voids[s] |= 1 << trump
+        if s == p.seat:
+            my_plays.append((i, c, led, trick_index // r.set_size))
+        played_by[s] |= 1 << c
+        counts[s] += 1
+        trick.append((s, c))
+        if len(trick) == n:
+            tm = 0
+            for _, cc in trick:
+                tm |= 1 << cc
+            win_card = _winner(trick, trump, t)
+            win_seat = next(ss for ss, cc in trick if cc == win_card)
+            side = r.side_of(win_seat)
+            u = (trick_index // r.set_size) if r.per_set_scoring else 0
+            cap_hon[u][side] += sum(int(t.honours[trump, cc]) for _, cc in trick)
+            cap_cards[u][side] += n
+            if ten >= 0 and tm >> ten & 1:
+                ten_taker = win_seat
+            leader = win_seat
+            trick = []
+            trick_index += 1
+    set_index = trick_index // r.set_size
+    if not trick and trick_index % r.set_size == 0:
+        voids = [0] * n
+        counts = [0] * n
+    to_move = (leader + len(trick)) % n
+    if to_move != p.seat:
+        raise PositionError("seat", "not the player to move",
+                            f"seat {to_move} is to play, not seat {p.seat}")
+    # -- the hands' sizes
+    held = [r.set_size - counts[s] for s in range(n)]
+    if len(p.hand) != held[p.seat]:
+        raise PositionError("hand", "wrong number of cards",
+                            f"hand has {len(p.hand)}, expected {held[p.seat]}")
+    hand_mask = 0
+    for c in p.hand:
+        hand_mask |= 1 << c
+    turnup_with_dealer = p.turnup is not None and not turnup_played
+    if p.turnup is not None and turnup_with_dealer:
+        in_current = r.n_sets == 1 or set_index == r.n_sets - 1
+        if p.seat == p.dealer and in_current and p.turnup not in p.hand:
+            raise PositionError("turnup", "turnup not dealer's last card",
+                                f"{format_card(p.turnup)} is the dealer's and not yet played, "
+                                "so it must be in the dealer's hand")
+        if p.turnup in p.hand and not (p.seat == p.dealer and in_current):
+            raise PositionError("hand", "card not in hand",
+                                f"{format_card(p.turnup)} is the turn-up, the dealer's card")
+        if not in_current and p.seat == p.dealer and p.turnup in p.hand:
+            raise PositionError("hand", "card not in hand",
+                                f"{format_card(p.turnup)} belongs to the dealer's last set")
+    # -- the player's own past plays must have been legal with cards it is known to hold
+    _check_own_plays(p, r, trump, my_plays, hand_mask, lock)
+    dead_mask = 0
+    for c in p.dead:
+        dead_mask |= 1 << c
+    played = 0
+    for c in p.play:
+        played |= 1 << c
+    return InfoSet(r, p.dealer, p.seat, trump, p.turnup, set_index, trick_index, leader,
+                   tuple(trick), played, tuple(played_by), hand_mask, tuple(held),
+                   tuple(voids), turnup_with_dealer, dead_mask,
+                   tuple(tuple(x) for x in cap_hon), tuple(tuple(x) for x in cap_cards),
+                   ten_taker, tuple(trump_leads), p.score)
+
+
+def _tricks_of(play: Sequence[int], n: int) -> list[list[int]]:
+    return [list(play[i:i + n]) for i in range(0, len(play), n)]
+
+
+def _winner(trick: Sequence[tuple[int, int]], trump: int, t) -> int:
+    led = trick[0][1] // 13
+    best, best_pow = -1, -1
+    for _, c in trick:
+        tp = int(t.trump_power[trump, c])
+        pw = tp if tp > 0 else (int(t.rank_power[c]) if c // 13 == led else 0)
+        if pw > best_pow:
+            best, best_pow = c, pw
+    return best
+
+
+def _check_own_plays(p: Position, r: Rules, trump: int, my_plays, hand_mask: int,
+                     lock: int | None) -> None:
+    """The player to move knows its whole current-set hand: check its earlier plays."""
+    if not my_plays:
+        return
+    cur_set = my_plays[-1][3]
+    held = hand_mask
+    for _, c, _, st in my_plays:
+        if st == cur_set:
+            held |= 1 << c
+    total_tricks = r.n_sets * r.set_size
+    for i, c, led, st in my_plays:
+        if st != cur_set:
+            continue
+        trick_index = i // r.players
+        locked = (lock is not None and trick_index < total_tricks - 2
+                  and held >> lock & 1) and lock != c
+        playable = held & ~((1 << lock) if locked else 0)
+        if led < 0:
+            if r.v("no_trump_first_lead") and trick_index % r.set_size == 0 and \
+                    trump < NO_TRUMPS and c // 13 == trump and playable & ~_suit_mask(trump):
+                raise PositionError("play", "trump led first",
+                                    f"play[{i}]={format_card(c)}: seat {p.seat} held other suits")
+        elif c // 13 != led and playable & _suit_mask(led):
+            raise PositionError("play", "revoke",
+                                f"play[{i}]={format_card(c)}: seat {p.seat} held "
+                                f"{'SHDC'[led]} (its hand now and later plays show it)")
+        elif c // 13 != led and r.v("must_trump") and trump < NO_TRUMPS and \
+                c // 13 != trump and playable & _suit_mask(trump):
+            raise PositionError("play", "revoke",
+                                f"play[{i}]={format_card(c)}: seat {p.seat} held a trump "
+                                "(must_trump)")
+        held &= ~(1 << c)
+
+
+def info_arrays(info: InfoSet) -> dict[str, np.ndarray]:
+    """The information set as kernel arrays (for the determinization sampler).
+
+    Returns ``pool`` (int64 mask), and per bucket (hidden hand): ``b_set``, ``b_seat``,
+    ``b_size``, ``b_voids`` (4-bit suit masks), ``b_fixed`` (int64 masks).
+    """
+    b = info.buckets()
+    return {
+        "pool": np.int64(info.hidden_pool()),
+        "b_set": np.array([x["set"] for x in b], dtype=np.int64),
+        "b_seat": np.array([x["seat"] for x in b], dtype=np.int64),
+        "b_size": np.array([x["size"] for x in b], dtype=np.int64),
+        "b_voids": np.array([x["void_suits"] for x in b], dtype=np.int64),
+        "b_fixed": np.array([x["fixed"] for x in b], dtype=np.int64),
+    }
