@@ -96,6 +96,7 @@ def cli() -> None:
     catchten simulate                 1,000,000 4-player deals, the headline odds
     catchten rules --players 5        what the rules are, resolved
     catchten score RECORD.json        score a hand or game record
+    catchten report                   simulate and write a PDF/PNG/CSV report
     """
 
 
@@ -133,8 +134,12 @@ def rules_cmd(preset, players, rules_file, variants, as_json):
               help="Also write one row per deal to FILE (.csv or .parquet).")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR",
+              help="Also write a report of this run to DIR (PDF, PNGs, CSVs, JSON; with "
+                   "the player-count, variants and policy sweeps, as `catchten report`).")
 def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opponents,
-                 seat_policies, threads, as_json, out_path, progress):
+                 seat_policies, threads, as_json, out_path, progress, report_dir):
     """Simulate DEALS deals and print the odds: P(Ten caught) with its 95% interval, and
     each position's expected honours, card points and hand total."""
     from .simulate import DealWriter, seat_policies as make_policies, simulate
@@ -146,6 +151,9 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
             raise CatchTenError("seat-policy", "expected SEAT=POLICY", repr(item))
         overrides[int(seat)] = pol
     pols = make_policies(rules, policy, opponents, overrides)
+    if report_dir is not None:
+        from .report import prepare_out_dir
+        prepare_out_dir(report_dir)          # fail before simulating, not after
     writer = DealWriter(out_path, rules.players) if out_path else None
     show = sys.stderr.isatty() if progress is None else progress
     bar = _Progress(deals) if show else None
@@ -165,6 +173,69 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     if res.interrupted:
         click.echo(f"interrupted: {res.n_deals} of {res.requested} deals simulated; "
                    "the numbers above are for those", err=True)
+    if report_dir is not None:
+        from .report import build_report
+        rep = build_report(rules, pols, n_deals=res.n_deals, seed=seed, out_dir=report_dir,
+                           threads=threads, main=res, progress=_say if show else None)
+        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
+
+
+def _say(msg: str) -> None:
+    click.echo(f"  {msg}", err=True)
+
+
+@cli.command("report")
+@rules_options
+@click.option("--deals", "-d", type=int, default=1_000_000, show_default=True,
+              help="Deals of the main run; each sweep run uses a fifth (at least 1,000).")
+@click.option("--sweep-deals", type=int, default=None,
+              help="Deals per sweep run (default: a fifth of --deals, at least 1,000).")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="Random seed of every run (0 to 2**64-1).")
+@click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
+              help=f"Policy of side 0 (seat 0 and partners): {', '.join(POLICY_NAMES)}.")
+@click.option("--opponents", type=str, default=None,
+              help="Policy of every other seat (default: the same as --policy).")
+@click.option("--threads", "-t", type=int, default=None,
+              help="Threads (default: all cores); results do not depend on it.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR", help="Directory to write (default: reports/PRESET-Np/).")
+@click.option("--format", "formats", type=str, default="pdf,png", show_default=True,
+              help="Figure formats, comma-separated: pdf (one multi-page file), png "
+                   "(one per figure, 150 dpi). CSVs and report.json are always written.")
+@click.option("--sweep-players/--no-sweep-players", default=True, show_default=True,
+              help="Run P(Ten caught) for every player count the preset allows.")
+@click.option("--sweep-variants/--no-sweep-variants", default=True, show_default=True,
+              help="Run the other presets and each switch that changes a deal.")
+@click.option("--compare-policies/--no-compare-policies", default=True, show_default=True,
+              help="Run heuristic and random play against each other.")
+@click.option("--progress/--no-progress", default=None,
+              help="Say what is running on stderr (default: when stderr is a terminal).")
+def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, policy,
+               opponents, threads, out_dir, formats, sweep_players, sweep_variants,
+               compare_policies, progress):
+    """Simulate and write a report: one multi-page PDF, a PNG per figure, the numbers
+    behind every figure as CSV and a JSON sidecar (rules, policies, deals, seed, versions).
+
+    \b
+    Figures: headline numbers and rules; P(Ten caught) by player count; a side's points;
+    seat advantage by position; convergence; the Ten's fate by its holder's position and
+    trumps; the value of a holding; rule variants compared; policies compared.
+    """
+    from .report import build_report, parse_formats
+    from .simulate import seat_policies as make_policies
+    fmts = parse_formats(formats)
+    rules = make_rules(preset, players, variants, rules_file)
+    pols = make_policies(rules, policy, opponents)
+    show = sys.stderr.isatty() if progress is None else progress
+    rep = build_report(rules, pols, n_deals=deals, seed=seed, out_dir=out_dir, formats=fmts,
+                       sweep_players=sweep_players, sweep_variants=sweep_variants,
+                       compare_policies=compare_policies, sweep_deals=sweep_deals,
+                       threads=threads, progress=_say if show else None)
+    click.echo(f"{rep.out_dir}: " + ", ".join(p.name for p in rep.files
+                                              if p.suffix in (".pdf", ".json"))
+               + f" and {sum(p.suffix == '.png' for p in rep.files)} PNG, "
+               f"{sum(p.suffix == '.csv' for p in rep.files)} CSV files")
 
 
 class _Progress:

@@ -1,0 +1,562 @@
+"""A simulation report: runs, tables, figures; one PDF, PNGs, CSVs and a JSON sidecar.
+
+>>> from catchten_sim import Rules
+>>> from catchten_sim.report import build_report
+>>> rep = build_report(Rules("foster", 4), "heuristic", n_deals=200_000, seed=1,
+...                    out_dir="reports/foster-4p")                      # doctest: +SKIP
+
+What it runs (all with the same seed, so runs share their deals where the rules allow):
+
+- the **main run**: ``n_deals`` deals under ``rules`` and ``policies``;
+- the **player-count sweep**: one run per player count the preset allows (2 to 8 for
+  foster), every seat heuristic, then every seat random (and the main run's mixture of
+  policies when it has one);
+- the **variants sweep**: the other presets at the same player count, and each switch of
+  RULES.md §3-4 that changes a single deal, turned on (or off) on top of the main rules;
+  game-level switches (``target``, ``tie``, ``revoke``, ``game_at_once``) change games,
+  not deals, and are left out;
+- the **policy comparison**: side 0 heuristic or random against opponents heuristic or
+  random.
+
+Sweep runs have ``sweep_deals`` deals each (default: a fifth of ``n_deals``, at least
+1,000); every figure's footer states the rules, policies, deals and seed behind it.
+
+Files written to ``out_dir`` (default ``reports/<preset>-<players>p/``):
+``report.pdf`` (one page per figure, vector), ``figNN_<name>.png`` (150 dpi), the
+numbers behind each figure in ``figNN_<name>.csv`` and ``report.json`` (rules, policies,
+deals, seed, every run, package versions, run time). The CSVs, PNGs and PDF depend only on
+the arguments (the PDF carries no dates), so a second run with the same seed rewrites
+the same files.
+"""
+from __future__ import annotations
+
+import json
+import math
+import platform
+import re
+import textwrap
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+import pandas as pd
+
+from . import plotting as P
+from . import tables as T
+from .errors import CatchTenError, RulesError
+from .policies import Policy
+from .rules import PLAYERS_ALLOWED, PRESETS, Rules
+
+__all__ = ["build_report", "Report", "FORMATS", "FIGURES", "parse_formats",
+           "default_out_dir", "prepare_out_dir", "sweep_deals_for", "variant_rules"]
+
+#: output formats for the figures (CSV and JSON are always written)
+FORMATS = ("pdf", "png")
+#: figure names in page order
+FIGURES = ("summary", "ten_by_players", "points_distribution", "seat_advantage",
+           "convergence", "fate_by_holder", "holding_value", "variants", "policies")
+PNG_DPI = 150
+MIN_SWEEP_DEALS = 1_000
+
+#: switches that change a single deal (RULES.md §3-4), with where they apply:
+#: name -> (presets or None for all, player counts or None for all)
+DEAL_SWITCHES: dict[str, tuple[tuple[str, ...] | None, tuple[int, ...] | None]] = {
+    "everyone_alone": (None, (4, 6, 8)),
+    "six_players": (("foster",), (6,)),
+    "six_as_three_pairs": (("jaques",), (6,)),
+    "keep_six_of_spades": (("foster",), (5, 7)),
+    "removed_six": (("foster",), (5, 7)),
+    "small_deal": (("foster",), (2, 3)),
+    "set_scoring": (("foster",), (2, 3)),
+    "no_trump_first_lead": (None, None),
+    "exposed_trump": (None, None),
+    "must_trump": (None, None),
+    "card_points": (None, None),
+    "ten_of_diamonds_bonus": (None, None),
+    "dealer_declares": (("jaques",), None),
+    "deck52": (("jaques",), (4,)),
+}
+_ALTERNATIVE = {"small_deal": {"sets": "whole", "whole": "sets"},
+                "set_scoring": {"per_set": "per_deal", "per_deal": "per_set"},
+                "card_points": {"on": "off", "off": "on"},
+                "removed_six": {"S": "C", "C": "S"},
+                "six_players": {"pairs": "triples", "triples": "pairs"}}
+_HONOUR_NAMES = {"J": "Jack", "T": "Ten", "A": "Ace", "K": "King", "Q": "Queen", "9": "Nine"}
+
+
+# ---------------------------------------------------------------------------- options
+def parse_formats(formats: str | Iterable[str] | None) -> tuple[str, ...]:
+    """Figure formats from ``"pdf,png"`` or an iterable; ``csv`` and ``json`` are accepted
+    (always written).
+
+    Raises
+    ------
+    CatchTenError
+        ``format: unknown format``.
+    """
+    if formats is None:
+        return FORMATS
+    items = formats.split(",") if isinstance(formats, str) else list(formats)
+    out: list[str] = []
+    for item in items:
+        f = str(item).strip().lower().lstrip(".")
+        if not f:
+            continue
+        if f not in FORMATS + ("csv", "json"):
+            raise CatchTenError("format", "unknown format",
+                                f"{item!r}; known: pdf, png")
+        if f in FORMATS and f not in out:
+            out.append(f)
+    if not out and not any(str(i).strip().lower() in ("csv", "json") for i in items):
+        raise CatchTenError("format", "no format given", "choose from pdf, png")
+    return tuple(out)
+
+
+def default_out_dir(rules: Rules) -> Path:
+    """``reports/<preset>-<players>p``."""
+    return Path("reports") / f"{rules.preset}-{rules.players}p"
+
+
+def prepare_out_dir(out_dir: str | Path) -> Path:
+    """Create ``out_dir`` and check that files can be written in it.
+
+    Raises
+    ------
+    CatchTenError
+        ``out: cannot write`` naming the directory and the reason.
+    """
+    path = Path(out_dir)
+    if path.exists() and not path.is_dir():
+        raise CatchTenError("out", "cannot write", f"{path}: exists and is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".catchten-write-test"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise CatchTenError("out", "cannot write",
+                            f"{path}: {exc.strerror or type(exc).__name__}") from None
+    return path
+
+
+def sweep_deals_for(n_deals: int) -> int:
+    """Deals per sweep run: a fifth of the main run, at least 1,000 (at most ``n_deals``)."""
+    return max(1, min(int(n_deals), max(MIN_SWEEP_DEALS, int(n_deals) // 5)))
+
+
+def _split_policies(rules: Rules, policies: Any) -> tuple[tuple[Policy, ...], Policy, Policy]:
+    """Per-seat policies, and the policy of side 0 and of the first opposing seat."""
+    from .simulate import seat_policies
+    if isinstance(policies, (str, Policy)) or policies is None:
+        pols = seat_policies(rules, policies or "heuristic")
+    else:
+        pols = tuple(Policy.parse(p) for p in policies)
+        if len(pols) != rules.players:
+            raise CatchTenError("policies", "wrong number of policies",
+                                f"{len(pols)} for {rules.players} players")
+    mine = pols[0]
+    theirs = next((pols[s] for s in range(rules.players) if rules.side_of(s) != 0), mine)
+    return pols, mine, theirs
+
+
+def _policy_text(mine: Policy, theirs: Policy, pols: Sequence[Policy] | None = None) -> str:
+    if pols is not None and len({p for p in pols}) > 2:
+        return " / ".join(p.label for p in pols) + " (by seat)"
+    if mine == theirs:
+        return f"{mine.label} (all seats)"
+    return f"{mine.label} (side 0) vs {theirs.label} (other sides)"
+
+
+# ---------------------------------------------------------------------------- sweeps
+def variant_rules(rules: Rules) -> list[tuple[str, str, Rules]]:
+    """The rules of the variants sweep: (label, kind, Rules), baseline first.
+
+    Other presets at the same player count (with their own defaults), then every switch
+    of :data:`DEAL_SWITCHES` that applies to this preset and player count, flipped from
+    its value in ``rules`` (booleans toggled, two-way choices swapped). Combinations the
+    rules refuse are left out.
+    """
+    out: list[tuple[str, str, Rules]] = [(f"{rules.label()} (baseline)", "baseline", rules)]
+    seen = {rules.label()}
+    for preset in PRESETS:
+        if preset == rules.preset or rules.players not in PLAYERS_ALLOWED[preset]:
+            continue
+        try:
+            r = Rules(preset, rules.players)
+        except RulesError:
+            continue
+        if r.label() not in seen:
+            seen.add(r.label())
+            out.append((f"{preset} preset", "preset", r))
+    given = rules.given_variants()
+    for name, (presets, players) in DEAL_SWITCHES.items():
+        if presets is not None and rules.preset not in presets:
+            continue
+        if players is not None and rules.players not in players:
+            continue
+        if name not in rules.variants:
+            continue
+        cur = rules.variants[name]
+        if isinstance(cur, bool):
+            new: Any = not cur
+            label = f"with {name}" if new else f"without {name}"
+        else:
+            new = _ALTERNATIVE.get(name, {}).get(cur)
+            if new is None:
+                continue
+            label = f"{name}={new}"
+        try:
+            r = Rules(rules.preset, rules.players, {**given, name: new})
+        except RulesError:
+            continue
+        if r.label() not in seen:
+            seen.add(r.label())
+            out.append((label, "switch", r))
+    return out
+
+
+def _player_rules(rules: Rules) -> list[Rules]:
+    out = []
+    for n in PLAYERS_ALLOWED[rules.preset]:
+        try:
+            out.append(Rules(rules.preset, n, rules.given_variants()))
+        except RulesError:
+            continue
+    return out
+
+
+# ---------------------------------------------------------------------------- result
+@dataclass
+class Report:
+    """What :func:`build_report` wrote.
+
+    Attributes
+    ----------
+    out_dir : Path
+    files : list of Path, every file written (sorted)
+    figures : list of dict (name, title, page, png, csv)
+    sidecar : dict, the content of ``report.json``
+    tables : dict name -> DataFrame, the numbers behind each figure
+    """
+
+    out_dir: Path
+    files: list[Path]
+    figures: list[dict]
+    sidecar: dict
+    tables: dict[str, pd.DataFrame] = field(repr=False)
+
+    @property
+    def pdf(self) -> Path | None:
+        p = self.out_dir / "report.pdf"
+        return p if p in self.files else None
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for pkg in ("catchten_sim", "numpy", "pandas", "matplotlib", "numba"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:  # pragma: no cover
+            out[pkg] = "unknown"
+    return out
+
+
+def _rules_lines(rules: Rules, policy_text: str, n_deals: int, sweep: int | None,
+                 seed: int, version: str, width: int = 56) -> list[str]:
+    d = rules.describe()
+    given = rules.given_variants()
+    if rules.n_sides == rules.players:
+        sides = "each player plays alone"
+    else:
+        sides = "; ".join("seats " + "+".join(str(s) for s in sd["seats"]) for sd in d["sides"])
+    honours = ", ".join(f"{_HONOUR_NAMES.get(k, k)} {v}" for k, v in d["honours"].items())
+    raw = [
+        f"Preset {rules.preset}, {rules.players} players; switches: "
+        + (", ".join(k if v is True else f"{k}={v}" for k, v in sorted(given.items()))
+           or "none (the preset's defaults)"),
+        f"Deck: {d['deck']['size']} cards; {d['dealing']}",
+        f"Trumps: {d['turnup']}",
+        f"Sides: {sides}",
+        f"Trump order: {d['trump_order']}; honours: {honours}",
+        f"Card points: {d['card_points']} (share {d['share']}, scored per "
+        f"{d['scoring_unit'].replace('the ', '')})",
+        f"Target {d['target']}, tie: {d['tie']}, revoke: {d['revoke']} (game rules: they do "
+        "not change one deal's numbers)",
+        "",
+        f"Policies: {policy_text}",
+        f"Deals: {n_deals:,} in the main run" + (f"; {sweep:,} per sweep run" if sweep else ""),
+        f"Seed: {seed}; the deal rotates (deal i is dealt by seat i mod {rules.players})",
+        "Intervals: 95%, Wilson for proportions, mean \u00b1 1.96 se for means",
+        f"catchten_sim {version}",
+    ]
+    out: list[str] = []
+    for line in raw:
+        out.extend(textwrap.wrap(line, width=width, subsequent_indent="   ") or [""])
+    return out
+
+
+def _write_csv(df: pd.DataFrame, path: Path) -> None:
+    df.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+
+
+# ---------------------------------------------------------------------------- build
+def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, seed: int = 1,
+                 out_dir: str | Path | None = None,
+                 formats: str | Iterable[str] = FORMATS, sweep_players: bool = True,
+                 sweep_variants: bool = True, compare_policies: bool = True,
+                 sweep_deals: int | None = None, threads: int | None = None,
+                 main: Any = None,
+                 progress: Callable[[str], None] | None = None) -> Report:
+    """Run the simulations of a report and write its files.
+
+    Parameters
+    ----------
+    rules : Rules
+    policies : a policy name or Policy (every seat), or one per seat
+    n_deals : int
+        Deals of the main run (>= 1).
+    seed : int
+        Seed of every run (0 … 2**64 - 1).
+    out_dir : path, optional
+        Default ``reports/<preset>-<players>p``. Created if missing.
+    formats : ``"pdf,png"`` or an iterable of ``pdf``/``png``
+        Figure files to write; CSVs and ``report.json`` are always written.
+    sweep_players, sweep_variants, compare_policies : bool
+        Run and draw the player-count sweep, the variants sweep, the policy comparison.
+    sweep_deals : int, optional
+        Deals per sweep run (default :func:`sweep_deals_for`).
+    threads : int, optional
+        Threads per run; results do not depend on it.
+    main : SimulationResult, optional
+        An already simulated main run (``rules``, ``seed`` and ``n_deals`` are taken from
+        it), e.g. from ``catchten simulate --report``.
+    progress : callable(str), optional
+        Told what is being run or drawn.
+
+    Returns
+    -------
+    Report
+
+    Raises
+    ------
+    CatchTenError
+        Unknown format, an unwritable ``out_dir``, bad deals, seed, threads or policies.
+    """
+    from .simulate import _check_count, seat_policies, simulate
+
+    t0 = time.perf_counter()
+    say = progress or (lambda _msg: None)
+    figs_formats = parse_formats(formats)
+    if main is not None:
+        rules, seed, n_deals = main.rules, main.seed, main.n_deals
+        policies = main.policies
+    n_deals = _check_count("deals", n_deals, 1)
+    seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
+    sweep = sweep_deals_for(n_deals) if sweep_deals is None else \
+        _check_count("sweep-deals", sweep_deals, 1)
+    pols, mine, theirs = _split_policies(rules, policies)
+    out = prepare_out_dir(default_out_dir(rules) if out_dir is None else out_dir)
+    version = _versions()["catchten_sim"]
+    runs_log: list[dict] = []
+
+    def run(r: Rules, ps: Sequence[Policy], deals: int, what: str):
+        say(f"{what}: {r.label()}, {_policy_text(ps[0], _split_policies(r, ps)[2])}, "
+            f"{deals:,} deals")
+        res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads)
+        runs_log.append({"part": what, "rules": r.to_dict(), "label": r.label(),
+                         "policies": [p.label for p in res.policies], "deals": res.n_deals,
+                         "seed": seed, "p_caught": res.ten["p_caught"],
+                         "elapsed_s": round(res.elapsed_s, 3)})
+        return res
+
+    # ------------------------------------------------------------ simulations
+    if main is None:
+        main = run(rules, pols, n_deals, "main")
+    else:
+        runs_log.append({"part": "main", "rules": rules.to_dict(), "label": rules.label(),
+                         "policies": [p.label for p in main.policies], "deals": main.n_deals,
+                         "seed": seed, "p_caught": main.ten["p_caught"],
+                         "elapsed_s": round(main.elapsed_s, 3)})
+    pol_text = _policy_text(mine, theirs, pols)
+    players_runs = []
+    if sweep_players:
+        combos = [(Policy.HEURISTIC, Policy.HEURISTIC), (Policy.RANDOM, Policy.RANDOM)]
+        if mine != theirs:
+            combos.append((mine, theirs))
+        for m_, t_ in combos:
+            for r in _player_rules(rules):
+                players_runs.append(run(r, seat_policies(r, m_, t_), sweep, "players"))
+    variant_runs = []
+    if sweep_variants:
+        for label, kind, r in variant_rules(rules):
+            variant_runs.append((label, kind, run(r, seat_policies(r, mine, theirs), sweep,
+                                                  "variants")))
+    policy_runs = []
+    if compare_policies:
+        for m_ in (Policy.HEURISTIC, Policy.RANDOM):
+            for t_ in (Policy.HEURISTIC, Policy.RANDOM):
+                policy_runs.append((m_.label, t_.label,
+                                    run(rules, seat_policies(rules, m_, t_), sweep, "policies")))
+
+    # ------------------------------------------------------------ tables and titles
+    say("tables and figures")
+    footer_main = (f"Rules: {rules.label()}  \u00b7  policies: {pol_text}  \u00b7  "
+                   f"{main.n_deals:,} deals  \u00b7  seed {seed}  \u00b7  the deal rotates  "
+                   f"\u00b7  95% intervals  \u00b7  catchten_sim {version}")
+
+    def footer_sweep(what: str, pol: str) -> str:
+        return (f"{what}\nPolicies: {pol}  \u00b7  {sweep:,} deals per run  \u00b7  "
+                f"seed {seed}  \u00b7  95% intervals  \u00b7  catchten_sim {version}  "
+                f"\u00b7  main run: {rules.label()}, {main.n_deals:,} deals")
+
+    given = rules.given_variants()
+    given_txt = (" " + " ".join(k if v is True else f"{k}={v}" for k, v in sorted(given.items()))
+                 if given else "")
+    specs: list[tuple[str, pd.DataFrame, Callable, dict]] = []
+    summary = T.summary_table(main)
+    specs.append(("summary", summary, P.plot_summary, {
+        "title": T.finding_summary(summary, rules.label(), pol_text),
+        "subtitle": "",
+        "rules_lines": _rules_lines(rules, pol_text, main.n_deals,
+                                    sweep if (players_runs or variant_runs or policy_runs)
+                                    else None, seed, version),
+        "footer": footer_main}))
+    if players_runs:
+        tp = T.ten_by_players_table(players_runs)
+        ns = sorted(set(tp["players"]))
+        rng = f"{ns[0]}\u2013{ns[-1]}p" if len(ns) > 1 else f"{ns[0]}p"
+        specs.append(("ten_by_players", tp, P.plot_ten_by_players, {
+            "title": T.finding_players(tp),
+            "footer": footer_sweep(f"Rules: {rules.preset} {rng}{given_txt}, one run per "
+                                   "player count",
+                                   " / ".join(dict.fromkeys(tp["policy"])) + " (all seats"
+                                   + (", or side 0 vs the others" if mine != theirs else "")
+                                   + ")")}))
+    dist = T.points_distribution_table(main)
+    specs.append(("points_distribution", dist, P.plot_points_distribution, {
+        "title": T.finding_points(dist), "footer": footer_main}))
+    adv = T.seat_advantage_table(main)
+    specs.append(("seat_advantage", adv, P.plot_seat_advantage, {
+        "title": T.finding_advantage(adv), "footer": footer_main}))
+    conv = T.convergence_table(main)
+    specs.append(("convergence", conv, P.plot_convergence, {
+        "title": T.finding_convergence(conv), "footer": footer_main}))
+    fate = T.fate_table(main)
+    if len(fate):
+        specs.append(("fate_by_holder", fate, P.plot_fate_heatmap, {
+            "title": T.finding_fate(T.fate_by_trumps_table(main)), "footer": footer_main,
+            "n_players": rules.players}))
+    hold = T.holding_table(main)
+    if len(hold):
+        worst = hold[(hold["sides"] >= 100) & (hold["honours_dealt"] > 0)]
+        specs.append(("holding_value", hold, P.plot_holding_value, {
+            "title": T.finding_holding(hold), "footer": footer_main,
+            "highlight": (int(worst.loc[worst["net"].idxmin(), "honours_dealt"])
+                          if len(worst) else None)}))
+    if variant_runs:
+        vt = T.variants_table(variant_runs)
+        specs.append(("variants", vt, P.plot_variants, {
+            "title": T.finding_variants(vt),
+            "footer": footer_sweep(f"Baseline: {rules.label()}; presets at "
+                                   f"{rules.players} players; target, tie, revoke and "
+                                   "game_at_once change games, not deals: not shown",
+                                   pol_text)}))
+    if policy_runs:
+        pt = T.policies_table(policy_runs)
+        specs.append(("policies", pt, P.plot_policies, {
+            "title": T.finding_policies(pt),
+            "footer": footer_sweep(f"Rules: {rules.label()}", "as in each row")}))
+
+    # ------------------------------------------------------------ files
+    written: list[Path] = []
+    figures: list[dict] = []
+    tables: dict[str, pd.DataFrame] = {}
+    pdf = None
+    if "pdf" in figs_formats:
+        from matplotlib.backends.backend_pdf import PdfPages
+        pdf_path = out / "report.pdf"
+        pdf = PdfPages(pdf_path, metadata={
+            "Title": f"Catch the Ten simulation report: {rules.label()}",
+            "Author": "catchten_sim", "Subject": f"{pol_text}; {main.n_deals:,} deals; "
+                                                 f"seed {seed}",
+            "Creator": f"catchten_sim {version}", "Producer": "matplotlib",
+            "CreationDate": None, "ModDate": None})
+    try:
+        for page, (name, df, fn, style) in enumerate(specs, start=1):
+            stem = f"fig{page:02d}_{name}"
+            say(f"figure {page}: {name}")
+            fig = fn(df, **style)
+            csv_path = out / f"{stem}.csv"
+            _write_csv(df, csv_path)
+            written.append(csv_path)
+            tables[name] = df
+            entry = {"name": name, "page": page if pdf is not None else None,
+                     "title": style.get("title"), "csv": csv_path.name, "png": None}
+            if "png" in figs_formats:
+                png_path = out / f"{stem}.png"
+                fig.savefig(png_path, dpi=PNG_DPI, metadata={"Software": None})
+                written.append(png_path)
+                entry["png"] = png_path.name
+            if pdf is not None:
+                pdf.savefig(fig)
+            figures.append(entry)
+    finally:
+        if pdf is not None:
+            pdf.close()
+    if pdf is not None:
+        written.append(out / "report.pdf")
+
+    # ------------------------------------------------------------ sidecar
+    json_path = out / "report.json"
+    written.append(json_path)
+    _remove_stale(out, {p.name for p in written})
+    sidecar = {
+        "kind": "catchten_sim report",
+        "rules": rules.to_dict(),
+        "rules_label": rules.label(),
+        "rules_described": rules.describe(),
+        "policies": {"seats": [p.label for p in pols], "label": pol_text,
+                     "side0": mine.label, "opponents": theirs.label},
+        "deals": main.n_deals,
+        "sweep_deals": sweep if (players_runs or variant_runs or policy_runs) else None,
+        "seed": seed,
+        "first_dealer": "rotate",
+        "formats": list(figs_formats),
+        "figures": figures,
+        "files": sorted(p.name for p in written),
+        "main": main.to_dict(),
+        "runs": runs_log,
+        "versions": _versions(),
+        "threads": threads,
+        "run_time_s": None,
+    }
+    sidecar["run_time_s"] = round(time.perf_counter() - t0, 3)
+    json_path.write_text(json.dumps(_clean(sidecar), indent=2, ensure_ascii=False,
+                                    allow_nan=False) + "\n", encoding="utf-8")
+    say(f"report written to {out}")
+    return Report(out, sorted(written), figures, sidecar, tables)
+
+
+_OURS = re.compile(r"^(fig\d\d_[a-z_]+\.(png|csv)|report\.(pdf|json))$")
+
+
+def _remove_stale(out: Path, keep: set[str]) -> None:
+    """Remove report files of an earlier run that this run did not write (so that the
+    directory holds exactly one report); other files are left alone."""
+    for p in out.iterdir():
+        if p.is_file() and _OURS.match(p.name) and p.name not in keep:
+            p.unlink()
+
+
+def _clean(obj: Any) -> Any:
+    if isinstance(obj, float):
+        return None if math.isnan(obj) or math.isinf(obj) else obj
+    if isinstance(obj, dict):
+        return {str(k): _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    if hasattr(obj, "item"):  # numpy scalars
+        return _clean(obj.item())
+    return obj
