@@ -24,6 +24,34 @@ MAX_POINTS = 128          # histogram range of a side's hand points (0 … 127)
 MAX_TRUMPS = 14
 
 
+def acc_layout(n_players: int, n_sides: int) -> tuple[np.ndarray, dict[int, tuple[int, ...]]]:
+    """Layout of the flat int64 accumulator that the kernel folds deals into.
+
+    Returns the offsets (int64 array indexed by the ``A_*`` constants of
+    :mod:`catchten_sim._kernels.engine`, its last entry the total size) and the shape of
+    each block. :class:`OutcomeAccumulator` keeps its arrays as views of one such array.
+    """
+    n, nf = n_players, len(FIELDS)
+    shapes = {K.A_FATE: (4,), K.A_SUMS: (n, nf), K.A_SUMSQ: (n, nf), K.A_ADV: (n,),
+              K.A_ADVSQ: (n,), K.A_SIDE: (n_sides,), K.A_SIDESQ: (n_sides,),
+              K.A_HTOT: (n, MAX_POINTS), K.A_HHON: (n, MAX_POINTS),
+              K.A_HCP: (n, MAX_POINTS), K.A_FBH: (n + 1, MAX_TRUMPS, 4),
+              K.A_HOLDN: (MAX_POINTS,), K.A_HOLDS: (MAX_POINTS,),
+              K.A_HOLDSS: (MAX_POINTS,), K.A_NDEALS: (1,)}
+    off = np.zeros(K.A_NOFF + 1, np.int64)
+    pos = 0
+    for a in range(K.A_NOFF):
+        off[a] = pos
+        pos += int(np.prod(shapes[a]))
+    off[K.A_NOFF] = pos
+    return off, shapes
+
+
+# the kernel's fold (engine.fold_row) assumes these
+assert list(FIELDS.values()) == list(range(K.N_FIELDS))
+assert MAX_POINTS == K.HIST and MAX_TRUMPS == K.HIST_TRUMPS
+
+
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     """95% Wilson score interval of a proportion ``k / n`` (``(nan, nan)`` when n = 0)."""
     if n <= 0:
@@ -77,23 +105,49 @@ class OutcomeAccumulator:
     convergence: list = field(default_factory=list)   # (deals, caught, in_play)
 
     def __post_init__(self) -> None:
-        n = self.n_players
-        nf = len(FIELDS)
         ns = int(self.side_of_seat.max()) + 1
-        self.fate = np.zeros(4, np.int64)
-        self.sums = np.zeros((n, nf), np.int64)
-        self.sumsq = np.zeros((n, nf), np.int64)
-        self.adv_sum = np.zeros(n, np.int64)
-        self.adv_sumsq = np.zeros(n, np.int64)
-        self.side_sums = np.zeros(ns, np.int64)
-        self.side_sumsq = np.zeros(ns, np.int64)
-        self.hist_total = np.zeros((n, MAX_POINTS), np.int64)
-        self.hist_honours = np.zeros((n, MAX_POINTS), np.int64)
-        self.hist_card_points = np.zeros((n, MAX_POINTS), np.int64)
-        self.fate_by_holder = np.zeros((n + 1, MAX_TRUMPS, 4), np.int64)
-        self.holding_count = np.zeros(MAX_POINTS, np.int64)
-        self.holding_sum = np.zeros(MAX_POINTS, np.int64)
-        self.holding_sumsq = np.zeros(MAX_POINTS, np.int64)
+        # every array is a view of one flat int64 array (acc_layout), so that the kernel's
+        # per-thread partial sums fold in with one addition (add_flat)
+        self.offsets, shapes = acc_layout(self.n_players, ns)
+        self.flat = np.zeros(int(self.offsets[K.A_NOFF]), np.int64)
+
+        def view(a: int) -> np.ndarray:
+            o = int(self.offsets[a])
+            return self.flat[o:o + int(np.prod(shapes[a]))].reshape(shapes[a])
+
+        self.fate = view(K.A_FATE)
+        self.sums = view(K.A_SUMS)
+        self.sumsq = view(K.A_SUMSQ)
+        self.adv_sum = view(K.A_ADV)
+        self.adv_sumsq = view(K.A_ADVSQ)
+        self.side_sums = view(K.A_SIDE)
+        self.side_sumsq = view(K.A_SIDESQ)
+        self.hist_total = view(K.A_HTOT)
+        self.hist_honours = view(K.A_HHON)
+        self.hist_card_points = view(K.A_HCP)
+        self.fate_by_holder = view(K.A_FBH)
+        self.holding_count = view(K.A_HOLDN)
+        self.holding_sum = view(K.A_HOLDS)
+        self.holding_sumsq = view(K.A_HOLDSS)
+
+    def new_part(self) -> np.ndarray:
+        """A zeroed flat array of this accumulator's layout, for a kernel to fold into
+        (on its own cache lines: each thread folds into its own part)."""
+        return K.padded_zeros([self.flat.shape])[0]
+
+    def add_flat(self, part: np.ndarray) -> None:
+        """Fold a kernel's flat partial sums (``engine.run_chunk``'s ``acc``) covering the
+        next deals in order; records a convergence point at their end."""
+        m = int(part[self.offsets[K.A_NDEALS]])
+        if m == 0:
+            return
+        self.flat += part
+        self.n_deals += m
+        self.side_count += m
+        point = (self.n_deals, int(self.fate[K.FATE_CAUGHT]),
+                 int(self.fate[K.FATE_SAVED] + self.fate[K.FATE_CAUGHT]))
+        if not self.convergence or self.convergence[-1][0] != point[0]:
+            self.convergence.append(point)
 
     def column(self, out: np.ndarray, pos: int, f: int) -> np.ndarray:
         return out[:, K.N_FIXED + pos * K.N_PER_POS + f].astype(np.int64)
@@ -161,6 +215,7 @@ class OutcomeAccumulator:
             self.holding_sum += np.bincount(dealt, weights=tot, minlength=MAX_POINTS).astype(np.int64)
             self.holding_sumsq += np.bincount(dealt, weights=tot * tot,
                                               minlength=MAX_POINTS).astype(np.int64)
+        self.flat[self.offsets[K.A_NDEALS]] += m
         self.n_deals += m
 
     # ------------------------------------------------------------------ summaries

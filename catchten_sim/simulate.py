@@ -30,7 +30,7 @@ from .errors import CatchTenError
 from .policies import Policy
 from .rules import Rules
 
-CHUNK = 1 << 17            # deals per kernel call (memory per chunk: ~ CHUNK * cols * 2 B)
+CHUNK = 1 << 17            # deals per kernel call (rows, only with on_chunk: CHUNK * cols * 2 B)
 MAX_SEED = 2 ** 64 - 1
 FIRST_DEALER = "rotate"    # deal i is dealt by seat i % n
 
@@ -74,21 +74,35 @@ def max_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def run_split(kernel: Callable[[int, np.ndarray], None], start: int, out: np.ndarray,
-              pool: ThreadPoolExecutor | None, threads: int) -> None:
-    """Run ``kernel(first_deal, rows)`` over ``out`` split into ``threads`` slices.
+def _next_mark(done: int) -> int:
+    """The first convergence checkpoint (a power of two, 16 or more) after ``done`` deals."""
+    return max(16, 1 << done.bit_length())
 
-    The kernels release the GIL, so slices run in parallel; each deal's random numbers
-    depend on its number only, so the split does not change the result. (A numba
-    ``prange`` loop does the same, but its compilation costs ~10 s more per cold start.)
-    """
-    m = out.shape[0]
+
+def _run_slices(kernel: Callable[[int, int, np.ndarray, np.ndarray], None], start: int,
+                m: int, rows: np.ndarray, parts: list, pool: ThreadPoolExecutor | None,
+                threads: int) -> None:
+    """Run ``kernel(first_deal, count, rows, part)`` over deals ``start … start+m-1`` split
+    into ``threads`` slices, slice ``i`` folding into ``parts[i]`` (the calling thread
+    runs the last slice). ``rows`` has ``m`` rows or none.
+
+    The kernel releases the GIL, so the slices run in parallel, and each deal's random
+    numbers depend on its number only, so the split does not change the result. (A numba
+    ``prange`` loop would do the same, but compiling it with the inlined heuristic costs
+    ~25 s more per cold start.)"""
     if pool is None or threads <= 1 or m < 2 * threads:
-        kernel(start, out)
+        kernel(start, m, rows, parts[0])
         return
-    edges = np.linspace(0, m, threads + 1).astype(np.int64)
-    futures = [pool.submit(kernel, start + int(a), out[a:b])
-               for a, b in zip(edges[:-1], edges[1:]) if b > a]
+    edges = [m * i // threads for i in range(threads + 1)]
+    has_rows = rows.shape[0] > 0
+    futures = []
+    for i in range(threads):
+        a, b = edges[i], edges[i + 1]
+        args = (start + a, b - a, rows[a:b] if has_rows else rows, parts[i])
+        if i < threads - 1:
+            futures.append(pool.submit(kernel, *args))
+        else:
+            kernel(*args)
     for f in futures:
         f.result()
 
@@ -239,31 +253,47 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
     acc = OutcomeAccumulator(rules.players, t.side_of_seat)
     ncols = K.N_FIXED + rules.players * K.N_PER_POS
-    buf = np.zeros((min(chunk, n_deals), ncols), dtype=np.int16)
+    # per-deal rows only when someone wants them; the kernel folds every deal into a
+    # per-thread flat accumulator (OutcomeAccumulator layout) and the slices are summed
+    buf = np.zeros((min(chunk, n_deals), ncols), dtype=np.int16) if on_chunk else None
+    no_rows = np.zeros((0, ncols), dtype=np.int16)
     start_time = time.perf_counter()
     done = 0
     interrupted = False
     used = max_threads() if threads is None else threads
     seed_u = np.uint64(seed)
+    parts = [acc.new_part() for _ in range(used)]
+    scratch = {id(p): K.scratch(t.params, t.deck) for p in parts}   # one per thread
+    ptab = K.policy_tables(t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power,
+                           t.honours, t.ten_card)
+    off = acc.offsets
 
-    def kernel(first: int, rows: np.ndarray) -> None:
-        K.simulate_chunk(t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power,
-                         t.honours, t.ten_card, t.top_trump, pol_arr, seed_u, first, rows)
+    def kernel(first: int, count: int, rows: np.ndarray, part: np.ndarray) -> None:
+        K.run_chunk(t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power,
+                    t.honours, t.ten_card, t.top_trump, pol_arr, seed_u, np.int64(first),
+                    np.int64(count), rows, part, off, ptab, scratch[id(part)])
 
-    with ThreadPoolExecutor(max_workers=used) if used > 1 else _nullpool() as pool:
+    with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
         try:
             while done < n_deals:
-                m = min(chunk, n_deals - done)
-                out = buf[:m]
-                run_split(kernel, done, out, pool, used)
-                acc.add(out)
+                # chunks end on the convergence checkpoints (powers of two from 16)
+                m = min(chunk, n_deals - done, _next_mark(done) - done)
+                rows = buf[:m] if buf is not None else no_rows
+                _run_slices(kernel, done, m, rows, parts, pool, used)
+                total = parts[0]
+                for p in parts[1:]:
+                    total += p
+                    p[:] = 0
+                acc.add_flat(total)
+                total[:] = 0
                 if on_chunk is not None:
-                    on_chunk(out, done)
+                    on_chunk(rows, done)
                 done += m
                 if progress is not None:
                     progress(done, n_deals)
         except KeyboardInterrupt:
             interrupted = True
+            done = acc.n_deals      # the deals folded in, wherever the interrupt landed
     elapsed = time.perf_counter() - start_time
     if done == 0:
         raise KeyboardInterrupt

@@ -5,7 +5,7 @@ has BMI2, ``llvm.x86.bmi.pdep.64``). With ``NUMBA_DISABLE_JIT=1`` the same names
 plain Python functions, so the kernels run (slowly) as Python for debugging.
 
 Masks are int64 (cards use bits 0..51, so the sign bit is never set); the random number
-generator works on uint64 and hands out int64.
+generator (SplitMix64, counter-based) works on uint64 and hands out int64.
 """
 from __future__ import annotations
 
@@ -19,6 +19,11 @@ from numba import njit
 #: cache off, for inspecting the generated code
 JIT = dict(cache=not os.environ.get("CATCHTEN_NO_CACHE"), nogil=True, fastmath=False,
            error_model="numpy")
+#: the entry kernels: no reference counting (``_nrt=False``). With it, every array that
+#: reaches an ``inline="always"`` helper is increfed and decrefed (atomic operations, ~2 ns
+#: each) at every call, which cost more than the playing itself; so the kernels allocate
+#: nothing and their Python wrappers pass in every array (scratch included).
+KERNEL_JIT = dict(JIT, _nrt=False)
 
 U64 = np.uint64
 _GAMMA = U64(0x9E3779B97F4A7C15)
@@ -28,9 +33,6 @@ _S30 = U64(30)
 _S27 = U64(27)
 _S31 = U64(31)
 _S32 = U64(32)
-_S12 = U64(12)
-_S25 = U64(25)
-_MSTAR = U64(0x2545F4914F6CDD1D)
 
 if numba.config.DISABLE_JIT:
     import warnings
@@ -133,30 +135,54 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
+# The generator is SplitMix64 (Steele, Lea & Flood 2014): the state is a Weyl sequence
+# s, s + g, s + 2g, … and each output is mix64 of it. Deal ``i`` of seed ``k`` draws the
+# block of _BLOCK_DRAWS consecutive outputs starting at mix64(k ^ _SEED_SALT) + i*_BLOCK_DRAWS*g:
+# counter-based (a deal's numbers depend only on the seed and its number), no two deals
+# share a number (a deal uses fewer than 2 * 52 draws), and the state update is one
+# addition, so successive draws do not wait for each other (a xorshift step is a chain
+# of six dependent instructions per draw).
+_BLOCK_DRAWS = 256
+_BLOCK = U64((_BLOCK_DRAWS * 0x9E3779B97F4A7C15) % 2 ** 64)
+_SEED_SALT = U64(0x5851F42D4C957F2D)
+
+
 @njit(inline="always", **JIT)
 def rng_seed(seed, stream):
-    """Non-zero uint64 state for (seed, stream): counter-based, so a deal's random numbers
-    depend only on the seed and the deal's number, never on threads or chunks."""
-    z = mix64(U64(seed) ^ mix64(U64(stream) * _GAMMA + _GAMMA))
-    if z == U64(0):
-        z = _GAMMA
-    return z
+    """The uint64 state for the first draw of stream ``stream`` (a deal's number) of
+    ``seed``."""
+    return mix64(U64(seed) ^ _SEED_SALT) + U64(stream) * _BLOCK
+
+
+@njit(inline="always", **JIT)
+def rng_step(s):
+    """One SplitMix64 draw from a uint64 state held in a local variable.
+
+    Returns ``(new_state, output)``; the kernels keep the state in a register this way.
+    """
+    s = s + _GAMMA
+    return s, mix64(s)
+
+
+@njit(inline="always", **JIT)
+def rng_below_s(s, n):
+    """``(new_state, r)`` with ``r`` uniform in [0, n) (multiply-shift on the high 32 bits;
+    bias at most n / 2**32)."""
+    s, x = rng_step(s)
+    return s, np.int64(((x >> _S32) * U64(n)) >> _S32)
 
 
 @njit(inline="always", **JIT)
 def _next(state):
-    """xorshift64* (Vigna) step on a 1-element uint64 state array."""
-    x = state[0]
-    x ^= x >> _S12
-    x ^= x << _S25
-    x ^= x >> _S27
-    state[0] = x
-    return x * _MSTAR
+    """:func:`rng_step` on a 1-element uint64 state array."""
+    s, x = rng_step(state[0])
+    state[0] = s
+    return x
 
 
 @njit(inline="always", **JIT)
 def rng_below(state, n):
-    """A uniform int in [0, n) (multiply-shift on the high 32 bits; bias at most n / 2**32)."""
+    """A uniform int in [0, n) from a 1-element state array (as :func:`rng_below_s`)."""
     return np.int64(((_next(state) >> _S32) * U64(n)) >> _S32)
 
 
