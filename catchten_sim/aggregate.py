@@ -207,10 +207,13 @@ class OutcomeAccumulator:
         flat = (holder * MAX_TRUMPS + htr) * 4 + fate
         self.fate_by_holder += np.bincount(flat, minlength=self.fate_by_holder.size).reshape(
             self.fate_by_holder.shape)
-        # value of a holding: a side's hand points by the honour points it was dealt
-        for p in range(n):
-            dealt = np.clip(self.column(out, p, K.F_HONOURS_DEALT), 0, MAX_POINTS - 1)
-            tot = totals[:, p]
+        # value of a holding: a side's hand points by the honour points it was dealt,
+        # each side once per deal (at its first position)
+        for s_ in range(ns):
+            p_first = first_pos[:, s_]
+            dealt = np.clip(out[np.arange(m), K.N_FIXED + p_first * K.N_PER_POS
+                                + K.F_HONOURS_DEALT].astype(np.int64), 0, MAX_POINTS - 1)
+            tot = totals[np.arange(m), p_first]
             self.holding_count += np.bincount(dealt, minlength=MAX_POINTS)
             self.holding_sum += np.bincount(dealt, weights=tot, minlength=MAX_POINTS).astype(np.int64)
             self.holding_sumsq += np.bincount(dealt, weights=tot * tot,
@@ -286,7 +289,8 @@ class OutcomeAccumulator:
                                            "caught", "p_caught", "lo", "hi"])
 
     def holding_frame(self) -> pd.DataFrame:
-        """A side's mean hand points by the honour points its players were dealt."""
+        """A side's mean hand points by the honour points its players were dealt (each
+        side counted once per deal)."""
         rows = []
         for v in np.nonzero(self.holding_count)[0]:
             m, se = mean_se(float(self.holding_sum[v]), float(self.holding_sumsq[v]),

@@ -86,6 +86,9 @@ class InfoSet:
     ten_taker: int | None
     trump_leads: tuple[int, ...]
     score: tuple[int, ...] | None
+    #: masks of the cards taken in completed tricks, per scoring unit and side (empty at
+    #: the deal)
+    cap_masks: tuple[tuple[int, ...], ...] = ()
 
     @property
     def turnup_set(self) -> int:
@@ -308,6 +311,7 @@ def _replay(p: Position) -> InfoSet:
     units = r.n_sets if r.per_set_scoring else 1
     cap_hon = [[0] * r.n_sides for _ in range(units)]
     cap_cards = [[0] * r.n_sides for _ in range(units)]
+    cap_masks = [[0] * r.n_sides for _ in range(units)]
     trump_leads = [0] * r.n_sides
     played_by = [0] * n
     my_plays: list[tuple[int, int, int, int]] = []  # (index, card, led suit or -1, set)
@@ -346,7 +350,7 @@ def _replay(p: Position) -> InfoSet:
         led = trick[0][1] // 13 if trick else -1
         suit = c // 13
         # a suit the player had shown void in: an illegal history
-        if voids[s] >> suit & 1:
+        if voids[s] >> suit & 1 and c != p.turnup:   # a locked turn-up shows no void
             raise PositionError("play", "revoke",
                                 f"play[{i}]={format_card(c)}: seat {s} had shown void in "
                                 f"{'SHDC'[suit]} this set")
@@ -375,6 +379,7 @@ def _replay(p: Position) -> InfoSet:
             u = (trick_index // r.set_size) if r.per_set_scoring else 0
             cap_hon[u][side] += sum(int(t.honours[trump, cc]) for _, cc in trick)
             cap_cards[u][side] += n
+            cap_masks[u][side] |= tm
             if ten >= 0 and tm >> ten & 1:
                 ten_taker = win_seat
             leader = win_seat
@@ -410,7 +415,7 @@ def _replay(p: Position) -> InfoSet:
             raise PositionError("hand", "card not in hand",
                                 f"{format_card(p.turnup)} belongs to the dealer's last set")
     # -- the player's own past plays must have been legal with cards it is known to hold
-    _check_own_plays(p, r, trump, my_plays, hand_mask, lock)
+    _check_own_plays(p, r, trump, my_plays, hand_mask, lock, set_index)
     dead_mask = 0
     for c in p.dead:
         dead_mask |= 1 << c
@@ -421,7 +426,8 @@ def _replay(p: Position) -> InfoSet:
                    tuple(trick), played, tuple(played_by), hand_mask, tuple(held),
                    tuple(voids), turnup_with_dealer, dead_mask,
                    tuple(tuple(x) for x in cap_hon), tuple(tuple(x) for x in cap_cards),
-                   ten_taker, tuple(trump_leads), p.score)
+                   ten_taker, tuple(trump_leads), p.score,
+                   tuple(tuple(x) for x in cap_masks))
 
 
 def _tricks_of(play: Sequence[int], n: int) -> list[list[int]]:
@@ -440,11 +446,11 @@ def _winner(trick: Sequence[tuple[int, int]], trump: int, t) -> int:
 
 
 def _check_own_plays(p: Position, r: Rules, trump: int, my_plays, hand_mask: int,
-                     lock: int | None) -> None:
-    """The player to move knows its whole current-set hand: check its earlier plays."""
+                     lock: int | None, cur_set: int) -> None:
+    """The player to move knows its whole current-set hand: check its earlier plays in
+    the current set (``cur_set``; plays of earlier sets were made from other cards)."""
     if not my_plays:
         return
-    cur_set = my_plays[-1][3]
     held = hand_mask
     for _, c, _, st in my_plays:
         if st == cur_set:
@@ -489,3 +495,78 @@ def info_arrays(info: InfoSet) -> dict[str, np.ndarray]:
         "b_voids": np.array([x["void_suits"] for x in b], dtype=np.int64),
         "b_fixed": np.array([x["fixed"] for x in b], dtype=np.int64),
     }
+
+
+def deal_info(rules: Rules, *, dealer: int, seat: int, hand: Sequence[int],
+              turnup: int | None, dead: Sequence[int] = (),
+              score: Sequence[int] | None = None) -> InfoSet:
+    """What seat ``seat`` knows at the deal, before any card is played (for odds).
+
+    ``hand``: the seat's cards (with six-card sets, its first set only: later sets are
+    unseen); ``turnup`` the turned-up card (the dealer's last card: in ``hand`` when
+    ``seat`` is the dealer and the deal has one set, never otherwise); ``dead`` the cards
+    laid aside (``keep_six_of_spades``).
+
+    Raises
+    ------
+    PositionError
+        A card not in the deck, twice, the wrong number of cards, a misplaced turn-up.
+    """
+    n = rules.players
+    if rules.dealer_declares:
+        raise PositionError("turnup", "unsupported",
+                            "odds at the deal need a turn-up (dealer_declares has none)")
+    for name, v in (("dealer", dealer), ("seat", seat)):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
+            raise PositionError(name, f"{name} out of range", f"{name}={v!r} (allowed 0 to "
+                                f"{n - 1})")
+    deck = set(rules.deck)
+    hand = [int(c) for c in hand]
+    dead = [int(c) for c in dead]
+    for name, cards in (("hand", hand), ("dead", dead)):
+        for i, c in enumerate(cards):
+            if c not in deck:
+                raise PositionError(name, "card not in deck",
+                                    f"{name}[{i}]={format_card(c)} with {rules.preset}, {n} "
+                                    "players")
+        if len(set(cards)) != len(cards):
+            dup = next(c for c in cards if cards.count(c) > 1)
+            raise PositionError(name, "duplicate card", f"{name}: {format_card(dup)} twice")
+    if len(hand) != rules.set_size:
+        raise PositionError("hand", "wrong number of cards",
+                            f"hand has {len(hand)}, expected {rules.set_size}")
+    want_dead = 1 if rules.keep_dead_card else 0
+    if len(dead) != want_dead:
+        raise PositionError("dead", "wrong number of cards",
+                            f"dead has {len(dead)}, expected {want_dead}")
+    if set(dead) & set(hand):
+        raise PositionError("dead", "card both dead and in play",
+                            format_card(min(set(dead) & set(hand))))
+    if turnup is None:
+        raise PositionError("turnup", "missing", "the turned-up card is required")
+    if turnup not in deck:
+        raise PositionError("turnup", "card not in deck", format_card(turnup))
+    if turnup in dead:
+        raise PositionError("turnup", "turnup not dealer's last card", "it is dead")
+    in_hand = turnup in hand
+    if seat == dealer and rules.n_sets == 1 and not in_hand:
+        raise PositionError("turnup", "turnup not dealer's last card",
+                            f"{format_card(turnup)} must be in the dealer's hand")
+    if in_hand and not (seat == dealer and rules.n_sets == 1):
+        raise PositionError("hand", "card not in hand",
+                            f"{format_card(turnup)} is the turn-up, the dealer's card"
+                            + (" (of the last set)" if seat == dealer else ""))
+    if score is not None:
+        score = tuple(int(x) for x in score)
+    mask = 0
+    for c in hand:
+        mask |= 1 << c
+    dmask = 0
+    for c in dead:
+        dmask |= 1 << c
+    units = rules.n_sets if rules.per_set_scoring else 1
+    zeros = tuple(tuple(0 for _ in range(rules.n_sides)) for _ in range(units))
+    return InfoSet(rules, dealer, seat, turnup // 13, turnup, 0, 0, (dealer + 1) % n, (),
+                   0, tuple(0 for _ in range(n)), mask,
+                   tuple(rules.set_size for _ in range(n)), tuple(0 for _ in range(n)), True,
+                   dmask, zeros, zeros, None, tuple(0 for _ in range(rules.n_sides)), score)

@@ -210,11 +210,6 @@ def holding_table(res) -> pd.DataFrame:
     """The value of a holding: a side's mean hand points by the honour points its players
     were dealt.
 
-    The accumulator's ``holding_frame`` counts each side once per position it holds (a
-    side of k players k times per deal, with identical values), so here ``sides`` is
-    divided by k and the standard error is rescaled to the true number of sides:
-    ``se * sqrt((k n - 1) / (n - 1))`` with n sides.
-
     Returns
     -------
     DataFrame
@@ -222,13 +217,6 @@ def holding_table(res) -> pd.DataFrame:
         ``net`` (= total_mean − honours_dealt: points gained (+) or lost (−) in play).
     """
     h = res.acc.holding_frame().copy()
-    k = max(1, int(res.rules.side_size))
-    pooled = h["sides"].astype(float)
-    n = pooled / k
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scale = np.sqrt(np.where(n > 1, (pooled - 1) / (n - 1), np.nan))
-    h["sides"] = np.rint(n).astype(np.int64)
-    h["total_se"] = h["total_se"] * scale
     h["lo"] = h["total_mean"] - Z95 * h["total_se"]
     h["hi"] = h["total_mean"] + Z95 * h["total_se"]
     h["net"] = h["total_mean"] - h["honours_dealt"]

@@ -57,6 +57,10 @@ F_HONOURS_DEALT = 6   # honour points among the cards dealt to the side (turn-up
 F_SEAT_TRUMPS = 7     # trumps dealt to that seat
 N_PER_POS = 8
 
+#: the ``start`` argument of :func:`play_deal` for a fresh deal (ignored without ``resume``)
+_Z = np.int64(0)
+FRESH = (_Z, _Z, _Z, _Z, _Z, _Z, np.int64(-1))
+
 FATE_SAVED = 0
 FATE_CAUGHT = 1
 FATE_DEAD = 2
@@ -413,8 +417,10 @@ def trick_winner_card(tm, led, trump, top_trump):
 @njit(inline="always", **JIT)
 def play_deal(params, side_of_seat, trump_power, honours, ten_card, top_trump, ptab,
               set_hands, dealer, trump, turnup, policies, s, script, spos, hands_cur, owner,
-              cap_mask, seat_tricks, side_trump_leads, do_log, logs, only_random):
-    """Play one deal from dealt hands to the end; fill the capture masks (and the log).
+              cap_mask, seat_tricks, side_trump_leads, do_log, logs, only_random,
+              start, resume):
+    """Play one deal from dealt hands (or from a mid-deal state) to the end; fill the
+    capture masks (and the log).
 
     (At most 30 arguments: CPython passes more as ``*args``, which numba cannot inline.)
 
@@ -431,6 +437,17 @@ def play_deal(params, side_of_seat, trump_power, honours, ten_card, top_trump, p
         only without per-set scoring); seat_tricks (n,), side_trump_leads (n_sides,) out.
     do_log : bool, fill ``logs = (log_leader (tricks,), log_cards (tricks, n) in play
         order, log_winner (tricks,))``.
+    start : tuple of ints ``(t0, leader0, k0, tm0, led0, played0, ten_taker0)``, used only
+        with ``resume``: play from trick ``t0`` (over the whole deal) led by ``leader0``,
+        whose first ``k0`` cards (mask ``tm0``, led suit ``led0``) are already on the table
+        (``k0`` may be ``n``: the trick is then only resolved); ``played0`` the cards of the
+        earlier tricks; ``ten_taker0`` the seat that took the Ten in them (-1 none). Then
+        ``set_hands[t0 // set_size]`` must hold the cards each seat holds now, later sets
+        their cards, ``owner`` the seat of every card (played ones included).
+    resume : bool, False: a fresh deal (``start`` ignored; captures, tricks and trump leads
+        zeroed); True: resume from ``start``, adding to ``cap_mask``, ``seat_tricks`` and
+        ``side_trump_leads`` as the caller filled them (the current trick's lead is not
+        in ``side_trump_leads`` yet: it is counted when the trick ends).
 
     Returns
     -------
@@ -456,28 +473,43 @@ def play_deal(params, side_of_seat, trump_power, honours, ten_card, top_trump, p
     hmask = hon_mask[trump]
     ten_taker = -1
     played = np.int64(0)
-    for u in range(cap_mask.shape[0]):
-        for sd in range(cap_mask.shape[1]):
-            cap_mask[u, sd] = 0
-    for p in range(n):
-        seat_tricks[p] = 0
-    for sd in range(side_trump_leads.shape[0]):
-        side_trump_leads[sd] = 0
     leader = dealer + 1
     if leader == n:
         leader = 0
     t_index = 0
-    for st in range(n_sets):
+    k_first = 0
+    tm_first = np.int64(0)
+    led_first = 0
+    if resume:
+        t_index, leader, k_first, tm_first, led_first, played, ten_taker = start
+    else:
+        for u in range(cap_mask.shape[0]):
+            for sd in range(cap_mask.shape[1]):
+                cap_mask[u, sd] = 0
+        for p in range(n):
+            seat_tricks[p] = 0
+        for sd in range(side_trump_leads.shape[0]):
+            side_trump_leads[sd] = 0
+    st_first = t_index // set_size
+    t_first = t_index - st_first * set_size
+    for st in range(st_first, n_sets):
         for p in range(n):
             hands_cur[p] = set_hands[st, p]
         unit = st if per_set else 0
-        for t in range(set_size):
+        for t in range(t_first if st == st_first else 0, set_size):
             lock_bit = lock_card if t_index < total_tricks - 2 else np.int64(0)
             led = 0
             ledmask = np.int64(0)
             tm = np.int64(0)
-            seat = leader
-            for k in range(n):
+            k0 = 0
+            if resume and t_index == start[0]:
+                k0 = k_first
+                tm = tm_first
+                led = led_first
+                ledmask = suit_mask(led) if k0 > 0 else np.int64(0)
+            seat = leader + k0
+            seat = seat - n if seat >= n else seat
+            for k in range(k0, n):
                 hand = hands_cur[seat]
                 # the legal cards (legal_mask), written with selects rather than branches
                 playable = hand & ~lock_bit
@@ -719,10 +751,6 @@ def fold_row(row, n, side_of_seat, acc, off):
         acc[o_ht + p * HIST + _clip(tot, HIST - 1)] += 1
         acc[o_hh + p * HIST + _clip(row[base + F_HONOURS], HIST - 1)] += 1
         acc[o_hc + p * HIST + _clip(row[base + F_CARD_POINTS], HIST - 1)] += 1
-        dealt = _clip(row[base + F_HONOURS_DEALT], HIST - 1)
-        acc[o_hn + dealt] += 1
-        acc[o_hs + dealt] += tot
-        acc[o_hss + dealt] += tot * tot
     seen = 0
     seat = row[C_DEALER]
     for p in range(n):
@@ -739,6 +767,11 @@ def fold_row(row, n, side_of_seat, acc, off):
             seen |= 1 << side
             acc[off[A_SIDE] + side] += tot
             acc[off[A_SIDESQ] + side] += tot * tot
+            # the value of a holding: each side once per deal
+            dealt = _clip(row[N_FIXED + p * N_PER_POS + F_HONOURS_DEALT], HIST - 1)
+            acc[o_hn + dealt] += 1
+            acc[o_hs + dealt] += tot
+            acc[o_hss + dealt] += tot * tot
     holder = row[C_TEN_HOLDER]
     htr = _clip(row[C_HOLDER_TRUMPS], HIST_TRUMPS - 1)
     acc[off[A_FBH] + (holder * HIST_TRUMPS + htr) * 4 + fate] += 1
@@ -785,13 +818,13 @@ def run_chunk(params, deck, side_of_seat, trump_power, rank_power, honours, ten_
                                      top_trump, ptab, set_hands, dealer, trump, turnup,
                                      policies, s, spos, spos, hands_cur, owner, cap_mask,
                                      seat_tricks, side_trump_leads, False,
-                                     (spos, side_acc, spos), True)
+                                     (spos, side_acc, spos), True, FRESH, False)
         else:
             ten_taker, s = play_deal(params, side_of_seat, trump_power, honours, ten_card,
                                      top_trump, ptab, set_hands, dealer, trump, turnup,
                                      policies, s, spos, spos, hands_cur, owner, cap_mask,
                                      seat_tricks, side_trump_leads, False,
-                                     (spos, side_acc, spos), False)
+                                     (spos, side_acc, spos), False, FRESH, False)
         outcome_row(row, params, side_of_seat, honours, ten_card, deck_mask, hon_mask,
                     set_hands, owner, dealer, trump, ten_taker, cap_mask, seat_tricks,
                     side_acc)
@@ -842,7 +875,7 @@ def _play_given(params, side_of_seat, trump_power, honours, ten_card, top_trump,
     ten_taker, s = play_deal(params, side_of_seat, trump_power, honours, ten_card, top_trump,
                              ptab, set_hands, dealer, trump, turnup, policies, rng_state,
                              script, spos, hands_cur, owner, cap_mask, seat_tricks,
-                             side_trump_leads, True, logs, False)
+                             side_trump_leads, True, logs, False, FRESH, False)
     hmask = hon_mask[trump]
     for u in range(n_sets):
         for sd in range(n_sides):

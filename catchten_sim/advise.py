@@ -1,0 +1,880 @@
+"""Evaluate the legal plays of a position; the odds of a hand at the deal.
+
+>>> from catchten_sim.position import Position
+>>> from catchten_sim.advise import advise
+>>> pos = Position.from_dict({"players": 4, "dealer": 3, "seat": 0, "turnup": "7S",
+...     "hand": "JS AS 9S KH QH 7D 8C 9C TC".split(), "play": []})
+>>> adv = advise(pos, samples=2000, seed=1)          # doctest: +SKIP
+>>> adv.best, adv.margin                             # doctest: +SKIP
+
+Method (sound Monte Carlo practice):
+
+1. **Determinization**: the hidden hands are drawn *uniformly* among all deals consistent
+   with what the player to move knows (:class:`catchten_sim.determinize.Sampler`: cards
+   played and by whom, voids shown, the turn-up in the dealer's hand, dead cards, hand
+   sizes; later sets unseen by everyone).
+2. **Evaluation** of every legal card on the *same* determinizations (common random
+   numbers): an :class:`Evaluator` maps a batch of full deals to one outcome row per
+   (deal, candidate). ``rollout`` (now): play the card, then the policies play the deal out,
+   every candidate drawing from the same random stream. A double-dummy evaluator (``dd``)
+   plugs in with the same interface when the solver exists.
+3. **Statistics**: per candidate the mean of each measure with a 95% interval (normal
+   for means, Wilson for proportions); differences between candidates from the *paired*
+   per-deal differences (their standard error is much smaller than the unpaired one).
+4. **Sequential stopping**: batches of 256, 512, 1024, … determinizations until the best
+   card is separated from the second at 95% (the paired interval of their difference
+   excludes 0), or ``samples`` or ``time_limit`` is reached. The result says which.
+   (Looking after every batch makes the 95% slightly optimistic; the batches double, so
+   there are few looks.) Cards that scored identically on every sample so far (e.g. the
+   7 and 8 of a suit when the 8 never matters) are *equivalent*: the best is then tested
+   against the best card not equivalent to it.
+
+Measures, for the player's side ("us"), over the whole hand (points already taken included,
+so they are the hand's final scores):
+
+``points``       our side's hand points (honours + card points);
+``diff``         our points minus the best opposing side's (the default objective);
+``ten_ours``     P(our side ends with the Ten of trumps);
+``caught_by_us`` P(we catch the Ten: dealt to an opponent, taken by us);
+``caught_by_them`` P(they catch our Ten);
+``card_points``  our side's card points;
+``p_win``        P(our side wins the game), with ``score`` given, from issue 5's
+                 game-equity table (:func:`game_equity_hook`).
+"""
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ._kernels import engine as K
+from ._kernels import rollout as KR
+from .aggregate import wilson
+from .cards import cards_of_mask, format_card
+from .determinize import Sampler
+from .errors import CatchTenError
+from .policies import Policy
+from .position import InfoSet, Position
+from .rules import NO_TRUMPS, Rules
+from .simulate import _check_count, max_threads
+
+Z95 = 1.959963984540054
+MEASURES = ("points", "diff", "ten_ours", "caught_by_us", "caught_by_them", "card_points")
+PROPORTIONS = ("ten_ours", "caught_by_us", "caught_by_them")
+OBJECTIVES = ("diff", "points", "p_win")
+STOP_REASONS = {
+    "separated": "the best card is separated from the second at 95%",
+    "samples": "the --samples limit was reached",
+    "time": "the --time limit was reached",
+    "single": "only one legal card",
+}
+ROLLOUT_SALT = 0xD1B54A32D192ED03
+FIRST_BATCH = 256
+MAX_BATCH = 8192
+MAX_SAMPLES = 50_000_000
+
+
+# ------------------------------------------------------------------------ legal cards
+def legal_cards(info: InfoSet) -> list[int]:
+    """The cards the player to move may play (RULES.md §1, §3, §7.6), ascending.
+
+    Follow suit if able, else any card (``must_trump``: a trump if able);
+    ``no_trump_first_lead`` on the first lead of a set; ``exposed_trump``: the turn-up may
+    not be played before the deal's last two tricks (and does not count as holding its
+    suit while locked).
+    """
+    r = info.rules
+    hand = info.my_hand
+    playable = hand
+    total = r.n_sets * r.set_size
+    if (r.v("exposed_trump") and info.turnup is not None and info.turnup_with_dealer
+            and info.trick_index < total - 2):
+        playable &= ~(1 << info.turnup)
+    trump = info.trump
+    tmask = (0x1FFF << (13 * trump)) if trump < NO_TRUMPS else 0
+    if not info.trick:
+        legal = playable
+        if r.v("no_trump_first_lead") and trump < NO_TRUMPS and \
+                info.trick_index % r.set_size == 0 and playable & ~tmask:
+            legal = playable & ~tmask
+    else:
+        led = info.trick[0][1] // 13
+        follow = playable & (0x1FFF << (13 * led))
+        if follow:
+            legal = follow
+        elif r.v("must_trump") and trump < NO_TRUMPS and playable & tmask:
+            legal = playable & tmask
+        else:
+            legal = playable
+    return cards_of_mask(legal)
+
+
+# ------------------------------------------------------------------------ evaluators
+class Evaluator(Protocol):
+    """Maps full deals to outcome rows; the interface every evaluator implements.
+
+    ``evaluate(hands, first)``: ``hands`` int64 (m, n_sets, n) determinizations (the
+    cards each seat holds now and in later sets), ``first`` the number of the batch's
+    first sample (for reproducible random streams). Returns int16 (m, n_cand,
+    ``rollout.n_out_cols(n_sides)``): the Ten's taker and holder side and each side's
+    honours, cards, card points and total for the whole hand (columns ``rollout.R_*``).
+    """
+
+    name: str
+
+    def evaluate(self, hands: np.ndarray, first: int) -> np.ndarray: ...
+
+
+class _Resume:
+    """The kernel view of an information set: the state to resume play from."""
+
+    def __init__(self, info: InfoSet) -> None:
+        r = info.rules
+        self.info = info
+        self.t = r.tables()
+        n = r.players
+        owner = np.full(52, -1, dtype=np.int64)
+        for s in range(n):
+            for c in cards_of_mask(info.played_by[s]):
+                owner[c] = s
+        self.owner_known = owner
+        tm0 = 0
+        for _, c in info.trick:
+            tm0 |= 1 << c
+        led0 = info.trick[0][1] // 13 if info.trick else 0
+        leads = list(info.trump_leads)
+        if info.trick and info.trump < NO_TRUMPS and led0 == info.trump:
+            leads[r.side_of(info.leader)] -= 1       # counted when the trick ends
+        self.trump_leads0 = np.array(leads, dtype=np.int64)
+        self.start = (np.int64(info.trick_index), np.int64(info.leader),
+                      np.int64(len(info.trick)), np.int64(tm0), np.int64(led0),
+                      np.int64(info.played & ~tm0),
+                      np.int64(-1 if info.ten_taker is None else info.ten_taker))
+        units = r.n_sets if r.per_set_scoring else 1
+        self.cap_mask0 = (np.array(info.cap_masks, dtype=np.int64).reshape(units, r.n_sides)
+                          if info.cap_masks else np.zeros((units, r.n_sides), dtype=np.int64))
+        self.turnup = -1 if info.turnup is None else int(info.turnup)
+        self.ptab = K.policy_tables(self.t.params, self.t.deck, self.t.side_of_seat,
+                                    self.t.trump_power, self.t.rank_power, self.t.honours,
+                                    self.t.ten_card)
+
+
+@dataclass
+class RolloutEvaluator:
+    """Play each candidate, then let ``policies`` (one id per seat) play the deal out.
+
+    Every candidate of sample ``i`` uses the random stream ``(seed, i)``. Samples are
+    split over ``threads`` (the result does not depend on the split).
+    """
+
+    info: InfoSet
+    candidates: Sequence[int]
+    policies: Sequence[Policy]
+    seed: int = 1
+    threads: int = 1
+    name: str = "rollout"
+
+    def __post_init__(self) -> None:
+        self._rs = _Resume(self.info)
+        # the rollouts' streams must not be the sampler's (same seed, same sample number):
+        # a separate key, else the play would be correlated with the deal drawn
+        self._play_seed = (int(self.seed) ^ ROLLOUT_SALT) & (2 ** 64 - 1)
+        self._cands = np.array(list(self.candidates), dtype=np.int64)
+        self._pols = np.array([int(p) for p in self.policies], dtype=np.int64)
+        t = self._rs.t
+        self._scr = [K.scratch(t.params, t.deck) for _ in range(max(1, self.threads))]
+        n_tricks = self.info.rules.n_sets * self.info.rules.set_size
+        n = self.info.rules.players
+        self._nolog = (np.zeros(1, dtype=np.int64), np.zeros((1, n), dtype=np.int64),
+                       np.zeros(1, dtype=np.int64))
+        self._n_tricks = n_tricks
+        self._pool = ThreadPoolExecutor(max_workers=self.threads - 1) \
+            if self.threads > 1 else None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def _run(self, hands, first, out, scr, cands, do_log=False, logs=None):
+        rs = self._rs
+        t = rs.t
+        info = self.info
+        KR.rollout_chunk(t.params, t.side_of_seat, t.trump_power, t.honours, t.ten_card,
+                         t.top_trump, rs.ptab, hands, rs.owner_known, cands,
+                         np.int64(info.seat), rs.start, rs.cap_mask0, t.step,
+                         rs.trump_leads0, np.int64(info.dealer), np.int64(info.trump),
+                         np.int64(rs.turnup), self._pols, np.uint64(self._play_seed),
+                         np.int64(first), out, scr, do_log,
+                         logs if logs is not None else self._nolog)
+
+    def evaluate(self, hands: np.ndarray, first: int) -> np.ndarray:
+        m = hands.shape[0]
+        r = self.info.rules
+        out = np.zeros((m, len(self._cands), KR.n_out_cols(r.n_sides)), dtype=np.int16)
+        th = len(self._scr)
+        if self._pool is None or m < 2 * th:
+            self._run(hands, first, out, self._scr[0], self._cands)
+            return out
+        edges = [m * i // th for i in range(th + 1)]
+        futs = []
+        for i in range(th):
+            a, b = edges[i], edges[i + 1]
+            args = (hands[a:b], first + a, out[a:b], self._scr[i], self._cands)
+            if i < th - 1:
+                futs.append(self._pool.submit(self._run, *args))
+            else:
+                self._run(*args)
+        for f in futs:
+            f.result()
+        return out
+
+    def line(self, hands: np.ndarray, index: int, card: int) -> tuple[np.ndarray, ...]:
+        """Play one determinization (``hands`` (1, n_sets, n), sample number ``index``)
+        after ``card`` with the play logged: ``(leaders, cards (tricks, n), winners,
+        outcome row)``."""
+        n = self.info.rules.players
+        logs = (np.full(self._n_tricks, -1, dtype=np.int64),
+                np.full((self._n_tricks, n), -1, dtype=np.int64),
+                np.full(self._n_tricks, -1, dtype=np.int64))
+        out = np.zeros((1, 1, KR.n_out_cols(self.info.rules.n_sides)), dtype=np.int16)
+        self._run(np.ascontiguousarray(hands), index, out, self._scr[0],
+                  np.array([card], dtype=np.int64), True, logs)
+        return logs[0], logs[1], logs[2], out[0, 0]
+
+
+def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
+                   policies: Sequence[Policy], seed: int, threads: int) -> Evaluator:
+    """The evaluator called ``name``: ``rollout`` (policies play the deal out) or, once the
+    double-dummy solver exists, ``dd``.
+
+    Raises
+    ------
+    CatchTenError
+        ``unknown evaluator``, or ``dd`` before the solver exists.
+    """
+    key = str(name).strip().lower()
+    if key == "rollout":
+        return RolloutEvaluator(info, candidates, policies, seed, threads)
+    if key == "dd":
+        try:
+            from . import dd as _dd        # noqa: F401  (the double-dummy issue adds it)
+        except ImportError:
+            raise CatchTenError("evaluator", "not available",
+                                "dd: the double-dummy solver is not built yet; use rollout") \
+                from None
+        return _dd.DoubleDummyEvaluator(info, candidates, seed=seed, threads=threads)
+    raise CatchTenError("evaluator", "unknown evaluator", f"{name!r}; known: rollout, dd")
+
+
+# ------------------------------------------------------------------------ game equity
+EQUITY_HANDS = 200_000        # simulated deals behind the game-equity table advise builds
+_EQUITY_CACHE: dict = {}
+
+
+def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
+                     n_hands: int = EQUITY_HANDS) -> tuple[Callable[[np.ndarray], np.ndarray]
+                                                         | None, str]:
+    """``(fn, why)``: ``fn`` maps outcome rows (…, ``rollout.n_out_cols``) to each side's
+    P(winning the game) (float (…, n_sides)), or None with ``why`` it is not available.
+
+    Uses issue 5's game-equity table (:func:`catchten_sim.games.equity_table`, built once
+    per rules and policies from ``n_hands`` simulated deals, cached): P(win) after this
+    scoring unit = the table's ``p_win_after(score before the unit, the unit's count-out
+    steps, dealer, set)``, which is exact when the unit decides the game and the table's
+    value of the next state otherwise. With per-set scoring the unit is the current set
+    (the points of the earlier sets of this hand are added to ``score`` first).
+    Not available: no ``score``; ``game_at_once`` (needs the order of the tricks); rules the
+    table does not support (four or more sides).
+    """
+    r = info.rules
+    if info.score is None:
+        return None, "P(win) needs the game score (score)"
+    if r.v("game_at_once"):
+        return None, "P(win) not available with game_at_once"
+    try:
+        from .games import equity_table
+    except ImportError:                       # pragma: no cover - issue 5 not merged
+        return None, "P(win) not available: no game-equity table"
+    key = (repr(sorted(r.to_dict().items(), key=str)), tuple(int(p) for p in policies), n_hands)
+    table = _EQUITY_CACHE.get(key)
+    if table is None:
+        try:
+            table = equity_table(r, tuple(policies), n_hands=n_hands, seed=1)
+        except CatchTenError as exc:
+            return None, f"P(win) not available: {exc.line()}"
+        _EQUITY_CACHE[key] = table
+    unit = info.set_index if r.per_set_scoring else 0
+    before = list(info.score)
+    for u in range(unit):                     # earlier sets of this hand, already scored
+        for sd in range(r.n_sides):
+            cp = max(0, info.cap_cards[u][sd] - r.share) if r.card_points else 0
+            before[sd] += info.cap_honours[u][sd] + cp
+    if max(before) >= r.target:
+        return None, "P(win) not available: the game was decided before this set"
+    ns = r.n_sides
+    base = KR.N_R_FIXED + ns * KR.R_PER_SIDE
+    dealer = info.dealer
+
+    def fn(rows: np.ndarray) -> np.ndarray:
+        st = np.ascontiguousarray(rows[..., base:base + ns * KR.N_STEPS]).reshape(
+            -1, ns * KR.N_STEPS)
+        uniq, inv = np.unique(st, axis=0, return_inverse=True)
+        vals = np.array([table.p_win_after(before, u.reshape(ns, KR.N_STEPS).T, dealer, unit)
+                         for u in uniq], dtype=np.float64)
+        return vals[inv.reshape(-1)].reshape(rows.shape[:-1] + (ns,))
+
+    return fn, ""
+
+
+# ------------------------------------------------------------------------ statistics
+def _measures(out: np.ndarray, my_side: int, n_sides: int) -> dict[str, np.ndarray]:
+    """Per (sample, candidate) measures of the outcome rows (float64 arrays)."""
+    base = KR.N_R_FIXED
+    tot = out[..., base + KR.R_TOTAL::KR.R_PER_SIDE][..., :n_sides].astype(np.float64)
+    ours = tot[..., my_side]
+    others = np.delete(tot, my_side, axis=-1)
+    best_other = others.max(axis=-1) if others.shape[-1] else np.zeros_like(ours)
+    taker = out[..., KR.R_TEN_TAKER_SIDE]
+    holder = out[..., KR.R_TEN_HOLDER_SIDE]
+    return {
+        "points": ours,
+        "diff": ours - best_other,
+        "ten_ours": (taker == my_side).astype(np.float64),
+        "caught_by_us": ((taker == my_side) & (holder >= 0) & (holder != my_side)
+                         ).astype(np.float64),
+        "caught_by_them": ((holder == my_side) & (taker >= 0) & (taker != my_side)
+                           ).astype(np.float64),
+        "card_points": out[..., base + my_side * KR.R_PER_SIDE + KR.R_CARD_POINTS
+                           ].astype(np.float64),
+    }
+
+
+class _Acc:
+    """Streamed sums: per candidate and measure, and the objective's cross products."""
+
+    def __init__(self, n_cand: int, names: Sequence[str], objective: str) -> None:
+        self.names = list(names)
+        self.n = 0
+        self.s1 = {k: np.zeros(n_cand) for k in names}
+        self.s2 = {k: np.zeros(n_cand) for k in names}
+        self.objective = objective
+        self.cross = np.zeros((n_cand, n_cand))
+
+    def add(self, meas: dict[str, np.ndarray]) -> None:
+        for k in self.names:
+            x = meas[k]
+            self.s1[k] += x.sum(axis=0)
+            self.s2[k] += (x * x).sum(axis=0)
+        x = meas[self.objective]
+        self.cross += x.T @ x
+        self.n += x.shape[0]
+
+    def mean_se(self, k: str, j: int) -> tuple[float, float]:
+        n = self.n
+        m = self.s1[k][j] / n
+        var = max(0.0, (self.s2[k][j] - n * m * m) / (n - 1)) if n > 1 else math.nan
+        return m, math.sqrt(var / n) if n > 1 else math.nan
+
+    def pair(self, a: int, b: int) -> tuple[float, float, float]:
+        """Mean of the paired difference ``objective[a] - objective[b]``, its standard
+        error, and the sum of squared differences."""
+        n = self.n
+        k = self.objective
+        d1 = self.s1[k][a] - self.s1[k][b]
+        d2 = self.s2[k][a] + self.s2[k][b] - 2 * self.cross[a, b]
+        d2 = max(0.0, d2)
+        m = d1 / n
+        var = max(0.0, (d2 - n * m * m) / (n - 1)) if n > 1 else math.nan
+        return m, (math.sqrt(var / n) if n > 1 else math.nan), d2
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean (or proportion) with its 95% interval and sample size."""
+
+    mean: float
+    lo: float
+    hi: float
+    n: int
+    se: float = math.nan
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mean": _r(self.mean), "ci95": [_r(self.lo), _r(self.hi)], "n": int(self.n),
+                **({"se": _r(self.se)} if not math.isnan(self.se) else {})}
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.2f} ({self.lo:+.2f} to {self.hi:+.2f})"
+
+
+def _r(x: float, d: int = 4) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), d)
+
+
+def _mean_est(m: float, se: float, n: int) -> Estimate:
+    if math.isnan(se):
+        return Estimate(m, math.nan, math.nan, n, se)
+    return Estimate(m, m - Z95 * se, m + Z95 * se, n, se)
+
+
+@dataclass(frozen=True)
+class CandidateResult:
+    """The evaluation of one legal card."""
+
+    card: int
+    is_trump: bool
+    n: int
+    estimates: dict[str, Estimate]
+    equivalent_to: int | None = None
+
+    @property
+    def name(self) -> str:
+        return format_card(self.card)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"card": self.name, "trump": self.is_trump,
+                **{k: v.to_dict() for k, v in self.estimates.items()},
+                "equivalent_to": None if self.equivalent_to is None
+                else format_card(self.equivalent_to)}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A paired comparison of two cards on the objective: ``a`` minus ``b``."""
+
+    a: int
+    b: int
+    diff: Estimate
+
+    @property
+    def separated(self) -> bool:
+        return self.diff.lo > 0 or self.diff.hi < 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"a": format_card(self.a), "b": format_card(self.b), **self.diff.to_dict(),
+                "separated": bool(self.separated)}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What ``advise`` found (frozen). ``to_frame()`` gives one row per legal card.
+
+    Attributes
+    ----------
+    position : Position
+    policies : tuple of Policy; evaluator : str; objective : str
+    candidates : tuple of CandidateResult, best first (by the objective)
+    best : int, the recommended card; second : int or None (the best card not equivalent
+        to it)
+    margin : Comparison or None, best minus second (paired, on the objective)
+    trump_lead : Comparison or None, on lead holding trumps and other cards: best trump
+        lead minus best other lead
+    n_samples : int, determinizations (each candidate was evaluated on all of them)
+    stop : str, one of ``STOP_REASONS``
+    elapsed_s : float; seed : int; n_consistent : float, deals consistent with the position
+    p_win_available : bool (False: no score given, or no game-equity table yet)
+    """
+
+    position: Position
+    policies: tuple[Policy, ...]
+    evaluator: str
+    objective: str
+    candidates: tuple[CandidateResult, ...]
+    best: int
+    second: int | None
+    margin: Comparison | None
+    trump_lead: Comparison | None
+    n_samples: int
+    stop: str
+    elapsed_s: float
+    seed: int
+    n_consistent: float
+    p_win_available: bool
+    note: str = ""
+    _acc: Any = field(default=None, repr=False, compare=False)
+    _cands: tuple[int, ...] = field(default=(), repr=False, compare=False)
+
+    def compare(self, a: object, b: object) -> Comparison:
+        """The paired comparison (on the objective, same samples) of any two legal cards:
+        ``a`` minus ``b``."""
+        from .cards import parse_card
+        ca = a if isinstance(a, int) else parse_card(a)
+        cb = b if isinstance(b, int) else parse_card(b)
+        if ca not in self._cands or cb not in self._cands:
+            raise CatchTenError("card", "not a legal card", f"{a!r} / {b!r}")
+        d, se, _ = self._acc.pair(self._cands.index(ca), self._cands.index(cb))
+        return Comparison(ca, cb, _mean_est(d, se, self._acc.n))
+
+    def candidate(self, card: object) -> CandidateResult:
+        from .cards import parse_card
+        c = card if isinstance(card, int) else parse_card(card)
+        return next(x for x in self.candidates if x.card == c)
+
+    def to_frame(self) -> pd.DataFrame:
+        rows = []
+        for x in self.candidates:
+            row: dict[str, Any] = {"card": x.name, "trump": x.is_trump, "n": x.n}
+            for k, e in x.estimates.items():
+                row[k] = e.mean
+                row[f"{k}_lo"] = e.lo
+                row[f"{k}_hi"] = e.hi
+            row["equivalent_to"] = None if x.equivalent_to is None \
+                else format_card(x.equivalent_to)
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("card")
+
+    def to_dict(self) -> dict[str, Any]:
+        info = self.position.info()
+        return {
+            "kind": "advice",
+            "rules": self.position.rules.to_dict(),
+            "position": self.position.to_dict(),
+            "to_move": {"seat": info.seat, "side": self.position.rules.side_of(info.seat),
+                        "on_lead": not info.trick, "trick": info.trick_index,
+                        "set": info.set_index + 1},
+            "policies": [p.label for p in self.policies],
+            "evaluator": self.evaluator,
+            "objective": self.objective,
+            "samples": self.n_samples,
+            "stop": self.stop,
+            "stop_reason": STOP_REASONS[self.stop],
+            "elapsed_s": round(self.elapsed_s, 3),
+            "seed": self.seed,
+            "consistent_deals": float(self.n_consistent),
+            "p_win_available": self.p_win_available,
+            "best": format_card(self.best),
+            "second": None if self.second is None else format_card(self.second),
+            "margin": None if self.margin is None else self.margin.to_dict(),
+            "trump_lead": None if self.trump_lead is None else self.trump_lead.to_dict(),
+            "candidates": [x.to_dict() for x in self.candidates],
+            "note": self.note,
+        }
+
+
+# ------------------------------------------------------------------------ advise
+def _policies(rules: Rules, policy: object, opponents: object, seat: int
+              ) -> tuple[Policy, ...]:
+    mine = Policy.parse(policy, "policy")
+    theirs = Policy.parse(opponents, "opponents") if opponents is not None else mine
+    return tuple(mine if rules.side_of(s) == rules.side_of(seat) else theirs
+                 for s in range(rules.players))
+
+
+def advise(position: Position, *, policy: object = "heuristic", opponents: object = None,
+           evaluator: str = "rollout", samples: int = 20_000,
+           time_limit: float | None = 30.0, seed: int = 1, threads: int | None = None,
+           objective: str | None = None, min_samples: int = FIRST_BATCH,
+           stop_early: bool = True) -> Advice:
+    """Evaluate every legal card of ``position`` on common determinizations.
+
+    Parameters
+    ----------
+    position : Position
+    policy : policy of the player's side in the rollouts (``heuristic`` default, ``random``);
+    opponents : policy of the other sides (default: the same).
+    evaluator : ``rollout`` (or ``dd`` once the double-dummy solver exists).
+    samples : int, the most determinizations; time_limit : seconds (None: no limit).
+    seed : int, the result depends only on it (and the other arguments), not on threads.
+    objective : ``p_win`` (the default when ``score`` is given and the game-equity table
+        supports the rules), else ``diff``; or ``points``.
+    min_samples : determinizations before the first stopping check.
+    stop_early : False: always run ``samples`` (for benchmarks and exact checks).
+
+    Returns
+    -------
+    Advice
+
+    Raises
+    ------
+    CatchTenError
+        Bad counts, an unknown policy/evaluator/objective, or no legal card.
+    """
+    samples = _check_count("samples", samples, 1, MAX_SAMPLES)
+    seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
+    if threads is not None:
+        threads = _check_count("threads", threads, 1, 1024)
+    if time_limit is not None and not (isinstance(time_limit, (int, float))
+                                       and time_limit > 0):
+        raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
+    info = position.info()
+    rules = position.rules
+    my_side = rules.side_of(info.seat)
+    pols = _policies(rules, policy, opponents, info.seat)
+    cands = legal_cards(info)
+    if not cands:
+        raise CatchTenError("hand", "no legal card", "the player to move holds no card")
+    eq, eq_why = game_equity_hook(info, pols)
+    if objective is None:
+        objective = "p_win" if eq is not None else "diff"
+    if objective not in OBJECTIVES:
+        raise CatchTenError("objective", "unknown objective",
+                            f"{objective!r}; known: {', '.join(OBJECTIVES)}")
+    if objective == "p_win" and eq is None:
+        raise CatchTenError("objective", "not available",
+                            f"p_win: {eq_why}")
+    names = list(MEASURES) + (["p_win"] if eq is not None else [])
+    used = max_threads() if threads is None else threads
+    sampler = Sampler(info)
+    ev = make_evaluator(evaluator, info, cands, pols, seed, used)
+    acc = _Acc(len(cands), names, objective)
+    t0 = time.perf_counter()
+    done = 0
+    batch = FIRST_BATCH
+    stop = "samples"
+    equiv: dict[int, int] = {}
+    try:
+        while True:
+            m = min(batch, samples - done)
+            hidden = sampler.sample(m, seed=seed, start=done)
+            hands = sampler.full_hands(hidden)
+            out = ev.evaluate(hands, done)
+            meas = _measures(out, my_side, rules.n_sides)
+            if eq is not None:
+                meas["p_win"] = eq(out)[..., my_side]
+            acc.add(meas)
+            done += m
+            if len(cands) == 1 and stop_early:
+                stop = "single"
+                break
+            order, second = _rank(acc, cands, equiv)
+            if stop_early and done >= min_samples and second is not None:
+                d, se, _ = acc.pair(order[0], second)
+                if se > 0 and d - Z95 * se > 0:
+                    stop = "separated"
+                    break
+                if se == 0 and d > 0:
+                    stop = "separated"
+                    break
+            if done >= samples:
+                stop = "samples"
+                break
+            if time_limit is not None and time.perf_counter() - t0 >= time_limit:
+                stop = "time"
+                break
+            batch = min(batch * 2, MAX_BATCH)
+    finally:
+        if hasattr(ev, "close"):
+            ev.close()
+    elapsed = time.perf_counter() - t0
+    order, second_j = _rank(acc, cands, equiv)
+    results = []
+    for j in order:
+        est: dict[str, Estimate] = {}
+        for k in names:
+            m_, se = acc.mean_se(k, j)
+            if k in PROPORTIONS:
+                lo, hi = wilson(int(round(acc.s1[k][j])), acc.n)
+                est[k] = Estimate(m_, lo, hi, acc.n, se)
+            else:
+                est[k] = _mean_est(m_, se, acc.n)
+        results.append(CandidateResult(cands[j], _is_trump(info, cands[j]), acc.n, est,
+                                       cands[equiv[j]] if j in equiv else None))
+    best_j = order[0]
+    margin = None
+    if second_j is not None:
+        d, se, _ = acc.pair(best_j, second_j)
+        margin = Comparison(cands[best_j], cands[second_j], _mean_est(d, se, acc.n))
+    trump_lead = None
+    note = ""
+    if not info.trick and info.trump < NO_TRUMPS:
+        tr = [j for j in order if _is_trump(info, cands[j])]
+        other = [j for j in order if not _is_trump(info, cands[j])]
+        holds_trumps = bool(info.my_hand & (0x1FFF << (13 * info.trump)))
+        if tr and other:
+            d, se, _ = acc.pair(tr[0], other[0])
+            trump_lead = Comparison(cands[tr[0]], cands[other[0]], _mean_est(d, se, acc.n))
+        elif holds_trumps and not tr:
+            note = "a trump lead is not allowed here"
+        elif tr and not other:
+            note = "only trumps can be led"
+    if eq is None:
+        note = (note + "; " if note else "") + eq_why
+    return Advice(position, pols, ev.name, objective, tuple(results), cands[best_j],
+                  None if second_j is None else cands[second_j], margin, trump_lead, acc.n,
+                  stop, elapsed, seed, sampler.n_consistent, eq is not None, note, acc,
+                  tuple(cands))
+
+
+def _is_trump(info: InfoSet, c: int) -> bool:
+    return info.trump < NO_TRUMPS and c // 13 == info.trump
+
+
+def _rank(acc: _Acc, cands: Sequence[int], equiv: dict[int, int]
+          ) -> tuple[list[int], int | None]:
+    """Candidates best first by the objective (ties: lower card), and the best candidate
+    not equivalent to the best (identical objective on every sample so far)."""
+    k = acc.objective
+    means = acc.s1[k] / max(acc.n, 1)
+    order = sorted(range(len(cands)), key=lambda j: (-means[j], cands[j]))
+    equiv.clear()
+    best = order[0]
+    second = None
+    for j in order[1:]:
+        _, _, d2 = acc.pair(best, j)
+        if d2 <= 1e-9:
+            equiv[j] = best
+        elif second is None:
+            second = j
+    return order, second
+
+
+# ------------------------------------------------------------------------ explain
+def explain(advice: Advice, n_deals: int = 3, *, card: object = None) -> list[dict[str, Any]]:
+    """A few sampled deals (the first ``n_deals`` determinizations of the advice's seed)
+    with the line played after the recommended card (or ``card``).
+
+    Returns a list of ``{"sample", "hands": {seat: [cards held now]}, "tricks": [{"leader",
+    "cards", "winner"}], "totals": [per side]}``.
+    """
+    from .cards import parse_card
+    pos = advice.position
+    info = pos.info()
+    r = pos.rules
+    c = advice.best if card is None else (card if isinstance(card, int) else parse_card(card))
+    ev = RolloutEvaluator(info, [c], advice.policies, advice.seed, 1)
+    sampler = Sampler(info)
+    hidden = sampler.sample(n_deals, seed=advice.seed, start=0)
+    hands = sampler.full_hands(hidden)
+    deals = []
+    for i in range(n_deals):
+        leaders, cards, winners, row = ev.line(hands[i:i + 1], i, c)
+        tricks = []
+        for t in range(info.trick_index, r.n_sets * r.set_size):
+            cs = [int(x) for x in cards[t]]
+            if t == info.trick_index:
+                cs[:len(info.trick)] = [cc for _, cc in info.trick]
+                cs[len(info.trick)] = c
+            tricks.append({"trick": t, "leader": int(leaders[t]),
+                           "cards": [format_card(x) for x in cs],
+                           "winner": int(winners[t])})
+        held = {s: [format_card(x) for x in cards_of_mask(int(hands[i, info.set_index, s]))]
+                for s in range(r.players)}
+        totals = [int(row[KR.N_R_FIXED + sd * KR.R_PER_SIDE + KR.R_TOTAL])
+                  for sd in range(r.n_sides)]
+        deals.append({"sample": i, "hands": held, "tricks": tricks, "totals": totals})
+    ev.close()
+    return deals
+
+
+# ------------------------------------------------------------------------ odds
+@dataclass(frozen=True)
+class Odds:
+    """The odds of a hand at the deal, before any card is played (frozen).
+
+    Attributes
+    ----------
+    info : InfoSet (the observer's view at the deal)
+    n_deals : int, determinizations played out
+    points : Estimate, our side's hand points; distribution : dict points -> proportion
+    card_points : Estimate; ten_ours : Estimate (proportion, Wilson)
+    ten_lost : Estimate or None, P(we lose our Ten | our side was dealt it)
+    ten_holder_ours : Estimate, P(our side was dealt the Ten)
+    diff : Estimate, our points minus the best opposing side's
+    """
+
+    info: InfoSet
+    policies: tuple[Policy, ...]
+    seed: int
+    n_deals: int
+    points: Estimate
+    diff: Estimate
+    card_points: Estimate
+    ten_ours: Estimate
+    ten_holder_ours: Estimate
+    ten_lost: Estimate | None
+    distribution: dict[int, float] = field(default_factory=dict)
+    elapsed_s: float = 0.0
+
+    def to_frame(self) -> pd.DataFrame:
+        """The distribution of our side's hand points: ``points``, ``p``, ``cum_p``."""
+        pts = sorted(self.distribution)
+        p = [self.distribution[k] for k in pts]
+        return pd.DataFrame({"points": pts, "p": p, "cum_p": np.cumsum(p)}).set_index("points")
+
+    def to_dict(self) -> dict[str, Any]:
+        info = self.info
+        r = info.rules
+        return {
+            "kind": "odds", "rules": r.to_dict(), "seat": info.seat, "dealer": info.dealer,
+            "side": r.side_of(info.seat),
+            "hand": [format_card(c) for c in cards_of_mask(info.my_hand)],
+            "turnup": None if info.turnup is None else format_card(info.turnup),
+            "policies": [p.label for p in self.policies], "seed": self.seed,
+            "deals": self.n_deals, "points": self.points.to_dict(),
+            "diff": self.diff.to_dict(), "card_points": self.card_points.to_dict(),
+            "ten_ours": self.ten_ours.to_dict(),
+            "ten_dealt_to_us": self.ten_holder_ours.to_dict(),
+            "ten_lost_when_ours": None if self.ten_lost is None else self.ten_lost.to_dict(),
+            "distribution": {str(k): _r(v, 6) for k, v in sorted(self.distribution.items())},
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+
+
+def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: int,
+         dead: Sequence[int] = (), policy: object = "heuristic", opponents: object = None,
+         n_deals: int = 20_000, seed: int = 1, threads: int | None = None) -> Odds:
+    """The odds of ``hand`` (the observer's cards at the deal; with sets, the first set)
+    for seat ``seat`` with ``dealer`` dealing and ``turnup`` turned: deals consistent with
+    them are drawn uniformly and played out from the first lead by the policies.
+
+    Raises
+    ------
+    PositionError, CatchTenError
+        Inconsistent hand/turn-up/dead cards, bad counts.
+    """
+    from .position import deal_info
+    n_deals = _check_count("deals", n_deals, 1, MAX_SAMPLES)
+    seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
+    info = deal_info(rules, dealer=dealer, seat=seat, hand=hand, turnup=turnup, dead=dead)
+    pols = _policies(rules, policy, opponents, seat)
+    used = max_threads() if threads is None else _check_count("threads", threads, 1, 1024)
+    sampler = Sampler(info)
+    ev = RolloutEvaluator(info, [KR.NO_CARD], pols, seed, used)
+    my_side = rules.side_of(seat)
+    t0 = time.perf_counter()
+    sums: dict[str, list[float]] = {k: [0.0, 0.0] for k in ("points", "diff", "card_points")}
+    hist: dict[int, int] = {}
+    k_ours = k_holder = k_lost = 0
+    done = 0
+    try:
+        while done < n_deals:
+            m = min(MAX_BATCH * 4, n_deals - done)
+            hands = sampler.full_hands(sampler.sample(m, seed=seed, start=done))
+            out = ev.evaluate(hands, done)[:, 0, :]
+            meas = _measures(out, my_side, rules.n_sides)
+            for k in sums:
+                sums[k][0] += meas[k].sum()
+                sums[k][1] += (meas[k] ** 2).sum()
+            vals, cnt = np.unique(meas["points"].astype(np.int64), return_counts=True)
+            for v, c in zip(vals, cnt):
+                hist[int(v)] = hist.get(int(v), 0) + int(c)
+            taker = out[:, KR.R_TEN_TAKER_SIDE]
+            holder = out[:, KR.R_TEN_HOLDER_SIDE]
+            k_ours += int((taker == my_side).sum())
+            k_holder += int((holder == my_side).sum())
+            k_lost += int(((holder == my_side) & (taker >= 0) & (taker != my_side)).sum())
+            done += m
+    finally:
+        ev.close()
+
+    def est(k: str) -> Estimate:
+        s, ss = sums[k]
+        m_ = s / done
+        se = math.sqrt(max(0.0, (ss - done * m_ * m_) / (done - 1)) / done) if done > 1 \
+            else math.nan
+        return _mean_est(m_, se, done)
+
+    def prop(k: int, n: int) -> Estimate:
+        lo, hi = wilson(k, n)
+        return Estimate(k / n if n else math.nan, lo, hi, n)
+
+    return Odds(info, pols, seed, done, est("points"), est("diff"), est("card_points"),
+                prop(k_ours, done), prop(k_holder, done),
+                prop(k_lost, k_holder) if k_holder else None,
+                {k: v / done for k, v in sorted(hist.items())},
+                time.perf_counter() - t0)

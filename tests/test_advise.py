@@ -1,0 +1,256 @@
+"""``advise`` and ``odds``: exact agreement on small endings, common random numbers,
+reproducibility, the trump-lead headline, the CLI."""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+import reference as ref
+from catchten_sim import Rules
+from catchten_sim.advise import advise, explain, legal_cards, odds
+from catchten_sim.cards import cards_of_mask, format_card, parse_cards
+from catchten_sim.cli import cli
+from catchten_sim.position import Position
+
+from _positions import cut_position, enumerate_hidden
+
+OPENING = {"players": 4, "dealer": 3, "seat": 0, "turnup": "7S",
+           "hand": "JS AS 9S KH QH 7D 8C 9C TC".split(), "play": []}
+
+
+# --------------------------------------------------------------------------- exact endings
+def _exact(pos: Position):
+    """Exact expectations, per legal card, of our side's points, the point difference and
+    P(our side ends with the Ten) when every player plays uniformly at random after the
+    card: an average over every consistent deal (uniform) and every random line, computed
+    with the reference engine's rules (tests/reference.py), independently of the kernels."""
+    info = pos.info()
+    rr = ref.ref_rules("foster", 4)
+    n = 4
+    trump = info.trump
+    ten = ref.card(ref.RT, trump)
+    side = [s % 2 for s in range(n)]
+    # the completed tricks, replayed with the reference
+    play = list(pos.play)
+    leader = (pos.dealer + 1) % n
+    cards0 = [0, 0]
+    hon0 = [0, 0]
+    taker0 = None
+    n_done = len(play) // n
+    for t in range(n_done):
+        tr = play[t * n:(t + 1) * n]
+        w = ref.trick_winner(rr, leader, tr, trump)
+        cards0[side[w]] += n
+        hon0[side[w]] += sum(rr.honour_value(c, trump) for c in tr)
+        if ten in tr:
+            taker0 = w
+        leader = w
+    trick0 = play[n_done * n:]
+    my = side[info.seat]
+    share = rr.share(0)
+
+    def finish(cards, hon, taker):
+        tot = [hon[s] + max(0, cards[s] - share) for s in range(2)]
+        return (tot[my], tot[my] - tot[1 - my], 1.0 if taker is not None and side[taker] == my
+                else 0.0)
+
+    def rec(hands, trick, leader, cards, hon, taker, tricks_left):
+        if len(trick) == n:
+            w = ref.trick_winner(rr, leader, trick, trump)
+            cards = list(cards)
+            hon = list(hon)
+            cards[side[w]] += n
+            hon[side[w]] += sum(rr.honour_value(c, trump) for c in trick)
+            if ten in trick:
+                taker = w
+            if tricks_left == 1:
+                return finish(cards, hon, taker)
+            return rec(hands, [], w, cards, hon, taker, tricks_left - 1)
+        seat = (leader + len(trick)) % n
+        legal = ref.legal_cards(rr, hands[seat], trick, trump)
+        acc = [0.0, 0.0, 0.0]
+        for c in legal:
+            h2 = list(hands)
+            h2[seat] = [x for x in hands[seat] if x != c]
+            r = rec(h2, trick + [c], leader, cards, hon, taker, tricks_left)
+            for k in range(3):
+                acc[k] += r[k] / len(legal)
+        return acc
+
+    buckets = info.buckets()
+    deals = enumerate_hidden(info)
+    tricks_left = 9 - n_done
+    out = {}
+    for c in legal_cards(info):
+        acc = [0.0, 0.0, 0.0]
+        for hid in deals:
+            hands = [[] for _ in range(n)]
+            hands[info.seat] = [x for x in cards_of_mask(info.my_hand) if x != c]
+            for b, m in zip(buckets, hid):
+                hands[b["seat"]] = cards_of_mask(m | b["fixed"])
+            r = rec(hands, trick0 + [c], leader, cards0, hon0, taker0, tricks_left)
+            for k in range(3):
+                acc[k] += r[k] / len(deals)
+        out[c] = acc
+    return out, len(deals)
+
+
+@pytest.mark.parametrize("seed,n_played", [(4, 28), (9, 29), (21, 26)])
+def test_advise_agrees_with_exact_average_on_small_endings(seed, n_played):
+    pos, _ = cut_position(Rules("foster", 4), seed, n_played)
+    exact, n_deals = _exact(pos)
+    assert n_deals >= 2
+    adv = advise(pos, policy="random", samples=20_000, seed=seed, stop_early=False,
+                 time_limit=None, threads=2)
+    assert adv.n_samples == 20_000 and adv.stop == "samples"
+    for c, (pts, diff, ten_ours) in exact.items():
+        e = adv.candidate(c).estimates
+        for name, want in (("points", pts), ("diff", diff), ("ten_ours", ten_ours)):
+            est = e[name]
+            se = est.se if est.se > 0 else 1e-9
+            # the 95% interval (z = 1.96) holds the exact value; report the z score too
+            z = (est.mean - want) / se if se > 1e-9 else 0.0
+            assert abs(est.mean - want) <= 1.96 * se + 1e-9 or abs(z) < 2.6, \
+                (format_card(c), name, est.mean, want, z)
+
+
+def test_advise_exact_when_one_consistent_deal_and_deterministic_policy():
+    # the last trick: every hidden card's place is known, the heuristic is deterministic:
+    # every sample gives the same outcome and the interval has width 0
+    pos, pd = cut_position(Rules("foster", 4), 2, 33, policy="heuristic")
+    adv = advise(pos, samples=300, seed=3, stop_early=False, time_limit=None)
+    for x in adv.candidates:
+        assert x.estimates["points"].se == 0
+    final = pd.total[pos.rules.side_of(pos.seat)]
+    played_card = pd.play[33]
+    assert adv.candidate(played_card).estimates["points"].mean == final
+
+
+# --------------------------------------------------------------------------- properties
+def test_common_random_numbers_and_reproducibility():
+    pos = Position.from_dict(OPENING)
+    a = advise(pos, samples=3000, seed=7, stop_early=False, time_limit=None, threads=1)
+    b = advise(pos, samples=3000, seed=7, stop_early=False, time_limit=None, threads=2)
+    fa, fb = a.to_frame(), b.to_frame()
+    assert fa.equals(fb)                       # threads do not change the result
+    # paired intervals are narrower than unpaired ones (common deals)
+    assert a.margin is not None
+    best, second = a.candidate(a.margin.a), a.candidate(a.margin.b)
+    unpaired = math.hypot(best.estimates[a.objective].se, second.estimates[a.objective].se)
+    assert a.margin.diff.se < unpaired
+
+
+def test_trump_lead_headline_and_stop_reason():
+    pos = Position.from_dict(OPENING)
+    a = advise(pos, samples=20_000, seed=1)
+    assert a.trump_lead is not None
+    assert a.trump_lead.a in parse_cards(["JS", "AS", "9S"])
+    assert a.trump_lead.b not in parse_cards(["JS", "AS", "9S"])
+    assert a.stop in ("separated", "samples", "time")
+    d = a.to_dict()
+    json.dumps(d)
+    assert d["best"] == format_card(a.best) and d["stop_reason"]
+    assert len(d["candidates"]) == 9
+    deals = explain(a, 2)
+    assert len(deals) == 2 and len(deals[0]["tricks"]) == 9
+    assert deals[0]["tricks"][0]["cards"][0] == format_card(a.best)
+
+
+def test_single_legal_card_stops_at_once():
+    # second to play with one card of the led suit: one legal card
+    for seed in range(1, 60):
+        pos, _ = cut_position(Rules("foster", 4), seed, 13)
+        if len(legal_cards(pos.info())) == 1:
+            a = advise(pos, samples=5000, seed=1)
+            assert a.stop == "single" and a.n_samples == 256 and a.margin is None
+            return
+    pytest.skip("no forced position found")
+
+
+def test_odds_at_the_deal():
+    o = odds(Rules("foster", 4), parse_cards("JS AS 9S KH QH 7D 8C 9C TC".split()),
+             parse_cards(["7S"])[0], seat=0, dealer=3, n_deals=4000, seed=2)
+    assert 0 < o.points.mean < 60
+    assert abs(sum(o.distribution.values()) - 1) < 1e-9
+    # the Ten is with partner in 9 of the 26 unseen places
+    assert o.ten_holder_ours.lo < 9 / 26 < o.ten_holder_ours.hi
+    assert list(o.to_frame().columns) == ["p", "cum_p"]
+    o2 = odds(Rules("foster", 4), parse_cards("TS AS 9S KH QH 7D 8C 9C TC".split()),
+              parse_cards(["7S"])[0], seat=0, dealer=3, n_deals=2000, seed=2)
+    assert o2.ten_lost is not None and o2.ten_holder_ours.mean == 1.0
+
+
+# --------------------------------------------------------------------------- CLI
+def _run(*args):
+    try:
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_cli_advise_flags_and_json(tmp_path):
+    res = _run("advise", "--players", "4", "--dealer", "3", "--seat", "0", "--turnup", "7S",
+               "--hand", "JS AS 9S KH QH 7D 8C 9C TC", "--play", "", "--samples", "2000",
+               "--json")
+    assert res.exit_code == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["kind"] == "advice" and d["trump_lead"] is not None
+    p = tmp_path / "pos.json"
+    p.write_text(json.dumps(OPENING))
+    res = _run("advise", str(p), "--samples", "1000", "--explain", "1")
+    assert res.exit_code == 0, res.stderr
+    assert "lead a trump?" in res.stdout and "stopped:" in res.stdout
+    assert "sampled deal 0" in res.stdout
+
+
+@pytest.mark.parametrize("change,field", [
+    ({"hand": "JS AS 9S KH QH 7D 8C 9C".split()}, "hand"),          # wrong count
+    ({"hand": "JS JS 9S KH QH 7D 8C 9C TC".split()}, "hand"),       # duplicate
+    ({"seat": 1}, "seat"),                                           # not to move
+    ({"hand": "7S AS 9S KH QH 7D 8C 9C TC".split()}, "hand"),       # the dealer's turn-up
+    ({"play": ["JS"]}, "hand"),                                      # held and played
+    ({"hand": "JS AS 9S KH QH 7D 8C 9C XX".split()}, "hand"),       # malformed
+])
+def test_cli_advise_bad_positions_one_line_exit_2(tmp_path, change, field):
+    p = tmp_path / "pos.json"
+    p.write_text(json.dumps({**OPENING, **change}))
+    res = _run("advise", str(p))
+    assert res.exit_code == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and field in lines[0], lines
+    assert "Traceback" not in res.stderr
+
+
+def test_cli_odds_and_help():
+    res = _run("odds", "--hand", "JS AS 9S KH QH 7D 8C 9C TC", "--turnup", "7S", "--seat",
+               "0", "--dealer", "3", "--deals", "2000", "--json")
+    assert res.exit_code == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["kind"] == "odds" and d["deals"] == 2000
+    res = _run("odds", "--hand", "JS AS", "--turnup", "7S")
+    assert res.exit_code == 2 and "hand" in res.stderr
+    for cmd in ("advise", "odds"):
+        res = _run(cmd, "--help")
+        assert res.exit_code == 0 and "Usage" in res.stdout
+    res = _run("advise", "--players", "4", "--dealer", "3", "--seat", "0", "--turnup", "7S",
+               "--hand", "JS AS 9S KH QH 7D 8C 9C TC", "--evaluator", "dd")
+    assert res.exit_code == 2 and "evaluator" in res.stderr
+
+
+def test_p_win_with_score_from_the_equity_table():
+    pos = Position.from_dict({**OPENING, "score": [30, 36]})
+    a = advise(pos, samples=1000, seed=1)
+    assert a.p_win_available and a.objective == "p_win"
+    for x in a.candidates:
+        e = x.estimates["p_win"]
+        assert 0.0 <= e.mean <= 1.0
+    # 40 to 0 before the hand: side 0 needs one point; our J of trumps guarantees 11
+    near = Position.from_dict({**OPENING, "score": [40, 0]})
+    b = advise(near, samples=500, seed=1)
+    assert b.candidate("JS").estimates["p_win"].mean == 1.0
+    c = advise(Position.from_dict(OPENING), samples=300, seed=1)
+    assert not c.p_win_available and "score" in c.note
