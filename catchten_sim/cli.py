@@ -138,10 +138,17 @@ def rules_cmd(preset, players, rules_file, variants, as_json):
               metavar="DIR",
               help="Also write a report of this run to DIR (PDF, PNGs, CSVs, JSON; with "
                    "the player-count, variants and policy sweeps, as `catchten report`).")
+@click.option("--games", "-g", type=int, default=None,
+              help="Play N whole games to the target instead of deals: P(win) by who dealt "
+                   "first, hands per game, how often the count-out order decided.")
+@click.option("--first-dealer", type=str, default="rotate", show_default=True,
+              help="With --games: rotate (game g: seat g mod n), random, or a seat number.")
 def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opponents,
-                 seat_policies, threads, as_json, out_path, progress, report_dir):
+                 seat_policies, threads, as_json, out_path, progress, report_dir, games,
+                 first_dealer):
     """Simulate DEALS deals and print the odds: P(Ten caught) with its 95% interval, and
-    each position's expected honours, card points and hand total."""
+    each position's expected honours, card points and hand total. With --games N: whole
+    games to the target."""
     from .simulate import DealWriter, seat_policies as make_policies, simulate
     rules = make_rules(preset, players, variants, rules_file)
     overrides: dict[int, str] = {}
@@ -151,6 +158,19 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
             raise CatchTenError("seat-policy", "expected SEAT=POLICY", repr(item))
         overrides[int(seat)] = pol
     pols = make_policies(rules, policy, opponents, overrides)
+    if games is not None:
+        if out_path or report_dir:
+            raise CatchTenError("games", "not with --out/--report",
+                                "--games prints game results only")
+        from .games import simulate_games
+        fd = first_dealer.strip()
+        gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=threads,
+                              first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd)
+        if as_json:
+            _emit_json(gres.to_dict())
+        else:
+            click.echo(gres.to_text())
+        return
     if report_dir is not None:
         from .report import prepare_out_dir
         prepare_out_dir(report_dir)          # fail before simulating, not after
@@ -286,6 +306,246 @@ def score_cmd(record, as_json):
     else:
         from .report_text import print_score
         print_score(result)
+
+
+# ---------------------------------------------------------------------------- advise / odds
+def position_options(f):
+    """The FORMATS.md position as flags (instead of a POSITION.json file)."""
+    f = click.option("--score", type=str, default=None, metavar="\"A B\"",
+                     help="Each side's game score before this hand, side order.")(f)
+    f = click.option("--play", type=str, default=None, metavar="\"CARDS\"",
+                     help="Every card played so far this hand, in order (\"\" for none).")(f)
+    f = click.option("--turnup", type=str, default=None, help="The turned-up card.")(f)
+    f = click.option("--hand", type=str, default=None, metavar="\"CARDS\"",
+                     help="The cards you hold now, e.g. \"JS AS 9S KH QH 7D 8C 9C TC\".")(f)
+    f = click.option("--seat", type=int, default=None, help="Your seat (0 … n-1).")(f)
+    f = click.option("--dealer", type=int, default=None, help="The dealer's seat.")(f)
+    f = click.option("--dead", type=str, default=None, metavar="\"CARDS\"",
+                     help="Cards laid aside (keep_six_of_spades).")(f)
+    return f
+
+
+def _cards_flag(text):
+    return [] if text is None else text.replace(",", " ").split()
+
+
+def _load_position(path, preset, players, rules_file, variants, dealer, seat, hand, turnup,
+                   play, score, dead):
+    from .position import Position
+    flags = any(x is not None for x in (dealer, seat, hand, turnup, play, score, dead))
+    if path is not None:
+        if flags:
+            raise CatchTenError("position", "file and flags",
+                                "give POSITION.json or the position flags, not both")
+        if path == "-":
+            data = json.loads(sys.stdin.read() or "null")
+            return Position.from_dict(data)
+        return Position.from_json(path)
+    rules = make_rules(preset, players, variants, rules_file)
+    for name, v in (("dealer", dealer), ("seat", seat), ("hand", hand), ("turnup", turnup)):
+        if v is None:
+            raise CatchTenError(name, "missing", f"--{name} is required (or give POSITION.json)")
+    data = {"dealer": dealer, "seat": seat, "hand": _cards_flag(hand), "turnup": turnup,
+            "play": _cards_flag(play), "dead": _cards_flag(dead)}
+    if score is not None:
+        try:
+            data["score"] = [int(x) for x in score.replace(",", " ").split()]
+        except ValueError:
+            raise CatchTenError("score", "bad score", repr(score)) from None
+    return Position.from_dict(data, rules)
+
+
+@cli.command("advise")
+@click.argument("position", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@rules_options
+@position_options
+@click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
+              help=f"Policy of your side in the rollouts: {', '.join(POLICY_NAMES)}.")
+@click.option("--opponents", type=str, default=None,
+              help="Policy of the other sides (default: the same as --policy).")
+@click.option("--evaluator", type=str, default="rollout", show_default=True,
+              help="How a sampled deal is evaluated: rollout (policies play it out); "
+                   "dd (double-dummy) once the solver exists.")
+@click.option("--samples", type=int, default=20_000, show_default=True,
+              help="At most this many sampled deals (every legal card is played on each).")
+@click.option("--time", "time_limit", type=float, default=30.0, show_default=True,
+              help="At most this many seconds.")
+@click.option("--objective", type=click.Choice(["diff", "points", "p_win"]), default=None,
+              help="What 'best' means: p_win (default with --score: P(winning the game) "
+                   "from the game-equity table), diff (our points minus the best opposing "
+                   "side's; default without a score), or points.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="Random seed; the result depends only on it.")
+@click.option("--threads", "-t", type=int, default=None,
+              help="Threads (default: all cores); results do not depend on it.")
+@click.option("--explain", "explain_n", type=int, default=None, is_flag=False,
+              flag_value=3, metavar="[N]",
+              help="Also print N sampled deals (default 3) with the line played after the "
+                   "recommended card.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
+def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
+               play, score, dead, policy, opponents, evaluator, samples, time_limit,
+               objective, seed, threads, explain_n, as_json):
+    """Which card to play: every legal card evaluated on the same sampled deals.
+
+    POSITION is a FORMATS.md position JSON file (- for stdin), or give the position with
+    flags, e.g.
+
+    \b
+    catchten advise --players 4 --dealer 3 --seat 0 --turnup 7S \\
+        --hand "JS AS 9S KH QH 7D 8C 9C TC" --play ""
+
+    For each card: our side's hand points, the point difference to the best opposing side,
+    P(the Ten ends with us), P(we catch it), P(they catch ours), card points, with 95%
+    intervals; the best card and its paired margin over the second; on lead with trumps,
+    "lead a trump or not?". Sampling stops when the best card is separated from the second
+    at 95%, or at --samples / --time (the output says which).
+    """
+    from .advise import advise, explain
+    try:
+        pos = _load_position(position, preset, players, rules_file, variants, dealer, seat,
+                             hand, turnup, play, score, dead)
+        res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
+                     samples=samples, time_limit=time_limit, seed=seed, threads=threads,
+                     objective=objective)
+        deals = explain(res, explain_n) if explain_n else None
+    except CatchTenError as exc:
+        if as_json:
+            _emit_json(exc.to_dict())
+            sys.exit(2)
+        raise
+    if as_json:
+        d = res.to_dict()
+        if deals is not None:
+            d["explain"] = deals
+        _emit_json(d)
+        return
+    from .report_advise import print_advice, print_explain
+    print_advice(res)
+    if deals is not None:
+        print_explain(res, deals)
+
+
+@cli.command("odds")
+@rules_options
+@click.option("--hand", type=str, required=True, metavar="\"CARDS\"",
+              help="Your cards at the deal (with six-card sets: your first set).")
+@click.option("--turnup", type=str, required=True, help="The turned-up card.")
+@click.option("--seat", type=int, default=None,
+              help="Your seat (0 … n-1); default: the eldest hand (left of the dealer).")
+@click.option("--dealer", type=int, default=None,
+              help="The dealer's seat; default n-1 (so seat 0 is eldest).")
+@click.option("--dead", type=str, default=None, metavar="\"CARDS\"",
+              help="Cards laid aside (keep_six_of_spades).")
+@click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
+              help=f"Policy of your side: {', '.join(POLICY_NAMES)}.")
+@click.option("--opponents", type=str, default=None,
+              help="Policy of the other sides (default: the same as --policy).")
+@click.option("--deals", "-d", type=int, default=20_000, show_default=True,
+              help="Sampled deals consistent with your hand and the turn-up.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Random seed.")
+@click.option("--threads", "-t", type=int, default=None, help="Threads (default: all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
+def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, dead, policy,
+             opponents, deals, seed, threads, as_json):
+    """The odds of a hand at the deal, before any card is played: our side's hand points
+    (distribution), P(our side ends with the Ten), P(we lose our Ten) when we hold it,
+    expected card points, with 95% intervals.
+    """
+    from .advise import odds
+    from .cards import parse_card, parse_cards
+    try:
+        rules = make_rules(preset, players, variants, rules_file)
+        n = rules.players
+        if dealer is None:
+            dealer = n - 1
+        if seat is None:
+            seat = (dealer + 1) % n if isinstance(dealer, int) and 0 <= dealer < n else 0
+        res = odds(rules, parse_cards(_cards_flag(hand), "hand"), parse_card(turnup, "turnup"),
+                   seat=seat, dealer=dealer, dead=parse_cards(_cards_flag(dead), "dead"),
+                   policy=policy, opponents=opponents, n_deals=deals, seed=seed,
+                   threads=threads)
+    except CatchTenError as exc:
+        if as_json:
+            _emit_json(exc.to_dict())
+            sys.exit(2)
+        raise
+    if as_json:
+        _emit_json(res.to_dict())
+        return
+    from .report_advise import print_odds
+    print_odds(res)
+
+
+# ---------------------------------------------------------------------------- equity
+@cli.command("equity")
+@rules_options
+@click.option("--hands", type=int, default=1_000_000, show_default=True,
+              help="Simulated deals the per-deal outcome distribution is estimated from.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="Random seed (0 to 2**64-1).")
+@click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
+              help=f"Policy of side 0 (seat 0 and partners): {', '.join(POLICY_NAMES)}.")
+@click.option("--opponents", type=str, default=None,
+              help="Policy of every other seat (default: the same as --policy).")
+@click.option("--threads", "-t", type=int, default=None,
+              help="Threads for the simulation (default: all cores).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the table as CSV: score_0, score_1, dealer_side, p_win_0, p_win_1.")
+@click.option("--plot", is_flag=True,
+              help="Also write a heatmap PNG next to the CSV (two sides; needs --out).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
+def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, opponents, threads,
+               out_path, plot, as_json):
+    """The game-equity table: P(each side wins the game | scores before a deal, who deals),
+    exact by dynamic programming over the deal outcomes of HANDS simulated deals (2 sides;
+    3 sides with tie=count_out; 4 or more sides are refused)."""
+    from .games import equity_table
+    from .simulate import seat_policies as make_policies
+    rules = make_rules(preset, players, variants, rules_file)
+    pols = make_policies(rules, policy, opponents)
+    if plot and not out_path:
+        raise CatchTenError("plot", "needs --out", "the PNG is written next to the CSV")
+    if plot and rules.n_sides != 2:
+        raise CatchTenError("plot", "two sides only", f"{rules.n_sides} sides")
+    eq = equity_table(rules, pols, n_hands=hands, seed=seed, threads=threads)
+    summary = eq.to_dict()
+    if out_path:
+        summary["csv"] = str(eq.to_csv(out_path))
+    if plot:
+        from pathlib import Path
+        from .plotting import plot_equity
+        png = Path(out_path).with_suffix(".png")
+        fig = plot_equity(eq.to_frame(), footer=f"{rules.label()}; {', '.join(p.label for p in pols)}; "
+                                                  f"{hands:,} deals; seed {seed}")
+        fig.savefig(png, dpi=150)
+        summary["png"] = str(png)
+    T = rules.target
+    ns = rules.n_sides
+    summary["start"] = [{"dealer_seat": d, "p_win": list(eq.p_win((0,) * ns, d))}
+                        for d in range(rules.players if not eq.by_side else ns)]
+    if as_json:
+        _emit_json(summary)
+        return
+    click.echo(f"{rules.label()}: game equity to {T}, tie={rules.tie}; {hands:,} deals "
+               f"({summary['distinct_outcomes']:,} distinct outcomes), seed {seed}; "
+               f"simulation {summary['simulation_s']:.2f} s, DP {summary['dp_s']:.2f} s")
+    for e in summary["start"]:
+        click.echo(f"  from 0-0, seat {e['dealer_seat']} dealing: "
+                   + ", ".join(f"side {s} {100 * p:.1f}%" for s, p in enumerate(e["p_win"])))
+    if ns == 2:
+        step = 5 if T > 20 else 1
+        marks = list(range(0, T, step))
+        for c in range(eq.V.shape[0]):
+            who = f"side {c}" if eq.by_side else f"seat {c}"
+            click.echo(f"\nP(side 0 wins), {who} dealing (rows: side 0's score, "
+                       "columns: side 1's):")
+            click.echo("      " + "".join(f"{b:>6d}" for b in marks))
+            for a in marks:
+                click.echo(f"{a:>6d}" + "".join(f"{100 * eq.V[c, a, b]:6.1f}" for b in marks))
+    for key in ("csv", "png"):
+        if key in summary:
+            click.echo(f"{key}: {summary[key]}")
 
 
 def main() -> None:

@@ -35,7 +35,7 @@ __all__ = [
     "OKABE_ITO", "PALETTE", "STYLE", "FIGSIZE",
     "plot_summary", "plot_ten_by_players", "plot_points_distribution", "plot_seat_advantage",
     "plot_convergence", "plot_fate_heatmap", "plot_holding_value", "plot_variants",
-    "plot_policies",
+    "plot_policies", "plot_equity",
 ]
 
 #: Okabe & Ito (2008) colour-blind-safe palette
@@ -630,3 +630,50 @@ def plot_policies(data: pd.DataFrame, ax: Axes | Sequence[Axes] | None = None,
     return _finish(fig, axes, owned, style, "Policies compared",
                    "Same rules, seed and deals in every row; side 0 plays the first policy, "
                    "the other sides the second; bars: 95% intervals", sub_in_axes=False)
+
+
+# ---------------------------------------------------------------------------- game equity
+@_styled
+def plot_equity(data: pd.DataFrame, ax: Axes | Sequence[Axes] | None = None,
+                **style: Any) -> Figure:
+    """The game-equity table as heatmaps: P(side 0 wins the game) by the two sides' scores
+    before a deal, one panel per dealer's side, with the 50% contour.
+
+    Parameters
+    ----------
+    data : DataFrame
+        :meth:`catchten_sim.games.EquityTable.to_frame` of a two-sided game (score_0,
+        score_1, dealer_side, p_win_0; with a ``dealer_seat`` column the lowest seat of
+        each side is drawn).
+    style : ``target`` (default: the highest score + 1).
+    """
+    df = data
+    if "dealer_seat" in df.columns:
+        first = df.groupby("dealer_side")["dealer_seat"].transform("min")
+        df = df[df["dealer_seat"] == first]
+    sides = sorted(int(x) for x in df["dealer_side"].unique())
+    fig, axes, owned = _axes(ax, len(sides), style, share=True, pad=0.6)
+    T = int(style.get("target") or max(df["score_0"].max(), df["score_1"].max()) + 1)
+    im = None
+    for a, sd in zip(axes, sides):
+        sub = df[df["dealer_side"] == sd]
+        grid = np.full((T, T), np.nan)
+        grid[sub["score_0"].to_numpy(), sub["score_1"].to_numpy()] = sub["p_win_0"].to_numpy()
+        im = a.imshow(grid, origin="lower", cmap=CMAP, vmin=0, vmax=1, aspect="equal",
+                      extent=(-0.5, T - 0.5, -0.5, T - 0.5))
+        cs = a.contour(np.arange(T), np.arange(T), grid, levels=[0.25, 0.5, 0.75],
+                       colors=["white", "black", "white"], linewidths=[0.8, 1.4, 0.8])
+        a.clabel(cs, fmt=lambda v: f"{100 * v:.0f}%", fontsize=8)
+        a.set_xlabel("side 1's score before the deal")
+        a.set_ylabel("side 0's score before the deal")
+        a.set_title(f"side {sd} deals", loc="left", fontsize=9.5)
+        a.grid(False)
+        for sp in a.spines.values():
+            sp.set_visible(False)
+    if im is not None:
+        cb = fig.colorbar(im, ax=axes, fraction=0.04, pad=0.02)
+        cb.set_label("P(side 0 wins the game)")
+        _pct_axis(cb.ax.yaxis)
+    return _finish(fig, axes, owned, style, "Game equity: P(side 0 wins) by the score",
+                   f"Exact DP over the simulated deal outcomes; contours at 25%, 50%, 75%; "
+                   f"target {T}", sub_in_axes=False)

@@ -3,10 +3,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import sys
+
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
-_console = Console(highlight=False, soft_wrap=False)
+# a terminal gets its own width; a pipe or file gets lines of up to 110 characters
+_console = Console(highlight=False, soft_wrap=False,
+                   width=None if sys.stdout.isatty() else 110)
 
 
 def _pct(x: float | None) -> str:
@@ -57,24 +62,25 @@ def print_simulation(res) -> None:
             + (f"; no trumps in {ten['no_trumps']:,} deals" if ten["no_trumps"] else ""))
     else:
         _console.print("The Ten of trumps was never in play.")
-    t = Table(title="Per position (the side holding that seat), points per deal ± 1 s.e.",
-              title_justify="left")
-    for col in ("position", "honours", "card pts", "total", "advantage (95% CI)",
-                "side tricks", "seat tricks"):
-        t.add_column(col, justify="right")
+    t = Table(title="Points per deal of the side holding each position (mean ± s.e.)",
+              title_justify="left", box=box.SIMPLE_HEAD)
+    for col in ("position", "honours", "card pts", "total", "advantage", "advantage 95% CI",
+                "tricks side/seat"):
+        t.add_column(col, justify="right", no_wrap=True)
     for p in d["positions"]:
         role = {1: " eldest", n: " dealer"}.get(p["position"], "")
         a = p["advantage"]
         t.add_row(f"{p['position']}{role}",
-                  f"{p['honours']['mean']:.2f} ± {p['honours']['se']:.2f}",
-                  f"{p['card_points']['mean']:.2f} ± {p['card_points']['se']:.2f}",
+                  f"{p['honours']['mean']:.2f}",
+                  f"{p['card_points']['mean']:.2f}",
                   f"{p['total']['mean']:.2f} ± {p['total']['se']:.2f}",
-                  f"{a['mean']:+.2f} ({a['ci95'][0]:+.2f} to {a['ci95'][1]:+.2f})",
-                  f"{p['side_tricks']['mean']:.2f}",
-                  f"{p['seat_tricks']['mean']:.2f}")
+                  f"{a['mean']:+.2f}",
+                  f"{a['ci95'][0]:+.2f} to {a['ci95'][1]:+.2f}",
+                  f"{p['side_tricks']['mean']:.2f} / {p['seat_tricks']['mean']:.2f}")
     _console.print(t)
     if len({x for x in d["policies"]["seats"]}) > 1:
-        s = Table(title="Per side (side 0 holds seat 0)", title_justify="left")
+        s = Table(title="Per side (side 0 holds seat 0)", title_justify="left",
+                  box=box.SIMPLE_HEAD)
         for col in ("side", "seats", "policy", "total"):
             s.add_column(col, justify="right")
         for side in d["sides"]:

@@ -1,0 +1,861 @@
+"""Whole games to the target, and the game-equity table P(win | scores, who deals).
+
+>>> from catchten_sim import Rules
+>>> from catchten_sim.games import simulate_games, equity_table
+>>> g = simulate_games(Rules("foster", 4), "heuristic", n_games=10_000, seed=1)
+>>> g.to_frame()                                            # doctest: +SKIP
+>>> eq = equity_table(Rules("foster", 4), "heuristic", n_hands=200_000, seed=1)
+>>> eq.p_win((35, 30), dealer=3)                            # doctest: +SKIP
+
+Games (RULES.md §1, §3, §7.9-§7.13, with the readings of :mod:`catchten_sim.records`)
+----------------------------------------------------------------------------------
+Hands are dealt in turn (the deal passes left), scores carry over, and the winner is
+decided by the rules' ``tie`` (``count_out`` in the order of §7.10, ``higher_total``,
+``replay``) and ``game_at_once``; with six-card sets and per-set scoring the target is
+checked after every set. A revoke never happens in simulation. Game ``g``'s first dealer
+is seat ``g % n`` (``first_dealer="rotate"``, the default) or drawn at random
+(``"random"``); hand ``h`` of game ``g`` dealt by seat ``d`` is deal number
+``(g * 4096 + h) * n + d`` of the seed (``catchten_sim.play.deal(rules, seed=seed,
+index=...)`` deals it, and ``play`` plays it on from its stream), so the results depend
+on the seed only, never on the number of threads.
+
+The equity table
+----------------
+``equity_table`` simulates ``n_hands`` deals (deal ``i`` dealt by seat ``i % n``, exactly
+the deals of :func:`catchten_sim.simulate.simulate`), keeps each deal's outcome as its
+scoring units' count-out step matrices (who took the Ten, the 10♦ bonus, each side's card
+points, who took the A, K, Q, J (9 in jaques); with ``game_at_once`` the honours trick by
+trick in the order taken, card points last), and solves the game exactly by dynamic
+programming over that outcome distribution: every state below the target, for every
+dealer. With sets the outcome is the whole deal (its sets jointly), so the correlation
+between the sets of one deal is kept. When every seat of a side plays the same policy, the
+deals dealt by the seats of one side are pooled (they are alike by symmetry) and the
+table is by the dealer's side.
+
+Two sides: every ``tie`` rule. Three sides: ``tie = count_out`` (the other rules carry
+ties between some of the sides, which the state below the target cannot hold). Four or
+more sides: refused (41**4 states times the outcomes is too big for the DP; use
+``simulate_games``).
+"""
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ._kernels import engine as K
+from ._kernels import games as G
+from .aggregate import wilson
+from .errors import CatchTenError
+from .policies import Policy
+from .rules import COUNT_OUT_STEPS, Rules
+from .simulate import _check_count, _nullpool, max_threads, MAX_SEED
+
+__all__ = ["simulate_games", "GameSimulationResult", "equity_table", "EquityTable",
+           "FIRST_DEALER_MODES", "HOW_NAMES"]
+
+FIRST_DEALER_MODES = ("rotate", "random")
+HOW_NAMES = ("none", "reached", "count_out", "higher_total", "unfinished")
+GAME_CHUNK = 1 << 15
+
+
+# ------------------------------------------------------------------------------ plumbing
+def _policies(rules: Rules, policies: Sequence[object] | object) -> tuple[Policy, ...]:
+    if isinstance(policies, (str, Policy)):
+        return tuple(Policy.parse(policies) for _ in range(rules.players))
+    pols = tuple(Policy.parse(p) for p in policies)
+    if len(pols) != rules.players:
+        raise CatchTenError("policies", "wrong number of policies",
+                            f"{len(pols)} for {rules.players} players")
+    return pols
+
+
+def _tabs(rules: Rules) -> tuple:
+    t = rules.tables()
+    return (t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power, t.honours,
+            t.ten_card, t.top_trump, t.step)
+
+
+def _ptab(tabs: tuple) -> tuple:
+    return K.policy_tables(tabs[0], tabs[1], tabs[2], tabs[3], tabs[4], tabs[5], tabs[6])
+
+
+def unit_shape(rules: Rules, compact: bool = True) -> tuple[int, int]:
+    """``(U, S)``: scoring units per deal and rows of a unit's step matrix."""
+    per_set = rules.per_set_scoring
+    n_units = rules.n_sets if per_set else 1
+    if not rules.v("game_at_once"):
+        return n_units, G.N_STEPS
+    tpu = rules.set_size if per_set else rules.n_sets * rules.set_size
+    t = rules.tables()
+    deck = np.asarray(t.deck)
+    n_hon = int(max((t.honours[tr, deck] > 0).sum() for tr in range(5)))
+    return n_units, (min(tpu, n_hon + 1) if compact else tpu) + 1
+
+
+def _gscratch(rules: Rules, n_units: int, n_rows: int) -> tuple:
+    ns = rules.n_sides
+    n = rules.players
+    tricks = rules.n_sets * rules.set_size
+    running, cur, flags, steps, tside, ll, lc, lw = K.padded_zeros(
+        [(ns,), (ns,), (1,), (n_units, n_rows, ns), (n_units, n_rows), (tricks,),
+         (tricks, n), (tricks,)])
+    return (running, cur, flags, steps, tside, (ll, lc, lw))
+
+
+def _split(count: int, threads: int) -> list[tuple[int, int]]:
+    if threads <= 1 or count < 2 * threads:
+        return [(0, count)]
+    edges = [count * i // threads for i in range(threads + 1)]
+    return [(edges[i], edges[i + 1]) for i in range(threads)]
+
+
+def _run_parallel(fn, count: int, pool, threads: int) -> None:
+    """``fn(slot, a, b)`` over ``[0, count)`` split into slices, one per thread slot."""
+    parts = _split(count, threads if pool is not None else 1)
+    futures = [pool.submit(fn, i, a, b) for i, (a, b) in enumerate(parts[:-1])]
+    i, (a, b) = len(parts) - 1, parts[-1]
+    fn(i, a, b)
+    for f in futures:
+        f.result()
+
+
+def _f(x: float) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+# ------------------------------------------------------------------------------ games
+@dataclass(frozen=True)
+class GameSimulationResult:
+    """Whole games simulated to the target (every estimate with its sample size).
+
+    Attributes
+    ----------
+    rules, policies, seed
+    n_games : int
+    first_dealer : str, ``rotate`` (game g: seat g % n), ``random`` or ``seat k`` (fixed)
+    start_scores : tuple, each side's score at the start of every game
+    wins : int64 (n, n_sides): games won by each side, by the seat that dealt first
+    unfinished : int, games that hit the hand limit (4096 hands; never in practice)
+    hands_hist : int64: games by number of hands (index = hands)
+    how : int64 (5,): games by how they were decided (``HOW_NAMES``)
+    count_out_steps : int64 (8,): games decided by the count-out order, by step
+        (``COUNT_OUT_STEPS``)
+    unit_hist : int64 (U,): the scoring unit (set) of the deciding hand
+    replays : int, ties carried into another unit; games_with_replay : int
+    score_sum, score_sumsq : float64 (n_sides,): final running totals (at the moment of
+        the win with ``game_at_once``)
+    elapsed_s, threads
+    """
+
+    rules: Rules
+    policies: tuple[Policy, ...]
+    seed: int
+    n_games: int
+    first_dealer: str
+    start_scores: tuple[int, ...]
+    wins: np.ndarray = field(repr=False)
+    unfinished: int = 0
+    hands_hist: np.ndarray = field(repr=False, default=None)
+    how: np.ndarray = field(repr=False, default=None)
+    count_out_steps: np.ndarray = field(repr=False, default=None)
+    unit_hist: np.ndarray = field(repr=False, default=None)
+    replays: int = 0
+    games_with_replay: int = 0
+    score_sum: np.ndarray = field(repr=False, default=None)
+    score_sumsq: np.ndarray = field(repr=False, default=None)
+    elapsed_s: float = 0.0
+    threads: int = 1
+
+    # ---------------------------------------------------------------- views
+    def p_win(self, side: int, first_dealer_side: int | None = None) -> tuple[float, float, float]:
+        """``(p, lo, hi)``: P(side wins) with its 95% Wilson interval, over all games or
+        those whose first dealer is on ``first_dealer_side``."""
+        rows = self._rows(first_dealer_side)
+        k = int(self.wins[rows, side].sum())
+        n = int(self.wins[rows].sum()) + (self.unfinished if first_dealer_side is None else 0)
+        lo, hi = wilson(k, n)
+        return (k / n if n else math.nan, lo, hi)
+
+    def _rows(self, first_dealer_side: int | None) -> list[int]:
+        n = self.rules.players
+        if first_dealer_side is None:
+            return list(range(n))
+        return [s for s in range(n) if self.rules.side_of(s) == first_dealer_side]
+
+    def to_frame(self) -> pd.DataFrame:
+        """P(win) of each side by who dealt first: one row per (first dealer, side), the
+        first dealer being a seat, a side (``seat`` = -1) or all games (both -1).
+
+        Columns: first_dealer_seat, first_dealer_side, side, games, wins, p_win, lo, hi.
+        """
+        rows = []
+        r = self.rules
+        groups: list[tuple[int, int, list[int]]] = [(-1, -1, list(range(r.players)))]
+        groups += [(-1, sd, self._rows(sd)) for sd in range(r.n_sides)]
+        if r.players != r.n_sides:
+            groups += [(s, r.side_of(s), [s]) for s in range(r.players)]
+        else:
+            groups = groups[:1] + [(s, s, [s]) for s in range(r.players)]
+        for seat, sd, seats in groups:
+            n = int(self.wins[seats].sum())
+            for side in range(r.n_sides):
+                k = int(self.wins[seats, side].sum())
+                lo, hi = wilson(k, n)
+                rows.append({"first_dealer_seat": seat, "first_dealer_side": sd, "side": side,
+                             "games": n, "wins": k, "p_win": k / n if n else math.nan,
+                             "lo": lo, "hi": hi})
+        return pd.DataFrame(rows)
+
+    def hands_frame(self) -> pd.DataFrame:
+        """The distribution of hands per game: hands, games, share."""
+        h = self.hands_hist
+        idx = np.nonzero(h)[0]
+        return pd.DataFrame({"hands": idx, "games": h[idx], "share": h[idx] / h.sum()})
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready result."""
+        r = self.rules
+        n_played = self.n_games
+        frame = self.to_frame()
+
+        def entries(sub: pd.DataFrame) -> list[dict]:
+            return [{"side": int(x.side), "seats": r.seats_of(int(x.side)), "wins": int(x.wins),
+                     "p_win": _f(x.p_win), "wilson95": [_f(x.lo), _f(x.hi)]}
+                    for x in sub.itertuples()]
+
+        overall = frame[(frame.first_dealer_seat == -1) & (frame.first_dealer_side == -1)]
+        by_side = []
+        for sd in range(r.n_sides):
+            sub = frame[(frame.first_dealer_seat == -1) & (frame.first_dealer_side == sd)]
+            if r.players == r.n_sides:
+                sub = frame[frame.first_dealer_seat == sd]
+            by_side.append({"first_dealer_side": sd, "games": int(sub.games.iloc[0]),
+                            "sides": entries(sub)})
+        by_seat = []
+        for s in range(r.players):
+            sub = frame[frame.first_dealer_seat == s]
+            if len(sub):
+                by_seat.append({"first_dealer_seat": s, "games": int(sub.games.iloc[0]),
+                                "sides": entries(sub)})
+        hands = self.hands_hist
+        tot = hands.sum()
+        mean_h = float((np.arange(len(hands)) * hands).sum() / tot) if tot else math.nan
+        co = int(self.how[G.HOW_COUNT_OUT])
+        scores = []
+        for sd in range(r.n_sides):
+            m = self.score_sum[sd] / n_played
+            var = max(0.0, self.score_sumsq[sd] / n_played - m * m)
+            scores.append({"side": sd, "mean": _f(m),
+                           "se": _f(math.sqrt(var / n_played)) if n_played > 1 else None})
+        return {
+            "rules": r.to_dict(),
+            "policies": {"seats": [p.label for p in self.policies]},
+            "seed": self.seed,
+            "games": n_played,
+            "first_dealer": self.first_dealer,
+            "start_scores": list(self.start_scores),
+            "target": r.target,
+            "tie": r.tie,
+            "game_at_once": bool(r.v("game_at_once")),
+            "p_win": entries(overall),
+            "p_win_by_first_dealer_side": by_side,
+            "p_win_by_first_dealer_seat": by_seat if r.players != r.n_sides else [],
+            "hands_per_game": {"mean": _f(mean_h),
+                               "hist": {str(int(k)): int(hands[k]) for k in np.nonzero(hands)[0]}},
+            "how": {name: int(self.how[i]) for i, name in enumerate(HOW_NAMES) if i > 0},
+            "count_out": {"games": co, "share": _f(co / n_played),
+                          "wilson95": [_f(x) for x in wilson(co, n_played)],
+                          "by_step": {COUNT_OUT_STEPS[j]: int(self.count_out_steps[j])
+                                      for j in range(len(COUNT_OUT_STEPS))
+                                      if self.count_out_steps[j]}},
+            "deciding_set": ({str(u + 1): int(self.unit_hist[u]) for u in range(len(self.unit_hist))}
+                             if len(self.unit_hist) > 1 else None),
+            "ties_carried": {"units": self.replays, "games": self.games_with_replay},
+            "final_scores": scores,
+            "unfinished": self.unfinished,
+            "threads": self.threads,
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+
+    def to_text(self) -> str:
+        """A short plain-text summary (what ``catchten simulate --games`` prints)."""
+        d = self.to_dict()
+        r = self.rules
+        lines = [f"{r.label()}: {self.n_games:,} games to {r.target}, tie={r.tie}"
+                 + (", game_at_once" if d["game_at_once"] else "")
+                 + f"; policies {', '.join(d['policies']['seats'])}; seed {self.seed}",
+                 f"first dealer: {self.first_dealer}"
+                 + (" (game g: seat g mod n)" if self.first_dealer == "rotate" else "")
+                 + (f"; start scores {list(self.start_scores)}" if any(self.start_scores) else ""),
+                 "", "P(win), 95% Wilson interval:"]
+
+        def fmt(e: dict) -> str:
+            lo, hi = e["wilson95"]
+            return f"side {e['side']} {100 * e['p_win']:5.1f}% [{100 * lo:4.1f}, {100 * hi:4.1f}]"
+
+        lines.append("  all games            " + "   ".join(fmt(e) for e in d["p_win"]))
+        for b in d["p_win_by_first_dealer_side"]:
+            lines.append(f"  side {b['first_dealer_side']} dealt first   "
+                         + "   ".join(fmt(e) for e in b["sides"]))
+        for b in d["p_win_by_first_dealer_seat"]:
+            lines.append(f"  seat {b['first_dealer_seat']} dealt first   "
+                         + "   ".join(fmt(e) for e in b["sides"]))
+        hist = d["hands_per_game"]["hist"]
+        lines += ["", f"hands per game: mean {d['hands_per_game']['mean']:.2f}; "
+                  + ", ".join(f"{k}: {100 * v / self.n_games:.1f}%" for k, v in hist.items())]
+        how = d["how"]
+        lines.append("decided: " + ", ".join(f"{k} {v:,}" for k, v in how.items() if v))
+        co = d["count_out"]
+        lo, hi = co["wilson95"]
+        lines.append(f"count-out order decided {co['games']:,} games "
+                     f"({100 * co['share']:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}])"
+                     + (": by step " + ", ".join(f"{k} {v:,}" for k, v in co["by_step"].items())
+                        if co["by_step"] else ""))
+        if d["deciding_set"]:
+            lines.append("deciding set: " + ", ".join(f"set {k}: {v:,}"
+                                                      for k, v in d["deciding_set"].items()))
+        if d["ties_carried"]["units"]:
+            lines.append(f"ties carried into another unit: {d['ties_carried']['units']:,} "
+                         f"(in {d['ties_carried']['games']:,} games)")
+        lines.append("final scores: " + ", ".join(f"side {e['side']} {e['mean']:.2f} "
+                                                   f"(se {e['se']:.2f})" for e in d["final_scores"]))
+        lines.append(f"{self.elapsed_s:.2f} s on {self.threads} thread(s)")
+        return "\n".join(lines)
+
+
+def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
+                   n_games: int = 10_000, seed: int = 1, threads: int | None = None,
+                   first_dealer: str | int = "rotate",
+                   start_scores: Sequence[int] | None = None,
+                   chunk: int = GAME_CHUNK,
+                   on_rows: Callable[[np.ndarray, int], None] | None = None
+                   ) -> GameSimulationResult:
+    """Play ``n_games`` whole games to the target and summarise them.
+
+    Parameters
+    ----------
+    rules : Rules
+    policies : a policy for every seat, or one per seat.
+    n_games : int (>= 1)
+    seed : int, 0 … 2**64-1. The result depends only on it (and the rules, policies,
+        first-dealer mode and start scores), never on ``threads``.
+    first_dealer : ``"rotate"`` (game g's first dealer is seat g % n), ``"random"``, or a
+        seat number (every game starts with that dealer).
+    start_scores : each side's score at the start (default 0s; all below the target).
+    on_rows : callable(rows, first_game), optional
+        Receives each chunk of per-game rows (int64; columns ``_kernels.games.G_*``: first
+        dealer, winner, how, count-out step, hands, ties carried, deciding unit, then the
+        final running total of every side).
+
+    Returns
+    -------
+    GameSimulationResult
+
+    Raises
+    ------
+    CatchTenError
+        Bad counts, seed, threads, policy, first dealer or start scores.
+    """
+    n_games = _check_count("games", n_games, 1)
+    seed = _check_count("seed", seed, 0, MAX_SEED)
+    used = max_threads() if threads is None else _check_count("threads", threads, 1, 1024)
+    pols = _policies(rules, policies)
+    n = rules.players
+    ns = rules.n_sides
+    if isinstance(first_dealer, str) and first_dealer.strip().lower() in FIRST_DEALER_MODES:
+        mode, fixed, label = FIRST_DEALER_MODES.index(first_dealer.strip().lower()), 0, \
+            first_dealer.strip().lower()
+    elif isinstance(first_dealer, (int, np.integer)) and not isinstance(first_dealer, bool) \
+            and 0 <= int(first_dealer) < n:
+        mode, fixed, label = 2, int(first_dealer), f"seat {int(first_dealer)}"
+    else:
+        raise CatchTenError("first-dealer", "bad value",
+                            f"{first_dealer!r} (rotate, random or a seat 0 … {n - 1})")
+    start = np.zeros(ns, dtype=np.int64)
+    if start_scores is not None:
+        sc = list(start_scores)
+        if len(sc) != ns or any(isinstance(x, bool) or not isinstance(x, (int, np.integer))
+                                or not 0 <= int(x) < rules.target for x in sc):
+            raise CatchTenError("score", "out of range",
+                                f"{sc!r}: one whole score per side ({ns}), each 0 … "
+                                f"{rules.target - 1}")
+        start[:] = sc
+    at_once = bool(rules.v("game_at_once"))
+    compact = not (at_once and ns > 2 and rules.tie != "count_out")
+    n_units, n_rows = unit_shape(rules, compact)
+    tabs = _tabs(rules)
+    ptab = _ptab(tabs)
+    pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
+    slots = max(1, used)
+    scr = [K.scratch(tabs[0], tabs[1]) for _ in range(slots)]
+    gscr = [_gscratch(rules, n_units, n_rows) for _ in range(slots)]
+    chunk = _check_count("chunk", chunk, 1)
+    out = np.zeros((min(chunk, n_games), G.N_GCOLS + ns), dtype=np.int64)
+    seed_u = np.uint64(seed)
+
+    wins = np.zeros((n, ns), dtype=np.int64)
+    hands_hist = np.zeros(G.MAX_HANDS + 1, dtype=np.int64)
+    how = np.zeros(len(HOW_NAMES), dtype=np.int64)
+    co_steps = np.zeros(len(COUNT_OUT_STEPS), dtype=np.int64)
+    unit_hist = np.zeros(n_units, dtype=np.int64)
+    s_sum = np.zeros(ns)
+    s_sq = np.zeros(ns)
+    replays = 0
+    games_rep = 0
+    unfinished = 0
+    t0 = time.perf_counter()
+    done = 0
+    with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
+        while done < n_games:
+            m = min(chunk, n_games - done)
+            rows = out[:m]
+
+            def work(slot: int, a: int, b: int, first=done, rows=rows) -> None:
+                G.run_games(tabs, ptab, scr[slot], gscr[slot], pol_arr, seed_u,
+                            np.int64(first + a), np.int64(b - a), np.int64(mode),
+                            np.int64(fixed), start, at_once, compact, rows[a:b])
+
+            _run_parallel(work, m, pool, used)
+            w = rows[:, G.G_WINNER]
+            fin = w >= 0
+            unfinished += int((~fin).sum())
+            np.add.at(wins, (rows[fin, G.G_FIRST_DEALER], w[fin]), 1)
+            hands_hist += np.bincount(rows[:, G.G_HANDS], minlength=len(hands_hist))[:len(hands_hist)]
+            how += np.bincount(rows[:, G.G_HOW], minlength=len(how))[:len(how)]
+            co = rows[rows[:, G.G_HOW] == G.HOW_COUNT_OUT, G.G_STEP]
+            co_steps += np.bincount(co, minlength=len(co_steps))[:len(co_steps)]
+            uw = rows[fin, G.G_UNIT]
+            unit_hist += np.bincount(uw, minlength=n_units)[:n_units]
+            sc = rows[:, G.G_RUNNING:G.G_RUNNING + ns].astype(np.float64)
+            s_sum += sc.sum(axis=0)
+            s_sq += (sc * sc).sum(axis=0)
+            if on_rows is not None:
+                on_rows(rows.copy(), done)
+            replays += int(rows[:, G.G_REPLAYS].sum())
+            games_rep += int((rows[:, G.G_REPLAYS] > 0).sum())
+            done += m
+    elapsed = time.perf_counter() - t0
+    last = int(np.nonzero(hands_hist)[0].max()) if hands_hist.any() else 0
+    return GameSimulationResult(rules, pols, seed, n_games, label, tuple(int(x) for x in start),
+                                wins, unfinished, hands_hist[:last + 1].copy(), how, co_steps,
+                                unit_hist, replays, games_rep, s_sum, s_sq, elapsed, used)
+
+
+# ------------------------------------------------------------------------------ equity
+def _check_equity_rules(rules: Rules) -> None:
+    ns = rules.n_sides
+    if ns >= 4:
+        raise CatchTenError(
+            "players", "equity table too big",
+            f"{rules.players} players in {ns} sides: the DP over {rules.target}^{ns} score "
+            f"states times the deal outcomes is too big; the table is built for 2 sides "
+            f"(every tie rule) and 3 sides (tie=count_out); use `simulate --games` instead")
+    if ns == 3 and rules.tie != "count_out":
+        raise CatchTenError(
+            "variants", "equity table unsupported",
+            f"tie={rules.tie} with 3 sides: a tie carried between two sides at or over the "
+            f"target is not a state below the target; the 3-side table needs tie=count_out")
+
+
+def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
+                    n_hands: int, seed: int = 1, threads: int | None = None,
+                    chunk: int = 1 << 17) -> tuple[np.ndarray, np.ndarray]:
+    """Deal and play ``n_hands`` deals (deal ``i`` dealt by seat ``i % n``, the deals of
+    :func:`catchten_sim.simulate.simulate`) and return their units in compact form:
+    ``steps`` int8 (n_hands, U, S, n_sides) and ``tside`` int8 (n_hands, U, S)."""
+    used = max_threads() if threads is None else threads
+    pols = _policies(rules, policies)
+    at_once = bool(rules.v("game_at_once"))
+    n_units, n_rows = unit_shape(rules, True)
+    ns = rules.n_sides
+    tabs = _tabs(rules)
+    ptab = _ptab(tabs)
+    pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
+    scr = [K.scratch(tabs[0], tabs[1]) for _ in range(used)]
+    gscr = [_gscratch(rules, n_units, n_rows) for _ in range(used)]
+    steps = np.zeros((n_hands, n_units, n_rows, ns), dtype=np.int8)
+    tside = np.zeros((n_hands, n_units, n_rows), dtype=np.int8)
+    seed_u = np.uint64(seed)
+    with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
+        for first in range(0, n_hands, chunk):
+            m = min(chunk, n_hands - first)
+
+            def work(slot: int, a: int, b: int, first=first) -> None:
+                G.run_unit_samples(tabs, ptab, scr[slot], gscr[slot], pol_arr, seed_u,
+                                   np.int64(first + a), np.int64(b - a), at_once, True,
+                                   steps[first + a:first + b], tside[first + a:first + b])
+
+            _run_parallel(work, m, pool, used)
+    return steps, tside
+
+
+@dataclass(frozen=True)
+class EquityTable:
+    """P(each side wins the game | scores before a deal, who deals), exact for the deal
+    outcome distribution estimated from ``n_hands`` simulated deals.
+
+    Attributes
+    ----------
+    rules, policies, n_hands, seed
+    by_side : bool, True when the classes are the dealer's side (deals by the seats of a
+        side pooled), False when they are the dealer's seat.
+    V : float64, (C, T, T) P(side 0 wins) for two sides; (C, T, T, T, 3) each side's for three.
+    steps, tside, prob : the distinct deal outcomes (K, U, S, n_sides), (K, U, S) and
+        their probability in each class (C, K).
+    nxt : int64 (C,) the class of the next deal.
+    F, W, dmax : carried ties, two sides (see ``_kernels.games``).
+    n_outcomes : distinct deal outcomes; sim_s, dp_s : seconds.
+    """
+
+    rules: Rules
+    policies: tuple[Policy, ...]
+    n_hands: int
+    seed: int
+    by_side: bool
+    V: np.ndarray = field(repr=False)
+    steps: np.ndarray = field(repr=False)
+    tside: np.ndarray = field(repr=False)
+    prob: np.ndarray = field(repr=False)
+    nxt: np.ndarray = field(repr=False)
+    F: np.ndarray = field(repr=False)
+    W: np.ndarray = field(repr=False)
+    dmax: int = 0
+    n_outcomes: int = 0
+    sim_s: float = 0.0
+    dp_s: float = 0.0
+
+    @property
+    def n_sides(self) -> int:
+        return self.rules.n_sides
+
+    @property
+    def target(self) -> int:
+        return self.rules.target
+
+    def class_of(self, dealer: int) -> int:
+        """The table's class of a dealer seat."""
+        n = self.rules.players
+        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
+                or not 0 <= int(dealer) < n:
+            raise CatchTenError("dealer", "out of range", f"dealer={dealer!r} (a seat 0 … {n - 1})")
+        return int(dealer) % self.n_sides if self.by_side else int(dealer)
+
+    def _scores(self, scores: Sequence[int]) -> np.ndarray:
+        sc = list(scores)
+        if len(sc) != self.n_sides or any(isinstance(x, bool) or not isinstance(x, (int, np.integer))
+                                          or not 0 <= int(x) < self.target for x in sc):
+            raise CatchTenError("score", "out of range",
+                                f"{sc!r}: one score per side ({self.n_sides}), each 0 … "
+                                f"{self.target - 1} (below the target)")
+        return np.array(sc, dtype=np.int64)
+
+    def _lookup(self, c: int, sc: np.ndarray) -> np.ndarray:
+        """Per-side P(win) from the table at class ``c``, scores ``sc`` (rows, n_sides)."""
+        if self.n_sides == 2:
+            p0 = self.V[c, sc[:, 0], sc[:, 1]]
+            return np.stack([p0, 1.0 - p0], axis=1)
+        return self.V[c, sc[:, 0], sc[:, 1], sc[:, 2]]
+
+    def _tied(self, c: int, after: np.ndarray) -> np.ndarray:
+        """Two sides, a tie carried into the next deal of class ``c``."""
+        if self.rules.v("game_at_once"):
+            p0 = np.full(len(after), self.F[c])
+        else:
+            d = np.clip(after[:, 0] - after[:, 1], -self.dmax, self.dmax)
+            p0 = self.W[c, d + self.dmax]
+        return np.stack([p0, 1.0 - p0], axis=1)
+
+    def _value(self, sc: np.ndarray, flags: int, c: int, unit: int) -> np.ndarray:
+        ns = self.n_sides
+        if unit == 0:
+            if flags:
+                return self._tied(c, sc[None, :])[0]
+            return self._lookup(c, sc[None, :])[0]
+        idx = np.nonzero(self.prob[c])[0].astype(np.int64)
+        code = np.zeros(len(idx), dtype=np.int64)
+        after = np.zeros((len(idx), ns), dtype=np.int64)
+        tie = _TIE[self.rules.tie]
+        G.resolve_from_flags(sc, np.int64(flags), np.int64(unit), self.steps, self.tside, idx,
+                             np.int64(self.target), np.int64(tie),
+                             bool(self.rules.v("game_at_once")), code, after)
+        p = self.prob[c, idx]
+        vals = np.zeros((len(idx), ns))
+        won = code >= 0
+        vals[won, code[won]] = 1.0
+        cn = int(self.nxt[c])
+        go = code == -1
+        if go.any():
+            vals[go] = self._lookup(cn, after[go])
+        tied = code == -2
+        if tied.any():
+            vals[tied] = self._tied(cn, after[tied])
+        return (p[:, None] * vals).sum(axis=0)
+
+    def p_win(self, scores: Sequence[int], dealer: int, set_index: int = 0) -> tuple[float, ...]:
+        """Each side's P(winning the game) before a deal (or, with per-set scoring, before
+        set ``set_index`` of it, 0-based) at these scores, dealt by seat ``dealer``.
+
+        Mid-deal (``set_index`` > 0) the earlier sets of the deal are averaged over (the
+        table does not know what they held).
+
+        Raises
+        ------
+        CatchTenError
+            Scores not one per side below the target, a bad dealer or set index.
+        """
+        sc = self._scores(scores)
+        c = self.class_of(dealer)
+        u = self._unit(set_index)
+        return tuple(float(x) for x in self._value(sc, 0, c, u))
+
+    def _unit(self, set_index: int) -> int:
+        U = self.steps.shape[1]
+        if isinstance(set_index, bool) or not isinstance(set_index, (int, np.integer)) \
+                or not 0 <= int(set_index) < U:
+            raise CatchTenError("set", "out of range",
+                                f"set_index={set_index!r} (0 … {U - 1}: scoring units per deal)")
+        return int(set_index)
+
+    def p_win_after(self, scores_before: Sequence[int], steps: Any, dealer: int,
+                    set_index: int = 0) -> tuple[float, ...]:
+        """Each side's P(winning the game) once a scoring unit with these points is over.
+
+        Parameters
+        ----------
+        scores_before : each side's score before the unit (below the target).
+        steps : array-like (rows, n_sides) of the unit's points. Without ``game_at_once``:
+            rows in the count-out order (``COUNT_OUT_STEPS``: ten, ten_of_diamonds, cards,
+            ace, king, queen, jack, nine; fewer rows mean the rest are 0). With
+            ``game_at_once``: one row per honour-scoring trick in the order taken (the
+            taker's honours; at most one side non-zero per row), the card points last.
+        dealer : the seat that dealt this unit's deal.
+        set_index : the unit's set (0-based) with per-set scoring, else 0.
+
+        Returns the winner as certainty when the unit decides the game, else the table's
+        value of the next state (the next set of the deal, or the next deal).
+        """
+        sc = self._scores(scores_before)
+        c = self.class_of(dealer)
+        u = self._unit(set_index)
+        ns = self.n_sides
+        arr = np.asarray(steps, dtype=np.int64)
+        if arr.ndim != 2 or arr.shape[1] != ns or (arr < 0).any():
+            raise CatchTenError("steps", "bad shape",
+                                f"shape {arr.shape}: need (rows, {ns}) of points >= 0")
+        at_once = bool(self.rules.v("game_at_once"))
+        if at_once:
+            rows = np.vstack([arr[:-1][arr[:-1].any(axis=1)], arr[-1:]])
+            if (np.count_nonzero(rows[:-1], axis=1) > 1).any():
+                raise CatchTenError("steps", "bad trick row",
+                                    "with game_at_once each trick row scores for one side")
+            tside = np.full(len(rows), -1, dtype=np.int64)
+            for r in range(len(rows) - 1):
+                tside[r] = int(np.argmax(rows[r] != 0))
+            mat = rows
+        else:
+            if arr.shape[0] > G.N_STEPS:
+                raise CatchTenError("steps", "bad shape",
+                                    f"{arr.shape[0]} rows: at most {G.N_STEPS} count-out steps")
+            mat = np.zeros((G.N_STEPS, ns), dtype=np.int64)
+            mat[:arr.shape[0]] = arr
+            tside = np.full(G.N_STEPS, -1, dtype=np.int64)
+        running = sc.copy()
+        flags = np.zeros(1, dtype=np.int64)
+        w, _, _ = G.apply_unit_py(running, flags, np.ascontiguousarray(mat), tside,
+                                  np.int64(self.target), np.int64(_TIE[self.rules.tie]), at_once)
+        if w >= 0:
+            out = [0.0] * ns
+            out[int(w)] = 1.0
+            return tuple(out)
+        U = self.steps.shape[1]
+        if u + 1 < U:
+            vals = self._value(running, int(flags[0]), c, u + 1)
+        else:
+            cn = int(self.nxt[c])
+            vals = (self._tied(cn, running[None, :])[0] if flags[0]
+                    else self._lookup(cn, running[None, :])[0])
+        return tuple(float(x) for x in vals)
+
+    # ---------------------------------------------------------------- output
+    def to_frame(self) -> pd.DataFrame:
+        """One row per state: ``score_0 … , dealer_side`` (``dealer_seat`` too when the
+        classes are seats), ``p_win_0 …``. Scores are before the deal, 0 … target-1."""
+        T = self.target
+        ns = self.n_sides
+        frames = []
+        grids = np.meshgrid(*[np.arange(T)] * ns, indexing="ij")
+        flat = [g.ravel() for g in grids]
+        for c in range(self.V.shape[0]):
+            cols: dict[str, Any] = {f"score_{s}": flat[s] for s in range(ns)}
+            if self.by_side:
+                cols["dealer_side"] = np.full(len(flat[0]), c)
+            else:
+                cols["dealer_side"] = np.full(len(flat[0]), self.rules.side_of(c))
+                cols["dealer_seat"] = np.full(len(flat[0]), c)
+            if ns == 2:
+                p0 = self.V[c].ravel()
+                cols["p_win_0"] = p0
+                cols["p_win_1"] = 1.0 - p0
+            else:
+                for s in range(ns):
+                    cols[f"p_win_{s}"] = self.V[c][..., s].ravel()
+            frames.append(pd.DataFrame(cols))
+        df = pd.concat(frames, ignore_index=True)
+        keys = [f"score_{s}" for s in range(ns)] + ["dealer_side"] + \
+            ([] if self.by_side else ["dealer_seat"])
+        return df.sort_values(keys, kind="stable").reset_index(drop=True)
+
+    def to_csv(self, path: str | Path) -> Path:
+        p = Path(path)
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            self.to_frame().to_csv(p, index=False, float_format="%.6f")
+        except OSError as exc:
+            raise CatchTenError("out", "cannot write", f"{p}: {exc.strerror}") from None
+        return p
+
+    def to_dict(self) -> dict[str, Any]:
+        """What the table was made from (JSON-ready; the table itself is ``to_frame``)."""
+        return {"rules": self.rules.to_dict(), "policies": [p.label for p in self.policies],
+                "hands": self.n_hands, "seed": self.seed, "target": self.target,
+                "tie": self.rules.tie, "game_at_once": bool(self.rules.v("game_at_once")),
+                "classes": "dealer_side" if self.by_side else "dealer_seat",
+                "distinct_outcomes": self.n_outcomes,
+                "simulation_s": round(self.sim_s, 3), "dp_s": round(self.dp_s, 3)}
+
+
+_TIE = {"count_out": G.TIE_COUNT_OUT, "higher_total": G.TIE_HIGHER_TOTAL, "replay": G.TIE_REPLAY}
+
+
+def _classes(rules: Rules, pols: tuple[Policy, ...]) -> tuple[bool, int, np.ndarray]:
+    n, ns = rules.players, rules.n_sides
+    by_side = n % ns == 0 and all(pols[s] == pols[s % ns] for s in range(n)) and \
+        all(rules.side_of(s) == s % ns for s in range(n))
+    c_n = ns if by_side else n
+    return by_side, c_n, (np.arange(c_n, dtype=np.int64) + 1) % c_n
+
+
+def outcome_distribution(steps: np.ndarray, tside: np.ndarray, cls: np.ndarray, c_n: int
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct outcomes and their probability per class: ``(steps (K, U, S, ns),
+    tside (K, U, S), prob (C, K))`` from per-deal arrays and each deal's class."""
+    n = steps.shape[0]
+    flat = np.ascontiguousarray(np.concatenate([steps.reshape(n, -1), tside.reshape(n, -1)],
+                                               axis=1))
+    width = flat.shape[1]
+    keys = flat.view(np.dtype((np.void, width))).ravel()
+    uniq, inv = np.unique(keys, return_inverse=True)
+    k_n = len(uniq)
+    rows = np.frombuffer(uniq.tobytes(), dtype=np.int8).reshape(k_n, width)
+    ns_ = steps.shape[1:]
+    cut = int(np.prod(ns_))
+    u_steps = rows[:, :cut].reshape((k_n,) + ns_).astype(np.int64)
+    u_tside = rows[:, cut:].reshape((k_n,) + tside.shape[1:]).astype(np.int64)
+    counts = np.bincount(cls * k_n + inv.ravel(), minlength=c_n * k_n).reshape(c_n, k_n)
+    prob = counts / counts.sum(axis=1, keepdims=True)
+    return u_steps, u_tside, prob
+
+
+def _groups(u_steps: np.ndarray, prob: np.ndarray) -> tuple:
+    """CSR of the outcomes grouped by deal totals within each class (see
+    ``_kernels.games.equity_two_sides``)."""
+    tau = u_steps.sum(axis=(1, 2))                      # (K, ns)
+    ns = tau.shape[1]
+    g_ptr = [0]
+    g_tau, g_p, l_ptr, l_idx, l_p = [], [], [0], [], []
+    for c in range(prob.shape[0]):
+        idx = np.nonzero(prob[c])[0]
+        t = tau[idx]
+        order = np.lexsort(t.T[::-1])
+        idx, t = idx[order], t[order]
+        if len(idx):
+            new = np.ones(len(idx), dtype=bool)
+            new[1:] = (t[1:] != t[:-1]).any(axis=1)
+            starts = np.nonzero(new)[0]
+            ends = np.append(starts[1:], len(idx))
+            p = prob[c, idx]
+            csum = np.concatenate([[0.0], np.cumsum(p)])
+            base = len(l_idx)
+            for a, b in zip(starts, ends):
+                g_tau.append(t[a])
+                g_p.append(csum[b] - csum[a])
+                l_ptr.append(base + b)
+            l_idx.extend(idx.tolist())
+            l_p.extend(p.tolist())
+        g_ptr.append(len(g_tau))
+    return (np.array(g_ptr, dtype=np.int64),
+            np.array(g_tau, dtype=np.int64).reshape(-1, ns),
+            np.array(g_p, dtype=np.float64), np.array(l_ptr, dtype=np.int64),
+            np.array(l_idx, dtype=np.int64), np.array(l_p, dtype=np.float64))
+
+
+def solve_equity(rules: Rules, u_steps: np.ndarray, u_tside: np.ndarray, prob: np.ndarray,
+                 nxt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The DP for a given outcome distribution: ``(V, F, W, dmax)`` (see
+    :class:`EquityTable`). Usable with synthetic distributions (tests)."""
+    _check_equity_rules(rules)
+    T = rules.target
+    ns = rules.n_sides
+    at_once = bool(rules.v("game_at_once"))
+    tie = _TIE[rules.tie]
+    c_n = prob.shape[0]
+    u_steps = np.ascontiguousarray(u_steps, dtype=np.int64)
+    u_tside = np.ascontiguousarray(u_tside, dtype=np.int64)
+    grp = _groups(u_steps, prob)
+    F = np.zeros(c_n)
+    dmax = 0
+    W = np.zeros((c_n, 1))
+    if ns == 2 and at_once:
+        first0 = (u_tside[:, 0, 0] == 0).astype(np.float64)
+        F = prob @ first0
+    if ns == 2 and not at_once and tie != G.TIE_COUNT_OUT:
+        delta = u_steps[..., 0].sum(axis=2) - u_steps[..., 1].sum(axis=2)   # (K, U)
+        dmax = int(T + u_steps.sum(axis=(1, 2)).max()) + 1
+        d_u, d_inv = np.unique(delta, axis=0, return_inverse=True)
+        d_prob = np.zeros((c_n, len(d_u)))
+        for c in range(c_n):
+            np.add.at(d_prob[c], d_inv.ravel(), prob[c])
+        W = G.tie_values(np.ascontiguousarray(d_u, dtype=np.int64), d_prob, nxt, dmax)
+    if ns == 2:
+        V = G.equity_two_sides(u_steps, u_tside, *grp, nxt, np.int64(T), np.int64(tie),
+                               at_once, F, W, np.int64(dmax))
+    else:
+        V = G.equity_three_sides(u_steps, u_tside, *grp, nxt, np.int64(T), at_once)
+    return V, F, W, dmax
+
+
+def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
+                 n_hands: int = 1_000_000, seed: int = 1,
+                 threads: int | None = None) -> EquityTable:
+    """The game-equity table from ``n_hands`` simulated deals (module docstring).
+
+    Raises
+    ------
+    CatchTenError
+        Four or more sides, three sides without ``tie=count_out``, bad counts.
+    """
+    _check_equity_rules(rules)
+    pols = _policies(rules, policies)
+    by_side, c_n, nxt = _classes(rules, pols)
+    n_hands = _check_count("hands", n_hands, max(100, 10 * rules.players))
+    seed = _check_count("seed", seed, 0, MAX_SEED)
+    if threads is not None:
+        threads = _check_count("threads", threads, 1, 1024)
+    t0 = time.perf_counter()
+    steps, tside = sample_outcomes(rules, pols, n_hands=n_hands, seed=seed, threads=threads)
+    dealer = np.arange(n_hands, dtype=np.int64) % rules.players
+    cls = dealer % rules.n_sides if by_side else dealer
+    u_steps, u_tside, prob = outcome_distribution(steps, tside, cls, c_n)
+    del steps, tside
+    t1 = time.perf_counter()
+    V, F, W, dmax = solve_equity(rules, u_steps, u_tside, prob, nxt)
+    t2 = time.perf_counter()
+    return EquityTable(rules, pols, n_hands, seed, by_side, V, u_steps, u_tside, prob, nxt,
+                       F, W, dmax, len(prob[0]), t1 - t0, t2 - t1)
