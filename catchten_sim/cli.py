@@ -77,6 +77,22 @@ def rules_options(f):
     return f
 
 
+def play_options(whose: str):
+    """``--policy``, ``--opponents``, ``--seed`` and ``--threads``, shared by every command
+    that plays deals (``whose``: whose policy ``--policy`` sets)."""
+    def deco(f):
+        f = click.option("--threads", "-t", type=int, default=None,
+                         help="Threads (default: all cores); results do not depend on it.")(f)
+        f = click.option("--seed", "-s", type=int, default=1, show_default=True,
+                         help="Random seed (0 to 2**64-1); results depend only on it.")(f)
+        f = click.option("--opponents", type=str, default=None,
+                         help="Policy of the other sides (default: the same as --policy).")(f)
+        f = click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
+                         help=f"Policy of {whose}: {', '.join(POLICY_NAMES)}.")(f)
+        return f
+    return deco
+
+
 def make_rules(preset: str | None, players: int | None, variants: tuple[str, ...],
                rules_file: str | None) -> Rules:
     return Rules.from_options(preset, players, variants, rules_file)
@@ -117,18 +133,11 @@ def rules_cmd(preset, players, rules_file, variants, as_json):
 
 @cli.command("simulate")
 @rules_options
+@play_options("side 0 (seat 0 and partners)")
 @click.option("--deals", "-d", type=int, default=1_000_000, show_default=True,
               help="Number of deals to simulate.")
-@click.option("--seed", "-s", type=int, default=1, show_default=True,
-              help="Random seed (0 to 2**64-1); the result depends only on it.")
-@click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
-              help=f"Policy of side 0 (seat 0 and partners): {', '.join(POLICY_NAMES)}.")
-@click.option("--opponents", type=str, default=None,
-              help="Policy of every other seat (default: the same as --policy).")
 @click.option("--seat-policy", "seat_policies", multiple=True, metavar="SEAT=POLICY",
               help="Policy of one seat, e.g. 2=random (repeatable).")
-@click.option("--threads", "-t", type=int, default=None,
-              help="Threads (default: all cores); results do not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="Also write one row per deal to FILE (.csv or .parquet).")
@@ -206,18 +215,11 @@ def _say(msg: str) -> None:
 
 @cli.command("report")
 @rules_options
+@play_options("side 0 (seat 0 and partners)")
 @click.option("--deals", "-d", type=int, default=1_000_000, show_default=True,
               help="Deals of the main run; each sweep run uses a fifth (at least 1,000).")
 @click.option("--sweep-deals", type=int, default=None,
               help="Deals per sweep run (default: a fifth of --deals, at least 1,000).")
-@click.option("--seed", "-s", type=int, default=1, show_default=True,
-              help="Random seed of every run (0 to 2**64-1).")
-@click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
-              help=f"Policy of side 0 (seat 0 and partners): {', '.join(POLICY_NAMES)}.")
-@click.option("--opponents", type=str, default=None,
-              help="Policy of every other seat (default: the same as --policy).")
-@click.option("--threads", "-t", type=int, default=None,
-              help="Threads (default: all cores); results do not depend on it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               metavar="DIR", help="Directory to write (default: reports/PRESET-Np/).")
 @click.option("--format", "formats", type=str, default="pdf,png", show_default=True,
@@ -358,11 +360,8 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
 @cli.command("advise")
 @click.argument("position", required=False, type=click.Path(dir_okay=False, allow_dash=True))
 @rules_options
+@play_options("your side in the rollouts")
 @position_options
-@click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
-              help=f"Policy of your side in the rollouts: {', '.join(POLICY_NAMES)}.")
-@click.option("--opponents", type=str, default=None,
-              help="Policy of the other sides (default: the same as --policy).")
 @click.option("--evaluator", type=str, default="rollout", show_default=True,
               help="How a sampled deal is evaluated: rollout (policies play it out); "
                    "dd (double-dummy) once the solver exists.")
@@ -374,10 +373,6 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
               help="What 'best' means: p_win (default with --score: P(winning the game) "
                    "from the game-equity table), diff (our points minus the best opposing "
                    "side's; default without a score), or points.")
-@click.option("--seed", "-s", type=int, default=1, show_default=True,
-              help="Random seed; the result depends only on it.")
-@click.option("--threads", "-t", type=int, default=None,
-              help="Threads (default: all cores); results do not depend on it.")
 @click.option("--explain", "explain_n", type=int, default=None, is_flag=False,
               flag_value=3, metavar="[N]",
               help="Also print N sampled deals (default 3) with the line played after the "
@@ -428,6 +423,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
 
 @cli.command("odds")
 @rules_options
+@play_options("your side")
 @click.option("--hand", type=str, required=True, metavar="\"CARDS\"",
               help="Your cards at the deal (with six-card sets: your first set).")
 @click.option("--turnup", type=str, required=True, help="The turned-up card.")
@@ -437,14 +433,8 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
               help="The dealer's seat; default n-1 (so seat 0 is eldest).")
 @click.option("--dead", type=str, default=None, metavar="\"CARDS\"",
               help="Cards laid aside (keep_six_of_spades).")
-@click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
-              help=f"Policy of your side: {', '.join(POLICY_NAMES)}.")
-@click.option("--opponents", type=str, default=None,
-              help="Policy of the other sides (default: the same as --policy).")
 @click.option("--deals", "-d", type=int, default=20_000, show_default=True,
               help="Sampled deals consistent with your hand and the turn-up.")
-@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Random seed.")
-@click.option("--threads", "-t", type=int, default=None, help="Threads (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
 def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, dead, policy,
              opponents, deals, seed, threads, as_json):
@@ -480,16 +470,9 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 # ---------------------------------------------------------------------------- equity
 @cli.command("equity")
 @rules_options
+@play_options("side 0 (seat 0 and partners)")
 @click.option("--hands", type=int, default=1_000_000, show_default=True,
               help="Simulated deals the per-deal outcome distribution is estimated from.")
-@click.option("--seed", "-s", type=int, default=1, show_default=True,
-              help="Random seed (0 to 2**64-1).")
-@click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
-              help=f"Policy of side 0 (seat 0 and partners): {', '.join(POLICY_NAMES)}.")
-@click.option("--opponents", type=str, default=None,
-              help="Policy of every other seat (default: the same as --policy).")
-@click.option("--threads", "-t", type=int, default=None,
-              help="Threads for the simulation (default: all cores).")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="Write the table as CSV: score_0, score_1, dealer_side, p_win_0, p_win_1.")
 @click.option("--plot", is_flag=True,
