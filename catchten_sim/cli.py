@@ -471,8 +471,10 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 @cli.command("equity")
 @rules_options
 @play_options("side 0 (seat 0 and partners)")
-@click.option("--hands", type=int, default=1_000_000, show_default=True,
-              help="Simulated deals the per-deal outcome distribution is estimated from.")
+@click.option("--hands", type=int, default=None,
+              help="Simulated deals the per-deal outcome distribution is estimated from "
+                   "(default 1,000,000 with two sides; with three sides, whose table is "
+                   "41^3 states, 200,000, or 50,000 with six-card sets: about a minute).")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="Write the table as CSV: score_0, score_1, dealer_side, p_win_0, p_win_1.")
 @click.option("--plot", is_flag=True,
@@ -491,6 +493,9 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
         raise CatchTenError("plot", "needs --out", "the PNG is written next to the CSV")
     if plot and rules.n_sides != 2:
         raise CatchTenError("plot", "two sides only", f"{rules.n_sides} sides")
+    if hands is None:
+        hands = (1_000_000 if rules.n_sides == 2 else
+                 50_000 if rules.n_sets > 1 else 200_000)
     eq = equity_table(rules, pols, n_hands=hands, seed=seed, threads=threads)
     summary = eq.to_dict()
     if out_path:
