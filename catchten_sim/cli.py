@@ -300,7 +300,7 @@ def score_cmd(record, as_json):
         result = records.score_any(data)
     except CatchTenError as exc:
         if as_json:
-            _emit_json(exc.to_dict())
+            click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))  # one line
             sys.exit(2)
         raise
     if as_json:
@@ -406,7 +406,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
         deals = explain(res, explain_n) if explain_n else None
     except CatchTenError as exc:
         if as_json:
-            _emit_json(exc.to_dict())
+            click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))  # one line
             sys.exit(2)
         raise
     if as_json:
@@ -457,7 +457,7 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
                    threads=threads)
     except CatchTenError as exc:
         if as_json:
-            _emit_json(exc.to_dict())
+            click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))  # one line
             sys.exit(2)
         raise
     if as_json:

@@ -344,7 +344,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     CatchTenError
         Unknown format, an unwritable ``out_dir``, bad deals, seed, threads or policies.
     """
-    from .simulate import _check_count, seat_policies, simulate
+    from .simulate import MAX_DEALS, _check_count, seat_policies, simulate
 
     t0 = time.perf_counter()
     say = progress or (lambda _msg: None)
@@ -352,7 +352,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     if main is not None:
         rules, seed, n_deals = main.rules, main.seed, main.n_deals
         policies = main.policies
-    n_deals = _check_count("deals", n_deals, 1)
+    n_deals = _check_count("deals", n_deals, 1, MAX_DEALS)
     seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
     sweep = sweep_deals_for(n_deals) if sweep_deals is None else \
         _check_count("sweep-deals", sweep_deals, 1)
@@ -360,6 +360,9 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     out = prepare_out_dir(default_out_dir(rules) if out_dir is None else out_dir)
     version = _versions()["catchten_sim"]
     runs_log: list[dict] = []
+    # Ctrl-C stops the run under way (its deals are kept) and skips the runs still to come;
+    # the report is then built from what was simulated and says so (report.json)
+    stopped = [False]
 
     def run(r: Rules, ps: Sequence[Policy], deals: int, what: str):
         say(f"{what}: {r.label()}, {_policy_text(ps[0], _split_policies(r, ps)[2])}, "
@@ -368,13 +371,17 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         runs_log.append({"part": what, "rules": r.to_dict(), "label": r.label(),
                          "policies": [p.label for p in res.policies], "deals": res.n_deals,
                          "seed": seed, "p_caught": res.ten["p_caught"],
-                         "elapsed_s": round(res.elapsed_s, 3)})
+                         "elapsed_s": round(res.elapsed_s, 3),
+                         "interrupted": res.interrupted})
+        if res.interrupted:
+            stopped[0] = True
         return res
 
     # ------------------------------------------------------------ simulations
     if main is None:
         main = run(rules, pols, n_deals, "main")
     else:
+        stopped[0] = bool(getattr(main, "interrupted", False))
         runs_log.append({"part": "main", "rules": rules.to_dict(), "label": rules.label(),
                          "policies": [p.label for p in main.policies], "deals": main.n_deals,
                          "seed": seed, "p_caught": main.ten["p_caught"],
@@ -387,16 +394,21 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
             combos.append((mine, theirs))
         for m_, t_ in combos:
             for r in _player_rules(rules):
-                players_runs.append(run(r, seat_policies(r, m_, t_), sweep, "players"))
+                if not stopped[0]:
+                    players_runs.append(run(r, seat_policies(r, m_, t_), sweep, "players"))
     variant_runs = []
     if sweep_variants:
         for label, kind, r in variant_rules(rules):
+            if stopped[0]:
+                break
             variant_runs.append((label, kind, run(r, seat_policies(r, mine, theirs), sweep,
                                                   "variants")))
     policy_runs = []
     if compare_policies:
         for m_ in (Policy.HEURISTIC, Policy.RANDOM):
             for t_ in (Policy.HEURISTIC, Policy.RANDOM):
+                if stopped[0]:
+                    break
                 policy_runs.append((m_.label, t_.label,
                                     run(rules, seat_policies(rules, m_, t_), sweep, "policies")))
 
@@ -528,6 +540,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         "files": sorted(p.name for p in written),
         "main": main.to_dict(),
         "runs": runs_log,
+        "interrupted": stopped[0],
         "versions": _versions(),
         "threads": threads,
         "run_time_s": None,

@@ -129,5 +129,15 @@ def print_score(result: dict[str, Any]) -> None:
                        f"{ten['taken_by']}: {'caught' if ten['caught'] else 'saved'}.")
     rv = result.get("revoke")
     if rv:
+        eff = rv.get("effect") or {}
+        if "loses_game" in eff:
+            what = f"side {eff['loses_game']} loses the game"
+        elif "points_to" in eff:
+            what = (f"side {eff.get('side')} forfeits its {eff.get('points_lost')} points to "
+                    + ", ".join(f"side {k}" for k in eff["points_to"]))
+        elif "points_lost" in eff:
+            what = f"side {eff.get('side')} loses its {eff['points_lost']} points of this hand"
+        else:
+            what = "no penalty"
         _console.print(f"Revoke: seat {rv['seat']} played {rv['card']} in trick {rv['trick']} "
-                       f"while holding the led suit; penalty {rv['penalty']}: {rv.get('effect')}")
+                       f"while holding the led suit; penalty {rv['penalty']}: {what}.")

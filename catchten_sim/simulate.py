@@ -32,6 +32,7 @@ from .rules import Rules
 
 CHUNK = 1 << 17            # deals per kernel call (rows, only with on_chunk: CHUNK * cols * 2 B)
 MAX_SEED = 2 ** 64 - 1
+MAX_DEALS = 10 ** 12       # ~ a week at 2 M deals/s; deal numbers stay far below 2**63
 FIRST_DEALER = "rotate"    # deal i is dealt by seat i % n
 
 
@@ -145,12 +146,17 @@ class SimulationResult:
         return self.acc.positions_frame()
 
     def policy_label(self) -> str:
+        """``heuristic``; ``heuristic (side 0) vs random`` when side 0's seats share one
+        policy and every other seat another; else the policy of each seat."""
         names = sorted({p.label for p in self.policies})
         if len(names) == 1:
             return names[0]
-        mine = self.policies[0].label
-        theirs = [p.label for s, p in enumerate(self.policies) if self.rules.side_of(s) != 0]
-        return f"{mine} (side 0) vs {theirs[0] if theirs else mine}"
+        r = self.rules
+        mine = {p.label for s, p in enumerate(self.policies) if r.side_of(s) == 0}
+        theirs = {p.label for s, p in enumerate(self.policies) if r.side_of(s) != 0}
+        if len(mine) == 1 and len(theirs) == 1:
+            return f"{mine.pop()} (side 0) vs {theirs.pop()}"
+        return ", ".join(f"seat {s} {p.label}" for s, p in enumerate(self.policies))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready result; the keys of FORMATS.md "Simulation output" are stable."""
@@ -237,7 +243,7 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     A KeyboardInterrupt between chunks stops the run and returns what was simulated so
     far with ``interrupted=True``: nothing already computed is lost.
     """
-    n_deals = _check_count("deals", n_deals, 1)
+    n_deals = _check_count("deals", n_deals, 1, MAX_DEALS)
     seed = _check_count("seed", seed, 0, MAX_SEED)
     if threads is not None:
         threads = _check_count("threads", threads, 1, 1024)

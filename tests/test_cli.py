@@ -283,3 +283,22 @@ def test_score_json_array_is_refused(tmp_path) -> None:
     f = tmp_path / "arr.json"
     f.write_text("[1, 2]")
     _one_error_line(run("score", str(f)), "record")
+
+
+def test_deals_beyond_the_limit_are_refused_in_one_line():
+    from click.testing import CliRunner
+    from catchten_sim.cli import cli
+    r = CliRunner().invoke(cli, ["simulate", "--deals", str(10 ** 20)])
+    assert r.exit_code == 2
+    assert r.stderr.strip().count("\n") == 0 and r.stderr.startswith("error: deals")
+
+
+def test_policy_label_names_seats_when_a_seat_policy_breaks_the_sides():
+    from catchten_sim import Rules
+    from catchten_sim.simulate import seat_policies, simulate
+    rules = Rules("foster", 4)
+    res = simulate(rules, seat_policies(rules, "heuristic", None, {2: "random"}), n_deals=500)
+    assert res.policy_label() == ("seat 0 heuristic, seat 1 heuristic, seat 2 random, "
+                                  "seat 3 heuristic")
+    res = simulate(rules, seat_policies(rules, "heuristic", "random"), n_deals=500)
+    assert res.policy_label() == "heuristic (side 0) vs random"
