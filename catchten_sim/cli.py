@@ -176,9 +176,12 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=threads,
                               first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd)
         if as_json:
-            _emit_json(gres.to_dict())
+            _emit_json({**gres.to_dict(), "interrupted": gres.interrupted})
         else:
             click.echo(gres.to_text())
+        if gres.interrupted:
+            click.echo(f"interrupted: {gres.n_games:,} of {games:,} games played; the numbers "
+                       "above are for those", err=True)
         return
     if report_dir is not None:
         from .report import prepare_out_dir

@@ -172,6 +172,7 @@ class GameSimulationResult:
     score_sumsq: np.ndarray = field(repr=False, default=None)
     elapsed_s: float = 0.0
     threads: int = 1
+    interrupted: bool = False
 
     # ---------------------------------------------------------------- views
     def p_win(self, side: int, first_dealer_side: int | None = None) -> tuple[float, float, float]:
@@ -412,40 +413,47 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     unfinished = 0
     t0 = time.perf_counter()
     done = 0
+    interrupted = False
     with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
-        while done < n_games:
-            m = min(chunk, n_games - done)
-            rows = out[:m]
+        try:  # Ctrl-C between chunks keeps the games already played
+            while done < n_games:
+                m = min(chunk, n_games - done)
+                rows = out[:m]
 
-            def work(slot: int, a: int, b: int, first=done, rows=rows) -> None:
-                G.run_games(tabs, ptab, scr[slot], gscr[slot], pol_arr, seed_u,
-                            np.int64(first + a), np.int64(b - a), np.int64(mode),
-                            np.int64(fixed), start, at_once, compact, rows[a:b])
+                def work(slot: int, a: int, b: int, first=done, rows=rows) -> None:
+                    G.run_games(tabs, ptab, scr[slot], gscr[slot], pol_arr, seed_u,
+                                np.int64(first + a), np.int64(b - a), np.int64(mode),
+                                np.int64(fixed), start, at_once, compact, rows[a:b])
 
-            _run_parallel(work, m, pool, used)
-            w = rows[:, G.G_WINNER]
-            fin = w >= 0
-            unfinished += int((~fin).sum())
-            np.add.at(wins, (rows[fin, G.G_FIRST_DEALER], w[fin]), 1)
-            hands_hist += np.bincount(rows[:, G.G_HANDS], minlength=len(hands_hist))[:len(hands_hist)]
-            how += np.bincount(rows[:, G.G_HOW], minlength=len(how))[:len(how)]
-            co = rows[rows[:, G.G_HOW] == G.HOW_COUNT_OUT, G.G_STEP]
-            co_steps += np.bincount(co, minlength=len(co_steps))[:len(co_steps)]
-            uw = rows[fin, G.G_UNIT]
-            unit_hist += np.bincount(uw, minlength=n_units)[:n_units]
-            sc = rows[:, G.G_RUNNING:G.G_RUNNING + ns].astype(np.float64)
-            s_sum += sc.sum(axis=0)
-            s_sq += (sc * sc).sum(axis=0)
-            if on_rows is not None:
-                on_rows(rows.copy(), done)
-            replays += int(rows[:, G.G_REPLAYS].sum())
-            games_rep += int((rows[:, G.G_REPLAYS] > 0).sum())
-            done += m
+                _run_parallel(work, m, pool, used)
+                w = rows[:, G.G_WINNER]
+                fin = w >= 0
+                unfinished += int((~fin).sum())
+                np.add.at(wins, (rows[fin, G.G_FIRST_DEALER], w[fin]), 1)
+                hands_hist += np.bincount(rows[:, G.G_HANDS], minlength=len(hands_hist))[:len(hands_hist)]
+                how += np.bincount(rows[:, G.G_HOW], minlength=len(how))[:len(how)]
+                co = rows[rows[:, G.G_HOW] == G.HOW_COUNT_OUT, G.G_STEP]
+                co_steps += np.bincount(co, minlength=len(co_steps))[:len(co_steps)]
+                uw = rows[fin, G.G_UNIT]
+                unit_hist += np.bincount(uw, minlength=n_units)[:n_units]
+                sc = rows[:, G.G_RUNNING:G.G_RUNNING + ns].astype(np.float64)
+                s_sum += sc.sum(axis=0)
+                s_sq += (sc * sc).sum(axis=0)
+                if on_rows is not None:
+                    on_rows(rows.copy(), done)
+                replays += int(rows[:, G.G_REPLAYS].sum())
+                games_rep += int((rows[:, G.G_REPLAYS] > 0).sum())
+                done += m
+        except KeyboardInterrupt:
+            interrupted = True
+    if done == 0:
+        raise KeyboardInterrupt
     elapsed = time.perf_counter() - t0
     last = int(np.nonzero(hands_hist)[0].max()) if hands_hist.any() else 0
-    return GameSimulationResult(rules, pols, seed, n_games, label, tuple(int(x) for x in start),
+    return GameSimulationResult(rules, pols, seed, done, label, tuple(int(x) for x in start),
                                 wins, unfinished, hands_hist[:last + 1].copy(), how, co_steps,
-                                unit_hist, replays, games_rep, s_sum, s_sq, elapsed, used)
+                                unit_hist, replays, games_rep, s_sum, s_sq, elapsed, used,
+                                interrupted)
 
 
 # ------------------------------------------------------------------------------ equity
