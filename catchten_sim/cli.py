@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import click
 
@@ -96,6 +97,19 @@ def play_options(whose: str):
 def make_rules(preset: str | None, players: int | None, variants: tuple[str, ...],
                rules_file: str | None) -> Rules:
     return Rules.from_options(preset, players, variants, rules_file)
+
+
+@contextmanager
+def _errors_as_json(as_json: bool) -> Iterator[None]:
+    """With ``--json``, a bad-input error is printed as the FORMATS.md error object on one
+    line of stdout (exit 2); without it, it reaches the one-line stderr handler."""
+    try:
+        yield
+    except CatchTenError as exc:
+        if as_json:
+            click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
+            sys.exit(2)
+        raise
 
 
 def _emit_json(obj: Any) -> None:
@@ -298,14 +312,9 @@ def score_cmd(record, as_json):
     """Score a hand record or a game record (JSON, FORMATS.md): tricks, honours, card
     points, the Ten's fate, revokes; for games the running totals and the winner."""
     from . import records
-    try:
+    with _errors_as_json(as_json):
         data = records.load_record(record)
         result = records.score_any(data)
-    except CatchTenError as exc:
-        if as_json:
-            click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))  # one line
-            sys.exit(2)
-        raise
     if as_json:
         _emit_json(result)
     else:
@@ -400,18 +409,13 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     at 95%, or at --samples / --time (the output says which).
     """
     from .advise import advise, explain
-    try:
+    with _errors_as_json(as_json):
         pos = _load_position(position, preset, players, rules_file, variants, dealer, seat,
                              hand, turnup, play, score, dead)
         res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                      samples=samples, time_limit=time_limit, seed=seed, threads=threads,
                      objective=objective)
         deals = explain(res, explain_n) if explain_n else None
-    except CatchTenError as exc:
-        if as_json:
-            click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))  # one line
-            sys.exit(2)
-        raise
     if as_json:
         d = res.to_dict()
         if deals is not None:
@@ -447,7 +451,7 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
     """
     from .advise import odds
     from .cards import parse_card, parse_cards
-    try:
+    with _errors_as_json(as_json):
         rules = make_rules(preset, players, variants, rules_file)
         n = rules.players
         if dealer is None:
@@ -458,11 +462,6 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
                    seat=seat, dealer=dealer, dead=parse_cards(_cards_flag(dead), "dead"),
                    policy=policy, opponents=opponents, n_deals=deals, seed=seed,
                    threads=threads)
-    except CatchTenError as exc:
-        if as_json:
-            click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))  # one line
-            sys.exit(2)
-        raise
     if as_json:
         _emit_json(res.to_dict())
         return
