@@ -400,6 +400,15 @@ def declare_trumps(hand, trump_power, honours):
 
 
 @njit(inline="always", **JIT)
+def all_seats_random(policies):
+    """True when every seat plays ``random`` (the kernels then take the lean play loop)."""
+    for p in range(policies.shape[0]):
+        if policies[p] != POL_RANDOM:
+            return False
+    return True
+
+
+@njit(inline="always", **JIT)
 def trick_winner_card(tm, led, trump, top_trump):
     """The winning card of a trick given the mask ``tm`` of its cards (branch-free).
 
@@ -803,9 +812,7 @@ def run_chunk(params, deck, side_of_seat, trump_power, rank_power, honours, ten_
         row = scr
     want_rows = out.shape[0] > 0
     want_acc = acc.shape[0] > 0
-    all_random = True
-    for p in range(n):
-        all_random = all_random and policies[p] == POL_RANDOM
+    all_random = all_seats_random(policies)
     for i in range(count):
         deal_index = start + i
         s = rng_seed(seed, deal_index)

@@ -317,9 +317,7 @@ def run_games(tabs, ptab, scr, gscr, policies, seed, first_game, count, dealer_m
     step_tab = tabs[8]
     running, cur, flags, steps, tside, logs = gscr
     cap_mask = scr[3]
-    all_random = True
-    for p in range(n):
-        all_random = all_random and policies[p] == E.POL_RANDOM
+    all_random = E.all_seats_random(policies)
     for i in range(count):
         g = first_game + i
         if dealer_mode == 0:
@@ -388,9 +386,7 @@ def run_unit_samples(tabs, ptab, scr, gscr, policies, seed, start, count, at_onc
     step_tab = tabs[8]
     running, cur, flags, steps, tside, logs = gscr
     cap_mask = scr[3]
-    all_random = True
-    for p in range(n):
-        all_random = all_random and policies[p] == E.POL_RANDOM
+    all_random = E.all_seats_random(policies)
     n_units = steps.shape[0]
     n_rows = steps.shape[1]
     n_sides = steps.shape[2]
