@@ -90,8 +90,8 @@ def deal(rules: Rules, *, seed: int = 1, index: int = 0) -> Deal:
     if not 0 <= int(index) < 2 ** 62:
         raise CatchTenError("index", "out of range", f"index={index}")
     t = rules.tables()
-    set_hands, dealer, trump, turnup, dead, state = K.deal_one(
-        t.params, t.deck, t.trump_power, t.honours, np.uint64(seed), np.int64(index))
+    set_hands, dealer, trump, turnup, dead, state = K.deal_one(t, np.uint64(seed),
+                                                               np.int64(index))
     return Deal(rules, int(dealer), tuple(tuple(int(x) for x in row) for row in set_hands),
                 int(trump), None if turnup < 0 else int(turnup),
                 () if dead < 0 else (int(dead),), int(state))
@@ -204,17 +204,15 @@ def play(d: Deal, policies: Sequence[object] | object = "heuristic", *,
         pol = np.array([int(p) for p in pols], dtype=np.int64)
         scr = np.zeros(1, dtype=np.int64)
     state = d.rng_state if rng_state is None else rng_state
-    ll, lc, lw, cap_hon, cap_cards, ten_taker = K.play_given(
-        t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power, t.honours,
-        t.ten_card, t.top_trump, d.masks(), d.dealer, d.trump,
-        -1 if d.turnup is None else d.turnup, pol, np.uint64(state), scr)
+    ll, lc, lw, cap_hon, cap_cards, cap_cp, ten_taker = K.play_given(
+        t, d.masks(), d.dealer, d.trump, -1 if d.turnup is None else d.turnup, pol,
+        np.uint64(state), scr)
     tricks = tuple((int(ll[i]), tuple(int(c) for c in lc[i]), int(lw[i]))
                    for i in range(len(ll)))
     units = r.n_sets if r.per_set_scoring else 1
     hon = tuple(int(cap_hon[:units, s].sum()) for s in range(r.n_sides))
     cards = tuple(int(cap_cards[:units, s].sum()) for s in range(r.n_sides))
-    cp = tuple(int(sum(max(0, int(cap_cards[u, s]) - r.share) for u in range(units)))
-               if r.card_points else 0 for s in range(r.n_sides))
+    cp = tuple(int(cap_cp[:units, s].sum()) for s in range(r.n_sides))
     total = tuple(h + c for h, c in zip(hon, cp))
     ten = -1 if d.trump == NO_TRUMPS else int(t.ten_card[d.trump])
     holder = None
