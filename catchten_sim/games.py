@@ -47,8 +47,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import pandas as pd
 from ._kernels import engine as K
 from ._kernels import games as G
 from .aggregate import wilson
@@ -80,7 +80,7 @@ def unit_shape(rules: Rules, compact: bool = True) -> tuple[int, int]:
     """``(U, S)``: scoring units per deal and rows of a unit's step matrix."""
     per_set = rules.per_set_scoring
     n_units = rules.n_sets if per_set else 1
-    if not rules.v("game_at_once"):
+    if not rules.game_at_once:
         return n_units, G.N_STEPS
     tpu = rules.set_size if per_set else rules.n_sets * rules.set_size
     t = rules.tables()
@@ -378,7 +378,7 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
                                 f"{sc!r}: one whole score per side ({ns}), each 0 … "
                                 f"{rules.target - 1}")
         start[:] = sc
-    at_once = bool(rules.v("game_at_once"))
+    at_once = rules.game_at_once
     compact = not (at_once and ns > 2 and rules.tie != "count_out")
     n_units, n_rows = unit_shape(rules, compact)
     tab = rules.tables()
@@ -470,7 +470,7 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
     ``steps`` int8 (n_hands, U, S, n_sides) and ``tside`` int8 (n_hands, U, S)."""
     used = max_threads() if threads is None else threads
     pols = _policies(rules, policies)
-    at_once = bool(rules.v("game_at_once"))
+    at_once = rules.game_at_once
     n_units, n_rows = unit_shape(rules, True)
     ns = rules.n_sides
     tab = rules.tables()
@@ -800,7 +800,7 @@ def solve_equity(rules: Rules, u_steps: np.ndarray, u_tside: np.ndarray, prob: n
     _check_equity_rules(rules)
     T = rules.target
     ns = rules.n_sides
-    at_once = bool(rules.v("game_at_once"))
+    at_once = rules.game_at_once
     tie = _TIE[rules.tie]
     c_n = prob.shape[0]
     u_steps = np.ascontiguousarray(u_steps, dtype=np.int64)

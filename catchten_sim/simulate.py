@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import pandas as pd
 from ._kernels import engine as K
 from .aggregate import FIELDS, OutcomeAccumulator
 from .errors import CatchTenError
@@ -160,10 +160,10 @@ class SimulationResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready result; the keys of FORMATS.md "Simulation output" are stable."""
-        frame = self.to_frame()
         positions = []
         n = self.rules.players
-        for pos, row in frame.iterrows():
+        for row in self.acc.positions_rows():      # rows, not a frame: no pandas import
+            pos = row["position"]
             entry: dict[str, Any] = {"position": int(pos),
                                      "role": ("eldest" if pos == 1 else
                                               "dealer" if pos == n else f"position {pos}")}
@@ -174,8 +174,8 @@ class SimulationResult:
                                   "ci95": [_f(row["advantage_lo"]), _f(row["advantage_hi"])]}
             positions.append(entry)
         sides = []
-        sf = self.acc.sides_frame()
-        for side, row in sf.iterrows():
+        for row in self.acc.sides_rows():
+            side = row["side"]
             sides.append({"side": int(side), "seats": self.rules.seats_of(int(side)),
                           "policies": sorted({self.policies[s].label
                                               for s in self.rules.seats_of(int(side))}),
@@ -273,7 +273,7 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     off = acc.offsets
 
     def kernel(first: int, count: int, rows: np.ndarray, part: np.ndarray) -> None:
-        K.run_chunk(t, pol_arr, seed_u, np.int64(first), np.int64(count), rows, part, off,
+        K.run_chunk(t, pol_arr, seed_u, np.int64(first), np.int64(count), rows, (part, off),
                     scratch[id(part)])
 
     with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
