@@ -55,6 +55,7 @@ from .aggregate import wilson
 from .errors import CatchTenError
 from .policies import Policy
 from .rules import COUNT_OUT_STEPS, Rules
+from .runner import run_parallel
 from .simulate import _check_count, _nullpool, max_threads, MAX_SEED
 
 __all__ = ["simulate_games", "GameSimulationResult", "equity_table", "EquityTable",
@@ -67,13 +68,7 @@ GAME_CHUNK = 1 << 15
 
 # ------------------------------------------------------------------------------ plumbing
 def _policies(rules: Rules, policies: Sequence[object] | object) -> tuple[Policy, ...]:
-    if isinstance(policies, (str, Policy)):
-        return tuple(Policy.parse(policies) for _ in range(rules.players))
-    pols = tuple(Policy.parse(p) for p in policies)
-    if len(pols) != rules.players:
-        raise CatchTenError("policies", "wrong number of policies",
-                            f"{len(pols)} for {rules.players} players")
-    return pols
+    return Policy.per_seat(policies, rules.players)
 
 
 def unit_shape(rules: Rules, compact: bool = True) -> tuple[int, int]:
@@ -97,23 +92,6 @@ def _gscratch(rules: Rules, n_units: int, n_rows: int) -> tuple:
         [(ns,), (ns,), (1,), (n_units, n_rows, ns), (n_units, n_rows), (tricks,),
          (tricks, n), (tricks,)])
     return (running, cur, flags, steps, tside, (ll, lc, lw))
-
-
-def _split(count: int, threads: int) -> list[tuple[int, int]]:
-    if threads <= 1 or count < 2 * threads:
-        return [(0, count)]
-    edges = [count * i // threads for i in range(threads + 1)]
-    return [(edges[i], edges[i + 1]) for i in range(threads)]
-
-
-def _run_parallel(fn, count: int, pool, threads: int) -> None:
-    """``fn(slot, a, b)`` over ``[0, count)`` split into slices, one per thread slot."""
-    parts = _split(count, threads if pool is not None else 1)
-    futures = [pool.submit(fn, i, a, b) for i, (a, b) in enumerate(parts[:-1])]
-    i, (a, b) = len(parts) - 1, parts[-1]
-    fn(i, a, b)
-    for f in futures:
-        f.result()
 
 
 def _f(x: float) -> float | None:
@@ -415,7 +393,7 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
                                 (np.int64(mode), np.int64(fixed), at_once, compact, start),
                                 rows[a:b])
 
-                _run_parallel(work, m, pool, used)
+                run_parallel(work, m, pool, used)
                 w = rows[:, G.G_WINNER]
                 fin = w >= 0
                 unfinished += int((~fin).sum())
@@ -489,7 +467,7 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
                                    np.int64(first + a), np.int64(b - a), (at_once, True),
                                    (steps[first + a:first + b], tside[first + a:first + b]))
 
-            _run_parallel(work, m, pool, used)
+            run_parallel(work, m, pool, used)
     return steps, tside
 
 

@@ -29,6 +29,7 @@ from .aggregate import FIELDS, OutcomeAccumulator
 from .errors import CatchTenError
 from .policies import Policy
 from .rules import Rules
+from .runner import run_parallel
 
 CHUNK = 1 << 17            # deals per kernel call (rows, only with on_chunk: CHUNK * cols * 2 B)
 MAX_SEED = 2 ** 64 - 1
@@ -87,25 +88,13 @@ def _run_slices(kernel: Callable[[int, int, np.ndarray, np.ndarray], None], star
     into ``threads`` slices, slice ``i`` folding into ``parts[i]`` (the calling thread
     runs the last slice). ``rows`` has ``m`` rows or none.
 
-    The kernel releases the GIL, so the slices run in parallel, and each deal's random
-    numbers depend on its number only, so the split does not change the result. (A numba
-    ``prange`` loop would do the same, but compiling it with the inlined heuristic costs
-    ~25 s more per cold start.)"""
-    if pool is None or threads <= 1 or m < 2 * threads:
-        kernel(start, m, rows, parts[0])
-        return
-    edges = [m * i // threads for i in range(threads + 1)]
+    The split is :func:`catchten_sim.runner.run_parallel`'s."""
     has_rows = rows.shape[0] > 0
-    futures = []
-    for i in range(threads):
-        a, b = edges[i], edges[i + 1]
-        args = (start + a, b - a, rows[a:b] if has_rows else rows, parts[i])
-        if i < threads - 1:
-            futures.append(pool.submit(kernel, *args))
-        else:
-            kernel(*args)
-    for f in futures:
-        f.result()
+
+    def slot(i: int, a: int, b: int) -> None:
+        kernel(start + a, b - a, rows[a:b] if has_rows else rows, parts[i])
+
+    run_parallel(slot, m, pool, threads)
 
 
 @dataclass(frozen=True)
@@ -248,13 +237,7 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     if threads is not None:
         threads = _check_count("threads", threads, 1, 1024)
     chunk = _check_count("chunk", chunk, 1)
-    if isinstance(policies, (str, Policy)):
-        pols = tuple(Policy.parse(policies) for _ in range(rules.players))
-    else:
-        pols = tuple(Policy.parse(p) for p in policies)
-        if len(pols) != rules.players:
-            raise CatchTenError("policies", "wrong number of policies",
-                                f"{len(pols)} for {rules.players} players")
+    pols = Policy.per_seat(policies, rules.players)
     t = rules.tables()
     pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
     acc = OutcomeAccumulator(rules.players, t.side_of_seat)
