@@ -292,11 +292,15 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
 #:   ``c`` as a trump, else in its own suit; ``top3`` int64 (5,) the three highest trumps
 #:   other than the Ten; ``opp_after`` int64 (n, n): 1 when an opponent of ``seat`` plays
 #:   after it when it plays the ``k``-th card (0-based) of a trick.
+#: Scoring table
+#:   ``hon_lane`` int64 (5, 4, 64): honour points of the cards of suit ``s`` of rank 9 or
+#:   higher given as a 6-bit lane (bit ``r - 7`` for rank code ``r``), per trump code: a
+#:   side's honours are four lookups (:func:`catchten_sim._kernels.scoring.honour_points`).
 Tables = namedtuple("Tables", [
     "params", "deck", "deck_mask", "side_of_seat", "trump_power", "rank_power", "honours",
     "step", "ten_card", "top_trump",
     "no_trump_first_lead", "exposed_trump", "must_trump", "card_points", "dealer_declares",
-    "hon_mask", "beats", "clow", "cwin", "pw", "top3", "opp_after"])
+    "hon_mask", "beats", "clow", "cwin", "pw", "top3", "opp_after", "hon_lane"])
 
 
 def _policy_tables(n, deck_mask, side_of_seat, trump_power, rank_power, honours, ten_card):
@@ -326,8 +330,15 @@ def _policy_tables(n, deck_mask, side_of_seat, trump_power, rank_power, honours,
         for k in range(n):
             opp_after[seat, k] = any(side_of_seat[(seat + j) % n] != side_of_seat[seat]
                                      for j in range(1, n - k))
+    assert not (hon[:, :] != 0)[:, (np.arange(52) % 13) < 7].any(), "honours below the 9"
+    hon_lane = np.zeros((5, 4, 64), dtype=np.int64)
+    for lane in range(64):
+        for r in range(6):
+            if lane >> r & 1:
+                for s in range(4):
+                    hon_lane[:, s, lane] += hon[:, s * 13 + 7 + r]
     return (hon_mask, beats, clow.astype(np.int64), cwin.astype(np.int64),
-            pw.astype(np.int64), top3, opp_after)
+            pw.astype(np.int64), top3, opp_after, hon_lane)
 
 
 @dataclass(frozen=True)

@@ -242,7 +242,7 @@ def side_sums(tab, sp, scr, trump):
         acc[F_HONOURS_DEALT, sd] = 0
     for q in range(sp[S_N]):
         acc[F_SIDE_TRICKS, tab.side_of_seat[q]] += scr.seat_tricks[q]
-    return honours_dealt(tab, trump, scr.owner, acc[F_HONOURS_DEALT])
+    return honours_dealt(tab, sp[S_N], scr.set_hands, trump, acc[F_HONOURS_DEALT])
 
 
 @njit(inline="always", **JIT)
