@@ -73,7 +73,9 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     den = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # exact ends at k = 0 and k = n (the formula gives them only up to rounding)
+    return (0.0 if k <= 0 else max(0.0, centre - half),
+            1.0 if k >= n else min(1.0, centre + half))
 
 
 def proportion_se(k: int, n: int) -> float:
