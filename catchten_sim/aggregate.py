@@ -396,8 +396,8 @@ class OutcomeAccumulator:
                     float(self.sums[p, j]), float(self.sumsq[p, j]), self.n_deals)
             m, se = mean_se(float(self.adv_sum[p]), float(self.adv_sumsq[p]), self.n_deals)
             row["advantage_mean"], row["advantage_se"] = m / n, se / n
-            row["advantage_lo"] = row["advantage_mean"] - Z95 * row["advantage_se"]
-            row["advantage_hi"] = row["advantage_mean"] + Z95 * row["advantage_se"]
+            row["advantage_lo"], row["advantage_hi"] = normal_interval(
+                row["advantage_mean"], row["advantage_se"])
             rows.append(row)
         return pd.DataFrame(rows).set_index("position")
 
