@@ -322,6 +322,8 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
                                         progress=progress, time_limit=time_limit)
         except CatchTenError as exc:
             return None, f"P(win) not available: {exc.line()}"
+        if table.stopped == "interrupted":      # Ctrl-C while building: nothing to advise yet
+            raise KeyboardInterrupt
         if table.n_hands < n_hands:
             why = (f"P(win) from a game-equity table of {table.n_hands:,} deals (of "
                    f"{n_hands:,}: the --time limit); run `catchten equity` with these rules "

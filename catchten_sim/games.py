@@ -919,10 +919,25 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
     cls = dealer % rules.n_sides if by_side else dealer
     u_steps, u_tside, prob = outcome_distribution(steps, tside, cls, c_n)
     if time_limit is not None and rules.n_sides >= 3:
+        # the DP's cost grows with the distinct outcomes (about one per deal with three
+        # sides): time it on the first deals, then keep as many deals as fit in the rest
+        states = rules.target ** rules.n_sides * c_n
         left = max(0.0, t0 + time_limit - time.perf_counter())
-        est = DP_SECONDS * len(prob[0]) * rules.target ** rules.n_sides * c_n
-        if est > left:
-            keep = max(100, int(done * left / est)) // rules.players * rules.players
+        if DP_SECONDS * len(prob[0]) * states > left:
+            small = min(done, 1000 // rules.players * rules.players)
+            cal = outcome_distribution(steps[:small], tside[:small], cls[:small], c_n)
+            tc = time.perf_counter()
+            solved = solve_equity(rules, *cal, nxt)
+            rate = max(DP_SECONDS, (time.perf_counter() - tc) / (len(cal[2][0]) * states))
+            left = max(0.0, t0 + time_limit - time.perf_counter())
+            est = rate * len(prob[0]) * states
+            keep = int(0.8 * done * left / est) // rules.players * rules.players
+            if keep <= small:
+                # only the timing run fits: it is the table
+                t1 = time.perf_counter()
+                V, F, W, dmax = solved
+                return EquityTable(rules, pols, small, seed, by_side, V, *cal, nxt, F, W,
+                                   dmax, len(cal[2][0]), tc - t0, t1 - tc, n_hands, "time")
             if keep < done:
                 done, stopped = keep, "time"
                 u_steps, u_tside, prob = outcome_distribution(steps[:done], tside[:done],
