@@ -729,6 +729,8 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
     finally:
         if hasattr(ev, "close"):
             ev.close()
+    if stop == "single":          # nothing was decided from the data: one look
+        plan = LookPlan(done, early=False)
     z = plan.z_at(done)
     elapsed = time.perf_counter() - t0
     order, second_j = _rank(acc, cands, equiv)
