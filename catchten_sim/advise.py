@@ -62,6 +62,7 @@ from .policies import Policy
 from .position import InfoSet, Position
 from .rules import NO_TRUMPS, Rules
 from .simulate import _check_count, max_threads
+from .state import card_points
 
 Z95 = 1.959963984540054
 MEASURES = ("points", "diff", "ten_ours", "caught_by_us", "caught_by_them", "card_points")
@@ -81,37 +82,11 @@ MAX_SAMPLES = 50_000_000
 
 # ------------------------------------------------------------------------ legal cards
 def legal_cards(info: InfoSet) -> list[int]:
-    """The cards the player to move may play (RULES.md §1, §3, §7.6), ascending.
-
-    Follow suit if able, else any card (``must_trump``: a trump if able);
-    ``no_trump_first_lead`` on the first lead of a set; ``exposed_trump``: the turn-up may
-    not be played before the deal's last two tricks (and does not count as holding its
-    suit while locked).
-    """
-    r = info.rules
-    hand = info.my_hand
-    playable = hand
-    total = r.n_sets * r.set_size
-    if (r.v("exposed_trump") and info.turnup is not None and info.turnup_with_dealer
-            and info.trick_index < total - 2):
-        playable &= ~(1 << info.turnup)
-    trump = info.trump
-    tmask = (0x1FFF << (13 * trump)) if trump < NO_TRUMPS else 0
-    if not info.trick:
-        legal = playable
-        if r.v("no_trump_first_lead") and trump < NO_TRUMPS and \
-                info.trick_index % r.set_size == 0 and playable & ~tmask:
-            legal = playable & ~tmask
-    else:
-        led = info.trick[0][1] // 13
-        follow = playable & (0x1FFF << (13 * led))
-        if follow:
-            legal = follow
-        elif r.v("must_trump") and trump < NO_TRUMPS and playable & tmask:
-            legal = playable & tmask
-        else:
-            legal = playable
-    return cards_of_mask(legal)
+    """The cards the player to move may play (RULES.md §1, §3, §7.6), ascending:
+    :meth:`catchten_sim.state.PlayState.legal_cards` of the position's play so far."""
+    if info.state is None:
+        raise CatchTenError("position", "no play state", "an InfoSet built without its play")
+    return info.state.legal_cards()
 
 
 # ------------------------------------------------------------------------ evaluators
@@ -313,8 +288,7 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
     before = list(info.score)
     for u in range(unit):                     # earlier sets of this hand, already scored
         for sd in range(r.n_sides):
-            cp = max(0, info.cap_cards[u][sd] - r.share) if r.card_points else 0
-            before[sd] += info.cap_honours[u][sd] + cp
+            before[sd] += info.cap_honours[u][sd] + card_points(r, info.cap_cards[u][sd])
     if max(before) >= r.target:
         return None, "P(win) not available: the game was decided before this set"
     ns = r.n_sides

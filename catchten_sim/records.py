@@ -65,6 +65,7 @@ from typing import Any
 from .cards import SUIT_CHARS, format_card, parse_card
 from .errors import CatchTenError, IllegalPlayError, ParseError, RulesError
 from .rules import COUNT_OUT_STEPS, Rules
+from .state import PlayState, unit_scores
 
 __all__ = ["load_record", "score_record", "score_game", "is_game_record", "score_any",
            "hand_from_record", "rules_of_record"]
@@ -246,130 +247,26 @@ def _card(text: Any, field: str, where: str) -> int:
 
 
 # ------------------------------------------------------------------------------ play
-class _Table:
-    """The rule tables of one deal, as Python lists (trumps fixed by the turn-up)."""
-
-    _cache: dict[tuple, Any] = {}
-
-    def __init__(self, rules: Rules, trump: int) -> None:
-        key = (rules.preset, rules.players, tuple(sorted(rules.variants.items())))
-        t = self._cache.get(key)
-        if t is None:
-            t = self._cache[key] = rules.tables()
-        self.trump = trump
-        self.trump_power = [int(x) for x in t.trump_power[trump]]
-        self.rank_power = [int(x) for x in t.rank_power]
-        self.honours = [int(x) for x in t.honours[trump]]
-        self.step = [int(x) for x in t.step[trump]]
-        self.ten = int(t.ten_card[trump])
-
-    def power(self, card: int, led: int) -> int:
-        """Strength of ``card`` in a trick led in suit ``led`` (RULES.md §1); 0 cannot win."""
-        if self.trump_power[card] > 0:
-            return self.trump_power[card]
-        return self.rank_power[card] if card // 13 == led else 0
-
-
-def _play_deal(rules: Rules, table: _Table, dealer: int, hands: list[list[int]], turnup: int,
-               raw_play: list) -> tuple[list[dict], dict | None]:
-    """Play the record card by card, checking each card (RULES.md checking order).
-
-    Returns the completed tricks (``index``, ``set`` from 1, ``leader``, ``cards``,
-    ``winner``) and the first revoke (or None). An unfinished last trick is checked but
-    not returned (§7.1); a revoke in it still counts (§7.3).
+def _play_deal(rules: Rules, dealer: int, hands: list[list[int]], turnup: int,
+               raw_play: list) -> PlayState:
+    """Play the record card by card through :class:`~catchten_sim.state.PlayState`, which
+    checks each card (RULES.md checking order: played twice, not in hand, exposed trump,
+    trump led first, revoke). The first revoke is kept, not raised (§7.3); a revoke in an
+    unfinished last trick still counts. Only completed tricks are scored (§7.1).
     """
-    n = rules.players
-    size = rules.set_size
-    n_tricks = rules.cards_per_player
-    trump = table.trump
-    exposed = bool(rules.v("exposed_trump"))
-    no_trump_lead = bool(rules.v("no_trump_first_lead"))
-    must_trump = bool(rules.v("must_trump"))
-
-    def load_set(k: int) -> list[set[int]]:
-        return [set(h[k * size:(k + 1) * size]) for h in hands]
-
-    held = load_set(0)
-    played: set[int] = set()
-    leader = (dealer + 1) % n  # the eldest hand leads (§1)
-    trick: list[int] = []
-    tricks: list[dict] = []
-    revoke: dict | None = None
+    state = PlayState.from_hands(rules, dealer, hands, turnup=turnup)
     for pos, text in enumerate(raw_play):
-        card = _card(text, "play", f"play[{pos}]")
-        k = len(tricks)
-        seat = (leader + len(trick)) % n
-        where = f"play[{pos}]={format_card(card)}"
-        hand = held[seat]
-        if card in played:
-            raise IllegalPlayError("play", "card played twice", where)
-        if card not in hand:
-            raise IllegalPlayError("play", "card not in hand", f"{where} by seat {seat}")
-        # §3 exposed_trump, §7.6: the turn-up waits on the table until the last two tricks
-        locked = (turnup if exposed and seat == dealer and turnup in hand
-                  and k < n_tricks - 2 else None)
-        if card == locked:
-            raise IllegalPlayError("play", "exposed trump played early",
-                                   f"{where} in trick {k}")
-        # §3 no_trump_first_lead, §7.6: every set's first lead; "only trumps" = current hand
-        if (no_trump_lead and not trick and k % size == 0 and card // 13 == trump
-                and any(c // 13 != trump for c in hand)):
-            raise IllegalPlayError("play", "trump led first", where)
-        if trick and revoke is None:
-            led = trick[0] // 13
-            holdable = [c for c in hand if c != locked]  # §7.3: a locked turn-up is not "held"
-            suit = card // 13
-            revoked = suit != led and any(c // 13 == led for c in holdable)
-            if (not revoked and must_trump and suit != led and suit != trump
-                    and any(c // 13 == trump for c in holdable)):
-                revoked = True
-            if revoked:
-                revoke = {"seat": seat, "trick": k, "card": format_card(card),
-                          "penalty": rules.revoke_penalty}
-                if rules.n_sets > 1:
-                    revoke["set"] = k // size + 1
-        hand.remove(card)
-        played.add(card)
-        trick.append(card)
-        if len(trick) == n:
-            led = trick[0] // 13
-            best = max(range(n), key=lambda i: table.power(trick[i], led))
-            winner = (leader + best) % n
-            tricks.append({"index": k, "set": k // size + 1, "leader": leader,
-                           "cards": trick, "winner": winner})
-            leader = winner  # also leads to the next set (§2)
-            trick = []
-            if len(tricks) % size == 0 and len(tricks) < n_tricks:
-                held = load_set(len(tricks) // size)
-    return tricks, revoke
+        state.play(_card(text, "play", f"play[{pos}]"), allow_revoke=True)
+    if state.revoke is not None:
+        rev = state.revoke
+        state.revoke = {"seat": rev["seat"], "trick": rev["trick"], "card": rev["card"],
+                        "penalty": rules.revoke_penalty}
+        if "set" in rev:
+            state.revoke["set"] = rev["set"]
+    return state
 
 
 # ------------------------------------------------------------------------------ scoring
-def _unit_scores(rules: Rules, table: _Table, tricks: list[dict]) -> list[dict]:
-    """Each side's score from the tricks of one scoring unit (RULES.md §2, §7.1, §7.2).
-
-    ``steps`` splits the total by count-out step (§7.10): the Ten, the 10♦ bonus, card
-    points, Ace, King, Queen, Jack (and jaques' Nine).
-    """
-    out = []
-    for side in range(rules.n_sides):
-        steps = [0] * N_STEPS
-        taken = 0
-        for t in tricks:
-            if rules.side_of(t["winner"]) != side:
-                continue
-            taken += len(t["cards"])
-            for c in t["cards"]:
-                if table.honours[c]:
-                    steps[table.step[c]] += table.honours[c]
-        honours = sum(steps)
-        cp = max(0, taken - rules.share) if rules.card_points else 0
-        steps[STEP_CARDS] = cp
-        out.append({"honours": honours, "cards_taken": taken, "card_points": cp,
-                    "total": honours + cp, "steps": steps})
-    return out
-
-
 def _apply_penalty(rules: Rules, unit: list[dict], side: int) -> dict:
     """Apply the revoke penalty to one unit's scores in place (§3 revoke, §7.3, §7.4).
 
@@ -406,20 +303,17 @@ class _ScoredDeal:
         self.rules = rules
         self.dealer, self.hands, self.dead, self.turnup, raw_play = _parse_deal(data, rules)
         self.trump = self.turnup // 13
-        self.table = _Table(rules, self.trump)
-        self.tricks, self.revoke = _play_deal(rules, self.table, self.dealer, self.hands,
-                                              self.turnup, raw_play)
+        self.state = _play_deal(rules, self.dealer, self.hands, self.turnup, raw_play)
+        self.table = self.state.table
+        self.tricks = self.state.tricks
+        self.revoke = self.state.revoke
         self.play = [parse_card(c) for c in raw_play]
-        self.finished = len(self.tricks) == rules.cards_per_player
-        n_sets = rules.n_sets
-        self.set_tricks = [[t for t in self.tricks if t["set"] == s + 1] for s in range(n_sets)]
+        self.finished = self.state.finished
+        self.set_tricks = [self.state.set_tricks(s) for s in range(rules.n_sets)]
         # scoring units: each set with per-set scoring, else the whole deal
-        if rules.per_set_scoring:
-            self.unit_tricks = self.set_tricks
-        else:
-            self.unit_tricks = [self.tricks]
+        self.unit_tricks = [self.state.unit_tricks(u) for u in range(self.state.n_units)]
         self.unit_size = rules.set_size if rules.per_set_scoring else rules.cards_per_player
-        self.units = [_unit_scores(rules, self.table, ts) for ts in self.unit_tricks]
+        self.units = [self.state.unit_scores(u) for u in range(self.state.n_units)]
         if self.revoke is not None:
             side = rules.side_of(self.revoke["seat"])
             self.revoke["side"] = side
@@ -439,18 +333,17 @@ class _ScoredDeal:
             if penalised:
                 d["made"] = sum(u[side].get("made", u[side]["total"]) for u in self.units)
             sides.append(d)
-        ten = self.table.ten
-        holder = next((seat for seat, h in enumerate(self.hands) if ten in h), None)
-        taken_by = next((t["winner"] for t in self.tricks if ten in t["cards"]), None)
+        holder = self.state.ten_holder()
+        taken_by = self.state.ten_taker
         caught = None
         if holder is not None and taken_by is not None:
             caught = r.side_of(taken_by) != r.side_of(holder)
         tricks = []
         for t in self.tricks:
-            d = {"leader": t["leader"], "cards": [format_card(c) for c in t["cards"]],
-                 "winner": t["winner"]}
+            d = {"leader": t.leader, "cards": [format_card(c) for c in t.cards],
+                 "winner": t.winner}
             if with_sets:
-                d["set"] = t["set"]
+                d["set"] = t.set
             tricks.append(d)
         out: dict[str, Any] = {
             "finished": self.finished,
@@ -469,7 +362,7 @@ class _ScoredDeal:
         if r.per_set_scoring:
             scores = self.units[s]
         else:  # §7.5: per-deal scoring gives honours and cards per set only
-            scores = _unit_scores(r, self.table, self.set_tricks[s])
+            scores = unit_scores(r, self.table, self.set_tricks[s])
         sides = []
         for side in range(r.n_sides):
             sc = scores[side]
@@ -638,12 +531,12 @@ def _play_game_hand(game: _Game, deal: _ScoredDeal, k: int) -> None:
             # §7.13: honours count the moment their trick is taken
             stop = revoke["trick"] if revoke_here else None
             for t in tricks:
-                if stop is not None and t["index"] >= stop:
+                if stop is not None and t.index >= stop:
                     break
-                side = r.side_of(t["winner"])
-                game.running[side] += sum(deal.table.honours[c] for c in t["cards"])
+                side = r.side_of(t.winner)
+                game.running[side] += sum(deal.table.honours[c] for c in t.cards)
                 if game.running[side] >= r.target:
-                    game.win(side, "reached", None, k, _where(r, t["set"], t["index"]))
+                    game.win(side, "reached", None, k, _where(r, t.set, t.index))
                     return
             if not finished:
                 game.running = before  # §7.14: an unfinished unit adds nothing
