@@ -1,0 +1,106 @@
+"""PlayState (the Python rules of play) and the numba kernel agree (issue 8).
+
+Over random deals of every preset, player count and play switch, the kernel plays each deal
+twice through its public one-deal entry (``_kernels.engine.play_given``): once with a random
+script (card ``legal[k % len(legal)]``, legal ascending) and once with the heuristic
+policy. :class:`~catchten_sim.state.PlayState` replays the same deal and must find
+
+- the same legal cards: the script picks, from PlayState's legal cards, the very card the
+  kernel picked from its own (a different legal set almost surely gives a different card);
+  every heuristic card passes ``verify_play``;
+- the same trick leaders and winners, the same honours and cards taken per scoring unit
+  and side, and the same taker of the Ten of trumps.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from catchten_sim._kernels import engine as K
+from catchten_sim.play import Deal, deal
+from catchten_sim.rules import Rules
+
+DEALS = 25
+
+CONFIGS = [
+    ("foster", n, {}) for n in range(2, 9)
+] + [
+    ("foster", 4, {"exposed_trump": True}),
+    ("foster", 4, {"no_trump_first_lead": True}),
+    ("foster", 4, {"must_trump": True}),
+    ("foster", 4, {"must_trump": True, "no_trump_first_lead": True, "exposed_trump": True}),
+    ("foster", 4, {"ten_of_diamonds_bonus": True}),
+    ("foster", 4, {"card_points": "off"}),
+    ("foster", 4, {"everyone_alone": True}),
+    ("foster", 4, {"target": 31, "tie": "replay", "revoke": "hand"}),
+    ("foster", 4, {"game_at_once": True}),
+    ("foster", 2, {"exposed_trump": True, "no_trump_first_lead": True}),
+    ("foster", 2, {"small_deal": "whole"}),
+    ("foster", 2, {"set_scoring": "per_deal", "must_trump": True}),
+    ("foster", 3, {"exposed_trump": True, "set_scoring": "per_deal"}),
+    ("foster", 3, {"small_deal": "whole", "no_trump_first_lead": True}),
+    ("foster", 5, {"keep_six_of_spades": True}),
+    ("foster", 5, {"removed_six": "C", "ten_of_diamonds_bonus": True}),
+    ("foster", 7, {"keep_six_of_spades": True, "exposed_trump": True}),
+    ("foster", 6, {"six_players": "triples"}),
+    ("foster", 6, {"everyone_alone": True, "must_trump": True}),
+    ("foster", 8, {"everyone_alone": True}),
+    ("jaques", 4, {}),
+    ("jaques", 6, {}),
+    ("jaques", 6, {"six_as_three_pairs": True}),
+    ("jaques", 4, {"dealer_declares": True}),
+    ("jaques", 4, {"deck52": True, "must_trump": True}),
+    ("jaques", 4, {"exposed_trump": True, "no_trump_first_lead": True}),
+    ("french52", 4, {}),
+    ("french52", 4, {"exposed_trump": True, "must_trump": True}),
+]
+
+
+def _kernel_play(d: Deal, policy: int, script: list[int]):
+    """The kernel's play of ``d``: (leaders, cards per trick, winners, honours, cards taken
+    per unit and side, seat that took the Ten or -1)."""
+    t = d.rules.tables()
+    pol = np.full(d.rules.players, policy, dtype=np.int64)
+    return K.play_given(t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power,
+                        t.honours, t.ten_card, t.top_trump, d.masks(), d.dealer, d.trump,
+                        -1 if d.turnup is None else d.turnup, pol, np.uint64(d.rng_state),
+                        np.array(script or [0], dtype=np.int64))
+
+
+def _check(d: Deal, policy: int, script: list[int]) -> None:
+    leaders, cards, winners, cap_hon, cap_cards, ten_taker = _kernel_play(d, policy, script)
+    state = d.play_state()
+    i = 0
+    for k in range(len(leaders)):
+        assert state.leader == leaders[k], (k, "leader")
+        for c in cards[k]:
+            c = int(c)
+            legal = state.legal_cards()
+            if policy == K.POL_SCRIPTED:
+                want = legal[script[i] % len(legal)]
+                assert c == want, (f"play[{i}]: kernel played {c}, PlayState's legal cards "
+                                   f"{legal} give {want}")
+            assert c in legal and state.can_play(c), (i, c, legal)
+            state.play(c)
+            i += 1
+        assert state.tricks[-1].winner == winners[k], (k, "winner")
+    assert state.finished
+    for u in range(state.n_units):
+        hon, taken = state.captured(u)
+        assert hon == [int(x) for x in cap_hon[u]], (u, "honours")
+        assert taken == [int(x) for x in cap_cards[u]], (u, "cards taken")
+    assert (state.ten_taker if state.ten_taker is not None else -1) == ten_taker
+
+
+@pytest.mark.parametrize("preset,players,variants", CONFIGS,
+                         ids=[f"{p}{n}-" + "-".join(f"{k}={v}" for k, v in sorted(var.items()))
+                              for p, n, var in CONFIGS])
+def test_playstate_and_kernel_agree(preset, players, variants) -> None:
+    rules = Rules(preset, players, variants)
+    rng = random.Random(f"{preset}{players}{sorted(variants.items())}")
+    for index in range(DEALS):
+        d = deal(rules, seed=11, index=index)
+        _check(d, K.POL_SCRIPTED, [rng.randrange(10 ** 6) for _ in range(rules.n_dealt)])
+        _check(d, K.POL_HEURISTIC, [])
