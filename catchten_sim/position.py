@@ -29,7 +29,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .cards import format_card, parse_card, parse_cards
-from .errors import CatchTenError, IllegalPlayError, ParseError, PositionError
+from .errors import CatchTenError, IllegalPlayError, ParseError, PositionError, check_keys
+from .inputs import json_kind, preset_name, read_json_object
 from .rules import NO_TRUMPS, Rules
 from .state import PlayState
 
@@ -139,6 +140,12 @@ class InfoSet:
         }
 
 
+#: the keys of a position (FORMATS.md "Position"; ``variants`` as in a record, ``trump`` with
+#: jaques ``dealer_declares``); any other key is refused
+POSITION_KEYS = ("rules", "variants", "players", "dealer", "seat", "hand", "turnup", "play",
+                 "dead", "score", "trump")
+
+
 @dataclass(frozen=True)
 class Position:
     """A decision point seen by the player to move (FORMATS.md "Position").
@@ -187,11 +194,19 @@ class Position:
     def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> "Position":
         """Build from a FORMATS.md position object (JSON-like dict)."""
         if not isinstance(data, Mapping):
-            raise ParseError("position", "not an object", type(data).__name__)
+            raise ParseError("position", "not an object",
+                             f"a position is a JSON object, not {json_kind(data)}")
+        check_keys(data, POSITION_KEYS, cls=PositionError)
         if rules is None:
-            if "players" not in data:
+            players = data.get("players")
+            if players is None:
                 raise PositionError("players", "players out of range", "players is required")
-            rules = Rules(data.get("rules", "foster"), data["players"], data.get("variants") or {})
+            if isinstance(players, bool) or not isinstance(players, int):
+                raise PositionError("players", "players out of range",
+                                    f"players={json.dumps(players, default=str)} is not a "
+                                    "whole number")
+            rules = Rules(preset_name(data.get("rules")), data["players"],
+                          data.get("variants") or {})
         dealer = _int_field(data, "dealer", 0, rules.players - 1)
         seat = _int_field(data, "seat", 0, rules.players - 1)
         hand = parse_cards(data.get("hand", []), "hand")
@@ -205,32 +220,28 @@ class Position:
                     isinstance(x, int) and not isinstance(x, bool) and 0 <= x < rules.target
                     for x in score):
                 raise PositionError("score", "bad score",
-                                    f"{score!r}: {rules.n_sides} whole numbers from 0 to "
+                                    f"{json.dumps(score, default=str)}: {rules.n_sides} whole numbers from 0 to "
                                     f"{rules.target - 1}, one per side")
             score = tuple(int(x) for x in score)
         trump = data.get("trump")
         if trump is not None:
             names = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
             if str(trump).upper() not in names:
-                raise PositionError("trump", "bad trump", f"{trump!r}: S, H, D, C or NT")
+                raise PositionError("trump", "bad trump", f"{json.dumps(trump, default=str)}: S, H, D, C or NT")
             trump = names[str(trump).upper()]
         return cls(rules, dealer, seat, tuple(hand), turnup, tuple(play), tuple(dead), score,
                    trump)
 
     @classmethod
     def from_json(cls, path: str | Path) -> "Position":
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ParseError("position", "file not found", str(path)) from None
-        except OSError as exc:
-            raise ParseError("position", "cannot read", f"{path}: {exc.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ParseError("position", "not JSON", f"{path}: {exc.msg} at line {exc.lineno}") \
-                from None
-        return cls.from_dict(data)
+        """Read a position file (``-``: standard input); see :meth:`from_dict`.
+
+        Raises
+        ------
+        ParseError
+            Field ``position``: missing, unreadable, not UTF-8, not JSON, not an object.
+        """
+        return cls.from_dict(read_json_object(path, "position"))
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -247,8 +258,11 @@ class Position:
 
 def _int_field(data: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
     v = data.get(name)
+    if v is None:
+        raise PositionError(name, f"{name} out of range", f"{name} missing (allowed {lo} to {hi})")
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise PositionError(name, f"{name} out of range", f"{name}={v!r} (allowed {lo} to {hi})")
+        raise PositionError(name, f"{name} out of range",
+                            f"{name}={json.dumps(v)} (allowed {lo} to {hi})")
     return int(v)
 
 
@@ -415,7 +429,8 @@ def deal_info(rules: Rules, *, dealer: int, seat: int, hand: Sequence[int],
                             "odds at the deal need a turn-up (dealer_declares has none)")
     for name, v in (("dealer", dealer), ("seat", seat)):
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
-            raise PositionError(name, f"{name} out of range", f"{name}={v!r} (allowed 0 to "
+            raise PositionError(name, f"{name} out of range", f"{name}="
+                                f"{'missing' if v is None else json.dumps(v, default=str)} (allowed 0 to "
                                 f"{n - 1})")
     deck = set(rules.deck)
     hand = [int(c) for c in hand]

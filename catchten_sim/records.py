@@ -26,8 +26,9 @@ A revoke is not an error: it is reported and penalised (RULES.md §7.3-§7.5).
 
 Readings decided here where the texts are silent (RULES.md says: follow seed 000, and say so)
 --------------------------------------------------------------------------------------------
-- A bad ``dealer`` is field ``dealer`` with why ``players out of range`` (the nearest word in
-  FORMATS.md's list). A missing ``turnup`` means the dealer's last card; a missing ``dead`` or
+- A bad ``dealer`` is field ``dealer`` with why ``dealer out of range`` (issue 13). Keys
+  that FORMATS.md does not name are refused (field: the key, why ``unknown field``, the
+  nearest known key in the detail), before anything else. A missing ``turnup`` means the dealer's last card; a missing ``dead`` or
   ``play`` is empty. A malformed turn-up is checked at the turn-up step, a malformed play card
   at its place in the play (card syntax in the checking order names hands and dead only).
 - ``must_trump``: a player void in the led suit who discards while holding a (playable) trump
@@ -63,12 +64,17 @@ from pathlib import Path
 from typing import Any
 
 from .cards import SUIT_CHARS, format_card, parse_card
-from .errors import CatchTenError, IllegalPlayError, ParseError, RulesError
+from .errors import CatchTenError, IllegalPlayError, ParseError, RulesError, check_keys
+from .inputs import json_kind, preset_name, read_json_object
 from .rules import COUNT_OUT_STEPS, Rules
 from .state import PlayState, unit_scores
 
 __all__ = ["load_record", "score_record", "score_game", "is_game_record", "score_any",
            "hand_from_record", "rules_of_record"]
+
+#: the keys of a hand record and of a game record (FORMATS.md); any other key is refused
+HAND_KEYS = ("rules", "variants", "players", "dealer", "hands", "turnup", "dead", "play")
+GAME_KEYS = ("rules", "variants", "players", "hands")
 
 N_STEPS = len(COUNT_OUT_STEPS)
 STEP_CARDS = COUNT_OUT_STEPS.index("cards")
@@ -90,27 +96,22 @@ def load_record(path: str | Path) -> dict:
     Raises
     ------
     ParseError
-        Field ``record``: the file is missing, unreadable, not JSON, or not a JSON object.
+        Field ``record``: the file is missing, unreadable, not UTF-8, not JSON, or not a
+        JSON object (:func:`catchten_sim.inputs.read_json_object`; ``-`` reads stdin).
     """
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ParseError("record", "file not found", str(p)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ParseError("record", "unreadable file", f"{p}: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ParseError("record", "not JSON",
-                         f"{p}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    if not isinstance(data, dict):
-        raise ParseError("record", "not a record",
-                         f"{p}: the top level is a {type(data).__name__}, not an object")
-    return data
+    return read_json_object(path, "record")
 
 
 # ------------------------------------------------------------------------------ rules
+def _check_record_keys(data: Any, known: tuple[str, ...]) -> None:
+    """A record is a JSON object whose keys are all known (issue 13: a typo such as
+    ``variant`` for ``variants`` is an error, never a silent change of answer)."""
+    if not isinstance(data, dict):
+        raise ParseError("record", "not a record",
+                         f"a record is a JSON object, not {json_kind(data)}")
+    check_keys(data, known)
+
+
 def rules_of_record(data: dict) -> Rules:
     """The rules a record asks for, checked in the order rules, variants, players.
 
@@ -125,10 +126,8 @@ def rules_of_record(data: dict) -> Rules:
     """
     if not isinstance(data, dict):
         raise ParseError("record", "not a record", f"a record is a JSON object, not "
-                         f"{type(data).__name__}")
-    preset = data.get("rules")
-    if preset is None:
-        preset = "foster"
+                         f"{json_kind(data)}")
+    preset = preset_name(data.get("rules"))
     variants = data.get("variants")
     if variants is None:
         variants = {}
@@ -144,7 +143,7 @@ def rules_of_record(data: dict) -> Rules:
         raise RulesError("players", "players out of range", "players missing")
     if isinstance(players, bool) or not isinstance(players, int):
         raise RulesError("players", "players out of range",
-                         f"players={players!r} is not a whole number")
+                         f"players={json.dumps(players)} is not a whole number")
     return Rules(preset, players, variants)
 
 
@@ -157,26 +156,31 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
     """
     n = rules.players
     dealer = data.get("dealer")
+    if dealer is None:
+        raise RulesError("dealer", "dealer out of range",
+                         f"dealer missing (a seat from 0 to {n - 1})")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-        raise RulesError("dealer", "players out of range",
-                         f"dealer {dealer!r} with {n} players (seats 0 to {n - 1})")
+        raise RulesError("dealer", "dealer out of range",
+                         f"dealer {json.dumps(dealer)} with {n} players (seats 0 to {n - 1})")
 
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list) or len(raw_hands) != n:
-        got = len(raw_hands) if isinstance(raw_hands, list) else repr(raw_hands)
-        raise ParseError("hands", "wrong number of hands", f"{got} hands for {n} players")
+        got = (f"{len(raw_hands)} hands" if isinstance(raw_hands, list)
+               else "hands missing" if raw_hands is None else f"hands is {json_kind(raw_hands)}")
+        raise ParseError("hands", "wrong number of hands", f"{got} for {n} players")
     raw_dead = data.get("dead")
     if raw_dead is None:
         raw_dead = []
     if not isinstance(raw_dead, list):
-        raise ParseError("dead", "wrong number of cards", f"dead={raw_dead!r} is not a list")
+        raise ParseError("dead", "wrong number of cards",
+                         f"dead is {json_kind(raw_dead)}, not a list of cards")
 
     # card syntax: hands, then dead
     hands: list[list[int]] = []
     for i, row in enumerate(raw_hands):
         if not isinstance(row, list):
             raise ParseError("hands", "wrong number of cards",
-                             f"hands[{i}]={row!r} is not a list of cards")
+                             f"hands[{i}] is {json_kind(row)}, not a list of cards")
         hands.append([_card(text, "hands", f"hands[{i}][{j}]") for j, text in enumerate(row)])
     dead = [_card(text, "dead", f"dead[{j}]") for j, text in enumerate(raw_dead)]
 
@@ -232,7 +236,8 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
     if raw_play is None:
         raw_play = []
     if not isinstance(raw_play, list):
-        raise ParseError("play", "malformed card", f"play={raw_play!r} is not a list of cards")
+        raise ParseError("play", "malformed card",
+                         f"play is {json_kind(raw_play)}, not a list of cards")
     if len(raw_play) > rules.n_dealt:
         raise IllegalPlayError("play", "play longer than deal",
                                f"{len(raw_play)} cards played, {rules.n_dealt} dealt")
@@ -243,7 +248,9 @@ def _card(text: Any, field: str, where: str) -> int:
     try:
         return parse_card(text, where)
     except ParseError:
-        raise ParseError(field, "malformed card", f"{where}={text!r}") from None
+        shown = json.dumps(text, ensure_ascii=False) if text is None or isinstance(
+            text, (str, int, float, bool)) else json_kind(text)
+        raise ParseError(field, "malformed card", f"{where}={shown}") from None
 
 
 # ------------------------------------------------------------------------------ play
@@ -408,6 +415,7 @@ def score_record(data: dict) -> dict:
     CatchTenError
         The first fault in the checking order (RULES.md, end).
     """
+    _check_record_keys(data, HAND_KEYS)
     rules = rules_of_record(data)
     return _ScoredDeal(data, rules).output()
 
@@ -429,6 +437,7 @@ def hand_from_record(data: dict) -> tuple[Rules, int, list[list[list[int]]], int
     CatchTenError
         As :func:`score_record`.
     """
+    _check_record_keys(data, HAND_KEYS)
     rules = rules_of_record(data)
     deal = _ScoredDeal(data, rules)
     size = rules.set_size
@@ -579,7 +588,9 @@ _HAND_KEY_WHY = {"rules": "unknown preset", "variants": "bad variant value",
 def _hand_of_game(data: dict, rules: Rules, k: int, hand: Any) -> dict:
     """Hand ``k`` of a game record with the game's rules filled in (§7.14)."""
     if not isinstance(hand, dict):
-        raise ParseError("hands", "wrong number of hands", f"hands[{k}] is not a hand record")
+        raise ParseError("hands", "wrong number of hands",
+                         f"hands[{k}] is {json_kind(hand)}, not a hand record")
+    check_keys(hand, HAND_KEYS, f"hands[{k}]")
     rec = dict(hand)
     for key in ("rules", "variants", "players"):
         mine = rec.get(key)
@@ -626,6 +637,7 @@ def score_game(data: dict) -> dict:
         The first fault; a fault inside hand ``k`` names ``hands[k]`` in its detail;
         ``hands`` / ``hands after game end`` for a hand recorded after the game was decided.
     """
+    _check_record_keys(data, GAME_KEYS)
     rules = rules_of_record(data)
     variants = data.get("variants") or {}
     hands = data.get("hands")
