@@ -7,6 +7,12 @@ the current trick, the points already taken, the voids each player has shown, th
 hands' sizes and which cards are known to be where (the turn-up in the dealer's hand, dead
 cards). Any sampler of hidden hands must respect all of it (RULES.md §1, last line).
 
+The replay is :class:`~catchten_sim.state.PlayState`'s (the package's one Python reading of
+the rules of play): first with every hand unknown (who played what, the voids shown), then
+with the player to move's current-set hand known (its own plays must have been legal). The
+:class:`InfoSet` keeps that state, and :func:`catchten_sim.advise.legal_cards` asks it.
+Unknown keys in a position are refused (:func:`catchten_sim.errors.check_keys`).
+
 Readings (where RULES.md and FORMATS.md are silent):
 
 - A void is shown for the current set only: with six-card sets (2-3 players) every set is
