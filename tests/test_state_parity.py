@@ -10,6 +10,10 @@ policy. :class:`~catchten_sim.state.PlayState` replays the same deal and must fi
   every heuristic card passes ``verify_play``;
 - the same trick leaders and winners, the same honours and cards taken per scoring unit
   and side, and the same taker of the Ten of trumps.
+
+And the kernel's own scorer (the outcome rows of ``simulate_chunk``) gives every position
+the honours, cards, card points and total PlayState scores for the same deals, and the same
+holder, taker and fate of the Ten.
 """
 from __future__ import annotations
 
@@ -104,3 +108,50 @@ def test_playstate_and_kernel_agree(preset, players, variants) -> None:
         d = deal(rules, seed=11, index=index)
         _check(d, K.POL_SCRIPTED, [rng.randrange(10 ** 6) for _ in range(rules.n_dealt)])
         _check(d, K.POL_HEURISTIC, [])
+
+
+ROW_CONFIGS = CONFIGS[::3] + [c for c in CONFIGS[1::3] if c[0] != "foster"]
+
+
+@pytest.mark.parametrize("preset,players,variants", ROW_CONFIGS,
+                         ids=[f"{p}{n}-" + "-".join(f"{k}={v}" for k, v in sorted(var.items()))
+                              for p, n, var in ROW_CONFIGS])
+def test_playstate_scores_equal_the_simulation_rows(preset, players, variants) -> None:
+    """The kernel's outcome rows of ``simulate`` (random play) hold, for every position, the
+    side's honours, cards, card points and total that PlayState scores for the same deal
+    (replayed from the same random stream), and the Ten's holder, taker and fate."""
+    rules = Rules(preset, players, variants)
+    t = rules.tables()
+    n = rules.players
+    out = np.zeros((DEALS, K.N_FIXED + n * K.N_PER_POS), dtype=np.int16)
+    K.simulate_chunk(t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power,
+                     t.honours, t.ten_card, t.top_trump, np.zeros(n, dtype=np.int64), 5, 0,
+                     out)
+    for index in range(DEALS):
+        d = deal(rules, seed=5, index=index)
+        _, cards, _, _, _, _ = _kernel_play(d, K.POL_RANDOM, [])
+        state = d.play_state()
+        for c in cards.reshape(-1):
+            state.play(int(c))
+        units = [state.unit_scores(u) for u in range(state.n_units)]
+        row = out[index]
+        assert row[K.C_DEALER] == d.dealer and row[K.C_TRUMP] == d.trump
+        for pos in range(n):
+            seat = (d.dealer + 1 + pos) % n
+            side = rules.side_of(seat)
+            base = K.N_FIXED + pos * K.N_PER_POS
+            for field, key in ((K.F_HONOURS, "honours"), (K.F_CARDS, "cards_taken"),
+                               (K.F_CARD_POINTS, "card_points"), (K.F_TOTAL, "total")):
+                assert row[base + field] == sum(u[side][key] for u in units), (index, pos, key)
+            assert row[base + K.F_SEAT_TRICKS] == sum(tr.winner == seat for tr in state.tricks)
+        holder, taker = state.ten_holder(), state.ten_taker
+        position = (lambda s: 0 if s is None else (s - d.dealer - 1) % n + 1)
+        assert row[K.C_TEN_HOLDER] == position(holder)
+        assert row[K.C_TEN_TAKER] == position(taker)
+        if d.trump == 4:
+            assert row[K.C_TEN_FATE] == K.FATE_NO_TRUMPS
+        elif holder is None:
+            assert row[K.C_TEN_FATE] == K.FATE_DEAD
+        else:
+            caught = rules.side_of(holder) != rules.side_of(taker)
+            assert row[K.C_TEN_FATE] == (K.FATE_CAUGHT if caught else K.FATE_SAVED)
