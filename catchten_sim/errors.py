@@ -7,7 +7,7 @@ positions carry the FORMATS.md ``field`` and ``why`` so that the CLI can print o
 from __future__ import annotations
 
 import difflib
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 
 class CatchTenError(Exception):

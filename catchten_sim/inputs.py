@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import ParseError, RulesError
 
-__all__ = ["read_text", "read_json_object", "json_kind", "preset_name"]
+__all__ = ["json_kind", "preset_name", "read_json_object", "read_text"]
 
 
 def json_kind(value: Any) -> str:

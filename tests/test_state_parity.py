@@ -110,6 +110,11 @@ def test_playstate_and_kernel_agree(preset, players, variants) -> None:
         _check(d, K.POL_HEURISTIC, [])
 
 
+def _position(seat, dealer: int, n: int) -> int:
+    """Position of ``seat`` (1 = eldest … n = dealer), 0 for nobody."""
+    return 0 if seat is None else (seat - dealer - 1) % n + 1
+
+
 ROW_CONFIGS = CONFIGS[::3] + [c for c in CONFIGS[1::3] if c[0] != "foster"]
 
 
@@ -145,9 +150,8 @@ def test_playstate_scores_equal_the_simulation_rows(preset, players, variants) -
                 assert row[base + field] == sum(u[side][key] for u in units), (index, pos, key)
             assert row[base + K.F_SEAT_TRICKS] == sum(tr.winner == seat for tr in state.tricks)
         holder, taker = state.ten_holder(), state.ten_taker
-        position = (lambda s: 0 if s is None else (s - d.dealer - 1) % n + 1)
-        assert row[K.C_TEN_HOLDER] == position(holder)
-        assert row[K.C_TEN_TAKER] == position(taker)
+        assert row[K.C_TEN_HOLDER] == _position(holder, d.dealer, n)
+        assert row[K.C_TEN_TAKER] == _position(taker, d.dealer, n)
         if d.trump == 4:
             assert row[K.C_TEN_FATE] == K.FATE_NO_TRUMPS
         elif holder is None:
