@@ -17,6 +17,7 @@ holder, taker and fate of the Ten.
 """
 from __future__ import annotations
 
+import inspect
 import random
 
 import numpy as np
@@ -62,15 +63,38 @@ CONFIGS = [
 ]
 
 
+#: the kernels' one-deal entries take the rules' Tables bundle as their first argument
+#: after issue 8's play-core split (branch core), the separate arrays before it; the two
+#: helpers below accept both until the split is merged everywhere
+_BUNDLED = next(iter(inspect.signature(K.play_given).parameters)) == "tab"
+
+
 def _kernel_play(d: Deal, policy: int, script: list[int]):
     """The kernel's play of ``d``: (leaders, cards per trick, winners, honours, cards taken
     per unit and side, seat that took the Ten or -1)."""
     t = d.rules.tables()
     pol = np.full(d.rules.players, policy, dtype=np.int64)
+    args = (d.masks(), d.dealer, d.trump, -1 if d.turnup is None else d.turnup, pol,
+            np.uint64(d.rng_state), np.array(script or [0], dtype=np.int64))
+    if _BUNDLED:
+        leaders, cards, winners, hon, taken, _cp, ten = K.play_given(t, *args)
+        return leaders, cards, winners, hon, taken, ten
     return K.play_given(t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power,
-                        t.honours, t.ten_card, t.top_trump, d.masks(), d.dealer, d.trump,
-                        -1 if d.turnup is None else d.turnup, pol, np.uint64(d.rng_state),
-                        np.array(script or [0], dtype=np.int64))
+                        t.honours, t.ten_card, t.top_trump, *args)
+
+
+def _simulate_rows(rules: Rules, seed: int, count: int) -> np.ndarray:
+    """Outcome rows of deals ``0 … count-1`` of a random-play simulation with ``seed``."""
+    t = rules.tables()
+    n = rules.players
+    out = np.zeros((count, K.N_FIXED + n * K.N_PER_POS), dtype=np.int16)
+    pol = np.zeros(n, dtype=np.int64)
+    if _BUNDLED:
+        K.simulate_chunk(t, pol, seed, 0, out)
+    else:
+        K.simulate_chunk(t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power,
+                         t.honours, t.ten_card, t.top_trump, pol, seed, 0, out)
+    return out
 
 
 def _check(d: Deal, policy: int, script: list[int]) -> None:
@@ -126,12 +150,8 @@ def test_playstate_scores_equal_the_simulation_rows(preset, players, variants) -
     side's honours, cards, card points and total that PlayState scores for the same deal
     (replayed from the same random stream), and the Ten's holder, taker and fate."""
     rules = Rules(preset, players, variants)
-    t = rules.tables()
     n = rules.players
-    out = np.zeros((DEALS, K.N_FIXED + n * K.N_PER_POS), dtype=np.int16)
-    K.simulate_chunk(t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power,
-                     t.honours, t.ten_card, t.top_trump, np.zeros(n, dtype=np.int64), 5, 0,
-                     out)
+    out = _simulate_rows(rules, 5, DEALS)
     for index in range(DEALS):
         d = deal(rules, seed=5, index=index)
         _, cards, _, _, _, _ = _kernel_play(d, K.POL_RANDOM, [])
