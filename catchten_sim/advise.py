@@ -134,9 +134,6 @@ class _Resume:
         self.cap_mask0 = (np.array(info.cap_masks, dtype=np.int64).reshape(units, r.n_sides)
                           if info.cap_masks else np.zeros((units, r.n_sides), dtype=np.int64))
         self.turnup = -1 if info.turnup is None else int(info.turnup)
-        self.ptab = K.policy_tables(self.t.params, self.t.deck, self.t.side_of_seat,
-                                    self.t.trump_power, self.t.rank_power, self.t.honours,
-                                    self.t.ten_card)
 
 
 @dataclass
@@ -162,7 +159,12 @@ class RolloutEvaluator:
         self._cands = np.array(list(self.candidates), dtype=np.int64)
         self._pols = np.array([int(p) for p in self.policies], dtype=np.int64)
         t = self._rs.t
-        self._scr = [K.scratch(t.params, t.deck) for _ in range(max(1, self.threads))]
+        self._scr = [K.scratch(t) for _ in range(max(1, self.threads))]
+        rs = self._rs
+        self._job = KR.RolloutJob(rs.owner_known, rs.cap_mask0, rs.trump_leads0, rs.start,
+                                  np.int64(self.info.seat), np.int64(self.info.dealer),
+                                  np.int64(self.info.trump), np.int64(rs.turnup), self._pols,
+                                  np.uint64(self._play_seed))
         n_tricks = self.info.rules.n_sets * self.info.rules.set_size
         n = self.info.rules.players
         self._nolog = (np.zeros(1, dtype=np.int64), np.zeros((1, n), dtype=np.int64),
@@ -177,16 +179,8 @@ class RolloutEvaluator:
             self._pool = None
 
     def _run(self, hands, first, out, scr, cands, do_log=False, logs=None):
-        rs = self._rs
-        t = rs.t
-        info = self.info
-        KR.rollout_chunk(t.params, t.side_of_seat, t.trump_power, t.honours, t.ten_card,
-                         t.top_trump, rs.ptab, hands, rs.owner_known, cands,
-                         np.int64(info.seat), rs.start, rs.cap_mask0, t.step,
-                         rs.trump_leads0, np.int64(info.dealer), np.int64(info.trump),
-                         np.int64(rs.turnup), self._pols, np.uint64(self._play_seed),
-                         np.int64(first), out, scr, do_log,
-                         logs if logs is not None else self._nolog)
+        KR.rollout_chunk(self._rs.t, scr, self._job, hands, cands, np.int64(first), out,
+                         do_log, logs if logs is not None else self._nolog)
 
     def evaluate(self, hands: np.ndarray, first: int) -> np.ndarray:
         m = hands.shape[0]

@@ -97,8 +97,8 @@ def deal(rules: Rules, *, seed: int = 1, index: int = 0) -> Deal:
     if not 0 <= int(index) < 2 ** 62:
         raise CatchTenError("index", "out of range", f"index={index}")
     t = rules.tables()
-    set_hands, dealer, trump, turnup, dead, state = K.deal_one(
-        t.params, t.deck, t.trump_power, t.honours, np.uint64(seed), np.int64(index))
+    set_hands, dealer, trump, turnup, dead, state = K.deal_one(t, np.uint64(seed),
+                                                               np.int64(index))
     return Deal(rules, int(dealer), tuple(tuple(int(x) for x in row) for row in set_hands),
                 int(trump), None if turnup < 0 else int(turnup),
                 () if dead < 0 else (int(dead),), int(state))
@@ -211,10 +211,9 @@ def play(d: Deal, policies: Sequence[object] | object = "heuristic", *,
         pol = np.array([int(p) for p in pols], dtype=np.int64)
         scr = np.zeros(1, dtype=np.int64)
     rng = d.rng_state if rng_state is None else rng_state
-    ll, lc, _lw, _hon, _cards, _ten = K.play_given(
-        t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power, t.honours,
-        t.ten_card, t.top_trump, d.masks(), d.dealer, d.trump,
-        -1 if d.turnup is None else d.turnup, pol, np.uint64(rng), scr)
+    ll, lc, _lw, _hon, _cards, _cp, _ten = K.play_given(
+        t, d.masks(), d.dealer, d.trump, -1 if d.turnup is None else d.turnup, pol,
+        np.uint64(rng), scr)
     # the kernel chose the cards; the rules of play and the scores are PlayState's
     state = d.play_state()
     for i in range(len(ll)):
