@@ -161,7 +161,7 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
                          f"dealer missing (a seat from 0 to {n - 1})")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
         raise RulesError("dealer", "dealer out of range",
-                         f"dealer {json.dumps(dealer)} with {n} players (seats 0 to {n - 1})")
+                         f"dealer {json.dumps(dealer)} with {n} players: seats 0 to {n - 1}")
 
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list) or len(raw_hands) != n:
