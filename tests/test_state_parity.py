@@ -179,3 +179,65 @@ def test_playstate_scores_equal_the_simulation_rows(preset, players, variants) -
         else:
             caught = rules.side_of(holder) != rules.side_of(taker)
             assert row[K.C_TEN_FATE] == (K.FATE_CAUGHT if caught else K.FATE_SAVED)
+
+
+# ------------------------------------------------------------------ the kernel's make/unmake
+try:  # issue 8's play core (trick.py); absent before the split
+    from numba import njit
+
+    from catchten_sim._kernels import layout as KL
+    from catchten_sim._kernels import trick as KT
+except ImportError:  # pragma: no cover
+    KT = None
+
+
+if KT is not None:
+    @njit
+    def _kernel_legal_masks(tab, ps, dealer, trump, turnup, cards, masks, winners):
+        """The kernel's play state along ``cards`` (tricks, n): ``masks[i]`` its legal cards
+        before the ``i``-th card, ``winners[t]`` the winner of trick ``t``."""
+        KT.start_play(tab, ps, dealer, trump, turnup)
+        n = tab.params[KL.P_N]
+        i = 0
+        for t in range(cards.shape[0]):
+            for k in range(n):
+                masks[i] = KT.legal_now(tab, ps)
+                KT.play_card(tab, ps, cards[t, k])
+                i += 1
+            winners[t] = KT.finish_trick(tab, ps)
+
+
+@pytest.mark.skipif(KT is None, reason="needs the kernel play core (_kernels/trick.py)")
+@pytest.mark.parametrize("preset,players,variants", CONFIGS,
+                         ids=[f"{p}{n}-" + "-".join(f"{k}={v}" for k, v in sorted(var.items()))
+                              for p, n, var in CONFIGS])
+def test_playstate_legal_cards_equal_the_kernel_play_core(preset, players, variants) -> None:
+    """At every decision point of deals played by PlayState (random legal cards), the kernel
+    play core's ``legal_now`` gives exactly PlayState's legal cards, and ``finish_trick``
+    the same winners."""
+    rules = Rules(preset, players, variants)
+    tab = rules.tables()
+    rng = random.Random(f"core-{preset}{players}{sorted(variants.items())}")
+    for index in range(DEALS):
+        d = deal(rules, seed=17, index=index)
+        state = d.play_state()
+        legal_sets = []
+        while not state.finished:
+            legal = state.legal_cards()
+            legal_sets.append(sum(1 << c for c in legal))
+            state.play(rng.choice(legal))
+        ps = KT.new_play(players, rules.n_sets, rules.set_size, rules.n_sides)
+        ps.set_hands[...] = d.masks()
+        for st in range(rules.n_sets):
+            for seat in range(players):
+                for c in range(52):
+                    if int(ps.set_hands[st, seat]) >> c & 1:
+                        ps.owner[c] = seat
+        cards = np.array([t.cards for t in state.tricks], dtype=np.int64)
+        masks = np.zeros(cards.size, dtype=np.int64)
+        winners = np.zeros(len(cards), dtype=np.int64)
+        _kernel_legal_masks(tab, ps, d.dealer, d.trump, -1 if d.turnup is None else d.turnup,
+                            cards, masks, winners)
+        for i, (mine, kernel) in enumerate(zip(legal_sets, masks)):
+            assert mine == int(kernel), (index, i, state.played[:i + 1])
+        assert list(winners) == [t.winner for t in state.tricks], index
