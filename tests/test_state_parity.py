@@ -13,7 +13,8 @@ policy. :class:`~catchten_sim.state.PlayState` replays the same deal and must fi
 
 And the kernel's own scorer (the outcome rows of ``simulate_chunk``) gives every position
 the honours, cards, card points and total PlayState scores for the same deals, and the same
-holder, taker and fate of the Ten.
+holder, taker and fate of the Ten. With the kernel play core (``_kernels/trick.py``), its
+``legal_now`` equals PlayState's legal cards exactly at every decision point.
 """
 from __future__ import annotations
 
