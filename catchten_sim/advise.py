@@ -81,7 +81,7 @@ MAX_SAMPLES = 50_000_000
 
 # ------------------------------------------------------------------------ legal cards
 def legal_cards(info: InfoSet) -> list[int]:
-    """The cards the player to move may play (RULES.md §1, §3, §7.6), ascending.
+    """The cards the player to move may play (docs/rules.md §1, §3, §7.6), ascending.
 
     Follow suit if able, else any card (``must_trump``: a trump if able);
     ``no_trump_first_lead`` on the first lead of a set; ``exposed_trump``: the turn-up may

@@ -1,4 +1,4 @@
-"""Cards, suits, ranks and hands, with the notation of FORMATS.md ("Cards").
+"""Cards, suits, ranks and hands, with the notation of docs/formats.md ("Cards").
 
 A card index is ``suit * 13 + rank`` with suits ``S H D C`` = 0 1 2 3 and rank
 0 = ``2`` … 12 = ``A`` (DESIGN.md §3), so one ``uint64`` mask holds any hand of the 36-,

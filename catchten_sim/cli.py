@@ -66,7 +66,7 @@ class CatchtenGroup(click.Group):
 def rules_options(f):
     """The rules options shared by every command that plays."""
     f = click.option("--variant", "-V", "variants", multiple=True, metavar="NAME[=VALUE]",
-                     help="A rule switch from RULES.md, e.g. keep_six_of_spades or target=31 "
+                     help="A rule switch from docs/rules.md, e.g. keep_six_of_spades or target=31 "
                           "(repeatable).")(f)
     f = click.option("--rules-file", type=click.Path(dir_okay=False),
                      help="TOML file: rules = \"foster\", players = 4, [variants] ...; "
@@ -101,7 +101,7 @@ def make_rules(preset: str | None, players: int | None, variants: tuple[str, ...
 
 @contextmanager
 def _errors_as_json(as_json: bool) -> Iterator[None]:
-    """With ``--json``, a bad-input error is printed as the FORMATS.md error object on one
+    """With ``--json``, a bad-input error is printed as the docs/formats.md error object on one
     line of stdout (exit 2); without it, it reaches the one-line stderr handler."""
     try:
         yield
@@ -309,7 +309,7 @@ class _Progress:
 @click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
 def score_cmd(record, as_json):
-    """Score a hand record or a game record (JSON, FORMATS.md): tricks, honours, card
+    """Score a hand record or a game record (JSON, docs/formats.md): tricks, honours, card
     points, the Ten's fate, revokes; for games the running totals and the winner."""
     from . import records
     with _errors_as_json(as_json):
@@ -324,7 +324,7 @@ def score_cmd(record, as_json):
 
 # ---------------------------------------------------------------------------- advise / odds
 def position_options(f):
-    """The FORMATS.md position as flags (instead of a POSITION.json file)."""
+    """The docs/formats.md position as flags (instead of a POSITION.json file)."""
     f = click.option("--score", type=str, default=None, metavar="\"A B\"",
                      help="Each side's game score before this hand, side order.")(f)
     f = click.option("--play", type=str, default=None, metavar="\"CARDS\"",
@@ -395,7 +395,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
                objective, seed, threads, explain_n, as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
 
-    POSITION is a FORMATS.md position JSON file (- for stdin), or give the position with
+    POSITION is a docs/formats.md position JSON file (- for stdin), or give the position with
     flags, e.g.
 
     \b

@@ -7,7 +7,7 @@
 >>> eq = equity_table(Rules("foster", 4), "heuristic", n_hands=200_000, seed=1)
 >>> eq.p_win((35, 30), dealer=3)                            # doctest: +SKIP
 
-Games (RULES.md §1, §3, §7.9-§7.13, with the readings of :mod:`catchten_sim.records`)
+Games (docs/rules.md §1, §3, §7.9-§7.13, with the readings of :mod:`catchten_sim.records`)
 ----------------------------------------------------------------------------------
 Hands are dealt in turn (the deal passes left), scores carry over, and the winner is
 decided by the rules' ``tie`` (``count_out`` in the order of §7.10, ``higher_total``,

@@ -59,7 +59,7 @@ class Deal:
         return out
 
     def to_record(self, play: Sequence[int] = ()) -> dict[str, Any]:
-        """A FORMATS.md hand record of this deal and the given play."""
+        """A docs/formats.md hand record of this deal and the given play."""
         rec: dict[str, Any] = {
             "rules": self.rules.preset,
             "variants": dict(self.rules.given_variants()),
@@ -126,7 +126,7 @@ def deal_from_hands(rules: Rules, dealer: int, hands: Sequence[Sequence[int]],
 
 @dataclass(frozen=True)
 class PlayedDeal:
-    """A deal played out: the tricks and the score (RULES.md §2, §6, §7.1).
+    """A deal played out: the tricks and the score (docs/rules.md §2, §6, §7.1).
 
     Attributes
     ----------
@@ -160,7 +160,7 @@ class PlayedDeal:
         return self.deal.to_record(self.play)
 
     def to_dict(self) -> dict[str, Any]:
-        """The FORMATS.md score output's main keys."""
+        """The docs/formats.md score output's main keys."""
         r = self.deal.rules
         return {
             "finished": True,

@@ -1,13 +1,13 @@
-"""A decision point seen by one player, and what that player knows (FORMATS.md "Position").
+"""A decision point seen by one player, and what that player knows (docs/formats.md "Position").
 
 A :class:`Position` is validated when built: the history must be playable under the rules,
 the player to move must be ``seat``, and the cards held, played, turned up and laid aside
 must be consistent. :meth:`Position.info` replays the history into an :class:`InfoSet`:
 the current trick, the points already taken, the voids each player has shown, the hidden
 hands' sizes and which cards are known to be where (the turn-up in the dealer's hand, dead
-cards). Any sampler of hidden hands must respect all of it (RULES.md §1, last line).
+cards). Any sampler of hidden hands must respect all of it (docs/rules.md §1, last line).
 
-Readings (where RULES.md and FORMATS.md are silent):
+Readings (where docs/rules.md and docs/formats.md are silent):
 
 - A void is shown for the current set only: with six-card sets (2-3 players) every set is
   a fresh hand, and later sets are unseen by everyone, the player to move included.
@@ -144,7 +144,7 @@ class InfoSet:
 
 @dataclass(frozen=True)
 class Position:
-    """A decision point seen by the player to move (FORMATS.md "Position").
+    """A decision point seen by the player to move (docs/formats.md "Position").
 
     Parameters
     ----------
@@ -188,7 +188,7 @@ class Position:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> "Position":
-        """Build from a FORMATS.md position object (JSON-like dict)."""
+        """Build from a docs/formats.md position object (JSON-like dict)."""
         if not isinstance(data, Mapping):
             raise ParseError("position", "not an object", type(data).__name__)
         if rules is None:

@@ -1,7 +1,7 @@
-"""Hand records and game records: parse, validate and score them (FORMATS.md).
+"""Hand records and game records: parse, validate and score them (docs/formats.md).
 
-This is readable pure Python, not a hot path. It follows FORMATS.md ("Hand record",
-"Score output", "Game record", "Game score output", "Errors in records") and RULES.md,
+This is readable pure Python, not a hot path. It follows docs/formats.md ("Hand record",
+"Score output", "Game record", "Game score output", "Errors in records") and docs/rules.md,
 whose §7 fine points and closing checking order are normative.
 
 Public API
@@ -9,25 +9,25 @@ Public API
 load_record(path) -> dict
     Read a JSON record file (``ParseError`` with field ``record`` when it is not one).
 score_record(data) -> dict
-    A hand record -> the FORMATS.md "Score output".
+    A hand record -> the docs/formats.md "Score output".
 score_game(data) -> dict
-    A game record -> the FORMATS.md "Game score output".
+    A game record -> the docs/formats.md "Game score output".
 is_game_record(data) -> bool, score_any(data) -> dict
     Tell the two kinds apart by shape and score either.
 hand_from_record(data) -> (Rules, dealer, set_hands, turnup, dead, play)
     A validated hand record as plain values, for code that replays it.
 
-Checking order (RULES.md, end; the first fault wins): rules, variants, players, dealer,
+Checking order (docs/rules.md, end; the first fault wins): rules, variants, players, dealer,
 number of hands, card syntax (hands, then dead), cards in the deck, duplicates, cards per
 hand, dead count, turn-up, play length, then the play card by card (played twice, not in
 hand, exposed trump, trump led first, revoke). Every refusal is a
-:class:`~catchten_sim.errors.CatchTenError` carrying the FORMATS.md ``field`` and ``why``.
-A revoke is not an error: it is reported and penalised (RULES.md §7.3-§7.5).
+:class:`~catchten_sim.errors.CatchTenError` carrying the docs/formats.md ``field`` and ``why``.
+A revoke is not an error: it is reported and penalised (docs/rules.md §7.3-§7.5).
 
-Readings decided here where the texts are silent (RULES.md says: follow seed 000, and say so)
+Readings decided here where the texts are silent (docs/rules.md says: follow seed 000, and say so)
 --------------------------------------------------------------------------------------------
 - A bad ``dealer`` is field ``dealer`` with why ``players out of range`` (the nearest word in
-  FORMATS.md's list). A missing ``turnup`` means the dealer's last card; a missing ``dead`` or
+  docs/formats.md's list). A missing ``turnup`` means the dealer's last card; a missing ``dead`` or
   ``play`` is empty. A malformed turn-up is checked at the turn-up step, a malformed play card
   at its place in the play (card syntax in the checking order names hands and dead only).
 - ``must_trump``: a player void in the led suit who discards while holding a (playable) trump
@@ -114,7 +114,7 @@ def rules_of_record(data: dict) -> Rules:
     """The rules a record asks for, checked in the order rules, variants, players.
 
     ``rules`` defaults to ``foster`` and ``variants`` to none; ``players`` is required.
-    A record asking for ``dealer_declares`` is refused (RULES.md §7.8: a record has no
+    A record asking for ``dealer_declares`` is refused (docs/rules.md §7.8: a record has no
     field for the declaration).
 
     Raises
@@ -137,7 +137,7 @@ def rules_of_record(data: dict) -> Rules:
     if probe.dealer_declares:
         raise RulesError("variants", "bad variant value",
                          "dealer_declares=true cannot be written in a record "
-                         "(no field for the declaration, RULES.md §7.8)")
+                         "(no field for the declaration, docs/rules.md §7.8)")
     players = data.get("players")
     if players is None:
         raise RulesError("players", "players out of range", "players missing")
@@ -149,7 +149,7 @@ def rules_of_record(data: dict) -> Rules:
 
 # ------------------------------------------------------------------------------ dealing
 def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[int], int, list]:
-    """Validate a hand record up to the play length (the checking order, RULES.md end).
+    """Validate a hand record up to the play length (the checking order, docs/rules.md end).
 
     Returns ``(dealer, hands, dead, turnup, raw_play)`` with ``hands[seat]`` the seat's
     cards in set order (card indices) and ``raw_play`` the play as written.
@@ -264,7 +264,7 @@ class _Table:
         self.ten = int(t.ten_card[trump])
 
     def power(self, card: int, led: int) -> int:
-        """Strength of ``card`` in a trick led in suit ``led`` (RULES.md §1); 0 cannot win."""
+        """Strength of ``card`` in a trick led in suit ``led`` (docs/rules.md §1); 0 cannot win."""
         if self.trump_power[card] > 0:
             return self.trump_power[card]
         return self.rank_power[card] if card // 13 == led else 0
@@ -272,7 +272,7 @@ class _Table:
 
 def _play_deal(rules: Rules, table: _Table, dealer: int, hands: list[list[int]], turnup: int,
                raw_play: list) -> tuple[list[dict], dict | None]:
-    """Play the record card by card, checking each card (RULES.md checking order).
+    """Play the record card by card, checking each card (docs/rules.md checking order).
 
     Returns the completed tricks (``index``, ``set`` from 1, ``leader``, ``cards``,
     ``winner``) and the first revoke (or None). An unfinished last trick is checked but
@@ -346,7 +346,7 @@ def _play_deal(rules: Rules, table: _Table, dealer: int, hands: list[list[int]],
 
 # ------------------------------------------------------------------------------ scoring
 def _unit_scores(rules: Rules, table: _Table, tricks: list[dict]) -> list[dict]:
-    """Each side's score from the tricks of one scoring unit (RULES.md §2, §7.1, §7.2).
+    """Each side's score from the tricks of one scoring unit (docs/rules.md §2, §7.1, §7.2).
 
     ``steps`` splits the total by count-out step (§7.10): the Ten, the 10♦ bonus, card
     points, Ace, King, Queen, Jack (and jaques' Nine).
@@ -427,7 +427,7 @@ class _ScoredDeal:
             self.revoke["effect"] = _apply_penalty(rules, self.units[u], side)
 
     def output(self) -> dict:
-        """The FORMATS.md "Score output"."""
+        """The docs/formats.md "Score output"."""
         r = self.rules
         with_sets = r.n_sets > 1
         penalised = self.revoke is not None and r.revoke_penalty != "game"
@@ -493,7 +493,7 @@ def _copy_revoke(revoke: dict | None) -> dict | None:
 
 
 def score_record(data: dict) -> dict:
-    """Validate and score a hand record (FORMATS.md "Hand record" -> "Score output").
+    """Validate and score a hand record (docs/formats.md "Hand record" -> "Score output").
 
     Parameters
     ----------
@@ -513,7 +513,7 @@ def score_record(data: dict) -> dict:
     Raises
     ------
     CatchTenError
-        The first fault in the checking order (RULES.md, end).
+        The first fault in the checking order (docs/rules.md, end).
     """
     rules = rules_of_record(data)
     return _ScoredDeal(data, rules).output()
@@ -546,7 +546,7 @@ def hand_from_record(data: dict) -> tuple[Rules, int, list[list[list[int]]], int
 
 # ------------------------------------------------------------------------------ games
 class _Game:
-    """Running totals and the result of a game being scored (RULES.md §2, §3, §7.9-§7.14)."""
+    """Running totals and the result of a game being scored (docs/rules.md §2, §3, §7.9-§7.14)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -712,9 +712,9 @@ def _hand_of_game(data: dict, rules: Rules, k: int, hand: Any) -> dict:
 
 
 def score_game(data: dict) -> dict:
-    """Validate and score a game record (FORMATS.md "Game record" -> "Game score output").
+    """Validate and score a game record (docs/formats.md "Game record" -> "Game score output").
 
-    Rules: RULES.md §2 (target, count-out order), §3 (``tie``, ``game_at_once``), §7.9
+    Rules: docs/rules.md §2 (target, count-out order), §3 (``tie``, ``game_at_once``), §7.9
     (reaching = total >= target, checked after each set with per-set scoring), §7.10
     (count-out), §7.11 (higher total), §7.12 (revoke, penalty ``game``), §7.13
     (``game_at_once``), §7.14 (unfinished last hand, hands after the end, inherited rules).

@@ -12,7 +12,7 @@ What it runs (all with the same seed, so runs share their deals where the rules 
   foster), every seat heuristic, then every seat random (and the main run's mixture of
   policies when it has one);
 - the **variants sweep**: the other presets at the same player count, and each switch of
-  RULES.md §3-4 that changes a single deal, turned on (or off) on top of the main rules;
+  docs/rules.md §3-4 that changes a single deal, turned on (or off) on top of the main rules;
   game-level switches (``target``, ``tie``, ``revoke``, ``game_at_once``) change games,
   not deals, and are left out;
 - the **policy comparison**: side 0 heuristic or random against opponents heuristic or
@@ -60,7 +60,7 @@ FIGURES = ("summary", "ten_by_players", "points_distribution", "seat_advantage",
 PNG_DPI = 150
 MIN_SWEEP_DEALS = 1_000
 
-#: switches that change a single deal (RULES.md §3-4), with where they apply:
+#: switches that change a single deal (docs/rules.md §3-4), with where they apply:
 #: name -> (presets or None for all, player counts or None for all)
 DEAL_SWITCHES: dict[str, tuple[tuple[str, ...] | None, tuple[int, ...] | None]] = {
     "everyone_alone": (None, (4, 6, 8)),

@@ -1,4 +1,4 @@
-"""Rule presets and variant switches (RULES.md §2-§5, fine points §7), resolved once.
+"""Rule presets and variant switches (docs/rules.md §2-§5, fine points §7), resolved once.
 
 ``Rules`` is frozen and validated: a preset name, a player count and a mapping of
 switches. Everything the kernels need is derived once by :meth:`Rules.tables`
@@ -7,7 +7,7 @@ switches. Everything the kernels need is derived once by :meth:`Rules.tables`
 Presets
 -------
 ``foster`` (default; seeds 000, 003, 001), ``jaques`` (seed 004 as written) and
-``french52`` (seed 001, last paragraph). Every switch of RULES.md §3 and §4 is accepted
+``french52`` (seed 001, last paragraph). Every switch of docs/rules.md §3 and §4 is accepted
 with every preset where it makes sense; switches that do not apply to the player count
 are accepted and do nothing (§7.7). Combinations that cannot work are refused with a
 :class:`RulesError` that says why.
@@ -82,7 +82,7 @@ _FOSTER_HONOURS = {Rank.JACK: 11, Rank.TEN: 10, Rank.ACE: 4, Rank.KING: 3, Rank.
 _JAQUES_HONOURS = {Rank.JACK: 3, Rank.TEN: 10, Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2,
                    Rank.NINE: 1}
 
-#: count-out order of RULES.md §7.10, as step names; kernels use the index
+#: count-out order of docs/rules.md §7.10, as step names; kernels use the index
 COUNT_OUT_STEPS = ("ten", "ten_of_diamonds", "cards", "ace", "king", "queen", "jack", "nine")
 _STEP_OF_RANK = {Rank.TEN: 0, Rank.ACE: 3, Rank.KING: 4, Rank.QUEEN: 5, Rank.JACK: 6,
                  Rank.NINE: 7}
@@ -194,11 +194,11 @@ class Rules:
     Parameters
     ----------
     preset : str
-        ``foster`` (default), ``jaques`` or ``french52`` (RULES.md §2, §4, §5).
+        ``foster`` (default), ``jaques`` or ``french52`` (docs/rules.md §2, §4, §5).
     players : int
         2 to 8 for foster; 4 or 6 for jaques (4 with ``deck52``); 4 for french52.
     variants : Mapping[str, Any]
-        Switches of RULES.md §3/§4 by name; values true/false, a number or a word.
+        Switches of docs/rules.md §3/§4 by name; values true/false, a number or a word.
         Only switches that differ from the preset's defaults need be given.
 
     Raises
@@ -254,7 +254,7 @@ class Rules:
         if v["game_at_once"] and v["revoke"] in ("hand", "forfeit"):
             raise RulesError("variants", "bad variant value",
                              f"game_at_once with revoke={v['revoke']} is not supported "
-                             "(RULES.md §7.4)")
+                             "(docs/rules.md §7.4)")
         if self.preset == "jaques" and v.get("six_as_three_pairs") and \
                 "six_players" in self._given() and v["six_players"] == "triples":
             raise RulesError("variants", "bad variant value",
@@ -320,7 +320,7 @@ class Rules:
 
     @property
     def deck(self) -> list[int]:
-        """Card indices of the pack, ascending (RULES.md §1, §2 player table, §3)."""
+        """Card indices of the pack, ascending (docs/rules.md §1, §2 player table, §3)."""
         if self.deck52:
             return list(range(52))
         cards = [card_index(s, r) for s in range(4) for r in range(Rank.SIX, Rank.ACE + 1)]
@@ -358,7 +358,7 @@ class Rules:
 
     @property
     def n_sides(self) -> int:
-        """Number of sides (partnerships, or players alone). RULES.md §2, §4, §7.8."""
+        """Number of sides (partnerships, or players alone). docs/rules.md §2, §4, §7.8."""
         n = self.players
         if self.v("everyone_alone") or n in (2, 3, 5, 7):
             return n
@@ -368,7 +368,7 @@ class Rules:
         return n // 2
 
     def side_of(self, seat: int) -> int:
-        """Side of a seat: seat mod number of sides (RULES.md §7.8)."""
+        """Side of a seat: seat mod number of sides (docs/rules.md §7.8)."""
         return seat % self.n_sides
 
     def seats_of(self, side: int) -> list[int]:
@@ -420,7 +420,7 @@ class Rules:
 
     @property
     def honour_values(self) -> dict[int, int]:
-        """Honour points of the trump ranks (RULES.md §2, §4)."""
+        """Honour points of the trump ranks (docs/rules.md §2, §4)."""
         return dict(_JAQUES_HONOURS if self.preset == "jaques" else _FOSTER_HONOURS)
 
     @property
@@ -483,7 +483,7 @@ class Rules:
                 honours[NO_TRUMPS, card_index(s, r)] = hv[r]
                 step[NO_TRUMPS, card_index(s, r)] = _STEP_OF_RANK[r]
         if self.ten_bonus:
-            # diamonds are not trumps, so the 10♦ is worth 10 extra (RULES.md §3)
+            # diamonds are not trumps, so the 10♦ is worth 10 extra (docs/rules.md §3)
             honours[NO_TRUMPS, td] += 10
         top_trump = np.full(1 << 13, -1, dtype=np.int64)
         for lane in range(1, 1 << 13):

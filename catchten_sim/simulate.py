@@ -159,7 +159,7 @@ class SimulationResult:
         return ", ".join(f"seat {s} {p.label}" for s, p in enumerate(self.policies))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready result; the keys of FORMATS.md "Simulation output" are stable."""
+        """JSON-ready result; the keys of docs/formats.md "Simulation output" are stable."""
         frame = self.to_frame()
         positions = []
         n = self.rules.players

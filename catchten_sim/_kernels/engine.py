@@ -5,10 +5,10 @@ Arrays and ints in, arrays and ints out (DESIGN.md §3). Rules arrive as the
 Card masks are int64 (bit ``suit * 13 + rank``). Every function assumes valid input:
 the Python wrappers validate first.
 
-Rules implemented here (sources: RULES.md, seeds 000/001/003/004):
+Rules implemented here (sources: docs/rules.md, seeds 000/001/003/004):
 
 - deal one card at a time clockwise from the eldest hand, in six-card sets one set after
-  another for 2/3 players; the last card dealt is the dealer's turn-up (RULES.md §1, §2);
+  another for 2/3 players; the last card dealt is the dealer's turn-up (docs/rules.md §1, §2);
   ``keep_six_of_spades`` lays the 36th card aside (§3, §7.7);
 - follow suit, else any card (``must_trump``: a trump if able); ``no_trump_first_lead``
   on the first lead of every set; ``exposed_trump`` locks the turn-up until the deal's
@@ -576,7 +576,7 @@ def play_deal(params, side_of_seat, trump_power, honours, ten_card, top_trump, p
 
 @njit(inline="always", **JIT)
 def deal_cards(params, deck_mask, dealer, s, set_hands, owner):
-    """Shuffle and deal (RULES.md §1, §2; sets §2; ``keep_six_of_spades`` §3).
+    """Shuffle and deal (docs/rules.md §1, §2; sets §2; ``keep_six_of_spades`` §3).
 
     Fills ``set_hands`` (n_sets, n) and ``owner`` (seat dealt each card of the deck, -1
     for a card laid aside; entries of cards outside the deck are left alone) and returns
