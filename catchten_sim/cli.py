@@ -6,6 +6,7 @@ failures exit 1; never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from contextlib import contextmanager
@@ -54,7 +55,13 @@ class CatchtenGroup(click.Group):
             sys.exit(130)
         except BrokenPipeError:
             sys.exit(1)
+        except UnicodeDecodeError as exc:  # an input file that is not UTF-8 text
+            click.echo(f"error: input: not UTF-8 text (byte {exc.start}: "
+                       f"{exc.object[exc.start:exc.start + 1]!r})", err=True)
+            sys.exit(2)
         except Exception as exc:  # a bug: say so in one line, keep the exit status 1
+            if os.environ.get("CATCHTEN_DEBUG"):
+                raise
             click.echo(f"error: internal error: {type(exc).__name__}: {_one_line(exc)} "
                        "(please report it)", err=True)
             sys.exit(1)
