@@ -58,3 +58,20 @@ class PositionError(CatchTenError):
 
 class DealNotGeneratedError(CatchTenError):
     """No deal consistent with the information set could be drawn."""
+
+
+def json_type(value: object) -> str:
+    """The JSON name of a value's type, for messages (``null``, not ``NoneType``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

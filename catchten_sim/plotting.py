@@ -130,6 +130,12 @@ def _finish(fig: Figure, axes: list[Axes], owned: bool, style: dict, title: str,
     else:
         axes[0].set_title(title + (f"\n{subtitle}" if subtitle else ""), loc="left",
                           fontsize=10)
+    stamp = style.get("stamp")
+    if stamp and owned:
+        # e.g. "INTERRUPTED after N deals": on every page, where it cannot be missed
+        fig.text(0.988, 0.995, stamp, ha="right", va="top", fontsize=9, fontweight="bold",
+                 color="#b00020", bbox=dict(boxstyle="round,pad=0.3", fc="white",
+                                            ec="#b00020", lw=1))
     footer = style.get("footer")
     if footer:
         chars = int(width_in * 72 * 0.97 / (0.56 * 7.5))

@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .cards import format_card, parse_card, parse_cards
-from .errors import CatchTenError, ParseError, PositionError
+from .errors import CatchTenError, ParseError, PositionError, json_type
 from .rules import NO_TRUMPS, Rules
 
 SUIT_LANE = 0x1FFF
@@ -190,7 +190,7 @@ class Position:
     def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> "Position":
         """Build from a docs/formats.md position object (JSON-like dict)."""
         if not isinstance(data, Mapping):
-            raise ParseError("position", "not an object", type(data).__name__)
+            raise ParseError("position", "not an object", f"the top level is {json_type(data)}")
         if rules is None:
             if "players" not in data:
                 raise PositionError("players", "players out of range", "players is required")

@@ -63,7 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import SUIT_CHARS, format_card, parse_card
-from .errors import CatchTenError, IllegalPlayError, ParseError, RulesError
+from .errors import CatchTenError, IllegalPlayError, ParseError, RulesError, json_type
 from .rules import COUNT_OUT_STEPS, Rules
 
 __all__ = ["load_record", "score_record", "score_game", "is_game_record", "score_any",
@@ -105,7 +105,7 @@ def load_record(path: str | Path) -> dict:
                          f"{p}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     if not isinstance(data, dict):
         raise ParseError("record", "not a record",
-                         f"{p}: the top level is a {type(data).__name__}, not an object")
+                         f"{p}: the top level is {json_type(data)}, not an object")
     return data
 
 
@@ -124,7 +124,7 @@ def rules_of_record(data: dict) -> Rules:
     """
     if not isinstance(data, dict):
         raise ParseError("record", "not a record", f"a record is a JSON object, not "
-                         f"{type(data).__name__}")
+                         f"{json_type(data)}")
     preset = data.get("rules")
     if preset is None:
         preset = "foster"

@@ -21,7 +21,8 @@ What it runs (all with the same seed, so runs share their deals where the rules 
 Sweep runs have ``sweep_deals`` deals each (default: a fifth of ``n_deals``, at least
 1,000); every figure's footer states the rules, policies, deals and seed behind it.
 
-Files written to ``out_dir`` (default ``reports/<preset>-<players>p/``):
+Files written to ``out_dir`` (default: a new ``report-<preset>-<players>p/`` in the
+working directory; an existing non-empty directory only with ``force``):
 ``report.pdf`` (one page per figure, vector), ``figNN_<name>.png`` (150 dpi), the
 numbers behind each figure in ``figNN_<name>.csv`` and ``report.json`` (rules, policies,
 deals, seed, every run, package versions, run time). The CSVs, PNGs and PDF depend only on
@@ -59,6 +60,13 @@ FIGURES = ("summary", "ten_by_players", "points_distribution", "seat_advantage",
            "convergence", "fate_by_holder", "holding_value", "variants", "policies")
 PNG_DPI = 150
 MIN_SWEEP_DEALS = 1_000
+#: fewest deals a report (main run, sweep runs) is made from: fewer leave figures empty
+MIN_REPORT_DEALS = 100
+#: each figure's number, the same whichever figures a report holds (a report without the
+#: sweeps, or cut short by Ctrl-C, keeps the numbers of the full report)
+FIGURE_NUMBERS = {"summary": 1, "ten_by_players": 2, "points_distribution": 3,
+                  "seat_advantage": 4, "convergence": 5, "fate_by_holder": 6,
+                  "holding_value": 7, "variants": 8, "policies": 9}
 
 #: switches that change a single deal (docs/rules.md §3-4), with where they apply:
 #: name -> (presets or None for all, player counts or None for all)
@@ -114,24 +122,44 @@ def parse_formats(formats: str | Iterable[str] | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def default_out_dir(rules: Rules) -> Path:
-    """``reports/<preset>-<players>p``."""
-    return Path("reports") / f"{rules.preset}-{rules.players}p"
+def default_out_dir(rules: Rules, base: str | Path = ".") -> Path:
+    """A new directory in ``base`` (the working directory): ``report-<preset>-<players>p``,
+    or ``...-2``, ``-3``, ... when that one exists and is not empty (a report never
+    overwrites another unless asked to)."""
+    from .paths import is_empty_dir
+    stem = f"report-{rules.preset}-{rules.players}p"
+    path = Path(base) / stem
+    k = 2
+    while not is_empty_dir(path):
+        path = Path(base) / f"{stem}-{k}"
+        k += 1
+    return path
 
 
-def prepare_out_dir(out_dir: str | Path) -> Path:
-    """Create ``out_dir`` and check that files can be written in it.
+def prepare_out_dir(out_dir: str | Path, force: bool = False) -> Path:
+    """Create ``out_dir`` (only its last level) and check that files can be written in it.
+
+    Parameters
+    ----------
+    out_dir : path
+    force : bool
+        Write into a directory that already holds files (the report files of an earlier
+        run there are replaced; other files are left alone).
 
     Raises
     ------
     CatchTenError
-        ``out: cannot write`` naming the directory and the reason.
+        ``out: not empty`` (without ``force``), ``out: cannot write`` naming the directory
+        and the reason (a file, a missing parent, no permission).
     """
+    from .paths import ensure_dir, is_empty_dir
     path = Path(out_dir)
-    if path.exists() and not path.is_dir():
-        raise CatchTenError("out", "cannot write", f"{path}: exists and is not a directory")
+    if not force and path.is_dir() and not is_empty_dir(path):
+        raise CatchTenError("out", "not empty",
+                            f"{path} already holds files; choose a new directory, or add "
+                            "--force to replace the report in it")
+    ensure_dir(path, "out")
     try:
-        path.mkdir(parents=True, exist_ok=True)
         probe = path / ".catchten-write-test"
         probe.write_bytes(b"")
         probe.unlink()
@@ -307,7 +335,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                  formats: str | Iterable[str] = FORMATS, sweep_players: bool = True,
                  sweep_variants: bool = True, compare_policies: bool = True,
                  sweep_deals: int | None = None, threads: int | None = None,
-                 main: Any = None,
+                 main: Any = None, force: bool = False,
                  progress: Callable[[str], None] | None = None) -> Report:
     """Run the simulations of a report and write its files.
 
@@ -320,7 +348,8 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     seed : int
         Seed of every run (0 … 2**64 - 1).
     out_dir : path, optional
-        Default ``reports/<preset>-<players>p``. Created if missing.
+        Default :func:`default_out_dir` (a new directory in the working directory). Only
+        its last level is created.
     formats : ``"pdf,png"`` or an iterable of ``pdf``/``png``
         Figure files to write; CSVs and ``report.json`` are always written.
     sweep_players, sweep_variants, compare_policies : bool
@@ -332,6 +361,8 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     main : SimulationResult, optional
         An already simulated main run (``rules``, ``seed`` and ``n_deals`` are taken from
         it), e.g. from ``catchten simulate --report``.
+    force : bool
+        Write into ``out_dir`` even if it already holds files.
     progress : callable(str), optional
         Told what is being run or drawn.
 
@@ -342,7 +373,15 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     Raises
     ------
     CatchTenError
-        Unknown format, an unwritable ``out_dir``, bad deals, seed, threads or policies.
+        Unknown format, an unwritable or non-empty ``out_dir``, bad deals (fewer than
+        ``MIN_REPORT_DEALS``), seed, threads or policies.
+
+    Notes
+    -----
+    Ctrl-C stops the run under way (its deals are kept) and skips the runs still to come;
+    the report is then built from what ran: every figure carries "INTERRUPTED after N
+    deals", footers state the deals that ran, figure numbers stay those of a full report,
+    and ``report.json`` has ``"interrupted": true``.
     """
     from .simulate import MAX_DEALS, _check_count, seat_policies, simulate
 
@@ -352,12 +391,13 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     if main is not None:
         rules, seed, n_deals = main.rules, main.seed, main.n_deals
         policies = main.policies
-    n_deals = _check_count("deals", n_deals, 1, MAX_DEALS)
+    n_deals = _check_count("deals", n_deals, 1 if main is not None else MIN_REPORT_DEALS,
+                           MAX_DEALS)
     seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
     sweep = sweep_deals_for(n_deals) if sweep_deals is None else \
-        _check_count("sweep-deals", sweep_deals, 1)
+        _check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
     pols, mine, theirs = _split_policies(rules, policies)
-    out = prepare_out_dir(default_out_dir(rules) if out_dir is None else out_dir)
+    out = prepare_out_dir(default_out_dir(rules) if out_dir is None else out_dir, force)
     version = _versions()["catchten_sim"]
     runs_log: list[dict] = []
     # Ctrl-C stops the run under way (its deals are kept) and skips the runs still to come;
@@ -414,12 +454,20 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
 
     # ------------------------------------------------------------ tables and titles
     say("tables and figures")
-    footer_main = (f"Rules: {rules.label()}  \u00b7  policies: {pol_text}  \u00b7  "
+    total_deals = sum(int(r["deals"]) for r in runs_log)
+    stamp = f"INTERRUPTED after {total_deals:,} deals: partial results" if stopped[0] else None
+    cut = (f"Interrupted (Ctrl-C) after {total_deals:,} deals in all: main run "
+           f"{main.n_deals:,} of {getattr(main, 'requested', main.n_deals):,} deals; runs not "
+           "made are left out\n") if stopped[0] else ""
+    footer_main = (f"{cut}Rules: {rules.label()}  \u00b7  policies: {pol_text}  \u00b7  "
                    f"{main.n_deals:,} deals  \u00b7  seed {seed}  \u00b7  the deal rotates  "
                    f"\u00b7  95% intervals  \u00b7  catchten_sim {version}")
 
-    def footer_sweep(what: str, pol: str) -> str:
-        return (f"{what}\nPolicies: {pol}  \u00b7  {sweep:,} deals per run  \u00b7  "
+    def footer_sweep(what: str, pol: str, runs: Sequence[Any]) -> str:
+        ns = sorted({int(r.n_deals) for r in runs})
+        per = (f"{ns[0]:,} deals per run" if len(ns) == 1 else
+               f"{ns[0]:,} to {ns[-1]:,} deals per run")
+        return (f"{cut}{what}\nPolicies: {pol}  \u00b7  {per}  \u00b7  "
                 f"seed {seed}  \u00b7  95% intervals  \u00b7  catchten_sim {version}  "
                 f"\u00b7  main run: {rules.label()}, {main.n_deals:,} deals")
 
@@ -445,7 +493,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                                    "player count",
                                    " / ".join(dict.fromkeys(tp["policy"])) + " (all seats"
                                    + (", or side 0 vs the others" if mine != theirs else "")
-                                   + ")")}))
+                                   + ")", players_runs)}))
     dist = T.points_distribution_table(main)
     specs.append(("points_distribution", dist, P.plot_points_distribution, {
         "title": T.finding_points(dist), "footer": footer_main}))
@@ -474,12 +522,13 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
             "footer": footer_sweep(f"Baseline: {rules.label()}; presets at "
                                    f"{rules.players} players; target, tie, revoke and "
                                    "game_at_once change games, not deals: not shown",
-                                   pol_text)}))
+                                   pol_text, [r for _, _, r in variant_runs])}))
     if policy_runs:
         pt = T.policies_table(policy_runs)
         specs.append(("policies", pt, P.plot_policies, {
             "title": T.finding_policies(pt),
-            "footer": footer_sweep(f"Rules: {rules.label()}", "as in each row")}))
+            "footer": footer_sweep(f"Rules: {rules.label()}", "as in each row",
+                                   [r for _, _, r in policy_runs])}))
 
     # ------------------------------------------------------------ files
     written: list[Path] = []
@@ -492,12 +541,15 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         pdf = PdfPages(pdf_path, metadata={
             "Title": f"Catch the Ten simulation report: {rules.label()}",
             "Author": "catchten_sim", "Subject": f"{pol_text}; {main.n_deals:,} deals; "
-                                                 f"seed {seed}",
+                                                 f"seed {seed}"
+                                                 + (f"; {stamp}" if stamp else ""),
             "Creator": f"catchten_sim {version}", "Producer": "matplotlib",
             "CreationDate": None, "ModDate": None})
     try:
         for page, (name, df, fn, style) in enumerate(specs, start=1):
-            stem = f"fig{page:02d}_{name}"
+            stem = f"fig{FIGURE_NUMBERS[name]:02d}_{name}"
+            if stamp:
+                style = {**style, "stamp": stamp}
             say(f"figure {page}: {name}")
             fig = fn(df, **style)
             csv_path = out / f"{stem}.csv"
@@ -541,6 +593,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         "main": main.to_dict(),
         "runs": runs_log,
         "interrupted": stopped[0],
+        "interrupted_after_deals": total_deals if stopped[0] else None,
         "versions": _versions(),
         "threads": threads,
         "run_time_s": None,

@@ -138,7 +138,7 @@ def print_odds(o: Odds) -> None:
     echo(f"{r.label()}  seat {info.seat} (side {r.side_of(info.seat)}), dealer {info.dealer}, "
          f"turn-up {format_card(info.turnup)}; hand "
          f"{' '.join(format_card(c) for c in cards_of_mask(info.my_hand))}")
-    echo(f"{o.n_deals:,} deals consistent with the hand, played out by "
+    echo(f"{o.n_deals:,} deal{'' if o.n_deals == 1 else 's'} consistent with the hand, played out by "
          f"{'/'.join(sorted({p.label for p in o.policies}))}; seed {o.seed}; "
          f"{o.elapsed_s:.2f} s")
     echo(f"  our side's hand points     {_pm(o.points)}")

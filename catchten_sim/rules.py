@@ -23,7 +23,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from .cards import RANK_CHARS, SUIT_CHARS, Rank, Suit, card_index, format_card
-from .errors import ParseError, RulesError
+from .errors import ParseError, RulesError, json_type
 
 PRESETS = ("foster", "jaques", "french52")
 
@@ -225,7 +225,7 @@ class Rules:
         else:
             raise RulesError("variants", "bad variant value",
                              f"variants must be a mapping of switch names to values, "
-                             f"not {type(self.variants).__name__}")
+                             f"not {json_type(self.variants)}")
         values = dict(DEFAULTS[preset])
         for name, value in given.items():
             values[str(name)] = _normalise_switch(preset, str(name), value)
