@@ -42,6 +42,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from . import plotting as P
@@ -62,6 +63,9 @@ PNG_DPI = 150
 MIN_SWEEP_DEALS = 1_000
 #: fewest deals a report (main run, sweep runs) is made from: fewer leave figures empty
 MIN_REPORT_DEALS = 100
+#: deals the holdings figure (fig07) is drawn from: each is dealt again in Python to see
+#: which honours each side holds (about 0.1-0.2 ms a deal)
+HOLDING_DEALS = 50_000
 #: each figure's number, the same whichever figures a report holds (a report without the
 #: sweeps, or cut short by Ctrl-C, keeps the numbers of the full report)
 FIGURE_NUMBERS = {"summary": 1, "ten_by_players": 2, "points_distribution": 3,
@@ -172,6 +176,30 @@ def prepare_out_dir(out_dir: str | Path, force: bool = False) -> Path:
 def sweep_deals_for(n_deals: int) -> int:
     """Deals per sweep run: a fifth of the main run, at least 1,000 (at most ``n_deals``)."""
     return max(1, min(int(n_deals), max(MIN_SWEEP_DEALS, int(n_deals) // 5)))
+
+
+class TenBySide:
+    """Counts, from a run's per-deal rows, whose Ten of trumps was caught: side 0's (the
+    Ten dealt to seat 0 or a partner) and the other sides' (an ``on_chunk`` callback of
+    :func:`~catchten_sim.simulate.simulate`)."""
+
+    def __init__(self, rules: Rules) -> None:
+        from ._kernels import engine as K
+        self.n = rules.players
+        self.side_of_seat = np.asarray(rules.tables().side_of_seat)
+        self.cols = (K.C_DEALER, K.C_TEN_HOLDER, K.C_TEN_FATE, K.FATE_SAVED, K.FATE_CAUGHT)
+        self.in_play = np.zeros(2, dtype=np.int64)     # [side 0's Ten, the others' Ten]
+        self.caught = np.zeros(2, dtype=np.int64)
+
+    def __call__(self, rows: np.ndarray, first: int) -> None:
+        c_dealer, c_holder, c_fate, saved, caught = self.cols
+        pos = rows[:, c_holder].astype(np.int64)
+        fate = rows[:, c_fate]
+        live = (pos > 0) & ((fate == saved) | (fate == caught))
+        seat = (rows[:, c_dealer].astype(np.int64) + pos) % self.n
+        other = (self.side_of_seat[seat] != 0).astype(np.int64)
+        self.in_play += np.bincount(other[live], minlength=2)
+        self.caught += np.bincount(other[live & (fate == caught)], minlength=2)
 
 
 def _split_policies(rules: Rules, policies: Any) -> tuple[tuple[Policy, ...], Policy, Policy]:
@@ -404,10 +432,10 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     # the report is then built from what was simulated and says so (report.json)
     stopped = [False]
 
-    def run(r: Rules, ps: Sequence[Policy], deals: int, what: str):
+    def run(r: Rules, ps: Sequence[Policy], deals: int, what: str, on_chunk=None):
         say(f"{what}: {r.label()}, {_policy_text(ps[0], _split_policies(r, ps)[2])}, "
             f"{deals:,} deals")
-        res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads)
+        res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads, on_chunk=on_chunk)
         runs_log.append({"part": what, "rules": r.to_dict(), "label": r.label(),
                          "policies": [p.label for p in res.policies], "deals": res.n_deals,
                          "seed": seed, "p_caught": res.ten["p_caught"],
@@ -449,8 +477,10 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
             for t_ in (Policy.HEURISTIC, Policy.RANDOM):
                 if stopped[0]:
                     break
+                whose = TenBySide(rules)
                 policy_runs.append((m_.label, t_.label,
-                                    run(rules, seat_policies(rules, m_, t_), sweep, "policies")))
+                                    run(rules, seat_policies(rules, m_, t_), sweep, "policies",
+                                        on_chunk=whose), whose))
 
     # ------------------------------------------------------------ tables and titles
     say("tables and figures")
@@ -496,7 +526,9 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                                    + ")", players_runs)}))
     dist = T.points_distribution_table(main)
     specs.append(("points_distribution", dist, P.plot_points_distribution, {
-        "title": T.finding_points(dist), "footer": footer_main}))
+        # a histogram of every deal: no intervals drawn, so the footer promises none
+        "title": T.finding_points(dist),
+        "footer": footer_main.replace("  \u00b7  95% intervals", "")}))
     adv = T.seat_advantage_table(main)
     specs.append(("seat_advantage", adv, P.plot_seat_advantage, {
         "title": T.finding_advantage(adv), "footer": footer_main}))
@@ -508,13 +540,15 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         specs.append(("fate_by_holder", fate, P.plot_fate_heatmap, {
             "title": T.finding_fate(T.fate_by_trumps_table(main)), "footer": footer_main,
             "n_players": rules.players}))
-    hold = T.holding_table(main)
+    n_hold = min(int(main.n_deals), HOLDING_DEALS)
+    say(f"holdings: which honours each side was dealt, first {n_hold:,} deals")
+    hold = T.holdings_table(rules, pols, n_deals=n_hold, seed=seed, threads=threads)
     if len(hold):
-        worst = hold[(hold["sides"] >= 100) & (hold["honours_dealt"] > 0)]
         specs.append(("holding_value", hold, P.plot_holding_value, {
-            "title": T.finding_holding(hold), "footer": footer_main,
-            "highlight": (int(worst.loc[worst["net"].idxmin(), "honours_dealt"])
-                          if len(worst) else None)}))
+            "title": T.finding_holding(hold), "figsize": (10.0, 8.5),
+            "footer": footer_main.replace(f"{main.n_deals:,} deals",
+                                          f"the first {n_hold:,} of the {main.n_deals:,} "
+                                          "deals")}))
     if variant_runs:
         vt = T.variants_table(variant_runs)
         specs.append(("variants", vt, P.plot_variants, {
@@ -528,7 +562,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         specs.append(("policies", pt, P.plot_policies, {
             "title": T.finding_policies(pt),
             "footer": footer_sweep(f"Rules: {rules.label()}", "as in each row",
-                                   [r for _, _, r in policy_runs])}))
+                                   [run[2] for run in policy_runs])}))
 
     # ------------------------------------------------------------ files
     written: list[Path] = []
