@@ -47,6 +47,18 @@ class Deal:
     dead: tuple[int, ...]
     rng_state: int = 0x9E3779B97F4A7C15
 
+    def __repr__(self) -> str:
+        """The deal as cards (not bitmasks): rules, dealer, trumps, turn-up, each hand."""
+        trump = "SHDC"[self.trump] if self.trump < 4 else "no trumps"
+        hands = "; ".join(f"{s}: {' '.join(format_card(c) for c in self.hand(s))}"
+                          for s in range(self.rules.players))
+        extra = (f", turn-up {format_card(self.turnup)}" if self.turnup is not None else "") \
+            + (f", dead {' '.join(format_card(c) for c in self.dead)}" if self.dead else "")
+        return (f"Deal({self.rules.label()}, dealer {self.dealer}, trumps {trump}{extra}; "
+                f"hands by seat {hands})")
+
+    __str__ = __repr__
+
     def hand(self, seat: int) -> list[int]:
         """A seat's cards in set order (set 1 first), the turn-up last for the dealer."""
         out: list[int] = []
@@ -144,6 +156,16 @@ class PlayedDeal:
     total: tuple[int, ...]
     ten_holder: int | None
     ten_taker: int | None
+
+    def __repr__(self) -> str:
+        """Cards as text: the deal, each trick (leader: cards -> winner), the totals."""
+        tricks = "; ".join(f"{lead}: {' '.join(format_card(c) for c in cards)} -> {win}"
+                           for lead, cards, win in self.tricks)
+        return (f"PlayedDeal({self.deal!r}; tricks by seat {tricks}; totals by side "
+                f"{list(self.total)}, Ten dealt to {self.ten_holder}, taken by "
+                f"{self.ten_taker})")
+
+    __str__ = __repr__
 
     @property
     def play(self) -> list[int]:
