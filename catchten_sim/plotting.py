@@ -518,6 +518,8 @@ def plot_holding_value(data: pd.DataFrame, ax: Axes | None = None, **style: Any)
     """
     fig, (a,), owned = _axes(ax, 1, style)
     d = data[data["sides"] >= int(style.get("min_sides", 30))]
+    if len(d) == 0:             # a small run: draw every holding seen
+        d = data
     d = d.sort_values(["honours_dealt", "holding"], kind="stable").reset_index(drop=True)
     y = np.arange(len(d))[::-1]
     m = d["total_mean"].to_numpy()

@@ -315,7 +315,9 @@ def _versions() -> dict[str, str]:
         try:
             out[pkg] = metadata.version(pkg)
         except metadata.PackageNotFoundError:  # pragma: no cover
-            out[pkg] = "unknown"
+            # run from a source tree without installing: the package says its version
+            from . import __version__
+            out[pkg] = __version__ if pkg == "catchten_sim" else "unknown"
     return out
 
 
@@ -455,32 +457,42 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                          "seed": seed, "p_caught": main.ten["p_caught"],
                          "elapsed_s": round(main.elapsed_s, 3)})
     pol_text = _policy_text(mine, theirs, pols)
-    players_runs = []
-    if sweep_players:
-        combos = [(Policy.HEURISTIC, Policy.HEURISTIC), (Policy.RANDOM, Policy.RANDOM)]
-        if mine != theirs:
-            combos.append((mine, theirs))
-        for m_, t_ in combos:
-            for r in _player_rules(rules):
-                if not stopped[0]:
-                    players_runs.append(run(r, seat_policies(r, m_, t_), sweep, "players"))
-    variant_runs = []
-    if sweep_variants:
-        for label, kind, r in variant_rules(rules):
-            if stopped[0]:
-                break
-            variant_runs.append((label, kind, run(r, seat_policies(r, mine, theirs), sweep,
-                                                  "variants")))
-    policy_runs = []
-    if compare_policies:
-        for m_ in (Policy.HEURISTIC, Policy.RANDOM):
-            for t_ in (Policy.HEURISTIC, Policy.RANDOM):
+    players_runs: list = []
+    variant_runs: list = []
+    policy_runs: list = []
+    hold = None
+    try:        # Ctrl-C anywhere in the sweeps: keep what ran, say so, build the report
+        if sweep_players:
+            combos = [(Policy.HEURISTIC, Policy.HEURISTIC), (Policy.RANDOM, Policy.RANDOM)]
+            if mine != theirs:
+                combos.append((mine, theirs))
+            for m_, t_ in combos:
+                for r in _player_rules(rules):
+                    if not stopped[0]:
+                        players_runs.append(run(r, seat_policies(r, m_, t_), sweep,
+                                                "players"))
+        if sweep_variants:
+            for label, kind, r in variant_rules(rules):
                 if stopped[0]:
                     break
-                whose = TenBySide(rules)
-                policy_runs.append((m_.label, t_.label,
-                                    run(rules, seat_policies(rules, m_, t_), sweep, "policies",
-                                        on_chunk=whose), whose))
+                variant_runs.append((label, kind, run(r, seat_policies(r, mine, theirs),
+                                                      sweep, "variants")))
+        if compare_policies:
+            for m_ in (Policy.HEURISTIC, Policy.RANDOM):
+                for t_ in (Policy.HEURISTIC, Policy.RANDOM):
+                    if stopped[0]:
+                        break
+                    whose = TenBySide(rules)
+                    policy_runs.append((m_.label, t_.label,
+                                        run(rules, seat_policies(rules, m_, t_), sweep,
+                                            "policies", on_chunk=whose), whose))
+        if not stopped[0]:
+            n_hold = min(int(main.n_deals), HOLDING_DEALS)
+            say(f"holdings: which honours each side was dealt, first {n_hold:,} deals")
+            hold = T.holdings_table(rules, pols, n_deals=n_hold, seed=seed, threads=threads)
+    except KeyboardInterrupt:
+        stopped[0] = True
+        say("interrupted: building the report from what ran")
 
     # ------------------------------------------------------------ tables and titles
     say("tables and figures")
@@ -540,10 +552,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         specs.append(("fate_by_holder", fate, P.plot_fate_heatmap, {
             "title": T.finding_fate(T.fate_by_trumps_table(main)), "footer": footer_main,
             "n_players": rules.players}))
-    n_hold = min(int(main.n_deals), HOLDING_DEALS)
-    say(f"holdings: which honours each side was dealt, first {n_hold:,} deals")
-    hold = T.holdings_table(rules, pols, n_deals=n_hold, seed=seed, threads=threads)
-    if len(hold):
+    if hold is not None and len(hold):
         specs.append(("holding_value", hold, P.plot_holding_value, {
             "title": T.finding_holding(hold), "figsize": (10.0, 8.5),
             "footer": footer_main.replace(f"{main.n_deals:,} deals",

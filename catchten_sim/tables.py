@@ -465,9 +465,9 @@ def finding_holding(hold: pd.DataFrame, min_sides: int = 100) -> str:
     w = h.loc[h["net"].idxmin()]
     b = h.loc[h["net"].idxmax()]
     def name(h: str) -> str:
-        return f"the {h} alone" if " " not in h else h
+        return f"the {h} of trumps alone" if " " not in h else f"{h} of trumps"
 
-    return (f"Dealt {name(w.holding)} of trumps ({int(w.honours_dealt)} honour points), a "
+    return (f"Dealt {name(w.holding)} ({int(w.honours_dealt)} honour points), a "
             f"side scores {fmt_pts(w.total_mean)} on average; dealt {name(b.holding)} "
             f"({int(b.honours_dealt)}), {fmt_pts(b.total_mean)}")
 
