@@ -64,6 +64,7 @@ from .policies import Policy
 from .position import InfoSet, Position
 from .rules import NO_TRUMPS, Rules
 from .simulate import _check_count, max_threads
+from .state import card_points
 
 Z95 = 1.959963984540054
 MEASURES = ("points", "diff", "ten_ours", "caught_by_us", "caught_by_them", "card_points")
@@ -83,37 +84,11 @@ MAX_SAMPLES = 50_000_000
 
 # ------------------------------------------------------------------------ legal cards
 def legal_cards(info: InfoSet) -> list[int]:
-    """The cards the player to move may play (docs/rules.md §1, §3, §7.6), ascending.
-
-    Follow suit if able, else any card (``must_trump``: a trump if able);
-    ``no_trump_first_lead`` on the first lead of a set; ``exposed_trump``: the turn-up may
-    not be played before the deal's last two tricks (and does not count as holding its
-    suit while locked).
-    """
-    r = info.rules
-    hand = info.my_hand
-    playable = hand
-    total = r.n_sets * r.set_size
-    if (r.v("exposed_trump") and info.turnup is not None and info.turnup_with_dealer
-            and info.trick_index < total - 2):
-        playable &= ~(1 << info.turnup)
-    trump = info.trump
-    tmask = (0x1FFF << (13 * trump)) if trump < NO_TRUMPS else 0
-    if not info.trick:
-        legal = playable
-        if r.v("no_trump_first_lead") and trump < NO_TRUMPS and \
-                info.trick_index % r.set_size == 0 and playable & ~tmask:
-            legal = playable & ~tmask
-    else:
-        led = info.trick[0][1] // 13
-        follow = playable & (0x1FFF << (13 * led))
-        if follow:
-            legal = follow
-        elif r.v("must_trump") and trump < NO_TRUMPS and playable & tmask:
-            legal = playable & tmask
-        else:
-            legal = playable
-    return cards_of_mask(legal)
+    """The cards the player to move may play (docs/rules.md §1, §3, §7.6), ascending:
+    :meth:`catchten_sim.state.PlayState.legal_cards` of the position's play so far."""
+    if info.state is None:
+        raise CatchTenError("position", "no play state", "an InfoSet built without its play")
+    return info.state.legal_cards()
 
 
 # ------------------------------------------------------------------------ evaluators
@@ -161,9 +136,6 @@ class _Resume:
         self.cap_mask0 = (np.array(info.cap_masks, dtype=np.int64).reshape(units, r.n_sides)
                           if info.cap_masks else np.zeros((units, r.n_sides), dtype=np.int64))
         self.turnup = -1 if info.turnup is None else int(info.turnup)
-        self.ptab = K.policy_tables(self.t.params, self.t.deck, self.t.side_of_seat,
-                                    self.t.trump_power, self.t.rank_power, self.t.honours,
-                                    self.t.ten_card)
 
 
 @dataclass
@@ -189,7 +161,12 @@ class RolloutEvaluator:
         self._cands = np.array(list(self.candidates), dtype=np.int64)
         self._pols = np.array([int(p) for p in self.policies], dtype=np.int64)
         t = self._rs.t
-        self._scr = [K.scratch(t.params, t.deck) for _ in range(max(1, self.threads))]
+        self._scr = [K.scratch(t) for _ in range(max(1, self.threads))]
+        rs = self._rs
+        self._job = KR.RolloutJob(rs.owner_known, rs.cap_mask0, rs.trump_leads0, rs.start,
+                                  np.int64(self.info.seat), np.int64(self.info.dealer),
+                                  np.int64(self.info.trump), np.int64(rs.turnup), self._pols,
+                                  np.uint64(self._play_seed))
         n_tricks = self.info.rules.n_sets * self.info.rules.set_size
         n = self.info.rules.players
         self._nolog = (np.zeros(1, dtype=np.int64), np.zeros((1, n), dtype=np.int64),
@@ -204,16 +181,8 @@ class RolloutEvaluator:
             self._pool = None
 
     def _run(self, hands, first, out, scr, cands, do_log=False, logs=None):
-        rs = self._rs
-        t = rs.t
-        info = self.info
-        KR.rollout_chunk(t.params, t.side_of_seat, t.trump_power, t.honours, t.ten_card,
-                         t.top_trump, rs.ptab, hands, rs.owner_known, cands,
-                         np.int64(info.seat), rs.start, rs.cap_mask0, t.step,
-                         rs.trump_leads0, np.int64(info.dealer), np.int64(info.trump),
-                         np.int64(rs.turnup), self._pols, np.uint64(self._play_seed),
-                         np.int64(first), out, scr, do_log,
-                         logs if logs is not None else self._nolog)
+        KR.rollout_chunk(self._rs.t, scr, self._job, hands, cands, np.int64(first), out,
+                         do_log, logs if logs is not None else self._nolog)
 
     def evaluate(self, hands: np.ndarray, first: int) -> np.ndarray:
         m = hands.shape[0]
@@ -315,8 +284,7 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
     before = list(info.score)
     for u in range(unit):                     # earlier sets of this hand, already scored
         for sd in range(r.n_sides):
-            cp = max(0, info.cap_cards[u][sd] - r.share) if r.card_points else 0
-            before[sd] += info.cap_honours[u][sd] + cp
+            before[sd] += info.cap_honours[u][sd] + card_points(r, info.cap_cards[u][sd])
     if max(before) >= r.target:
         return None, "P(win) not available: the game was decided before this set"
     ns = r.n_sides

@@ -374,10 +374,7 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
         if flags:
             raise CatchTenError("position", "file and flags",
                                 "give POSITION.json or the position flags, not both")
-        if path == "-":
-            data = json.loads(sys.stdin.read() or "null")
-            return Position.from_dict(data)
-        return Position.from_json(path)
+        return Position.from_json(path)   # "-": standard input
     rules = make_rules(preset, players, variants, rules_file)
     for name, v in (("dealer", dealer), ("seat", seat), ("hand", hand), ("turnup", turnup)):
         if v is None:

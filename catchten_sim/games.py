@@ -76,16 +76,6 @@ def _policies(rules: Rules, policies: Sequence[object] | object) -> tuple[Policy
     return pols
 
 
-def _tabs(rules: Rules) -> tuple:
-    t = rules.tables()
-    return (t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power, t.honours,
-            t.ten_card, t.top_trump, t.step)
-
-
-def _ptab(tabs: tuple) -> tuple:
-    return K.policy_tables(tabs[0], tabs[1], tabs[2], tabs[3], tabs[4], tabs[5], tabs[6])
-
-
 def unit_shape(rules: Rules, compact: bool = True) -> tuple[int, int]:
     """``(U, S)``: scoring units per deal and rows of a unit's step matrix."""
     per_set = rules.per_set_scoring
@@ -395,11 +385,10 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     at_once = bool(rules.v("game_at_once"))
     compact = not (at_once and ns > 2 and rules.tie != "count_out")
     n_units, n_rows = unit_shape(rules, compact)
-    tabs = _tabs(rules)
-    ptab = _ptab(tabs)
+    tab = rules.tables()
     pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
     slots = max(1, used)
-    scr = [K.scratch(tabs[0], tabs[1]) for _ in range(slots)]
+    scr = [K.scratch(tab) for _ in range(slots)]
     gscr = [_gscratch(rules, n_units, n_rows) for _ in range(slots)]
     chunk = _check_count("chunk", chunk, 1)
     out = np.zeros((min(chunk, n_games), G.N_GCOLS + ns), dtype=np.int64)
@@ -425,9 +414,10 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
                 rows = out[:m]
 
                 def work(slot: int, a: int, b: int, first=done, rows=rows) -> None:
-                    G.run_games(tabs, ptab, scr[slot], gscr[slot], pol_arr, seed_u,
-                                np.int64(first + a), np.int64(b - a), np.int64(mode),
-                                np.int64(fixed), start, at_once, compact, rows[a:b])
+                    G.run_games(tab, scr[slot], gscr[slot], pol_arr, seed_u,
+                                np.int64(first + a), np.int64(b - a),
+                                (np.int64(mode), np.int64(fixed), at_once, compact, start),
+                                rows[a:b])
 
                 _run_parallel(work, m, pool, used)
                 w = rows[:, G.G_WINNER]
@@ -487,10 +477,9 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
     at_once = bool(rules.v("game_at_once"))
     n_units, n_rows = unit_shape(rules, True)
     ns = rules.n_sides
-    tabs = _tabs(rules)
-    ptab = _ptab(tabs)
+    tab = rules.tables()
     pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
-    scr = [K.scratch(tabs[0], tabs[1]) for _ in range(used)]
+    scr = [K.scratch(tab) for _ in range(used)]
     gscr = [_gscratch(rules, n_units, n_rows) for _ in range(used)]
     steps = np.zeros((n_hands, n_units, n_rows, ns), dtype=np.int8)
     tside = np.zeros((n_hands, n_units, n_rows), dtype=np.int8)
@@ -500,9 +489,9 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
             m = min(chunk, n_hands - first)
 
             def work(slot: int, a: int, b: int, first=first) -> None:
-                G.run_unit_samples(tabs, ptab, scr[slot], gscr[slot], pol_arr, seed_u,
-                                   np.int64(first + a), np.int64(b - a), at_once, True,
-                                   steps[first + a:first + b], tside[first + a:first + b])
+                G.run_unit_samples(tab, scr[slot], gscr[slot], pol_arr, seed_u,
+                                   np.int64(first + a), np.int64(b - a), (at_once, True),
+                                   (steps[first + a:first + b], tside[first + a:first + b]))
 
             _run_parallel(work, m, pool, used)
     return steps, tside

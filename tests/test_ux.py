@@ -53,7 +53,7 @@ BAD = [
     (["advise", "{nonutf8}"], "UTF-8"),
     (["score", "{null}"], "null"),
     (["advise", "{null}"], "null"),
-    (["advise", "{list}"], "array"),
+    (["advise", "{list}"], "not an object"),
     (["report", "--deals", "1"], "deals"),
     (["report", "--deals", "500", "--sweep-deals", "1"], "sweep-deals"),
     (["equity", "--hands", "10000000000000"], "hands"),
