@@ -71,10 +71,24 @@ def _styled(fn):
     return wrapper
 
 
+def _footer_lines(style: dict, width_in: float) -> list[str]:
+    """The footer as drawn: wrapped to the figure's width (7.5 pt text)."""
+    footer = style.get("footer")
+    if not footer:
+        return []
+    chars = int(width_in * 72 * 0.97 / (0.56 * 7.5))
+    return "\n".join(textwrap.fill(line, chars, subsequent_indent="  ")
+                     for line in str(footer).splitlines()).splitlines()
+
+
 def _new_figure(style: dict) -> Figure:
-    fig = Figure(figsize=style.get("figsize", FIGSIZE), layout="constrained")
+    size = style.get("figsize", FIGSIZE)
+    fig = Figure(figsize=size, layout="constrained")
     FigureCanvasAgg(fig)
-    bottom = _FOOTER_SPACE if style.get("footer") else 0.0
+    # room for every footer line (and the red stamp line of an interrupted run)
+    n_lines = len(_footer_lines(style, size[0])) + (1 if style.get("stamp") else 0)
+    line = 7.5 * 1.35 / (size[1] * 72)
+    bottom = max(_FOOTER_SPACE, n_lines * line + 0.02) if n_lines else 0.0
     fig.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom), h_pad=0.06, w_pad=0.06)
     return fig
 
@@ -130,19 +144,16 @@ def _finish(fig: Figure, axes: list[Axes], owned: bool, style: dict, title: str,
     else:
         axes[0].set_title(title + (f"\n{subtitle}" if subtitle else ""), loc="left",
                           fontsize=10)
+    lines = _footer_lines(style, width_in)
+    if lines:
+        fig.text(0.012, 0.012, "\n".join(lines), ha="left", va="bottom", fontsize=7.5,
+                 color=GREY, linespacing=1.35)
     stamp = style.get("stamp")
     if stamp and owned:
-        # e.g. "INTERRUPTED after N deals": on every page, where it cannot be missed
-        fig.text(0.988, 0.995, stamp, ha="right", va="top", fontsize=9, fontweight="bold",
-                 color="#b00020", bbox=dict(boxstyle="round,pad=0.3", fc="white",
-                                            ec="#b00020", lw=1))
-    footer = style.get("footer")
-    if footer:
-        chars = int(width_in * 72 * 0.97 / (0.56 * 7.5))
-        footer = "\n".join(textwrap.fill(line, chars, subsequent_indent="  ")
-                           for line in str(footer).splitlines())
-        fig.text(0.012, 0.012, footer, ha="left", va="bottom", fontsize=7.5, color=GREY,
-                 linespacing=1.35)
+        # e.g. "INTERRUPTED after N deals": on every page, in red, above the footer
+        y = 0.012 + len(lines) * 7.5 * 1.35 / (fig.get_figheight() * 72)
+        fig.text(0.012, y, stamp, ha="left", va="bottom", fontsize=8, fontweight="bold",
+                 color="#b00020")
     return fig
 
 

@@ -497,10 +497,10 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     # ------------------------------------------------------------ tables and titles
     say("tables and figures")
     total_deals = sum(int(r["deals"]) for r in runs_log)
-    stamp = f"INTERRUPTED after {total_deals:,} deals: partial results" if stopped[0] else None
-    cut = (f"Interrupted (Ctrl-C) after {total_deals:,} deals in all: main run "
-           f"{main.n_deals:,} of {getattr(main, 'requested', main.n_deals):,} deals; runs not "
-           "made are left out\n") if stopped[0] else ""
+    stamp = (f"INTERRUPTED (Ctrl-C) after {total_deals:,} deals in all: main run "
+             f"{main.n_deals:,} of {getattr(main, 'requested', main.n_deals):,} deals; runs "
+             "not made are left out") if stopped[0] else None
+    cut = ""
     footer_main = (f"{cut}Rules: {rules.label()}  \u00b7  policies: {pol_text}  \u00b7  "
                    f"{main.n_deals:,} deals  \u00b7  seed {seed}  \u00b7  the deal rotates  "
                    f"\u00b7  95% intervals  \u00b7  catchten_sim {version}")
