@@ -197,6 +197,8 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
             raise CatchTenError("games", "not with --out/--report",
                                 "--games prints game results only")
         from .games import simulate_games
+        from .simulate import MAX_DEALS, _check_count
+        games = _check_count("games", games, 1, MAX_DEALS)
         fd = first_dealer.strip()
         gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=threads,
                               first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd)
