@@ -91,19 +91,30 @@ def print_advice(a: Advice, console=None) -> None:
     echo(f"{a.n_samples:,} sampled deals (of {a.n_consistent:.3g} consistent), "
          f"evaluator {a.evaluator}, policies {'/'.join(sorted({p.label for p in a.policies}))}"
          f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s")
-    echo(f"stopped: {STOP_REASONS[a.stop]}")
+    echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
+    echo(a.intervals)
     _candidate_tables(a, con)
     if a.margin is None:
         echo(f"best: {format_card(a.best)}" + (" (the only legal card)" if a.stop == "single"
                                                else " (every card scored the same)"))
     else:
         d = a.margin.diff
-        verdict = "separated at 95%" if a.margin.separated else "not separated at 95%"
-        echo(f"best: {format_card(a.best)}, by {d.mean:+.3f} {a.objective} over "
-             f"{format_card(a.second)} (paired 95%: {d.lo:+.3f} to {d.hi:+.3f}; {verdict})")
+        v = a.margin.verdict
+        span = f"paired 95%: {d.lo:+.3f} to {d.hi:+.3f}"
+        if v == "no practical difference":
+            echo(f"best: no practical difference between {format_card(a.best)} and "
+                 f"{format_card(a.second)}: {d.mean:+.3f} {a.objective} ({span}; inside "
+                 f"the practical margin ±{a.practical_margin:g})")
+        else:
+            verdict = "separated at 95%" if v == "separated" else "not separated at 95%"
+            echo(f"best: {format_card(a.best)}, by {d.mean:+.3f} {a.objective} over "
+                 f"{format_card(a.second)} ({span}; {verdict})")
     if a.trump_lead is not None:
         d = a.trump_lead.diff
-        if d.lo > 0:
+        v = a.trump_lead.verdict
+        if v == "no practical difference":
+            ans = "no practical difference"
+        elif d.lo > 0:
             ans = "YES"
         elif d.hi < 0:
             ans = "NO"
@@ -138,7 +149,10 @@ def print_odds(o: Odds) -> None:
     echo(f"{r.label()}  seat {info.seat} (side {r.side_of(info.seat)}), dealer {info.dealer}, "
          f"turn-up {format_card(info.turnup)}; hand "
          f"{' '.join(format_card(c) for c in cards_of_mask(info.my_hand))}")
-    echo(f"{o.n_deals:,} deal{'' if o.n_deals == 1 else 's'} consistent with the hand, played out by "
+    if o.partial:
+        echo(f"PARTIAL: interrupted after {o.n_deals:,} of {o.requested:,} deals")
+    echo(f"{o.n_deals:,} deal{'' if o.n_deals == 1 else 's'} consistent with the hand, "
+         f"played out by "
          f"{'/'.join(sorted({p.label for p in o.policies}))}; seed {o.seed}; "
          f"{o.elapsed_s:.2f} s")
     echo(f"  our side's hand points     {_pm(o.points)}")

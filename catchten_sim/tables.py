@@ -7,7 +7,7 @@ columns that the figures draw. Plotting code does no statistics; every number a 
 shows, including the numbers quoted in its title, comes from here.
 
 Intervals: proportions carry 95% Wilson intervals (``lo``, ``hi``); means carry a standard
-error (``*_se``) and a normal 95% interval (mean ± 1.96 se).
+error (``*_se``) and a normal 95% interval (mean ± 1.96 se, ``aggregate.normal_interval``).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .aggregate import Z95, wilson
+from .aggregate import normal_interval, proportion_se, wilson
 
 __all__ = [
     "role", "summary_table", "ten_by_players_table", "points_distribution_table",
@@ -52,7 +52,7 @@ def fmt_pts(x: float, digits: int = 1, sign: bool = False) -> str:
 def _ci(mean: float, se: float) -> tuple[float, float]:
     if se is None or math.isnan(se):
         return (math.nan, math.nan)
-    return (mean - Z95 * se, mean + Z95 * se)
+    return normal_interval(mean, se)
 
 
 def _ten_row(res) -> dict:
@@ -96,7 +96,7 @@ def summary_table(res) -> pd.DataFrame:
         lo, hi = wilson(k, m)
         rows.append({"section": "ten", "quantity": quantity, "position": 0, "role": "",
                      "estimate": (k / m if m else math.nan),
-                     "se": (math.sqrt(k / m * (1 - k / m) / m) if m else math.nan),
+                     "se": proportion_se(k, m),
                      "lo": lo, "hi": hi, "n": m, "unit": "probability"})
 
     prop("ten_caught", int(t["caught"]), int(t["in_play"]))
@@ -173,8 +173,7 @@ def seat_advantage_table(res) -> pd.DataFrame:
         "total_mean": pf["total_mean"].to_numpy(),
         "total_se": pf["total_se"].to_numpy(),
     })
-    out["total_lo"] = out["total_mean"] - Z95 * out["total_se"]
-    out["total_hi"] = out["total_mean"] + Z95 * out["total_se"]
+    out["total_lo"], out["total_hi"] = normal_interval(out["total_mean"], out["total_se"])
     return out
 
 
@@ -217,8 +216,7 @@ def holding_table(res) -> pd.DataFrame:
         ``net`` (= total_mean − honours_dealt: points gained (+) or lost (−) in play).
     """
     h = res.acc.holding_frame().copy()
-    h["lo"] = h["total_mean"] - Z95 * h["total_se"]
-    h["hi"] = h["total_mean"] + Z95 * h["total_se"]
+    h["lo"], h["hi"] = normal_interval(h["total_mean"], h["total_se"])
     h["net"] = h["total_mean"] - h["honours_dealt"]
     return h.reset_index(drop=True)
 
@@ -278,9 +276,10 @@ def holdings_table(rules, policies, *, n_deals: int, seed: int,
         x = np.asarray(xs)
         m = float(x.mean())
         se = float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
+        lo, hi = normal_interval(m, se)
         out.append({"holding": " ".join(names) or "none", "honours_dealt": int(sum(vals)),
                     "sides": len(x), "total_mean": m, "total_se": se,
-                    "lo": m - Z95 * se, "hi": m + Z95 * se, "net": m - sum(vals)})
+                    "lo": lo, "hi": hi, "net": m - sum(vals)})
     cols = ["holding", "honours_dealt", "sides", "total_mean", "total_se", "lo", "hi", "net"]
     df = pd.DataFrame(out, columns=cols)
     return df.sort_values(["honours_dealt", "holding"], kind="stable").reset_index(drop=True)
@@ -362,7 +361,6 @@ def policies_table(runs: Sequence[tuple[str, str, object]]) -> pd.DataFrame:
         side 0's mean hand points (``side0_*``) and side 1's (``side1_*``: an opposing
         side), with se and 95% intervals; ``margin`` = side0_mean − side1_mean.
     """
-    from .aggregate import wilson
     rows = []
     for run in runs:
         mine, theirs, res = run[:3]
