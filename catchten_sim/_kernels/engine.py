@@ -136,7 +136,7 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
         The seat that took the Ten of trumps (-1 when nobody did), the RNG state.
 
     Rules: :func:`.trick.legal_cards`, :func:`.trick.winning_card`; set transitions
-    (RULES.md §2) as :func:`.trick.finish_trick`.
+    (docs/rules.md §2) as :func:`.trick.finish_trick`.
     """
     side_of_seat = tab.side_of_seat
     top_trump = tab.top_trump
@@ -233,7 +233,7 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
 def side_sums(tab, sp, scr, trump):
     """Per-side sums of a played deal into ``scr.side_acc`` (7, n_sides), rows ``F_*`` in the
     order: honours taken, cards taken, card points, total, side tricks, (unused), honours
-    dealt (RULES.md §2, §7.1, §7.2; :mod:`.scoring`). Returns the seat
+    dealt (docs/rules.md §2, §7.1, §7.2; :mod:`.scoring`). Returns the seat
     dealt the Ten of trumps (-1: none)."""
     n_sides = sp[S_NSIDES]
     n_units = sp[S_NSETS] if sp[S_PERSET] != 0 else 1
