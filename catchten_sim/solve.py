@@ -385,3 +385,36 @@ def solve_deals(rules: Rules, dealer: int, turnup: int, deals: np.ndarray,
     solver = solver or _default_solver()
     tables = solver_tables(rules, turnup // 13, turnup, dealer)
     return solver.run(tables, deals, play, all_cards=all_cards)
+
+
+def format_solution(sol: Solution, record: Any = None) -> str:
+    """The terminal text of a solution: every card's value, the best card(s) and, when the
+    line was computed (and the record is given), the line trick by trick."""
+    who = ("the mover's side against the other sides together (paranoid)" if sol.paranoid
+           else "the mover's side minus the other side")
+    lines = [f"seat {sol.to_move} to move (side {sol.side}); value {sol.value:+d} "
+             f"points: the deal's final score difference, {who}, best play by all"]
+    width = max(len(c) for c in sol.values)
+    for c, v in sol.values.items():
+        mark = "  best" if c in sol.best else ""
+        lines.append(f"  {c:<{width}}  {v:+4d}{mark}")
+    lines.append(f"best: {' '.join(sol.best)}")
+    if sol.line is not None and record is not None:
+        from .records import score_record
+        data = dict(_load(record))
+        done = list(data.get("play") or [])
+        full = score_record(dict(data, play=done + list(sol.line)))
+        players = int(data["players"])
+        first = len(done) // players
+        lines.append("line:")
+        for i, tr in enumerate(full["tricks"][first:], start=first):
+            cards = tr["cards"]
+            shown = []
+            for j, c in enumerate(cards):
+                shown.append(f"({c})" if i * players + j < len(done) else c)
+            label = f"set {tr['set']} " if "set" in tr else ""
+            lines.append(f"  {label}trick {i + 1}: leader {tr['leader']}: {' '.join(shown)}"
+                         f"  -> seat {tr['winner']}")
+        totals = ", ".join(f"side {s['side']} {s['total']}" for s in full["sides"])
+        lines.append(f"  final: {totals} (cards in brackets were already played)")
+    return "\n".join(lines)
