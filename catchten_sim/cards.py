@@ -7,6 +7,7 @@ suit symbols ``♠ ♥ ♦ ♣``; output is canonical (``TD``, ``JS``, ``6C``).
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Iterable, Union
@@ -101,14 +102,22 @@ def parse_card(text: object, field: str = "card") -> int:
     if isinstance(text, Card):
         return text.idx
     if not isinstance(text, str):
-        raise ParseError(field, "malformed card", f"{field}={text!r}")
+        raise ParseError(field, "malformed card", f"{field}={_shown(text)}")
     s = text.strip().upper()
     if len(s) < 2:
-        raise ParseError(field, "malformed card", f"{field}={text!r}")
+        raise ParseError(field, "malformed card", f"{field}={_shown(text)}")
     rank_s, suit_s = s[:-1], s[-1]
     if rank_s not in _RANK_INPUT or suit_s not in _SUIT_INPUT:
-        raise ParseError(field, "malformed card", f"{field}={text!r}")
+        raise ParseError(field, "malformed card", f"{field}={_shown(text)}")
     return card_index(_SUIT_INPUT[suit_s], _RANK_INPUT[rank_s])
+
+
+def _shown(value: object) -> str:
+    """A bad input value for an error message, as JSON would write it (never ``None``)."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def format_card(idx: int) -> str:
@@ -137,19 +146,19 @@ def parse_cards(cards: object, field: str = "cards") -> list[int]:
         try:
             items = list(cards)  # type: ignore[arg-type]
         except TypeError:
-            raise ParseError(field, "malformed card", f"{field}={cards!r} is not a list of cards")
+            raise ParseError(field, "malformed card", f"{field}={_shown(cards)} is not a list of cards")
     out = []
     for i, it in enumerate(items):
         if isinstance(it, int) and not isinstance(it, bool):
             if not 0 <= it < N_CARD_CODES:
-                raise ParseError(field, "malformed card", f"{field}[{i}]={it!r}")
+                raise ParseError(field, "malformed card", f"{field}[{i}]={_shown(it)}")
             out.append(int(it))
         else:
             sub = f"{field}[{i}]"
             try:
                 out.append(parse_card(it, sub))
             except ParseError:
-                raise ParseError(field, "malformed card", f"{sub}={it!r}") from None
+                raise ParseError(field, "malformed card", f"{sub}={_shown(it)}") from None
     return out
 
 

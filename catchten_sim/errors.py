@@ -6,6 +6,9 @@ positions carry the FORMATS.md ``field`` and ``why`` so that the CLI can print o
 """
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable, Mapping
+
 
 class CatchTenError(Exception):
     """Base class of every error a user can cause.
@@ -58,3 +61,41 @@ class PositionError(CatchTenError):
 
 class DealNotGeneratedError(CatchTenError):
     """No deal consistent with the information set could be drawn."""
+
+
+def unknown_key_error(key: object, known: Iterable[str], where: str = "",
+                      cls: type[CatchTenError] | None = None) -> CatchTenError:
+    """The error for one unknown key: field ``key``, why ``unknown field``, and the nearest
+    known key (difflib) or the known keys in the detail, e.g. ``variant: unknown field (did
+    you mean 'variants'?)``. ``where`` (e.g. ``hands[2]``) prefixes the detail."""
+    names = sorted(str(k) for k in known)
+    close = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(names)}"
+    detail = f"{where}: {hint}" if where else hint
+    return (cls or ParseError)(str(key), "unknown field", detail)
+
+
+def check_keys(data: Mapping[str, object], known: Iterable[str], where: str = "",
+               cls: type[CatchTenError] | None = None) -> None:
+    """Refuse the first unknown key of ``data`` (in the order given) with
+    :func:`unknown_key_error`: a typo is an error, never a silent change of answer.
+
+    The one place that checks keys: hand and game records, positions, JSON inputs, and the
+    TOML rules file.
+
+    Parameters
+    ----------
+    data : mapping, the object read (JSON object, TOML table)
+    known : the keys allowed there
+    where : str, where ``data`` sits in a larger input (``hands[2]``), for the detail
+    cls : the error class (default :class:`ParseError`)
+
+    Raises
+    ------
+    CatchTenError
+        Field: the unknown key; why: ``unknown field``.
+    """
+    allowed = set(known)
+    for key in data:
+        if key not in allowed:
+            raise unknown_key_error(key, allowed, where, cls)

@@ -21,7 +21,8 @@ from ._kernels import engine as K
 from .cards import cards_of_mask, format_card
 from .errors import CatchTenError
 from .policies import Policy
-from .rules import NO_TRUMPS, Rules, suit_name
+from .rules import Rules, suit_name
+from .state import PlayState
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,12 @@ class Deal:
         }
         return rec
 
+    def play_state(self) -> PlayState:
+        """The deal before the first card, as a :class:`~catchten_sim.state.PlayState`."""
+        return PlayState(self.rules, self.dealer,
+                         [[cards_of_mask(m) for m in row] for row in self.set_hands],
+                         turnup=self.turnup, trump=self.trump, dead=self.dead)
+
     def masks(self) -> np.ndarray:
         return np.array(self.set_hands, dtype=np.int64).reshape(self.rules.n_sets,
                                                                 self.rules.players)
@@ -90,8 +97,8 @@ def deal(rules: Rules, *, seed: int = 1, index: int = 0) -> Deal:
     if not 0 <= int(index) < 2 ** 62:
         raise CatchTenError("index", "out of range", f"index={index}")
     t = rules.tables()
-    set_hands, dealer, trump, turnup, dead, state = K.deal_one(
-        t.params, t.deck, t.trump_power, t.honours, np.uint64(seed), np.int64(index))
+    set_hands, dealer, trump, turnup, dead, state = K.deal_one(t, np.uint64(seed),
+                                                               np.int64(index))
     return Deal(rules, int(dealer), tuple(tuple(int(x) for x in row) for row in set_hands),
                 int(trump), None if turnup < 0 else int(turnup),
                 () if dead < 0 else (int(dead),), int(state))
@@ -203,24 +210,19 @@ def play(d: Deal, policies: Sequence[object] | object = "heuristic", *,
             raise CatchTenError("policies", "wrong number of policies", f"{len(pols)} for {n}")
         pol = np.array([int(p) for p in pols], dtype=np.int64)
         scr = np.zeros(1, dtype=np.int64)
-    state = d.rng_state if rng_state is None else rng_state
-    ll, lc, lw, cap_hon, cap_cards, ten_taker = K.play_given(
-        t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power, t.honours,
-        t.ten_card, t.top_trump, d.masks(), d.dealer, d.trump,
-        -1 if d.turnup is None else d.turnup, pol, np.uint64(state), scr)
-    tricks = tuple((int(ll[i]), tuple(int(c) for c in lc[i]), int(lw[i]))
-                   for i in range(len(ll)))
-    units = r.n_sets if r.per_set_scoring else 1
-    hon = tuple(int(cap_hon[:units, s].sum()) for s in range(r.n_sides))
-    cards = tuple(int(cap_cards[:units, s].sum()) for s in range(r.n_sides))
-    cp = tuple(int(sum(max(0, int(cap_cards[u, s]) - r.share) for u in range(units)))
-               if r.card_points else 0 for s in range(r.n_sides))
+    rng = d.rng_state if rng_state is None else rng_state
+    ll, lc, _lw, _hon, _cards, _cp, _ten = K.play_given(
+        t, d.masks(), d.dealer, d.trump, -1 if d.turnup is None else d.turnup, pol,
+        np.uint64(rng), scr)
+    # the kernel chose the cards; the rules of play and the scores are PlayState's
+    state = d.play_state()
+    for i in range(len(ll)):
+        for c in lc[i]:
+            state.play(int(c))
+    tricks = tuple((tr.leader, tr.cards, tr.winner) for tr in state.tricks)
+    units = [state.unit_scores(u) for u in range(state.n_units)]
+    hon = tuple(sum(u[s]["honours"] for u in units) for s in range(r.n_sides))
+    cards = tuple(sum(u[s]["cards_taken"] for u in units) for s in range(r.n_sides))
+    cp = tuple(sum(u[s]["card_points"] for u in units) for s in range(r.n_sides))
     total = tuple(h + c for h, c in zip(hon, cp))
-    ten = -1 if d.trump == NO_TRUMPS else int(t.ten_card[d.trump])
-    holder = None
-    for st in d.set_hands:
-        for seat, m in enumerate(st):
-            if ten >= 0 and m >> ten & 1:
-                holder = seat
-    return PlayedDeal(d, tricks, hon, cards, cp, total, holder,
-                      None if ten_taker < 0 else int(ten_taker))
+    return PlayedDeal(d, tricks, hon, cards, cp, total, state.ten_holder(), state.ten_taker)

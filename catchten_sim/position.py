@@ -7,6 +7,12 @@ the current trick, the points already taken, the voids each player has shown, th
 hands' sizes and which cards are known to be where (the turn-up in the dealer's hand, dead
 cards). Any sampler of hidden hands must respect all of it (RULES.md §1, last line).
 
+The replay is :class:`~catchten_sim.state.PlayState`'s (the package's one Python reading of
+the rules of play): first with every hand unknown (who played what, the voids shown), then
+with the player to move's current-set hand known (its own plays must have been legal). The
+:class:`InfoSet` keeps that state, and :func:`catchten_sim.advise.legal_cards` asks it.
+Unknown keys in a position are refused (:func:`catchten_sim.errors.check_keys`).
+
 Readings (where RULES.md and FORMATS.md are silent):
 
 - A void is shown for the current set only: with six-card sets (2-3 players) every set is
@@ -29,15 +35,10 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .cards import format_card, parse_card, parse_cards
-from .errors import CatchTenError, ParseError, PositionError
+from .errors import CatchTenError, IllegalPlayError, ParseError, PositionError, check_keys
+from .inputs import json_kind, preset_name, read_json_object
 from .rules import NO_TRUMPS, Rules
-
-SUIT_LANE = 0x1FFF
-
-
-def _suit_mask(s: int) -> int:
-    return SUIT_LANE << (13 * s)
-
+from .state import PlayState
 
 @dataclass(frozen=True)
 class InfoSet:
@@ -89,6 +90,9 @@ class InfoSet:
     #: masks of the cards taken in completed tricks, per scoring unit and side (empty at
     #: the deal)
     cap_masks: tuple[tuple[int, ...], ...] = ()
+    #: the play so far as a :class:`~catchten_sim.state.PlayState` (the player to move's
+    #: current-set hand known, the others' unknown)
+    state: PlayState | None = field(default=None, repr=False, compare=False)
 
     @property
     def turnup_set(self) -> int:
@@ -142,6 +146,12 @@ class InfoSet:
         }
 
 
+#: the keys of a position (FORMATS.md "Position"; ``variants`` as in a record, ``trump`` with
+#: jaques ``dealer_declares``); any other key is refused
+POSITION_KEYS = ("rules", "variants", "players", "dealer", "seat", "hand", "turnup", "play",
+                 "dead", "score", "trump")
+
+
 @dataclass(frozen=True)
 class Position:
     """A decision point seen by the player to move (FORMATS.md "Position").
@@ -190,11 +200,19 @@ class Position:
     def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> "Position":
         """Build from a FORMATS.md position object (JSON-like dict)."""
         if not isinstance(data, Mapping):
-            raise ParseError("position", "not an object", type(data).__name__)
+            raise ParseError("position", "not an object",
+                             f"a position is a JSON object, not {json_kind(data)}")
+        check_keys(data, POSITION_KEYS, cls=PositionError)
         if rules is None:
-            if "players" not in data:
+            players = data.get("players")
+            if players is None:
                 raise PositionError("players", "players out of range", "players is required")
-            rules = Rules(data.get("rules", "foster"), data["players"], data.get("variants") or {})
+            if isinstance(players, bool) or not isinstance(players, int):
+                raise PositionError("players", "players out of range",
+                                    f"players={json.dumps(players, default=str)} is not a "
+                                    "whole number")
+            rules = Rules(preset_name(data.get("rules")), data["players"],
+                          data.get("variants") or {})
         dealer = _int_field(data, "dealer", 0, rules.players - 1)
         seat = _int_field(data, "seat", 0, rules.players - 1)
         hand = parse_cards(data.get("hand", []), "hand")
@@ -208,32 +226,28 @@ class Position:
                     isinstance(x, int) and not isinstance(x, bool) and 0 <= x < rules.target
                     for x in score):
                 raise PositionError("score", "bad score",
-                                    f"{score!r}: {rules.n_sides} whole numbers from 0 to "
+                                    f"{json.dumps(score, default=str)}: {rules.n_sides} whole numbers from 0 to "
                                     f"{rules.target - 1}, one per side")
             score = tuple(int(x) for x in score)
         trump = data.get("trump")
         if trump is not None:
             names = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
             if str(trump).upper() not in names:
-                raise PositionError("trump", "bad trump", f"{trump!r}: S, H, D, C or NT")
+                raise PositionError("trump", "bad trump", f"{json.dumps(trump, default=str)}: S, H, D, C or NT")
             trump = names[str(trump).upper()]
         return cls(rules, dealer, seat, tuple(hand), turnup, tuple(play), tuple(dead), score,
                    trump)
 
     @classmethod
     def from_json(cls, path: str | Path) -> "Position":
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ParseError("position", "file not found", str(path)) from None
-        except OSError as exc:
-            raise ParseError("position", "cannot read", f"{path}: {exc.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ParseError("position", "not JSON", f"{path}: {exc.msg} at line {exc.lineno}") \
-                from None
-        return cls.from_dict(data)
+        """Read a position file (``-``: standard input); see :meth:`from_dict`.
+
+        Raises
+        ------
+        ParseError
+            Field ``position``: missing, unreadable, not UTF-8, not JSON, not an object.
+        """
+        return cls.from_dict(read_json_object(path, "position"))
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -250,15 +264,17 @@ class Position:
 
 def _int_field(data: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
     v = data.get(name)
+    if v is None:
+        raise PositionError(name, f"{name} out of range", f"{name} missing (allowed {lo} to {hi})")
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-        raise PositionError(name, f"{name} out of range", f"{name}={v!r} (allowed {lo} to {hi})")
+        raise PositionError(name, f"{name} out of range",
+                            f"{name}={json.dumps(v)} (allowed {lo} to {hi})")
     return int(v)
 
 
 def _replay(p: Position) -> InfoSet:
     r = p.rules
     n = r.players
-    t = r.tables()
     deck = set(r.deck)
     # -- cards: in the deck, no duplicates, none both held and played
     for name, cards in (("hand", p.hand), ("play", p.play), ("dead", p.dead)):
@@ -306,102 +322,20 @@ def _replay(p: Position) -> InfoSet:
     if len(p.play) >= r.n_dealt:
         raise PositionError("play", "play longer than deal",
                             f"{len(p.play)} cards played; the deal has {r.n_dealt}")
-    # -- replay the tricks
-    ten = int(t.ten_card[trump]) if trump < NO_TRUMPS else -1
-    units = r.n_sets if r.per_set_scoring else 1
-    cap_hon = [[0] * r.n_sides for _ in range(units)]
-    cap_cards = [[0] * r.n_sides for _ in range(units)]
-    cap_masks = [[0] * r.n_sides for _ in range(units)]
-    trump_leads = [0] * r.n_sides
-    played_by = [0] * n
-    my_plays: list[tuple[int, int, int, int]] = []  # (index, card, led suit or -1, set)
-    voids = [0] * n
-    leader = (p.dealer + 1) % n
-    ten_taker = None
-    total_tricks = r.n_sets * r.set_size
-    trick: list[tuple[int, int]] = []
-    trick_index = 0
-    counts = [0] * n
-    lock = p.turnup if (r.v("exposed_trump") and p.turnup is not None) else None
-    turnup_played = False
-    tmask = _suit_mask(trump) if trump < NO_TRUMPS else 0
-    for i, c in enumerate(p.play):
-        set_index = trick_index // r.set_size
-        k = len(trick)
-        s = (leader + k) % n
-        if k == 0 and trick_index % r.set_size == 0:
-            voids = [0] * n            # a fresh set: a fresh hand
-            counts = [0] * n
-        if c == p.turnup:
-            if s != p.dealer:
-                raise PositionError("play", "card not in hand",
-                                    f"play[{i}]={format_card(c)} is the dealer's turn-up, "
-                                    f"played by seat {s}")
-            if r.n_sets > 1 and set_index != r.n_sets - 1:
-                raise PositionError("play", "card not in hand",
-                                    f"play[{i}]={format_card(c)}: the turn-up belongs to the "
-                                    "dealer's last set")
-            if lock is not None and trick_index < total_tricks - 2:
-                raise PositionError("play", "exposed trump played early",
-                                    f"play[{i}]={format_card(c)} in trick {trick_index}")
-            turnup_played = True
-        if s == p.seat and c in p.hand:
-            raise PositionError("hand", "card both held and played", format_card(c))
-        led = trick[0][1] // 13 if trick else -1
-        suit = c // 13
-        # a suit the player had shown void in: an illegal history
-        if voids[s] >> suit & 1 and c != p.turnup:   # a locked turn-up shows no void
-            raise PositionError("play", "revoke",
-                                f"play[{i}]={format_card(c)}: seat {s} had shown void in "
-                                f"{'SHDC'[suit]} this set")
-        if k == 0:
-            if r.v("no_trump_first_lead") and trick_index % r.set_size == 0 and \
-                    trump < NO_TRUMPS and suit == trump:
-                voids[s] |= 0xF & ~(1 << trump)   # the leader held trumps only
-            if trump < NO_TRUMPS and suit == trump:
-                trump_leads[r.side_of(leader)] += 1
-        elif suit != led:
-            voids[s] |= 1 << led
-            if r.v("must_trump") and trump < NO_TRUMPS and suit != trump:
-                voids[s] |= 1 << trump
-        if s == p.seat:
-            my_plays.append((i, c, led, trick_index // r.set_size))
-        played_by[s] |= 1 << c
-        counts[s] += 1
-        trick.append((s, c))
-        if len(trick) == n:
-            tm = 0
-            for _, cc in trick:
-                tm |= 1 << cc
-            win_card = _winner(trick, trump, t)
-            win_seat = next(ss for ss, cc in trick if cc == win_card)
-            side = r.side_of(win_seat)
-            u = (trick_index // r.set_size) if r.per_set_scoring else 0
-            cap_hon[u][side] += sum(int(t.honours[trump, cc]) for _, cc in trick)
-            cap_cards[u][side] += n
-            cap_masks[u][side] |= tm
-            if ten >= 0 and tm >> ten & 1:
-                ten_taker = win_seat
-            leader = win_seat
-            trick = []
-            trick_index += 1
-    set_index = trick_index // r.set_size
-    if not trick and trick_index % r.set_size == 0:
-        voids = [0] * n
-        counts = [0] * n
-    to_move = (leader + len(trick)) % n
+    # -- replay the tricks (RULES.md §1-§3 through PlayState): first with every hand
+    # unknown, which finds who played each card and what each play showed
+    state = _replay_play(p, r, trump, None)
+    to_move = state.to_move
     if to_move != p.seat:
         raise PositionError("seat", "not the player to move",
                             f"seat {to_move} is to play, not seat {p.seat}")
     # -- the hands' sizes
-    held = [r.set_size - counts[s] for s in range(n)]
+    held = state.held_count
     if len(p.hand) != held[p.seat]:
         raise PositionError("hand", "wrong number of cards",
                             f"hand has {len(p.hand)}, expected {held[p.seat]}")
-    hand_mask = 0
-    for c in p.hand:
-        hand_mask |= 1 << c
-    turnup_with_dealer = p.turnup is not None and not turnup_played
+    set_index = state.set_index
+    turnup_with_dealer = p.turnup is not None and not state.turnup_played
     if p.turnup is not None and turnup_with_dealer:
         in_current = r.n_sets == 1 or set_index == r.n_sets - 1
         if p.seat == p.dealer and in_current and p.turnup not in p.hand:
@@ -411,73 +345,56 @@ def _replay(p: Position) -> InfoSet:
         if p.turnup in p.hand and not (p.seat == p.dealer and in_current):
             raise PositionError("hand", "card not in hand",
                                 f"{format_card(p.turnup)} is the turn-up, the dealer's card")
-        if not in_current and p.seat == p.dealer and p.turnup in p.hand:
-            raise PositionError("hand", "card not in hand",
-                                f"{format_card(p.turnup)} belongs to the dealer's last set")
-    # -- the player's own past plays must have been legal with cards it is known to hold
-    _check_own_plays(p, r, trump, my_plays, hand_mask, lock, set_index)
+    # -- again with the current set's hand of the player to move known (its cards now and
+    # its plays of this set): its own plays must have been legal with them
+    own = [c for c in p.play[_set_start(r, set_index):] if state.played_by[p.seat] >> c & 1]
+    state = _replay_play(p, r, trump, (set_index, set(p.hand) | set(own)))
     dead_mask = 0
     for c in p.dead:
         dead_mask |= 1 << c
     played = 0
     for c in p.play:
         played |= 1 << c
-    return InfoSet(r, p.dealer, p.seat, trump, p.turnup, set_index, trick_index, leader,
-                   tuple(trick), played, tuple(played_by), hand_mask, tuple(held),
-                   tuple(voids), turnup_with_dealer, dead_mask,
-                   tuple(tuple(x) for x in cap_hon), tuple(tuple(x) for x in cap_cards),
-                   ten_taker, tuple(trump_leads), p.score,
-                   tuple(tuple(x) for x in cap_masks))
+    units = state.n_units
+    caps = [state.captured(u) for u in range(units)]
+    return InfoSet(r, p.dealer, p.seat, trump, p.turnup, set_index, state.trick_index,
+                   state.leader, tuple(state.trick), played, tuple(state.played_by),
+                   _mask(p.hand), tuple(held), tuple(state.voids), turnup_with_dealer,
+                   dead_mask, tuple(tuple(h) for h, _ in caps), tuple(tuple(c) for _, c in caps),
+                   state.ten_taker, tuple(state.trump_leads), p.score,
+                   tuple(tuple(m) for m in state.cap_masks), state)
 
 
-def _tricks_of(play: Sequence[int], n: int) -> list[list[int]]:
-    return [list(play[i:i + n]) for i in range(0, len(play), n)]
+def _mask(cards: Sequence[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
 
 
-def _winner(trick: Sequence[tuple[int, int]], trump: int, t) -> int:
-    led = trick[0][1] // 13
-    best, best_pow = -1, -1
-    for _, c in trick:
-        tp = int(t.trump_power[trump, c])
-        pw = tp if tp > 0 else (int(t.rank_power[c]) if c // 13 == led else 0)
-        if pw > best_pow:
-            best, best_pow = c, pw
-    return best
+def _set_start(r: Rules, set_index: int) -> int:
+    """Index in ``play`` of the first card of set ``set_index``."""
+    return set_index * r.set_size * r.players
 
 
-def _check_own_plays(p: Position, r: Rules, trump: int, my_plays, hand_mask: int,
-                     lock: int | None, cur_set: int) -> None:
-    """The player to move knows its whole current-set hand: check its earlier plays in
-    the current set (``cur_set``; plays of earlier sets were made from other cards)."""
-    if not my_plays:
-        return
-    held = hand_mask
-    for _, c, _, st in my_plays:
-        if st == cur_set:
-            held |= 1 << c
-    total_tricks = r.n_sets * r.set_size
-    for i, c, led, st in my_plays:
-        if st != cur_set:
-            continue
-        trick_index = i // r.players
-        locked = (lock is not None and trick_index < total_tricks - 2
-                  and held >> lock & 1) and lock != c
-        playable = held & ~((1 << lock) if locked else 0)
-        if led < 0:
-            if r.v("no_trump_first_lead") and trick_index % r.set_size == 0 and \
-                    trump < NO_TRUMPS and c // 13 == trump and playable & ~_suit_mask(trump):
-                raise PositionError("play", "trump led first",
-                                    f"play[{i}]={format_card(c)}: seat {p.seat} held other suits")
-        elif c // 13 != led and playable & _suit_mask(led):
-            raise PositionError("play", "revoke",
-                                f"play[{i}]={format_card(c)}: seat {p.seat} held "
-                                f"{'SHDC'[led]} (its hand now and later plays show it)")
-        elif c // 13 != led and r.v("must_trump") and trump < NO_TRUMPS and \
-                c // 13 != trump and playable & _suit_mask(trump):
-            raise PositionError("play", "revoke",
-                                f"play[{i}]={format_card(c)}: seat {p.seat} held a trump "
-                                "(must_trump)")
-        held &= ~(1 << c)
+def _replay_play(p: Position, r: Rules, trump: int,
+                 known: tuple[int, set[int]] | None) -> PlayState:
+    """Replay ``p.play``; every hand unknown except, with ``known = (set, cards)``, the
+    player to move's hand in that set. A fault is a :class:`PositionError`."""
+    set_hands: list[list[Any]] = [[None] * r.players for _ in range(r.n_sets)]
+    if known is not None:
+        set_hands[known[0]][p.seat] = known[1]
+    state = PlayState(r, p.dealer, set_hands, turnup=p.turnup, trump=trump, dead=p.dead)
+    for c in p.play:
+        try:
+            state.play(c)
+        except IllegalPlayError as exc:
+            why = exc.why
+            detail = exc.detail
+            if known is not None and state.to_move == p.seat:
+                detail += " (its hand now and its later plays show it)"
+            raise PositionError(exc.field, why, detail) from None
+    return state
 
 
 def info_arrays(info: InfoSet) -> dict[str, np.ndarray]:
@@ -518,7 +435,8 @@ def deal_info(rules: Rules, *, dealer: int, seat: int, hand: Sequence[int],
                             "odds at the deal need a turn-up (dealer_declares has none)")
     for name, v in (("dealer", dealer), ("seat", seat)):
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
-            raise PositionError(name, f"{name} out of range", f"{name}={v!r} (allowed 0 to "
+            raise PositionError(name, f"{name} out of range", f"{name}="
+                                f"{'missing' if v is None else json.dumps(v, default=str)} (allowed 0 to "
                                 f"{n - 1})")
     deck = set(rules.deck)
     hand = [int(c) for c in hand]
@@ -569,4 +487,13 @@ def deal_info(rules: Rules, *, dealer: int, seat: int, hand: Sequence[int],
     return InfoSet(rules, dealer, seat, turnup // 13, turnup, 0, 0, (dealer + 1) % n, (),
                    0, tuple(0 for _ in range(n)), mask,
                    tuple(rules.set_size for _ in range(n)), tuple(0 for _ in range(n)), True,
-                   dmask, zeros, zeros, None, tuple(0 for _ in range(rules.n_sides)), score)
+                   dmask, zeros, zeros, None, tuple(0 for _ in range(rules.n_sides)), score,
+                   state=_deal_state(rules, dealer, seat, hand, turnup, dead))
+
+
+def _deal_state(rules: Rules, dealer: int, seat: int, hand: Sequence[int], turnup: int,
+                dead: Sequence[int]) -> PlayState:
+    """The deal before the first card, the seat's first-set hand known."""
+    set_hands: list[list[Any]] = [[None] * rules.players for _ in range(rules.n_sets)]
+    set_hands[0][seat] = hand
+    return PlayState(rules, dealer, set_hands, turnup=turnup, dead=dead)

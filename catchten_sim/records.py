@@ -26,8 +26,9 @@ A revoke is not an error: it is reported and penalised (RULES.md §7.3-§7.5).
 
 Readings decided here where the texts are silent (RULES.md says: follow seed 000, and say so)
 --------------------------------------------------------------------------------------------
-- A bad ``dealer`` is field ``dealer`` with why ``players out of range`` (the nearest word in
-  FORMATS.md's list). A missing ``turnup`` means the dealer's last card; a missing ``dead`` or
+- A bad ``dealer`` is field ``dealer`` with why ``dealer out of range`` (issue 13). Keys
+  that FORMATS.md does not name are refused (field: the key, why ``unknown field``, the
+  nearest known key in the detail), before anything else. A missing ``turnup`` means the dealer's last card; a missing ``dead`` or
   ``play`` is empty. A malformed turn-up is checked at the turn-up step, a malformed play card
   at its place in the play (card syntax in the checking order names hands and dead only).
 - ``must_trump``: a player void in the led suit who discards while holding a (playable) trump
@@ -63,11 +64,17 @@ from pathlib import Path
 from typing import Any
 
 from .cards import SUIT_CHARS, format_card, parse_card
-from .errors import CatchTenError, IllegalPlayError, ParseError, RulesError
+from .errors import CatchTenError, IllegalPlayError, ParseError, RulesError, check_keys
+from .inputs import json_kind, preset_name, read_json_object
 from .rules import COUNT_OUT_STEPS, Rules
+from .state import PlayState, unit_scores
 
 __all__ = ["load_record", "score_record", "score_game", "is_game_record", "score_any",
            "hand_from_record", "rules_of_record"]
+
+#: the keys of a hand record and of a game record (FORMATS.md); any other key is refused
+HAND_KEYS = ("rules", "variants", "players", "dealer", "hands", "turnup", "dead", "play")
+GAME_KEYS = ("rules", "variants", "players", "hands")
 
 N_STEPS = len(COUNT_OUT_STEPS)
 STEP_CARDS = COUNT_OUT_STEPS.index("cards")
@@ -89,27 +96,22 @@ def load_record(path: str | Path) -> dict:
     Raises
     ------
     ParseError
-        Field ``record``: the file is missing, unreadable, not JSON, or not a JSON object.
+        Field ``record``: the file is missing, unreadable, not UTF-8, not JSON, or not a
+        JSON object (:func:`catchten_sim.inputs.read_json_object`; ``-`` reads stdin).
     """
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ParseError("record", "file not found", str(p)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ParseError("record", "unreadable file", f"{p}: {exc}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ParseError("record", "not JSON",
-                         f"{p}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    if not isinstance(data, dict):
-        raise ParseError("record", "not a record",
-                         f"{p}: the top level is a {type(data).__name__}, not an object")
-    return data
+    return read_json_object(path, "record")
 
 
 # ------------------------------------------------------------------------------ rules
+def _check_record_keys(data: Any, known: tuple[str, ...]) -> None:
+    """A record is a JSON object whose keys are all known (issue 13: a typo such as
+    ``variant`` for ``variants`` is an error, never a silent change of answer)."""
+    if not isinstance(data, dict):
+        raise ParseError("record", "not a record",
+                         f"a record is a JSON object, not {json_kind(data)}")
+    check_keys(data, known)
+
+
 def rules_of_record(data: dict) -> Rules:
     """The rules a record asks for, checked in the order rules, variants, players.
 
@@ -124,10 +126,8 @@ def rules_of_record(data: dict) -> Rules:
     """
     if not isinstance(data, dict):
         raise ParseError("record", "not a record", f"a record is a JSON object, not "
-                         f"{type(data).__name__}")
-    preset = data.get("rules")
-    if preset is None:
-        preset = "foster"
+                         f"{json_kind(data)}")
+    preset = preset_name(data.get("rules"))
     variants = data.get("variants")
     if variants is None:
         variants = {}
@@ -143,7 +143,7 @@ def rules_of_record(data: dict) -> Rules:
         raise RulesError("players", "players out of range", "players missing")
     if isinstance(players, bool) or not isinstance(players, int):
         raise RulesError("players", "players out of range",
-                         f"players={players!r} is not a whole number")
+                         f"players={json.dumps(players)} is not a whole number")
     return Rules(preset, players, variants)
 
 
@@ -156,26 +156,31 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
     """
     n = rules.players
     dealer = data.get("dealer")
+    if dealer is None:
+        raise RulesError("dealer", "dealer out of range",
+                         f"dealer missing (a seat from 0 to {n - 1})")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-        raise RulesError("dealer", "players out of range",
-                         f"dealer {dealer!r} with {n} players (seats 0 to {n - 1})")
+        raise RulesError("dealer", "dealer out of range",
+                         f"dealer {json.dumps(dealer)} with {n} players: seats 0 to {n - 1}")
 
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list) or len(raw_hands) != n:
-        got = len(raw_hands) if isinstance(raw_hands, list) else repr(raw_hands)
-        raise ParseError("hands", "wrong number of hands", f"{got} hands for {n} players")
+        got = (f"{len(raw_hands)} hands" if isinstance(raw_hands, list)
+               else "hands missing" if raw_hands is None else f"hands is {json_kind(raw_hands)}")
+        raise ParseError("hands", "wrong number of hands", f"{got} for {n} players")
     raw_dead = data.get("dead")
     if raw_dead is None:
         raw_dead = []
     if not isinstance(raw_dead, list):
-        raise ParseError("dead", "wrong number of cards", f"dead={raw_dead!r} is not a list")
+        raise ParseError("dead", "wrong number of cards",
+                         f"dead is {json_kind(raw_dead)}, not a list of cards")
 
     # card syntax: hands, then dead
     hands: list[list[int]] = []
     for i, row in enumerate(raw_hands):
         if not isinstance(row, list):
             raise ParseError("hands", "wrong number of cards",
-                             f"hands[{i}]={row!r} is not a list of cards")
+                             f"hands[{i}] is {json_kind(row)}, not a list of cards")
         hands.append([_card(text, "hands", f"hands[{i}][{j}]") for j, text in enumerate(row)])
     dead = [_card(text, "dead", f"dead[{j}]") for j, text in enumerate(raw_dead)]
 
@@ -231,7 +236,8 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
     if raw_play is None:
         raw_play = []
     if not isinstance(raw_play, list):
-        raise ParseError("play", "malformed card", f"play={raw_play!r} is not a list of cards")
+        raise ParseError("play", "malformed card",
+                         f"play is {json_kind(raw_play)}, not a list of cards")
     if len(raw_play) > rules.n_dealt:
         raise IllegalPlayError("play", "play longer than deal",
                                f"{len(raw_play)} cards played, {rules.n_dealt} dealt")
@@ -242,134 +248,32 @@ def _card(text: Any, field: str, where: str) -> int:
     try:
         return parse_card(text, where)
     except ParseError:
-        raise ParseError(field, "malformed card", f"{where}={text!r}") from None
+        shown = json.dumps(text, ensure_ascii=False) if text is None or isinstance(
+            text, (str, int, float, bool)) else json_kind(text)
+        raise ParseError(field, "malformed card", f"{where}={shown}") from None
 
 
 # ------------------------------------------------------------------------------ play
-class _Table:
-    """The rule tables of one deal, as Python lists (trumps fixed by the turn-up)."""
-
-    _cache: dict[tuple, Any] = {}
-
-    def __init__(self, rules: Rules, trump: int) -> None:
-        key = (rules.preset, rules.players, tuple(sorted(rules.variants.items())))
-        t = self._cache.get(key)
-        if t is None:
-            t = self._cache[key] = rules.tables()
-        self.trump = trump
-        self.trump_power = [int(x) for x in t.trump_power[trump]]
-        self.rank_power = [int(x) for x in t.rank_power]
-        self.honours = [int(x) for x in t.honours[trump]]
-        self.step = [int(x) for x in t.step[trump]]
-        self.ten = int(t.ten_card[trump])
-
-    def power(self, card: int, led: int) -> int:
-        """Strength of ``card`` in a trick led in suit ``led`` (RULES.md §1); 0 cannot win."""
-        if self.trump_power[card] > 0:
-            return self.trump_power[card]
-        return self.rank_power[card] if card // 13 == led else 0
-
-
-def _play_deal(rules: Rules, table: _Table, dealer: int, hands: list[list[int]], turnup: int,
-               raw_play: list) -> tuple[list[dict], dict | None]:
-    """Play the record card by card, checking each card (RULES.md checking order).
-
-    Returns the completed tricks (``index``, ``set`` from 1, ``leader``, ``cards``,
-    ``winner``) and the first revoke (or None). An unfinished last trick is checked but
-    not returned (§7.1); a revoke in it still counts (§7.3).
+def _play_deal(rules: Rules, dealer: int, hands: list[list[int]], turnup: int,
+               raw_play: list) -> PlayState:
+    """Play the record card by card through :class:`~catchten_sim.state.PlayState`, which
+    checks each card (RULES.md checking order: played twice, not in hand, exposed trump,
+    trump led first, revoke). The first revoke is kept, not raised (§7.3); a revoke in an
+    unfinished last trick still counts. Only completed tricks are scored (§7.1).
     """
-    n = rules.players
-    size = rules.set_size
-    n_tricks = rules.cards_per_player
-    trump = table.trump
-    exposed = bool(rules.v("exposed_trump"))
-    no_trump_lead = bool(rules.v("no_trump_first_lead"))
-    must_trump = bool(rules.v("must_trump"))
-
-    def load_set(k: int) -> list[set[int]]:
-        return [set(h[k * size:(k + 1) * size]) for h in hands]
-
-    held = load_set(0)
-    played: set[int] = set()
-    leader = (dealer + 1) % n  # the eldest hand leads (§1)
-    trick: list[int] = []
-    tricks: list[dict] = []
-    revoke: dict | None = None
+    state = PlayState.from_hands(rules, dealer, hands, turnup=turnup)
     for pos, text in enumerate(raw_play):
-        card = _card(text, "play", f"play[{pos}]")
-        k = len(tricks)
-        seat = (leader + len(trick)) % n
-        where = f"play[{pos}]={format_card(card)}"
-        hand = held[seat]
-        if card in played:
-            raise IllegalPlayError("play", "card played twice", where)
-        if card not in hand:
-            raise IllegalPlayError("play", "card not in hand", f"{where} by seat {seat}")
-        # §3 exposed_trump, §7.6: the turn-up waits on the table until the last two tricks
-        locked = (turnup if exposed and seat == dealer and turnup in hand
-                  and k < n_tricks - 2 else None)
-        if card == locked:
-            raise IllegalPlayError("play", "exposed trump played early",
-                                   f"{where} in trick {k}")
-        # §3 no_trump_first_lead, §7.6: every set's first lead; "only trumps" = current hand
-        if (no_trump_lead and not trick and k % size == 0 and card // 13 == trump
-                and any(c // 13 != trump for c in hand)):
-            raise IllegalPlayError("play", "trump led first", where)
-        if trick and revoke is None:
-            led = trick[0] // 13
-            holdable = [c for c in hand if c != locked]  # §7.3: a locked turn-up is not "held"
-            suit = card // 13
-            revoked = suit != led and any(c // 13 == led for c in holdable)
-            if (not revoked and must_trump and suit != led and suit != trump
-                    and any(c // 13 == trump for c in holdable)):
-                revoked = True
-            if revoked:
-                revoke = {"seat": seat, "trick": k, "card": format_card(card),
-                          "penalty": rules.revoke_penalty}
-                if rules.n_sets > 1:
-                    revoke["set"] = k // size + 1
-        hand.remove(card)
-        played.add(card)
-        trick.append(card)
-        if len(trick) == n:
-            led = trick[0] // 13
-            best = max(range(n), key=lambda i: table.power(trick[i], led))
-            winner = (leader + best) % n
-            tricks.append({"index": k, "set": k // size + 1, "leader": leader,
-                           "cards": trick, "winner": winner})
-            leader = winner  # also leads to the next set (§2)
-            trick = []
-            if len(tricks) % size == 0 and len(tricks) < n_tricks:
-                held = load_set(len(tricks) // size)
-    return tricks, revoke
+        state.play(_card(text, "play", f"play[{pos}]"), allow_revoke=True)
+    if state.revoke is not None:
+        rev = state.revoke
+        state.revoke = {"seat": rev["seat"], "trick": rev["trick"], "card": rev["card"],
+                        "penalty": rules.revoke_penalty}
+        if "set" in rev:
+            state.revoke["set"] = rev["set"]
+    return state
 
 
 # ------------------------------------------------------------------------------ scoring
-def _unit_scores(rules: Rules, table: _Table, tricks: list[dict]) -> list[dict]:
-    """Each side's score from the tricks of one scoring unit (RULES.md §2, §7.1, §7.2).
-
-    ``steps`` splits the total by count-out step (§7.10): the Ten, the 10♦ bonus, card
-    points, Ace, King, Queen, Jack (and jaques' Nine).
-    """
-    out = []
-    for side in range(rules.n_sides):
-        steps = [0] * N_STEPS
-        taken = 0
-        for t in tricks:
-            if rules.side_of(t["winner"]) != side:
-                continue
-            taken += len(t["cards"])
-            for c in t["cards"]:
-                if table.honours[c]:
-                    steps[table.step[c]] += table.honours[c]
-        honours = sum(steps)
-        cp = max(0, taken - rules.share) if rules.card_points else 0
-        steps[STEP_CARDS] = cp
-        out.append({"honours": honours, "cards_taken": taken, "card_points": cp,
-                    "total": honours + cp, "steps": steps})
-    return out
-
-
 def _apply_penalty(rules: Rules, unit: list[dict], side: int) -> dict:
     """Apply the revoke penalty to one unit's scores in place (§3 revoke, §7.3, §7.4).
 
@@ -406,20 +310,17 @@ class _ScoredDeal:
         self.rules = rules
         self.dealer, self.hands, self.dead, self.turnup, raw_play = _parse_deal(data, rules)
         self.trump = self.turnup // 13
-        self.table = _Table(rules, self.trump)
-        self.tricks, self.revoke = _play_deal(rules, self.table, self.dealer, self.hands,
-                                              self.turnup, raw_play)
+        self.state = _play_deal(rules, self.dealer, self.hands, self.turnup, raw_play)
+        self.table = self.state.table
+        self.tricks = self.state.tricks
+        self.revoke = self.state.revoke
         self.play = [parse_card(c) for c in raw_play]
-        self.finished = len(self.tricks) == rules.cards_per_player
-        n_sets = rules.n_sets
-        self.set_tricks = [[t for t in self.tricks if t["set"] == s + 1] for s in range(n_sets)]
+        self.finished = self.state.finished
+        self.set_tricks = [self.state.set_tricks(s) for s in range(rules.n_sets)]
         # scoring units: each set with per-set scoring, else the whole deal
-        if rules.per_set_scoring:
-            self.unit_tricks = self.set_tricks
-        else:
-            self.unit_tricks = [self.tricks]
+        self.unit_tricks = [self.state.unit_tricks(u) for u in range(self.state.n_units)]
         self.unit_size = rules.set_size if rules.per_set_scoring else rules.cards_per_player
-        self.units = [_unit_scores(rules, self.table, ts) for ts in self.unit_tricks]
+        self.units = [self.state.unit_scores(u) for u in range(self.state.n_units)]
         if self.revoke is not None:
             side = rules.side_of(self.revoke["seat"])
             self.revoke["side"] = side
@@ -439,18 +340,17 @@ class _ScoredDeal:
             if penalised:
                 d["made"] = sum(u[side].get("made", u[side]["total"]) for u in self.units)
             sides.append(d)
-        ten = self.table.ten
-        holder = next((seat for seat, h in enumerate(self.hands) if ten in h), None)
-        taken_by = next((t["winner"] for t in self.tricks if ten in t["cards"]), None)
+        holder = self.state.ten_holder()
+        taken_by = self.state.ten_taker
         caught = None
         if holder is not None and taken_by is not None:
             caught = r.side_of(taken_by) != r.side_of(holder)
         tricks = []
         for t in self.tricks:
-            d = {"leader": t["leader"], "cards": [format_card(c) for c in t["cards"]],
-                 "winner": t["winner"]}
+            d = {"leader": t.leader, "cards": [format_card(c) for c in t.cards],
+                 "winner": t.winner}
             if with_sets:
-                d["set"] = t["set"]
+                d["set"] = t.set
             tricks.append(d)
         out: dict[str, Any] = {
             "finished": self.finished,
@@ -469,7 +369,7 @@ class _ScoredDeal:
         if r.per_set_scoring:
             scores = self.units[s]
         else:  # §7.5: per-deal scoring gives honours and cards per set only
-            scores = _unit_scores(r, self.table, self.set_tricks[s])
+            scores = unit_scores(r, self.table, self.set_tricks[s])
         sides = []
         for side in range(r.n_sides):
             sc = scores[side]
@@ -515,6 +415,7 @@ def score_record(data: dict) -> dict:
     CatchTenError
         The first fault in the checking order (RULES.md, end).
     """
+    _check_record_keys(data, HAND_KEYS)
     rules = rules_of_record(data)
     return _ScoredDeal(data, rules).output()
 
@@ -536,6 +437,7 @@ def hand_from_record(data: dict) -> tuple[Rules, int, list[list[list[int]]], int
     CatchTenError
         As :func:`score_record`.
     """
+    _check_record_keys(data, HAND_KEYS)
     rules = rules_of_record(data)
     deal = _ScoredDeal(data, rules)
     size = rules.set_size
@@ -638,12 +540,12 @@ def _play_game_hand(game: _Game, deal: _ScoredDeal, k: int) -> None:
             # §7.13: honours count the moment their trick is taken
             stop = revoke["trick"] if revoke_here else None
             for t in tricks:
-                if stop is not None and t["index"] >= stop:
+                if stop is not None and t.index >= stop:
                     break
-                side = r.side_of(t["winner"])
-                game.running[side] += sum(deal.table.honours[c] for c in t["cards"])
+                side = r.side_of(t.winner)
+                game.running[side] += sum(deal.table.honours[c] for c in t.cards)
                 if game.running[side] >= r.target:
-                    game.win(side, "reached", None, k, _where(r, t["set"], t["index"]))
+                    game.win(side, "reached", None, k, _where(r, t.set, t.index))
                     return
             if not finished:
                 game.running = before  # §7.14: an unfinished unit adds nothing
@@ -686,7 +588,9 @@ _HAND_KEY_WHY = {"rules": "unknown preset", "variants": "bad variant value",
 def _hand_of_game(data: dict, rules: Rules, k: int, hand: Any) -> dict:
     """Hand ``k`` of a game record with the game's rules filled in (§7.14)."""
     if not isinstance(hand, dict):
-        raise ParseError("hands", "wrong number of hands", f"hands[{k}] is not a hand record")
+        raise ParseError("hands", "wrong number of hands",
+                         f"hands[{k}] is {json_kind(hand)}, not a hand record")
+    check_keys(hand, HAND_KEYS, f"hands[{k}]")
     rec = dict(hand)
     for key in ("rules", "variants", "players"):
         mine = rec.get(key)
@@ -733,6 +637,7 @@ def score_game(data: dict) -> dict:
         The first fault; a fault inside hand ``k`` names ``hands[k]`` in its detail;
         ``hands`` / ``hands after game end`` for a hand recorded after the game was decided.
     """
+    _check_record_keys(data, GAME_KEYS)
     rules = rules_of_record(data)
     variants = data.get("variants") or {}
     hands = data.get("hands")

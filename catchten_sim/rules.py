@@ -15,6 +15,7 @@ are accepted and do nothing (§7.7). Combinations that cannot work are refused w
 from __future__ import annotations
 
 import tomllib
+from collections import namedtuple
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -23,7 +24,16 @@ from typing import Any, Mapping
 import numpy as np
 
 from .cards import RANK_CHARS, SUIT_CHARS, Rank, Suit, card_index, format_card
+from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_ATONCE, P_CARDPTS, P_DEAD,
+                              P_DECK, P_DECLARES, P_EXPOSED, P_MUSTTRUMP, P_N, P_NDEALT,
+                              P_NPARAMS, P_NSETS, P_NSIDES, P_NTFL, P_PERSET, P_REVOKE,
+                              P_SETSIZE, P_SHARE, P_TARGET, P_TDBONUS, P_TIE, REVOKE_CODES,
+                              STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
+                              STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
 from .errors import ParseError, RulesError
+
+__all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "Rules", "Tables", "REVOKE_CODES",
+           "TIE_CODES"]
 
 PRESETS = ("foster", "jaques", "french52")
 
@@ -82,18 +92,8 @@ _FOSTER_HONOURS = {Rank.JACK: 11, Rank.TEN: 10, Rank.ACE: 4, Rank.KING: 3, Rank.
 _JAQUES_HONOURS = {Rank.JACK: 3, Rank.TEN: 10, Rank.ACE: 4, Rank.KING: 3, Rank.QUEEN: 2,
                    Rank.NINE: 1}
 
-#: count-out order of RULES.md §7.10, as step names; kernels use the index
-COUNT_OUT_STEPS = ("ten", "ten_of_diamonds", "cards", "ace", "king", "queen", "jack", "nine")
-_STEP_OF_RANK = {Rank.TEN: 0, Rank.ACE: 3, Rank.KING: 4, Rank.QUEEN: 5, Rank.JACK: 6,
-                 Rank.NINE: 7}
-NO_TRUMPS = 4  # trump code for a no-trump hand (jaques dealer_declares)
-
-# indices into KernelTables.params
-P_N, P_NSIDES, P_NSETS, P_SETSIZE, P_NDEALT, P_DECK, P_SHARE, P_CARDPTS, P_PERSET, \
-    P_DEAD, P_NTFL, P_EXPOSED, P_MUSTTRUMP, P_DECLARES, P_TARGET, P_TIE, P_ATONCE, \
-    P_REVOKE, P_TDBONUS, P_NPARAMS = range(20)
-TIE_CODES = {"count_out": 0, "higher_total": 1, "replay": 2}
-REVOKE_CODES = {"game": 0, "hand": 1, "forfeit": 2}
+_STEP_OF_RANK = {Rank.TEN: STEP_TEN, Rank.ACE: STEP_ACE, Rank.KING: STEP_KING,
+                 Rank.QUEEN: STEP_QUEEN, Rank.JACK: STEP_JACK, Rank.NINE: STEP_NINE}
 
 
 def _as_bool(name: str, value: Any) -> bool:
@@ -143,48 +143,68 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
                      f"{name}={value!r} (one of {', '.join(kind)})")
 
 
-@dataclass(frozen=True)
-class KernelTables:
-    """Everything the kernels need, as arrays and ints (DESIGN.md §3).
+#: the kernels' table bundle (a numba-compatible named tuple, built once per Rules and
+#: cached: :meth:`Rules.tables`). Fields:
+#:
+#: Rule tables
+#:   ``params`` int64 (P_NPARAMS,): scalar rule parameters by the ``P_*`` indices of
+#:   :mod:`catchten_sim._kernels.layout`; ``deck`` int64 (deck_size,) card indices of the
+#:   pack, ascending; ``deck_mask`` int64 scalar, the same as a mask; ``side_of_seat``
+#:   int64 (n,) (RULES.md §7.8); ``trump_power`` int64 (5, 52): > 0 when card ``c`` is a
+#:   trump with trumps ``t`` (4 = no trumps), higher wins; ``rank_power`` int64 (52,)
+#:   strength in its own suit (rank + 1); ``honours`` int64 (5, 52) honour points, the
+#:   10♦ bonus included (§2, §4, §7.2); ``step`` int64 (5, 52) count-out step of a card's
+#:   honour points (``STEP_*``, -1 none; §7.10); ``ten_card`` int64 (5,) the Ten of
+#:   trumps per trump code (-1 with no trumps); ``top_trump`` int64 (8192,) rank of the
+#:   highest trump in a 13-bit lane in the preset's trump order (-1 empty lane).
+#: Switch flags (bools, named after the switches; RULES.md §3, §4)
+#:   ``no_trump_first_lead``, ``exposed_trump``, ``must_trump``, ``card_points`` (on),
+#:   ``dealer_declares``.
+#: Derived policy tables (the heuristic policy; per trump code ``t``)
+#:   ``hon_mask`` int64 (5,) the cards that score honours; ``beats`` int64 (5, 52) mask of
+#:   the cards that beat ``c`` in a trick where ``c`` is a trump or of the suit led (for a
+#:   plain card also every trump); ``clow`` int64 (5, 52) cost of throwing ``c`` away
+#:   (honours last, trumps after plain cards, low first); ``cwin`` int64 (5, 52) cost of
+#:   winning with ``c`` (honour points * 1000 + power); ``pw`` int64 (5, 52) power of
+#:   ``c`` as a trump, else in its own suit; ``top3`` int64 (5,) the three highest trumps
+#:   other than the Ten; ``opp_after`` int64 (n, n): 1 when an opponent of ``seat`` plays
+#:   after it when it plays the ``k``-th card (0-based) of a trick.
+Tables = namedtuple("Tables", [
+    "params", "deck", "deck_mask", "side_of_seat", "trump_power", "rank_power", "honours",
+    "step", "ten_card", "top_trump",
+    "no_trump_first_lead", "exposed_trump", "must_trump", "card_points", "dealer_declares",
+    "hon_mask", "beats", "clow", "cwin", "pw", "top3", "opp_after"])
 
-    Attributes
-    ----------
-    params : ndarray, int64, shape (P_NPARAMS,)
-        Scalar rule parameters, indexed by the ``P_*`` constants of this module.
-    deck : ndarray, int64, shape (deck_size,)
-        Card indices of the pack, ascending.
-    side_of_seat : ndarray, int64, shape (players,)
-    trump_power : ndarray, int64, shape (5, 52)
-        ``trump_power[t, c]`` > 0 when card ``c`` is a trump with trumps ``t`` (4 = no
-        trumps); higher wins. 0 otherwise.
-    rank_power : ndarray, int64, shape (52,)
-        Strength of a card in its own suit (rank code + 1).
-    honours : ndarray, int64, shape (5, 52)
-        Honour points of card ``c`` with trumps ``t`` (the 10♦ bonus included, §7.2).
-    step : ndarray, int64, shape (5, 52)
-        Count-out step (index into ``COUNT_OUT_STEPS``) of the honour points of the card,
-        -1 where it scores nothing; the 10♦ bonus uses step 1.
-    ten_card : ndarray, int64, shape (5,)
-        Card index of the Ten of trumps for each trump code; -1 with no trumps.
-    top_trump : ndarray, int64, shape (8192,)
-        Rank code of the highest trump in a 13-bit suit lane, by the preset's trump order
-        (-1 for an empty lane).
-    """
 
-    params: np.ndarray
-    deck: np.ndarray
-    side_of_seat: np.ndarray
-    trump_power: np.ndarray
-    rank_power: np.ndarray
-    honours: np.ndarray
-    step: np.ndarray
-    ten_card: np.ndarray
-    top_trump: np.ndarray
-
-    def as_tuple(self) -> tuple:
-        """The arrays in kernel argument order (``step`` is not a playing table)."""
-        return (self.params, self.deck, self.side_of_seat, self.trump_power,
-                self.rank_power, self.honours, self.ten_card, self.top_trump)
+def _policy_tables(n, deck_mask, side_of_seat, trump_power, rank_power, honours, ten_card):
+    """The derived policy tables of :data:`Tables` (numpy, once per Rules)."""
+    bits = np.int64(1) << np.arange(52, dtype=np.int64)
+    suit = np.arange(52) // 13
+    tp = trump_power
+    rp = rank_power
+    hon = honours
+    hon_mask = ((hon != 0) * bits).sum(axis=1).astype(np.int64)
+    pw = np.where(tp > 0, tp, rp[None, :])
+    cwin = hon * 1000 + pw
+    clow = hon * 1000 + np.where(tp > 0, 200 + tp - 100, rp[None, :])
+    # power of card d in a trick led in the suit of card c: [t, c, d]
+    same = suit[:, None] == suit[None, :]
+    pd = np.where(tp[:, None, :] > 0, tp[:, None, :],
+                  np.where(same[None, :, :], rp[None, None, :], 0))
+    beats = ((pd > pw[:, :, None]) * bits[None, None, :]).sum(axis=2).astype(np.int64)
+    top3 = np.zeros(5, dtype=np.int64)
+    for t in range(NO_TRUMPS):
+        ten = int(ten_card[t])
+        cands = [c for c in range(52) if tp[t, c] > 0 and (int(deck_mask) >> c) & 1 and c != ten]
+        for c in sorted(cands, key=lambda c: -tp[t, c])[:3]:
+            top3[t] |= np.int64(1) << c
+    opp_after = np.zeros((n, n), dtype=np.int64)
+    for seat in range(n):
+        for k in range(n):
+            opp_after[seat, k] = any(side_of_seat[(seat + j) % n] != side_of_seat[seat]
+                                     for j in range(1, n - k))
+    return (hon_mask, beats, clow.astype(np.int64), cwin.astype(np.int64),
+            pw.astype(np.int64), top3, opp_after)
 
 
 @dataclass(frozen=True)
@@ -433,8 +453,15 @@ class Rules:
         return "no trumps" if trump == NO_TRUMPS else Suit(trump).long_name
 
     # ------------------------------------------------------------------ tables
-    def tables(self) -> KernelTables:
-        """Build the kernel tables once (DESIGN.md §3)."""
+    def tables(self) -> Tables:
+        """The kernels' :data:`Tables` bundle, built once per Rules (DESIGN.md §3)."""
+        cached = self.__dict__.get("_tables")
+        if cached is None:
+            cached = self._build_tables()
+            object.__setattr__(self, "_tables", cached)
+        return cached
+
+    def _build_tables(self) -> Tables:
         n = self.players
         params = np.zeros(P_NPARAMS, dtype=np.int64)
         params[P_N] = n
@@ -476,7 +503,7 @@ class Rules:
             ten_card[t] = card_index(t, Rank.TEN)
             if self.ten_bonus and t != Suit.D:
                 honours[t, td] += 10
-                step[t, td] = 1  # "ten_of_diamonds"
+                step[t, td] = STEP_TEN_OF_DIAMONDS
         # no trumps (jaques dealer_declares): A K Q J 10 of every suit at honour values
         for s in range(4):
             for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN):
@@ -491,8 +518,14 @@ class Rules:
                 if lane >> r & 1:
                     top_trump[lane] = r
                     break
-        return KernelTables(params, deck, side_of_seat, trump_power, rank_power, honours,
-                            step, ten_card, top_trump)
+        deck_mask = np.int64(sum(1 << c for c in self.deck))
+        derived = _policy_tables(n, deck_mask, side_of_seat, trump_power, rank_power, honours,
+                                 ten_card)
+        return Tables(params, deck, deck_mask, side_of_seat, trump_power, rank_power, honours,
+                      step, ten_card, top_trump,
+                      bool(self.v("no_trump_first_lead")), bool(self.v("exposed_trump")),
+                      bool(self.v("must_trump")), self.card_points, self.dealer_declares,
+                      *derived)
 
     # ------------------------------------------------------------------ description
     def given_variants(self) -> dict[str, Any]:

@@ -269,15 +269,12 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     used = max_threads() if threads is None else threads
     seed_u = np.uint64(seed)
     parts = [acc.new_part() for _ in range(used)]
-    scratch = {id(p): K.scratch(t.params, t.deck) for p in parts}   # one per thread
-    ptab = K.policy_tables(t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power,
-                           t.honours, t.ten_card)
+    scratch = {id(p): K.scratch(t) for p in parts}   # one per thread
     off = acc.offsets
 
     def kernel(first: int, count: int, rows: np.ndarray, part: np.ndarray) -> None:
-        K.run_chunk(t.params, t.deck, t.side_of_seat, t.trump_power, t.rank_power,
-                    t.honours, t.ten_card, t.top_trump, pol_arr, seed_u, np.int64(first),
-                    np.int64(count), rows, part, off, ptab, scratch[id(part)])
+        K.run_chunk(t, pol_arr, seed_u, np.int64(first), np.int64(count), rows, part, off,
+                    scratch[id(part)])
 
     with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
         try:

@@ -22,6 +22,7 @@ Readings decided here where the texts are silent are marked "DECISION" in docstr
 from __future__ import annotations
 
 import random as _random
+from collections import Counter
 
 # ---------------------------------------------------------------------------------------
 # Cards (FORMATS.md "Cards"; DESIGN.md §3: index = suit * 13 + rank)
@@ -513,7 +514,12 @@ class _Deal:
 
 
 # ---------------------------------------------------------------------------------------
-# Scoring one deal (§2, §6, §7.1-§7.7)
+# Scoring one deal as ledgers (§2, §6, §7.1-§7.7)
+#
+# A *ledger* is a Counter {count-out step: points} of one side in one scoring unit (the
+# card points are the step "cards").  Everything a hand scores is read off its ledgers; a
+# revoke penalty rewrites the ledgers of the unit where the revoke happened.  (This is
+# deliberately not the shape of catchten_sim/records.py, so that the two can disagree.)
 # ---------------------------------------------------------------------------------------
 
 def card_points(cards_taken: int, share: int) -> int:
@@ -521,148 +527,141 @@ def card_points(cards_taken: int, share: int) -> int:
     return max(0, cards_taken - share)
 
 
-def _unit_scores(rules: RefRules, tricks: list, trump):
-    """Scores of each side from ``tricks`` (one scoring unit).
+def _ledgers(rules: RefRules, tricks: list, trump, n_units: int, unit_of) -> tuple:
+    """(ledgers, taken): ``ledgers[u][side]`` a Counter of points by step, ``taken[u][side]``
+    the cards taken, from the completed ``tricks``; ``unit_of(trick)`` names the unit."""
+    ledgers = [[Counter() for _ in range(rules.n_sides)] for _ in range(n_units)]
+    taken = [[0] * rules.n_sides for _ in range(n_units)]
+    for t in tricks:
+        u = unit_of(t)
+        side = rules.side_of_seat[t["winner"]]
+        taken[u][side] += len(t["cards"])
+        for c in t["cards"]:
+            ledgers[u][side].update(rules.honour_parts(c, trump))
+    if rules.card_points:
+        for u in range(n_units):
+            for side in range(rules.n_sides):
+                ledgers[u][side]["cards"] = card_points(taken[u][side], rules.share(side))
+    return ledgers, taken
 
-    Returns a list (by side) of dicts: honours, cards_taken, card_points, total, steps
-    (points by count-out step, §7.10).
+
+def _honours_of(ledger: Counter) -> int:
+    return sum(p for step, p in ledger.items() if step != "cards")
+
+
+def _unit_scores(rules: RefRules, tricks: list, trump) -> list:
+    """Each side's honours, cards taken, card points and total from one unit's ``tricks``
+    (``steps``: the total by count-out step)."""
+    (ledger,), (taken,) = _ledgers(rules, tricks, trump, 1, lambda t: 0)
+    return [{"honours": _honours_of(ledger[s]), "cards_taken": taken[s],
+             "card_points": ledger[s]["cards"], "total": sum(ledger[s].values()),
+             "steps": {k: ledger[s][k] for k in STEPS}} for s in range(rules.n_sides)]
+
+
+def _penalise(rules: RefRules, unit: list, revoker: int) -> dict:
+    """§3 revoke, §7.3-§7.4: rewrite one unit's ledgers (a list by side) for a revoke by
+    side ``revoker``; return ``revoke.effect``.
+
+    game: nothing changes (the revoker loses the game).  hand: the revoker's ledger is
+    emptied.  forfeit: it is also added to every other side's ledger (§7.4: each opposing
+    side scores the revoker's points).
     """
-    out = []
-    for side in range(rules.n_sides):
-        steps = dict.fromkeys(STEPS, 0)
-        taken = 0
-        for t in tricks:
-            if rules.side_of_seat[t["winner"]] != side:
-                continue
-            taken += len(t["cards"])
-            for c in t["cards"]:
-                for k, p in rules.honour_parts(c, trump).items():
-                    steps[k] += p
-        honours = sum(steps.values())
-        cp = card_points(taken, rules.share(side)) if rules.card_points else 0
-        steps["cards"] = cp
-        out.append({"honours": honours, "cards_taken": taken, "card_points": cp,
-                    "total": honours + cp, "steps": steps})
-    return out
-
-
-def _apply_penalty(rules: RefRules, scores: list, revoker_side: int):
-    """§3 revoke, §7.3-§7.4: modify unit scores in place; return the ``effect`` dict.
-
-    game: totals unchanged, the side loses the game.  hand: the revoker's total is lost.
-    forfeit: the revoker's total goes to each opposing side.  Steps follow the totals (so a
-    count-out sees the same points).
-    """
-    pen = rules.revoke
-    if pen == "game":
-        return {"loses_game": revoker_side}
-    lost = scores[revoker_side]["total"]
-    lost_steps = dict(scores[revoker_side]["steps"])
-    for sc in scores:
-        sc["made"] = sc["total"]
-    scores[revoker_side]["total"] = 0
-    scores[revoker_side]["steps"] = dict.fromkeys(STEPS, 0)
-    effect = {"side": revoker_side, "points_lost": lost}
-    if pen == "forfeit":
-        to = {}
-        for side, sc in enumerate(scores):
-            if side == revoker_side:
-                continue
-            sc["total"] += lost
-            for k in STEPS:
-                sc["steps"][k] += lost_steps[k]
-            to[str(side)] = lost
-        effect["points_to"] = to
+    if rules.revoke == "game":
+        return {"loses_game": revoker}
+    lost = unit[revoker]
+    points = sum(lost.values())
+    unit[revoker] = Counter()
+    effect = {"side": revoker, "points_lost": points}
+    if rules.revoke == "forfeit":
+        others = [s for s in range(rules.n_sides) if s != revoker]
+        for s in others:
+            unit[s] = unit[s] + lost
+        effect["points_to"] = {str(s): points for s in others}
     return effect
 
 
 def _score_deal(rules: RefRules, dealer: int, hands, turnup: int, dead, deal: _Deal) -> dict:
-    """Build the FORMATS.md "Score output" for a played (possibly partial) deal."""
+    """Build the FORMATS.md "Score output" for a played (possibly partial) deal.
+
+    Private keys (removed by ``_public``) carry what a game needs: ``_units`` (per unit:
+    its set number, its tricks, whether it is complete, its ledgers after any penalty).
+    """
     trump = deal.trump
-    tricks = deal.tricks
-    finished = len(tricks) == rules.n_tricks
-    # units: per-set scoring with sets, else the whole deal (§2 sets, §3 set_scoring)
     per_set = rules.sets > 1 and rules.set_scoring == "per_set"
-    set_tricks = [[t for t in tricks if t["set"] == s] for s in range(1, rules.sets + 1)]
+    n_units = rules.sets if per_set else 1
+    made, taken = _ledgers(rules, deal.tricks, trump, n_units,
+                           (lambda t: t["set"] - 1) if per_set else (lambda t: 0))
+    final = [[Counter(x) for x in unit] for unit in made]
     revoke = dict(deal.revoke) if deal.revoke else None
-    rev_side = rules.side_of_seat[revoke["seat"]] if revoke else None
-
-    units = []
-    if per_set:
-        for s in range(rules.sets):
-            units.append(_unit_scores(rules, set_tricks[s], trump))
-    else:
-        units.append(_unit_scores(rules, tricks, trump))
     if revoke:
-        revoke["side"] = rev_side
-        u = (revoke["set"] - 1) if per_set else 0  # §7.4 the set where the revoke happened
-        revoke["effect"] = _apply_penalty(rules, units[u], rev_side)
+        revoke["side"] = rules.side_of_seat[revoke["seat"]]
+        u = revoke["set"] - 1 if per_set else 0        # §7.4: the set where it happened
+        revoke["effect"] = _penalise(rules, final[u], revoke["side"])
+    shows_made = revoke is not None and rules.revoke != "game"
 
-    sides = []
-    for side in range(rules.n_sides):
-        d = {"side": side, "seats": rules.seats_of(side),
-             "honours": sum(u[side]["honours"] for u in units),
-             "cards_taken": sum(u[side]["cards_taken"] for u in units),
-             "card_points": sum(u[side]["card_points"] for u in units),
-             "total": sum(u[side]["total"] for u in units)}
-        if revoke and rules.revoke != "game":
-            d["made"] = sum(u[side].get("made", u[side]["total"]) for u in units)
-        sides.append(d)
-
-    ten = card(RT, trump) if trump is not None else None
-    holder = None
-    if ten is not None:
-        for seat, h in enumerate(hands):
-            if ten in h:
-                holder = seat
-    taken_by = None
-    for t in tricks:
-        if ten is not None and ten in t["cards"]:
-            taken_by = t["winner"]
-    caught = None
-    if holder is not None and taken_by is not None:
-        caught = rules.side_of_seat[taken_by] != rules.side_of_seat[holder]
+    def side_line(side, units):
+        d = {"honours": sum(_honours_of(made[u][side]) for u in units),
+             "cards_taken": sum(taken[u][side] for u in units),
+             "card_points": sum(made[u][side]["cards"] for u in units),
+             "total": sum(sum(final[u][side].values()) for u in units)}
+        if shows_made:
+            d["made"] = sum(sum(made[u][side].values()) for u in units)
+        return d
 
     out = {
-        "finished": finished,
+        "finished": len(deal.tricks) == rules.n_tricks,
         "trumps": SUITS[trump] if trump is not None else None,
         "tricks": [],
-        "sides": sides,
-        "ten": {"holder": holder, "taken_by": taken_by, "caught": caught},
+        "sides": [dict({"side": s, "seats": rules.seats_of(s)}, **side_line(s, range(n_units)))
+                  for s in range(rules.n_sides)],
+        "ten": _ten_fate(rules, hands, deal.tricks, trump),
         "revoke": revoke,
     }
-    for t in tricks:
-        td = {"leader": t["leader"], "cards": [card_str(c) for c in t["cards"]], "winner": t["winner"]}
+    for t in deal.tricks:
+        td = {"leader": t["leader"], "cards": [card_str(c) for c in t["cards"]],
+              "winner": t["winner"]}
         if rules.sets > 1:
             td["set"] = t["set"]
         out["tricks"].append(td)
     if rules.sets > 1:
         out["sets"] = []
-        for s in range(rules.sets):
+        if not per_set:     # §7.5: honours and cards per set only
+            by_set, set_taken = _ledgers(rules, deal.tricks, trump, rules.sets,
+                                         lambda t: t["set"] - 1)
+        for k in range(rules.sets):
             if per_set:
-                sc = units[s]
+                lines = []
+                for s in range(rules.n_sides):
+                    d = {"side": s, **side_line(s, [k])}
+                    if shows_made and revoke["set"] - 1 != k:
+                        del d["made"]          # "made" only where the penalty hit
+                    lines.append(d)
             else:
-                sc = _unit_scores(rules, set_tricks[s], trump)
-            sd = []
-            for side in range(rules.n_sides):
-                e = {"side": side, "honours": sc[side]["honours"],
-                     "cards_taken": sc[side]["cards_taken"]}
-                if per_set:
-                    e["card_points"] = sc[side]["card_points"]
-                    e["total"] = sc[side]["total"]
-                    if "made" in sc[side]:
-                        e["made"] = sc[side]["made"]
-                else:
-                    e["card_points"] = None
-                    e["total"] = None
-                sd.append(e)
-            out["sets"].append({"set": s + 1, "finished": len(set_tricks[s]) == rules.set_size,
-                                "sides": sd})
-    # private, for games: scoring units with per-side steps (after penalties)
-    out["_units"] = units
-    out["_per_set"] = per_set
-    out["_set_tricks"] = set_tricks
+                lines = [{"side": s, "honours": _honours_of(by_set[k][s]),
+                          "cards_taken": set_taken[k][s], "card_points": None, "total": None}
+                         for s in range(rules.n_sides)]
+            out["sets"].append({"set": k + 1, "sides": lines, "finished":
+                                sum(1 for t in deal.tricks if t["set"] == k + 1) == rules.set_size})
+    size = rules.set_size if per_set else rules.n_tricks
+    out["_units"] = []
+    for u in range(n_units):
+        ts = [(i, t) for i, t in enumerate(deal.tricks) if not per_set or t["set"] == u + 1]
+        out["_units"].append({"set": u + 1 if per_set else rules.sets, "tricks": ts,
+                              "complete": len(ts) == size, "last_trick": (u + 1) * size - 1,
+                              "ledgers": final[u]})
     return out
+
+
+def _ten_fate(rules: RefRules, hands, tricks: list, trump) -> dict:
+    """§6: who was dealt the Ten of trumps, who took it, caught or saved (§7.1: null while
+    it is dead or not yet taken)."""
+    ten = card(RT, trump) if trump is not None else None
+    holder = next((s for s, h in enumerate(hands) if ten in h), None)
+    taken_by = next((t["winner"] for t in tricks if ten in t["cards"]), None)
+    caught = None
+    if holder is not None and taken_by is not None:
+        caught = rules.side_of_seat[taken_by] != rules.side_of_seat[holder]
+    return {"holder": holder, "taken_by": taken_by, "caught": caught}
 
 
 def _public(out: dict) -> dict:
@@ -879,68 +878,160 @@ def score_record(record: dict) -> dict:
 
 
 # ---------------------------------------------------------------------------------------
-# Games (§2 target / count-out, §3 game_at_once / tie, §7.9-§7.14)
+# Games: a plain simulation of the scoreboard (§2 target / count-out, §3 game_at_once /
+# tie, §7.9-§7.14).  Points arrive on the board moment by moment (a trick's honours with
+# game_at_once, else a whole scoring unit at its end); after each arrival the board asks
+# whether somebody has won.
 # ---------------------------------------------------------------------------------------
 
-def _count_out(rules: RefRules, before: list, steps_by_side: list, after: list):
-    """§7.10: from ``before`` add the unit's points step by step; the first side to reach the
-    target wins.  Several at one step: fewer points needed at that step, then the higher
-    final total, then (DECISION) the lower side number.  Returns (side, step) or None."""
-    cur = list(before)
-    for step in STEPS:
-        reached = []
+def _count_out(rules: RefRules, before: list, steps_by_side: list, after: list, order=STEPS):
+    """§7.10: from ``before`` add the unit's points step by step in ``order``; the first side
+    to reach the target wins.  Several at one step: fewer points needed at that step, then
+    the higher final total, then (DECISION) the lower side number.  Returns (side, step) or
+    None."""
+    board = list(before)
+    for step in order:
+        crossing = []
         for side in range(rules.n_sides):
-            new = cur[side] + steps_by_side[side][step]
-            if cur[side] < rules.target <= new:
-                reached.append((rules.target - cur[side], -after[side], side))
-            cur[side] = new
-        if reached:
-            return min(reached)[2], step
+            new = board[side] + steps_by_side[side][step]
+            if board[side] < rules.target <= new:
+                crossing.append((rules.target - board[side], -after[side], side))
+            board[side] = new
+        if crossing:
+            return min(crossing)[2], step
     return None
 
 
-class _Game:
+class _Board:
+    """The scoreboard of one game: each side's score, whether a tie is being replayed, and
+    the result once somebody has won."""
+
     def __init__(self, rules: RefRules):
         self.r = rules
-        self.running = [0] * rules.n_sides
+        self.score = [0] * rules.n_sides
+        self.replaying = False
         self.result = None
-        self.tie_pending = False
 
-    def _win(self, side, how, step, hand, where):
-        self.result = {"winner": side, "how": how, "step": step, "hand": hand}
-        self.result.update(where)
+    def won(self, side, how, step, hand, where, **extra):
+        self.result = dict({"winner": side, "how": how, "step": step, "hand": hand}, **where,
+                           **extra)
 
-    def end_of_unit(self, before, unit, hand, where):
-        """Target check at the end of a scoring unit (§7.9) with the tie rule (§2, §3 tie)."""
-        r = self.r
-        reached = [s for s in range(r.n_sides) if self.running[s] >= r.target]
-        if not reached:
+    def over(self) -> list:
+        return [s for s in range(self.r.n_sides) if self.score[s] >= self.r.target]  # §7.9
+
+    def several_over(self, hand, where):
+        """§3 tie = higher_total / replay, §7.11: the higher total among the sides over the
+        target; equal totals (or, with replay, the first time at all): another hand."""
+        if self.r.tie == "replay" and not self.replaying:
+            self.replaying = True     # DECISION: "always play another hand" the first time
             return
-        if len(reached) == 1:
-            self._win(reached[0], "reached", None, hand, where)
-            return
-        if r.tie == "count_out" and not r.game_at_once:
-            side, step = _count_out(r, before, [u["steps"] for u in unit], self.running)
-            self._win(side, "count_out", step, hand, where)
-            return
-        if r.tie == "replay" and not self.tie_pending:
-            # DECISION: "always play another hand": the first tied unit never decides;
-            # after it, the higher total among the sides at/over the target wins.
-            self.tie_pending = True
-            return
-        best = max(self.running[s] for s in reached)
-        top = [s for s in reached if self.running[s] == best]
+        over = self.over()
+        best = max(self.score[s] for s in over)
+        top = [s for s in over if self.score[s] == best]
         if len(top) == 1:
-            self._win(top[0], "higher_total", None, hand, where)
+            self.won(top[0], "higher_total", None, hand, where)
         else:
-            self.tie_pending = True  # §7.11 equal totals: another hand
+            self.replaying = True
 
-    def revoke_loss(self, loser, hand, where):
-        """§7.4 / §7.12: the revoker loses; with 3+ sides the best other side wins."""
-        others = [s for s in range(self.r.n_sides) if s != loser]
-        best = max(others, key=lambda s: (self.running[s], -s))
-        self._win(best, "revoke", None, hand, where)
-        self.result["loser"] = loser
+    def revoker_loses(self, loser, hand, where):
+        """§7.4 / §7.12: the revoker loses; the best score among the others wins (DECISION:
+        the lower side number on equal scores)."""
+        ranking = sorted((s for s in range(self.r.n_sides) if s != loser),
+                         key=lambda s: (-self.score[s], s))
+        self.won(ranking[0], "revoke", None, hand, where, loser=loser)
+
+
+def _where(rules: RefRules, set_no: int, trick: int) -> dict:
+    w = {}
+    if rules.sets > 1:
+        w["set"] = set_no
+    if rules.sets > 1 or rules.game_at_once:
+        w["trick"] = trick
+    return w
+
+
+def _play_unit_on_board(board: _Board, rules: RefRules, unit: dict, revoke, trump, k: int):
+    """Put one scoring unit's points on the board; returns False when the hand stops here
+    (the unit is unfinished, or the game is won)."""
+    target = rules.target
+    ledgers = unit["ledgers"]
+    revoke_here = (revoke is not None and rules.revoke == "game"
+                   and (rules.set_scoring != "per_set" or rules.sets == 1
+                        or revoke.get("set") == unit["set"]))
+    start = list(board.score)
+    if rules.game_at_once:
+        # §7.13: a trick's honours arrive when it is taken.  DECISION: from the revoking
+        # trick on, nothing is won at once; the revoke decides at the end of the unit.
+        for i, t in unit["tricks"]:
+            if revoke_here and i >= revoke["trick"]:
+                break
+            side = rules.side_of_seat[t["winner"]]
+            board.score[side] += sum(rules.honour_value(c, trump) for c in t["cards"])
+            if board.score[side] >= target:
+                board.won(side, "reached", None, k, _where(rules, t["set"], i))
+                return False
+    if not unit["complete"]:
+        board.score = start       # §7.14: an unfinished unit adds nothing
+        return False
+    board.score = [start[s] + sum(ledgers[s].values()) for s in range(rules.n_sides)]
+    where = _where(rules, unit["set"], unit["last_trick"])
+    if revoke_here:
+        board.revoker_loses(revoke["side"], k, where)
+        return False
+    if rules.game_at_once:
+        # only the card points arrived at the end (§7.13): who crossed with them?
+        before_cards = [start[s] + _honours_of(ledgers[s]) for s in range(rules.n_sides)]
+        crossed = [s for s in range(rules.n_sides)
+                   if before_cards[s] < target <= board.score[s]]
+        if len(crossed) == 1:
+            board.won(crossed[0], "reached", None, k, where)
+        elif len(crossed) > 1 and rules.tie == "count_out":
+            # DECISION: separated as §7.10 separates sides at one step
+            side, step = _count_out(rules, before_cards, ledgers, board.score, ("cards",))
+            board.won(side, "count_out", step, k, where)
+        elif crossed:
+            board.several_over(k, where)
+        elif len(board.over()) == 1:  # a side over the target since a tie was replayed
+            board.won(board.over()[0], "reached", None, k, where)
+        elif board.over():
+            board.several_over(k, where)
+        return board.result is None
+    over = board.over()
+    if len(over) == 1:
+        board.won(over[0], "reached", None, k, where)
+    elif len(over) > 1 and rules.tie == "count_out":
+        side, step = _count_out(rules, start, ledgers, board.score)
+        board.won(side, "count_out", step, k, where)
+    elif over:
+        board.several_over(k, where)
+    return board.result is None
+
+
+def _same_as_game(record: dict, rules: RefRules, hand: dict, k: int) -> dict:
+    """§7.14: a hand of a game record may leave out rules/variants/players (inherited); if
+    given they must equal the game's."""
+    hr = dict(hand)
+    for key, why in (("rules", "unknown preset"), ("variants", "bad variant value"),
+                     ("players", "players out of range")):
+        if key in hr and hr[key] is not None:
+            mine = hr[key]
+            theirs = record.get(key, {"rules": "foster", "variants": {}}.get(key))
+            if key == "rules" and isinstance(mine, str) and isinstance(theirs, str):
+                same = mine.lower() == theirs.lower()
+            elif key == "variants":
+                same = (ref_rules(record.get("rules", "foster"), record["players"],
+                                  mine or {}).variants == rules.variants) \
+                    if isinstance(mine, dict) else False
+            else:
+                same = mine == theirs
+            if not same:
+                raise RefError(key, why, f"hands[{k}].{key}={mine!r} differs from the game's {theirs!r}")
+        hr[key] = record.get(key)
+    if hr.get("variants") is None:
+        hr["variants"] = {}
+    if hr.get("rules") is None:
+        hr["rules"] = "foster"
+    return hr
 
 
 def score_game(record: dict) -> dict:
@@ -949,12 +1040,9 @@ def score_game(record: dict) -> dict:
     - §7.9 target reached means total >= target; with per-set scoring checked after each set.
     - §7.10 count-out / §7.11 higher total / §3 tie.
     - §7.12 a revoke with penalty game ends the game after its hand (or set); the hand's
-      points still count.  DECISION with game_at_once: a win at a trick before the revoke
-      stands; otherwise the revoke decides at the end of the unit.
+      points still count.
     - §7.13 game_at_once: honours count when their trick is taken, card points at the end of
       the unit; ``running``'s last row is the score at the win; ``trick`` names the trick.
-      DECISION: several sides reaching by card points at the same moment are separated as
-      in §7.10 (fewer needed, higher total) and reported as how "count_out", step "cards".
     - §7.14 an unfinished scoring unit adds nothing (DECISION: completed sets of a partial
       hand with per-set scoring do count, and a game_at_once win inside completed tricks
       stands, because a game record naturally stops at the win).  Hands after the game was
@@ -966,139 +1054,43 @@ def score_game(record: dict) -> dict:
     hands_in = record.get("hands")
     if not isinstance(hands_in, list):
         raise RefError("hands", "wrong number of hands", "game record needs a list of hands")
-    game = _Game(rules)
+    board = _Board(rules)
     rows = []
-    target = rules.target
     for k, h in enumerate(hands_in):
-        if game.result is not None:
-            raise RefError("hands", "hands after game end", f"hands[{k}] after the game ended in hand {game.result['hand']}")
+        if board.result is not None:
+            raise RefError("hands", "hands after game end",
+                           f"hands[{k}] after the game ended in hand {board.result['hand']}")
         if not isinstance(h, dict):
             raise RefError("hands", "wrong number of hands", f"hands[{k}] is not a hand record")
-        hr = dict(h)
-        for key, why in (("rules", "unknown preset"), ("variants", "bad variant value"),
-                         ("players", "players out of range")):
-            if key in hr and hr[key] is not None:
-                mine = hr[key]
-                theirs = record.get(key, {"rules": "foster", "variants": {}}.get(key))
-                if key == "rules" and isinstance(mine, str) and isinstance(theirs, str):
-                    same = mine.lower() == theirs.lower()
-                elif key == "variants":
-                    same = (ref_rules(record.get("rules", "foster"), record["players"], mine or {}).variants
-                            == rules.variants) if isinstance(mine, dict) else False
-                else:
-                    same = mine == theirs
-                if not same:
-                    raise RefError(key, why, f"hands[{k}].{key}={mine!r} differs from the game's {theirs!r}")
-            hr[key] = record.get(key)
-        if hr.get("variants") is None:
-            hr["variants"] = {}
-        if hr.get("rules") is None:
-            hr["rules"] = "foster"
         try:
-            out = _score_hand_internal(hr, rules)
+            out = _score_hand_internal(_same_as_game(record, rules, h, k), rules)
         except RefError as e:
             raise RefError(e.field, e.why, f"hands[{k}]: {e.detail}") from None
-        _play_game_hand(game, rules, out, k)
-        rows.append(list(game.running))
+        trump = None if out["trumps"] is None else SUITS.index(out["trumps"])
+        for unit in out["_units"]:
+            if not _play_unit_on_board(board, rules, unit, out["revoke"], trump, k):
+                break
+        rows.append(list(board.score))
     res = {
-        "rules": {"preset": rules.preset, "players": rules.n_players, "variants": dict(rules.variants)},
+        "rules": {"preset": rules.preset, "players": rules.n_players,
+                  "variants": dict(rules.variants)},
         "sides": [{"side": s, "seats": rules.seats_of(s)} for s in range(rules.n_sides)],
-        "target": target,
+        "target": rules.target,
         "hands_scored": len(rows),
         "running": rows,
     }
-    if game.result is None:
-        res.update({"finished": False, "winner": None, "how": "unfinished", "step": None, "hand": None})
+    g = board.result
+    if g is None:
+        res.update({"finished": False, "winner": None, "how": "unfinished", "step": None,
+                    "hand": None})
     else:
-        g = game.result
-        res.update({"finished": True, "winner": g["winner"], "winner_seats": rules.seats_of(g["winner"]),
-                    "how": g["how"], "step": g["step"], "hand": g["hand"]})
+        res.update({"finished": True, "winner": g["winner"],
+                    "winner_seats": rules.seats_of(g["winner"]), "how": g["how"],
+                    "step": g["step"], "hand": g["hand"]})
         for key in ("set", "trick", "loser"):
             if key in g:
                 res[key] = g[key]
     return res
-
-
-def _play_game_hand(game: _Game, rules: RefRules, out: dict, k: int):
-    """Add one scored hand to the game, unit by unit (§7.9-§7.14)."""
-    units = out["_units"]
-    per_set = out["_per_set"]
-    set_tricks = out["_set_tricks"]
-    revoke = out["revoke"]
-    tricks_all = []
-    idx = 0
-    for s, ts in enumerate(set_tricks):
-        for t in ts:
-            tricks_all.append((idx, s + 1, t))
-            idx += 1
-    if per_set:
-        unit_defs = [(s + 1, [x for x in tricks_all if x[1] == s + 1], rules.set_size) for s in range(rules.sets)]
-    else:
-        unit_defs = [(rules.sets, tricks_all, rules.n_tricks)]
-    sets_mode = rules.sets > 1
-    for ui, (set_no, tlist, size) in enumerate(unit_defs):
-        unit = units[ui]
-        finished = len(tlist) == size
-        rev_here = (revoke is not None and rules.revoke == "game"
-                    and (not per_set or revoke.get("set") == set_no))
-        last_trick = (ui + 1) * size - 1 if per_set else rules.n_tricks - 1
-
-        def where(trick_idx):
-            w = {}
-            if sets_mode:
-                w["set"] = set_no
-            if sets_mode or rules.game_at_once:
-                w["trick"] = trick_idx
-            return w
-
-        before = list(game.running)
-        if rules.game_at_once:
-            # honours at the moment of the trick (§7.13)
-            rev_trick = revoke["trick"] if rev_here else None
-            for (ti, _s, t) in tlist:
-                if rev_trick is not None and ti >= rev_trick:
-                    break
-                side = rules.side_of_seat[t["winner"]]
-                gain = sum(rules.honour_value(c, _trump_of(out)) for c in t["cards"])
-                game.running[side] += gain
-                if game.running[side] >= rules.target:
-                    game._win(side, "reached", None, k, where(ti))
-                    return
-            if not finished:
-                game.running = before  # an unfinished unit adds nothing (§7.14)
-                return
-            # after a revoke: the rest of the unit's points, then the revoke decides
-            game.running = [before[s] + unit[s]["total"] for s in range(rules.n_sides)]
-            if rev_here:
-                game.revoke_loss(revoke["side"], k, where(last_trick))
-                return
-            cp_before = [before[s] + unit[s]["honours"] for s in range(rules.n_sides)]
-            reached = [s for s in range(rules.n_sides)
-                       if cp_before[s] < rules.target <= game.running[s]]
-            if len(reached) == 1:
-                game._win(reached[0], "reached", None, k, where(last_trick))
-            elif len(reached) > 1:
-                best = min(reached, key=lambda s: (rules.target - cp_before[s], -game.running[s], s))
-                game._win(best, "count_out", "cards", k, where(last_trick))
-            else:
-                game.end_of_unit(before, unit, k, where(last_trick))
-            if game.result is not None:
-                return
-            continue
-        if not finished:
-            return  # §7.14: adds nothing
-        game.running = [before[s] + unit[s]["total"] for s in range(rules.n_sides)]
-        if rev_here:
-            game.revoke_loss(revoke["side"], k, where(last_trick))
-            return
-        game.end_of_unit(before, unit, k, where(last_trick))
-        if game.result is not None:
-            return
-
-
-def _trump_of(out: dict):
-    t = out.get("trumps")
-    return None if t is None else SUITS.index(t)
 
 
 def score_any(record: dict) -> dict:

@@ -39,12 +39,11 @@ def test_chunk_rows_are_deal_one_played(preset, players, variants):
     t = rules.tables()
     pols = np.array([int(p) for p in seat_policies(rules, "heuristic", "random")], np.int64)
     out = np.zeros((30, K.N_FIXED + players * K.N_PER_POS), np.int16)
-    K.simulate_chunk(*t.as_tuple(), pols, np.uint64(9), 500, out)
+    K.simulate_chunk(t, pols, np.uint64(9), 500, out)
     for i in range(30):
-        sh, dealer, trump, turnup, dead, state = K.deal_one(
-            t.params, t.deck, t.trump_power, t.honours, np.uint64(9), np.int64(500 + i))
-        _, _, lw, cap_hon, cap_cards, ten_taker = K.play_given(
-            *t.as_tuple(), sh, dealer, trump, turnup, pols, state, np.zeros(1, np.int64))
+        sh, dealer, trump, turnup, dead, state = K.deal_one(t, np.uint64(9), np.int64(500 + i))
+        _, _, lw, cap_hon, cap_cards, cap_cp, ten_taker = K.play_given(
+            t, sh, dealer, trump, turnup, pols, state, np.zeros(1, np.int64))
         assert out[i, K.C_DEALER] == dealer and out[i, K.C_TRUMP] == trump
         units = rules.n_sets if rules.per_set_scoring else 1
         for pos in range(players):
@@ -53,6 +52,7 @@ def test_chunk_rows_are_deal_one_played(preset, players, variants):
             base = K.N_FIXED + pos * K.N_PER_POS
             assert out[i, base + K.F_HONOURS] == cap_hon[:units, side].sum()
             assert out[i, base + K.F_CARDS] == cap_cards[:units, side].sum()
+            assert out[i, base + K.F_CARD_POINTS] == cap_cp[:units, side].sum()
             assert out[i, base + K.F_SEAT_TRICKS] == int((lw == seat).sum())
         taker_pos = 0 if ten_taker < 0 else (ten_taker - dealer - 1) % players + 1
         assert out[i, K.C_TEN_TAKER] == taker_pos

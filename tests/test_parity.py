@@ -227,13 +227,27 @@ def test_kernel_declares_trumps_with_dealer_declares() -> None:
     assert seen == {0, 1, 2, 3, 4}
 
 
-def test_engine_parameter_indices_match_rules() -> None:
-    """engine.P_* must equal rules.P_* (the kernels read the params array by them)."""
+def test_layout_constants_have_one_source() -> None:
+    """Every layout constant is defined once, in _kernels/layout.py: rules.py and the
+    kernels import it (the params array is read by the P_* indices)."""
+    from catchten_sim._kernels import layout
     names = [n for n in dir(rules_mod) if n.startswith("P_")]
     assert names
     for name in names:
-        assert getattr(K, name) == getattr(rules_mod, name), name
-    assert K.NO_TRUMPS == rules_mod.NO_TRUMPS
+        assert getattr(rules_mod, name) == getattr(layout, name), name
+    assert K.NO_TRUMPS == rules_mod.NO_TRUMPS == layout.NO_TRUMPS
+    import inspect
+    import re
+    import catchten_sim
+    pkg = Path(catchten_sim.__file__).parent
+    for path in pkg.rglob("*.py"):
+        if path.name == "layout.py":
+            continue
+        src = path.read_text()
+        defs = re.findall(r"^(P_[A-Z]+|C_[A-Z_]+|F_[A-Z_]+|A_[A-Z]+|NO_TRUMPS|POL_[A-Z]+"
+                          r"|FATE_[A-Z_]+|TIE_[A-Z_]+|REVOKE_[A-Z]+)\s*=", src, re.M)
+        assert not defs, f"{path.name} defines {defs}: define layout constants in layout.py"
+    assert inspect.getsourcefile(layout)
 
 
 # --------------------------------------------------------------------------- statistics

@@ -3,7 +3,7 @@
 Deals are built with ``deal_from_hands`` and played by the kernel with a script (``play(d,
 script=...)``: each card played takes the next entry k and plays ``legal[k % len(legal)]``,
 legal ascending by card index). ``_script_for`` turns an intended sequence of cards into
-such a script using the plain reading of the rules of play, and every test then checks
+such a script with ``PlayState``'s legal cards, and every test then checks
 that the kernel really played that sequence, so a kernel that allows or forbids a
 different card fails the test. ``_legal_at`` asks the kernel itself which cards it allows
 at one decision point (it tries every script value there).
@@ -42,44 +42,17 @@ def names(cs) -> list[str]:
 
 # --------------------------------------------------------------------------- script helpers
 def _script_for(d, wanted: list[int]) -> list[int]:
-    """Script entries that make the kernel play ``wanted`` (a prefix of the play), read with
-    the rules of play: follow suit; must_trump; no_trump_first_lead on every set's first
-    lead; an exposed turn-up locked until the last two tricks. Zeros pad the rest."""
-    r = d.rules
-    n = r.players
-    size = r.set_size
-    total = r.cards_per_player
-    hands = [d.hand(s) for s in range(n)]
-    held = None
+    """Script entries that make the kernel play ``wanted`` (a prefix of the play): the index
+    of each card among the legal cards that :class:`~catchten_sim.state.PlayState` (the
+    package's one Python reading of the rules of play) allows there. Zeros pad the rest."""
+    state = d.play_state()
     script = []
-    trick: list[int] = []
     for j, c in enumerate(wanted):
-        t = j // n
-        if j % n == 0:
-            trick = []
-            if t % size == 0:
-                k = t // size
-                held = [set(h[k * size:(k + 1) * size]) for h in hands]
-        seat = next(s for s in range(n) if c in held[s])
-        hand = held[seat]
-        locked = (d.turnup if r.v("exposed_trump") and seat == d.dealer and d.turnup in hand
-                  and t < total - 2 else None)
-        cand = sorted(x for x in hand if x != locked)
-        if trick:
-            led = trick[0] // 13
-            follow = [x for x in cand if x // 13 == led]
-            if follow:
-                cand = follow
-            elif r.v("must_trump") and any(x // 13 == d.trump for x in cand):
-                cand = [x for x in cand if x // 13 == d.trump]
-        elif r.v("no_trump_first_lead") and t % size == 0 and \
-                any(x // 13 != d.trump for x in hand):
-            cand = [x for x in cand if x // 13 != d.trump]
+        cand = state.legal_cards()
         assert c in cand, f"intended card {format_card(c)} is not legal at play[{j}]"
         script.append(cand.index(c))
-        hand.discard(c)
-        trick.append(c)
-    return script + [0] * (r.n_dealt - len(script))
+        state.play(c)
+    return script + [0] * (d.rules.n_dealt - len(script))
 
 
 def _play_as(d, wanted: list[int]):

@@ -42,20 +42,21 @@ import numpy as np
 from numba import njit
 
 from .bits import JIT, KERNEL_JIT, popcount, rng_below_s, rng_seed
-from . import engine as E
+from .deal import deal_trumps
+from .engine import FRESH, play_deal
+from .layout import (N_STEPS, P_N, P_NSETS, P_NSIDES, P_PERSET, P_SETSIZE, P_SHARE,
+                     P_TARGET, P_TIE, STEP_CARDS, TIE_COUNT_OUT, TIE_HIGHER_TOTAL,
+                     TIE_REPLAY)
+from .policy import all_seats_random
+from .scoring import add_steps, card_points, honour_points
 
-TIE_COUNT_OUT = 0
-TIE_HIGHER_TOTAL = 1
-TIE_REPLAY = 2
+__all__ = ["N_STEPS", "STEP_CARDS", "TIE_COUNT_OUT", "TIE_HIGHER_TOTAL", "TIE_REPLAY"]
 
 HOW_NONE = 0          # the game goes on
 HOW_REACHED = 1
 HOW_COUNT_OUT = 2
 HOW_HIGHER_TOTAL = 3
 HOW_UNFINISHED = 4    # the hand limit was hit (never in practice)
-
-N_STEPS = 8           # rows of a count-out step matrix (COUNT_OUT_STEPS)
-STEP_CARDS = 2
 
 NO_WINNER = -1
 
@@ -202,47 +203,47 @@ def apply_unit(running, cur, flags, steps, tside, target, tie, at_once):
 
 
 @njit(inline="always", **JIT)
-def unit_outcomes(params, honours, step_tab, side_of_seat, trump, log_cards, log_winner,
-                  cap_mask, at_once, compact, steps_out, tside_out):
-    """A played deal (its trick log) as scoring-unit outcomes.
+def unit_outcomes(tab, trump, logs, cap_mask, at_once, compact, steps_out, tside_out):
+    """A played deal (its trick log ``logs``, capture masks ``cap_mask``) as scoring-unit
+    outcomes, scored by :mod:`.scoring`.
 
     ``steps_out`` int (n_units, S, n_sides) and ``tside_out`` (n_units, S) are filled for
     the deal's units (module docstring); returns the number of units.
     """
-    n = params[E.P_N]
-    n_sides = params[E.P_NSIDES]
-    per_set = params[E.P_PERSET] != 0
-    n_units = params[E.P_NSETS] if per_set else 1
-    tpu = params[E.P_SETSIZE] if per_set else params[E.P_NSETS] * params[E.P_SETSIZE]
-    share = params[E.P_SHARE]
-    cardpts = params[E.P_CARDPTS] != 0
+    params = tab.params
+    n = params[P_N]
+    n_sides = params[P_NSIDES]
+    per_set = params[P_PERSET] != 0
+    n_units = params[P_NSETS] if per_set else 1
+    tpu = params[P_SETSIZE] if per_set else params[P_NSETS] * params[P_SETSIZE]
+    share = params[P_SHARE]
+    log_cards = logs[1]
+    log_winner = logs[2]
     n_rows = steps_out.shape[1]
-    card_row = n_rows - 1 if at_once else STEP_CARDS
     for u in range(n_units):
         for r in range(n_rows):
             tside_out[u, r] = -1
             for sd in range(n_sides):
                 steps_out[u, r, sd] = 0
+        if not at_once:
+            for sd in range(n_sides):
+                add_steps(tab, trump, cap_mask[u, sd], steps_out[u, :, sd])
+            continue
         r = 0
         for t in range(tpu):
             ti = u * tpu + t
-            side = side_of_seat[log_winner[ti]]
-            hon = 0
+            side = tab.side_of_seat[log_winner[ti]]
+            tm = np.int64(0)
             for k in range(n):
-                c = log_cards[ti, k]
-                h = honours[trump, c]
-                if h != 0:
-                    hon += h
-                    if not at_once:
-                        steps_out[u, step_tab[trump, c], side] += h
-            if at_once and (not compact or hon != 0 or t == 0):
+                tm |= np.int64(1) << log_cards[ti, k]
+            hon = honour_points(tab, trump, tm)
+            if not compact or hon != 0 or t == 0:
                 steps_out[u, r, side] = hon
                 tside_out[u, r] = side
                 r += 1
-        if cardpts:
+        if tab.card_points:
             for sd in range(n_sides):
-                k = popcount(cap_mask[u, sd])
-                steps_out[u, card_row, sd] = k - share if k > share else 0
+                steps_out[u, n_rows - 1, sd] = card_points(popcount(cap_mask[u, sd]), share)
     return n_units
 
 
@@ -253,44 +254,23 @@ def apply_unit_py(running, flags, steps, tside, target, tie, at_once):
     return apply_unit(running, cur, flags, steps, tside, target, tie, at_once)
 
 
-@njit(**JIT)
-def unit_outcomes_py(params, honours, step_tab, side_of_seat, trump, log_cards, log_winner,
-                     cap_mask, at_once, compact, steps_out, tside_out):
-    """:func:`unit_outcomes` for Python callers."""
-    return unit_outcomes(params, honours, step_tab, side_of_seat, trump, log_cards,
-                         log_winner, cap_mask, at_once, compact, steps_out, tside_out)
-
-
 # ------------------------------------------------------------------------------ playing
 @njit(inline="always", **JIT)
-def _play_hand(tabs, ptab, scr, logs, policies, all_random, seed, stream, dealer):
+def _play_hand(tab, scr, logs, policies, all_random, seed, stream, dealer):
     """Deal number ``stream`` of ``seed`` with the given dealer, played out with the log."""
-    params, deck, side_of_seat, trump_power, rank_power, honours, ten_card, top_trump, \
-        step_tab = tabs
-    deck_mask = ptab[0]
-    set_hands, hands_cur, owner, cap_mask, seat_tricks, side_trump_leads, spos, side_acc, \
-        row = scr
     s = rng_seed(seed, stream)
-    trump, turnup, dead, s = E.deal_trumps(params, deck_mask, trump_power, honours, dealer,
-                                           s, set_hands, owner)
+    trump, turnup, dead, s = deal_trumps(tab, dealer, s, scr.set_hands, scr.owner)
     if all_random:
-        ten_taker, s = E.play_deal(params, side_of_seat, trump_power, honours, ten_card,
-                                   top_trump, ptab, set_hands, dealer, trump, turnup,
-                                   policies, s, spos, spos, hands_cur, owner, cap_mask,
-                                   seat_tricks, side_trump_leads, True, logs, True,
-                                   E.FRESH, False)
+        ten_taker, s = play_deal(tab, scr, dealer, trump, turnup, policies, s, scr.spos,
+                                 logs, True, True, FRESH, False)
     else:
-        ten_taker, s = E.play_deal(params, side_of_seat, trump_power, honours, ten_card,
-                                   top_trump, ptab, set_hands, dealer, trump, turnup,
-                                   policies, s, spos, spos, hands_cur, owner, cap_mask,
-                                   seat_tricks, side_trump_leads, True, logs, False,
-                                   E.FRESH, False)
+        ten_taker, s = play_deal(tab, scr, dealer, trump, turnup, policies, s, scr.spos,
+                                 logs, True, False, FRESH, False)
     return trump
 
 
 @njit(**KERNEL_JIT)
-def run_games(tabs, ptab, scr, gscr, policies, seed, first_game, count, dealer_mode,
-              fixed_dealer, start_scores, at_once, compact, out):
+def run_games(tab, scr, gscr, policies, seed, first_game, count, gcfg, out):
     """Play ``count`` whole games numbered ``first_game, …`` (RULES.md §1, §3, §7.9-13).
 
     Game ``g``'s first dealer is ``g % n`` (``dealer_mode`` 0), drawn from a stream keyed
@@ -301,23 +281,20 @@ def run_games(tabs, ptab, scr, gscr, policies, seed, first_game, count, dealer_m
 
     Parameters
     ----------
-    tabs : (params, deck, side_of_seat, trump_power, rank_power, honours, ten_card,
-        top_trump, step); ptab : engine.policy_tables; scr : engine.scratch;
+    tab : :data:`catchten_sim.rules.Tables`; scr : :data:`engine.Scratch`;
     gscr : (running (n_sides,), cur (n_sides,), flags (1,), steps (U, S, n_sides),
         tside (U, S), (log_leader, log_cards, log_winner)).
+    gcfg : (dealer_mode, fixed_dealer, at_once, compact, start_scores).
     out : int64 (count, N_GCOLS + n_sides), one row per game (``G_*`` columns).
     """
-    params = tabs[0]
-    n = params[E.P_N]
-    n_sides = params[E.P_NSIDES]
-    target = params[E.P_TARGET]
-    tie = params[E.P_TIE]
-    honours = tabs[5]
-    side_of_seat = tabs[2]
-    step_tab = tabs[8]
+    params = tab.params
+    n = params[P_N]
+    n_sides = params[P_NSIDES]
+    target = params[P_TARGET]
+    tie = params[P_TIE]
+    dealer_mode, fixed_dealer, at_once, compact, start_scores = gcfg
     running, cur, flags, steps, tside, logs = gscr
-    cap_mask = scr[3]
-    all_random = E.all_seats_random(policies)
+    all_random = all_seats_random(policies)
     for i in range(count):
         g = first_game + i
         if dealer_mode == 0:
@@ -339,10 +316,9 @@ def run_games(tabs, ptab, scr, gscr, policies, seed, first_game, count, dealer_m
         h = 0
         while h < MAX_HANDS:
             stream = (g * MAX_HANDS + h) * n + dealer
-            trump = _play_hand(tabs, ptab, scr, logs, policies, all_random, seed, stream,
-                               dealer)
-            n_units = unit_outcomes(params, honours, step_tab, side_of_seat, trump, logs[1],
-                                    logs[2], cap_mask, at_once, compact, steps, tside)
+            trump = _play_hand(tab, scr, logs, policies, all_random, seed, stream, dealer)
+            n_units = unit_outcomes(tab, trump, logs, scr.cap, at_once, compact, steps,
+                                    tside)
             h += 1
             for u in range(n_units):
                 w, hw, st = apply_unit(running, cur, flags, steps[u], tside[u], target,
@@ -373,29 +349,24 @@ def run_games(tabs, ptab, scr, gscr, policies, seed, first_game, count, dealer_m
 
 
 @njit(**KERNEL_JIT)
-def run_unit_samples(tabs, ptab, scr, gscr, policies, seed, start, count, at_once, compact,
-                     steps_out, tside_out):
+def run_unit_samples(tab, scr, gscr, policies, seed, start, count, mode, dst):
     """Deal and play ``count`` deals numbered ``start, …`` (dealer ``i % n``, stream
     ``(seed, i)``: the deals of :func:`catchten_sim.simulate.simulate`) and write each
-    deal's units: ``steps_out`` int8 (count, U, S, n_sides), ``tside_out`` int8
-    (count, U, S)."""
-    params = tabs[0]
-    n = params[E.P_N]
-    honours = tabs[5]
-    side_of_seat = tabs[2]
-    step_tab = tabs[8]
+    deal's units into ``dst = (steps_out, tside_out)``: ``steps_out`` int8 (count, U, S,
+    n_sides), ``tside_out`` int8 (count, U, S). ``mode`` = (at_once, compact)."""
+    n = tab.params[P_N]
+    at_once, compact = mode
+    steps_out, tside_out = dst
     running, cur, flags, steps, tside, logs = gscr
-    cap_mask = scr[3]
-    all_random = E.all_seats_random(policies)
+    all_random = all_seats_random(policies)
     n_units = steps.shape[0]
     n_rows = steps.shape[1]
     n_sides = steps.shape[2]
     for i in range(count):
         d = start + i
         dealer = d % n
-        trump = _play_hand(tabs, ptab, scr, logs, policies, all_random, seed, d, dealer)
-        unit_outcomes(params, honours, step_tab, side_of_seat, trump, logs[1], logs[2],
-                      cap_mask, at_once, compact, steps, tside)
+        trump = _play_hand(tab, scr, logs, policies, all_random, seed, d, dealer)
+        unit_outcomes(tab, trump, logs, scr.cap, at_once, compact, steps, tside)
         for u in range(n_units):
             for r in range(n_rows):
                 tside_out[i, u, r] = tside[u, r]

@@ -12,27 +12,31 @@ Arrays and ints in, arrays and ints out; no allocation (``KERNEL_JIT``): the Pyt
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
-from .bits import KERNEL_JIT, lowest_index, popcount, rng_seed
-from .engine import P_CARDPTS, P_N, P_NSIDES, P_PERSET, P_SETSIZE, P_SHARE, play_deal
+from .bits import KERNEL_JIT, lowest_index, rng_seed
+from .engine import play_deal
+from .layout import (N_R_FIXED, N_STEPS, P_N, P_NSIDES, P_PERSET, P_SETSIZE,
+                     R_CARD_POINTS, R_CARDS, R_HONOURS, R_PER_SIDE, R_TEN_HOLDER_SIDE,
+                     R_TEN_TAKER_SIDE, R_TOTAL)
+from .scoring import add_steps, unit_score
 
-# output columns per (sample, candidate)
-R_TEN_TAKER_SIDE = 0    # side that took the Ten of trumps by the end (-1: nobody)
-R_TEN_HOLDER_SIDE = 1   # side of the seat dealt the Ten (-1: dead, or no trumps)
-N_R_FIXED = 2
-# per side s, at N_R_FIXED + s * R_PER_SIDE + field
-R_HONOURS = 0
-R_CARDS = 1
-R_CARD_POINTS = 2
-R_TOTAL = 3
-R_PER_SIDE = 4
-# then, per side s, at N_R_FIXED + n_sides * R_PER_SIDE + s * N_STEPS + k: the side's points
-# at count-out step k (rules.COUNT_OUT_STEPS: ten, ten_of_diamonds, cards, ace, king,
-# queen, jack, nine) over the whole hand (with per-set scoring: the current set's unit)
-N_STEPS = 8
-STEP_CARDS = 2
+__all__ = ["N_R_FIXED", "N_STEPS", "NO_CARD", "R_CARD_POINTS", "R_CARDS", "R_HONOURS",
+           "R_PER_SIDE", "R_TEN_HOLDER_SIDE", "R_TEN_TAKER_SIDE", "R_TOTAL", "RolloutJob",
+           "n_out_cols", "rollout_chunk"]
+
+#: what a rollout resumes from and plays with: ``owner_known`` int64 (52,) the seat that
+#: played each played card (-1 elsewhere); ``cap_mask0`` int64 (units, n_sides) the cards
+#: taken in the completed tricks; ``trump_leads0`` int64 (n_sides,) trump leads in them;
+#: ``start`` the tuple of 7 ints of :func:`engine.play_deal` (the current trick before the
+#: mover's card and what is behind it); ``mover``, ``dealer``, ``trump``, ``turnup`` ints;
+#: ``policies`` int64 (n,); ``seed`` uint64 of the play streams.
+RolloutJob = namedtuple("RolloutJob", ["owner_known", "cap_mask0", "trump_leads0", "start",
+                                       "mover", "dealer", "trump", "turnup", "policies",
+                                       "seed"])
 
 NO_CARD = -1            # candidate meaning "no forced card: the policy plays too"
 
@@ -42,51 +46,45 @@ def n_out_cols(n_sides):
 
 
 @njit(**KERNEL_JIT)
-def rollout_chunk(params, side_of_seat, trump_power, honours, ten_card, top_trump, ptab,
-                  hands, owner_known, cands, mover, start, cap_mask0, step,
-                  trump_leads0, dealer, trump, turnup, policies, seed, first, out, scr,
-                  do_log, logs):
+def rollout_chunk(tab, scr, job, hands, cands, first, out, do_log, logs):
     """Roll out every candidate on every determinization of a chunk.
 
     Parameters
     ----------
+    tab : :data:`catchten_sim.rules.Tables`; scr : :data:`engine.Scratch`.
+    job : :data:`RolloutJob`.
     hands : int64 (m, n_sets, n): per determinization, the cards each seat holds now in
         the current set and its cards of later sets.
-    owner_known : int64 (52,): the seat that played each played card, -1 elsewhere.
     cands : int64 (n_cand,): the mover's candidate cards (``NO_CARD``: play by policy).
-    mover : int, the player to move.
-    start : tuple of 7 ints ``(t0, leader0, k0, tm0, led0, played0, ten_taker0)``: the
-        position's current trick (before the mover's card) and what is behind it, as in
-        :func:`engine.play_deal`.
-    cap_mask0 : int64 (units, n_sides): the cards taken in the completed tricks;
-    step : int64 (5, 52) count-out step of each card's honour points (-1 none);
-    trump_leads0 : int64 (n_sides,) trump leads in the completed tricks.
-    policies : int64 (n,); seed : uint64; first : int64, number of the chunk's first
-        sample (sample ``i`` draws from the stream ``(seed, first + i)``).
+    first : int64, number of the chunk's first sample (sample ``i`` draws from the stream
+        ``(job.seed, first + i)``).
     out : int16 (m, n_cand, n_out_cols(n_sides)) filled.
-    scr : :func:`engine.scratch`; do_log : bool, log the play (one sample, one candidate)
-        into ``logs`` (as :func:`engine.play_deal`).
+    do_log : bool, log the play (one sample, one candidate) into ``logs`` (as
+        :func:`engine.play_deal`).
+
+    Scores by :mod:`.scoring` (honours, card points, count-out steps of the current unit).
     """
+    params = tab.params
     n = params[P_N]
     n_sides = params[P_NSIDES]
-    share = params[P_SHARE]
-    cardpts = params[P_CARDPTS] != 0
+    set_size = params[P_SETSIZE]
+    t0, leader0, k0, tm0, led0, played0, ten_taker0 = job.start
+    cap_mask0 = job.cap_mask0
+    trump = job.trump
+    mover = job.mover
     n_units = cap_mask0.shape[0]
-    cur_unit = 0
-    if params[P_PERSET] != 0:
-        cur_unit = start[0] // params[P_SETSIZE]
-    hon_mask = ptab[1]
-    set_hands, hands_cur, owner, cap_mask, seat_tricks, side_trump_leads, spos, side_acc, \
-        row = scr
-    t0, leader0, k0, tm0, led0, played0, ten_taker0 = start
-    st0 = t0 // params[P_SETSIZE]
-    ten = ten_card[trump]
-    hm = hon_mask[trump]
+    cur_unit = t0 // set_size if params[P_PERSET] != 0 else 0
+    st0 = t0 // set_size
+    side_of_seat = tab.side_of_seat
+    set_hands = scr.set_hands
+    owner = scr.owner
+    cap_mask = scr.cap
+    ten = tab.ten_card[trump]
     n_sets = hands.shape[1]
     for i in range(hands.shape[0]):
         # who holds (or played) every card in this determinization
         for c in range(52):
-            owner[c] = owner_known[c]
+            owner[c] = job.owner_known[c]
         for st in range(n_sets):
             for p in range(n):
                 m = hands[i, st, p]
@@ -105,9 +103,9 @@ def rollout_chunk(params, side_of_seat, trump_power, honours, ten_card, top_trum
                 for sd in range(n_sides):
                     cap_mask[u, sd] = 0
             for p in range(n):
-                seat_tricks[p] = 0
+                scr.seat_tricks[p] = 0
             for sd in range(n_sides):
-                side_trump_leads[sd] = trump_leads0[sd]
+                scr.trump_leads[sd] = job.trump_leads0[sd]
             k = k0
             tm = tm0
             led = led0
@@ -118,12 +116,10 @@ def rollout_chunk(params, side_of_seat, trump_power, honours, ten_card, top_trum
                 if k0 == 0:
                     led = c // 13
                 k = k0 + 1
-            spos[0] = 0
-            s = rng_seed(seed, first + i)
-            ten_taker, s = play_deal(params, side_of_seat, trump_power, honours, ten_card,
-                                     top_trump, ptab, set_hands, dealer, trump, turnup,
-                                     policies, s, spos, spos, hands_cur, owner, cap_mask,
-                                     seat_tricks, side_trump_leads, do_log, logs, False,
+            scr.spos[0] = 0
+            s = rng_seed(job.seed, first + i)
+            ten_taker, s = play_deal(tab, scr, job.dealer, trump, job.turnup, job.policies,
+                                     s, scr.spos, logs, do_log, False,
                                      (t0, leader0, k, tm, led, played0, ten_taker0), True)
             o = out[i, j]
             o[R_TEN_TAKER_SIDE] = side_of_seat[ten_taker] if ten_taker >= 0 else -1
@@ -133,25 +129,17 @@ def rollout_chunk(params, side_of_seat, trump_power, honours, ten_card, top_trum
                 cards = 0
                 cp = 0
                 hon = 0
-                for k in range(N_STEPS):
-                    o[sbase + sd * N_STEPS + k] = 0
+                steps = o[sbase + sd * N_STEPS:sbase + (sd + 1) * N_STEPS]
+                for kk in range(N_STEPS):
+                    steps[kk] = 0
                 for u in range(n_units):
                     taken = cap_mask[u, sd] | cap_mask0[u, sd]
-                    kk = popcount(taken)
-                    cards += kk
-                    cpu = kk - share if kk > share else 0
+                    h, kc, cpu = unit_score(tab, trump, taken)
+                    hon += h
+                    cards += kc
                     cp += cpu
-                    mm = taken & hm
-                    while mm != 0:
-                        cc = lowest_index(mm)
-                        mm &= mm - 1
-                        hon += honours[trump, cc]
-                        if u == cur_unit and step[trump, cc] >= 0:
-                            o[sbase + sd * N_STEPS + step[trump, cc]] += honours[trump, cc]
-                    if u == cur_unit and cardpts:
-                        o[sbase + sd * N_STEPS + STEP_CARDS] = cpu
-                if not cardpts:
-                    cp = 0
+                    if u == cur_unit:
+                        add_steps(tab, trump, taken, steps)
                 base = N_R_FIXED + sd * R_PER_SIDE
                 o[base + R_HONOURS] = hon
                 o[base + R_CARDS] = cards

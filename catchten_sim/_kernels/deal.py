@@ -1,0 +1,118 @@
+"""Dealing: the counter-based shuffle and deal, the turn-up, the dealer's declaration.
+
+API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` bundle)
+-------------------------------------------------------------------------------------
+``deal_cards(tab, dealer, s, set_hands, owner) -> (turnup, dead, s)``
+    shuffle and deal one deal from the uint64 RNG state ``s`` (RULES.md §1, §2, §3
+    ``keep_six_of_spades``, §7.7); ``set_hands`` int64 (n_sets, n) and ``owner`` int64
+    (52,) are filled.
+``declare_trumps(tab, hand) -> trump``  jaques ``dealer_declares`` (RULES.md §4).
+``deal_trumps(tab, dealer, s, set_hands, owner) -> (trump, turnup, dead, s)``
+    deal, then fix trumps: the turn-up's suit, or the dealer's declaration (``turnup``
+    -1 then).
+
+Deal ``i`` of seed ``k`` draws from the stream ``bits.rng_seed(k, i)``: results depend
+on the seed only, never on threads or chunking.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from .bits import JIT, lowest_index, popcount, rng_below_s, select_bit
+from .layout import NO_TRUMPS, P_DECK, P_N, P_NDEALT, P_SETSIZE
+from .trick import suit_mask
+
+
+@njit(inline="always", **JIT)
+def deal_cards(tab, dealer, s, set_hands, owner):
+    """Shuffle and deal (RULES.md §1, §2; sets §2; ``keep_six_of_spades`` §3).
+
+    Fills ``set_hands`` (n_sets, n) and ``owner`` (seat dealt each card of the deck, -1
+    for a card laid aside; entries of cards outside the deck are left alone) and returns
+    ``(turnup, dead, s)``: card indices (``dead`` -1 when no card is laid aside) and the
+    RNG state. Card ``i`` of the shuffled pack goes to seat ``(dealer + 1 + i) % n`` in set
+    ``i // (n * set_size)``; the last card dealt is the dealer's and is the turn-up.
+
+    The pack is shuffled from the top down: position ``i`` (``d-1`` … 0) gets a uniformly
+    drawn card among the ``i + 1`` not yet placed (the ``k``-th set bit of their mask), and
+    is dealt at once. No array is touched but the hands, so no step waits on a memory
+    round-trip of the previous one (a Fisher-Yates swap does).
+    """
+    params = tab.params
+    n = params[P_N]
+    d = params[P_DECK]
+    n_dealt = params[P_NDEALT]
+    per_set_cards = n * params[P_SETSIZE]
+    for st in range(set_hands.shape[0]):
+        for p in range(n):
+            set_hands[st, p] = 0
+    rest = tab.deck_mask
+    dead = -1
+    # the card laid aside (top of the pack, not dealt)
+    for i in range(d - 1, n_dealt - 1, -1):
+        s, k = rng_below_s(s, i + 1)
+        bit = select_bit(rest, k)
+        rest ^= bit
+        dead = lowest_index(bit)
+        owner[dead] = -1
+    # position i -> seat (dealer + 1 + i) % n, set i // per_set_cards; walk i downwards
+    seat = (dealer + n_dealt) % n
+    i = n_dealt - 1
+    turnup = -1
+    for st in range(set_hands.shape[0] - 1, -1, -1):
+        hands = set_hands[st]
+        for _ in range(per_set_cards):
+            s, k = rng_below_s(s, i + 1)      # k = 0 for i = 0: no branch for the last card
+            bit = select_bit(rest, k)
+            rest ^= bit
+            c = lowest_index(bit)
+            hands[seat] |= bit
+            owner[c] = seat
+            turnup = c if i == n_dealt - 1 else turnup
+            seat = seat - 1 if seat > 0 else n - 1
+            i -= 1
+    return turnup, dead, s
+
+
+@njit(inline="always", **JIT)
+def declare_trumps(tab, hand):
+    """jaques ``dealer_declares``: the dealer's choice of trumps (4 = no trumps).
+
+    No trumps when the longest suit has at most three cards and the hand holds two Aces
+    or more; otherwise the longest suit, ties to the suit whose honours the dealer holds
+    most points of, then the lower suit code.
+    """
+    best = 0
+    best_len = -1
+    best_hon = -1
+    aces = 0
+    for s in range(4):
+        m = hand & suit_mask(s)
+        ln = popcount(m)
+        if (hand >> (s * 13 + 12)) & 1:
+            aces += 1
+        hon = 0
+        while m != 0:
+            d = lowest_index(m)
+            m &= m - 1
+            hon += tab.honours[s, d]
+        if ln > best_len or (ln == best_len and hon > best_hon):
+            best = s
+            best_len = ln
+            best_hon = hon
+    if best_len <= 3 and aces >= 2:
+        return NO_TRUMPS
+    return best
+
+
+@njit(inline="always", **JIT)
+def deal_trumps(tab, dealer, s, set_hands, owner):
+    """Deal, then fix trumps: ``(trump, turnup, dead, s)`` (``turnup`` -1 when the dealer
+    declares)."""
+    turnup, dead, s = deal_cards(tab, dealer, s, set_hands, owner)
+    if tab.dealer_declares:
+        trump = declare_trumps(tab, set_hands[0, dealer])
+        turnup = -1
+    else:
+        trump = turnup // 13
+    return trump, turnup, dead, s

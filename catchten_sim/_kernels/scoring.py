@@ -1,0 +1,109 @@
+"""The scores of a scoring unit, once: honours, the 10♦ bonus, card points, count-out steps.
+
+A scoring unit is the deal, or each six-card set with per-set scoring (RULES.md §3
+``set_scoring``, §7.9). A side scores, per unit (RULES.md §2, §7.1, §7.2):
+
+- the honour points of the trump honours it took (``Tables.honours[trump, card]``: J 11,
+  10 10, A 4, K 3, Q 2 in foster; jaques J 3, 9 1; no trumps: A K Q J 10 of every suit),
+  the 10♦ bonus included (``ten_of_diamonds_bonus``: 10 more for the 10♦ when diamonds are
+  not trumps, in the same table);
+- card points ``max(0, cards taken - share)`` when ``card_points`` is on.
+
+Count-out (RULES.md §7.10) adds a unit's points step by step, rows ``STEP_*`` of
+:mod:`catchten_sim._kernels.layout` (``COUNT_OUT_STEPS``): each honour card's points on
+its step (``Tables.step[trump, card]``), card points on ``STEP_CARDS``.
+
+API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` bundle;
+``taken`` an int64 mask of cards a side took in one unit)
+------------------------------------------------------------------------------------------
+``card_points(n_taken, share) -> int``          max(0, n_taken - share) (§7.1).
+``honour_points(tab, trump, taken) -> int``     honours in ``taken``, 10♦ bonus included.
+``unit_score(tab, trump, taken) -> (honours, cards, card_points)``  one side, one unit;
+    card points 0 when the switch is off.
+``side_score(tab, trump, cap, side) -> (honours, cards, card_points)``  summed over the
+    deal's scoring units (``cap`` int64 (n_sets, n_sides) capture masks; row 0 only
+    without per-set scoring).
+``add_steps(tab, trump, taken, row)``           adds one side's unit to a count-out row
+    ``row`` (int (N_STEPS,)): honours on their steps, card points on ``STEP_CARDS``.
+``honours_dealt(tab, trump, owner, acc)``       ``acc[side] +=`` honour points dealt to
+    each side (cards by ``owner``, int64 (52,), -1 undealt); returns the seat dealt the Ten
+    of trumps (-1: none).
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from .bits import JIT, lowest_index, popcount
+from .layout import P_NSETS, P_PERSET, P_SHARE, STEP_CARDS
+
+
+@njit(inline="always", **JIT)
+def card_points(n_taken, share):
+    """Card points of a side that took ``n_taken`` cards in a unit: max(0, n - share)."""
+    d = n_taken - share
+    return d if d > 0 else 0
+
+
+@njit(inline="always", **JIT)
+def honour_points(tab, trump, taken):
+    """Honour points of the cards ``taken`` with trumps ``trump`` (10♦ bonus included)."""
+    m = taken & tab.hon_mask[trump]
+    h = 0
+    while m != 0:
+        h += tab.honours[trump, lowest_index(m)]
+        m &= m - 1
+    return h
+
+
+@njit(inline="always", **JIT)
+def unit_score(tab, trump, taken):
+    """``(honours, cards, card_points)`` of one side in one unit (card points 0 when
+    ``card_points`` is off)."""
+    k = popcount(taken)
+    cp = card_points(k, tab.params[P_SHARE]) if tab.card_points else 0
+    return honour_points(tab, trump, taken), k, cp
+
+
+@njit(inline="always", **JIT)
+def side_score(tab, trump, cap, side):
+    """``(honours, cards, card_points)`` of ``side`` summed over the units of ``cap``."""
+    hon = 0
+    cards = 0
+    cp = 0
+    n_units = tab.params[P_NSETS] if tab.params[P_PERSET] != 0 else 1
+    for u in range(n_units):
+        h, k, c = unit_score(tab, trump, cap[u, side])
+        hon += h
+        cards += k
+        cp += c
+    return hon, cards, cp
+
+
+@njit(inline="always", **JIT)
+def add_steps(tab, trump, taken, row):
+    """Add one side's unit (cards ``taken``) to the count-out row ``row`` (N_STEPS,)."""
+    m = taken & tab.hon_mask[trump]
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - 1
+        row[tab.step[trump, c]] += tab.honours[trump, c]
+    if tab.card_points:
+        row[STEP_CARDS] += card_points(popcount(taken), tab.params[P_SHARE])
+
+
+@njit(inline="always", **JIT)
+def honours_dealt(tab, trump, owner, acc):
+    """``acc[side] +=`` the honour points dealt to each side; returns the seat dealt the
+    Ten of trumps (-1: none: dead, or no trumps)."""
+    ten = tab.ten_card[trump]
+    holder = -1
+    m = tab.hon_mask[trump] & tab.deck_mask
+    while m != 0:
+        c = lowest_index(m)
+        m &= m - 1
+        o = owner[c]
+        if o >= 0:
+            acc[tab.side_of_seat[o]] += tab.honours[trump, c]
+        holder = o if c == ten else holder
+    return holder
+

@@ -1,0 +1,104 @@
+"""Reading user files: UTF-8 text and JSON objects, every fault one clear line (FORMATS.md).
+
+Used by hand and game records (:mod:`catchten_sim.records`) and positions
+(:mod:`catchten_sim.position`); ``-`` reads standard input.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .errors import ParseError, RulesError
+
+__all__ = ["json_kind", "preset_name", "read_json_object", "read_text"]
+
+
+def json_kind(value: Any) -> str:
+    """What a JSON value is, in JSON's words (``null``, ``object``, ``list``, ...), for
+    messages that must never say ``None`` or ``NoneType``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return type(value).__name__
+
+
+def read_text(path: str | Path, field: str) -> str:
+    """The text of a UTF-8 file (``-``: standard input).
+
+    Raises
+    ------
+    ParseError
+        Field ``field``: ``file not found``, ``unreadable file`` (a directory, no
+        permission), ``not UTF-8 text`` (with the offset of the first bad byte).
+    """
+    if str(path) == "-":
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else \
+            sys.stdin.read().encode("utf-8")
+        where = "standard input"
+    else:
+        p = Path(path)
+        where = str(p)
+        try:
+            data = p.read_bytes()
+        except FileNotFoundError:
+            raise ParseError(field, "file not found", where) from None
+        except IsADirectoryError:
+            raise ParseError(field, "unreadable file", f"{where} is a directory") from None
+        except OSError as exc:
+            raise ParseError(field, "unreadable file", f"{where}: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ParseError(field, "not UTF-8 text",
+                         f"{where}: byte 0x{data[exc.start]:02x} at offset {exc.start}; "
+                         "save the file as UTF-8") from None
+
+
+def read_json_object(path: str | Path, field: str) -> dict[str, Any]:
+    """A JSON object from a UTF-8 file (``-``: standard input).
+
+    Raises
+    ------
+    ParseError
+        As :func:`read_text`; ``not JSON`` (line and column); ``not an object`` when the
+        top level is not a JSON object.
+    """
+    text = read_text(path, field)
+    where = "standard input" if str(path) == "-" else str(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ParseError(field, "not JSON",
+                         f"{where}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise ParseError(field, "not an object",
+                         f"{where}: the top level is {json_kind(data)}, not an object")
+    return data
+
+
+def preset_name(value: Any) -> str:
+    """The ``rules`` field of a record or position: a preset name, ``foster`` when null or
+    missing.
+
+    Raises
+    ------
+    RulesError
+        ``unknown preset`` when it is not a string.
+    """
+    if value is None:
+        return "foster"
+    if not isinstance(value, str):
+        raise RulesError("rules", "unknown preset",
+                         f"rules is {json_kind(value)}, not a preset name")
+    return value

@@ -1,0 +1,502 @@
+"""The play of one deal in readable Python: every rule of play written once (RULES.md §1-§3, §7).
+
+:class:`PlayState` follows one deal card by card with the *verify / can / do* pattern:
+
+- :meth:`PlayState.legal_cards` - the cards the player to move may play;
+- :meth:`PlayState.verify_play` - raise the error naming the rule a card would break;
+- :meth:`PlayState.can_play` - the same as a bool;
+- :meth:`PlayState.play` - play a card (after verifying it), finish the trick, pass to the
+  next set.
+
+Records (:mod:`catchten_sim.records`), positions (:mod:`catchten_sim.position`), advice
+(:mod:`catchten_sim.advise`) and :mod:`catchten_sim.play` use it instead of their own copies.
+The numba kernels (:mod:`catchten_sim._kernels`) implement the same rules for speed; a parity
+test (``tests/test_state_parity.py``) checks that the two agree. ``docs/rule_index.md`` lists,
+rule by rule, the kernel function, the method here and the test.
+
+Hands may be unknown: a seat whose cards are not known (a position seen by one player) is
+given as ``None``. Such a seat may play any card not known to be elsewhere; the voids it shows
+(:attr:`PlayState.voids`) are then checked instead of its hand: playing a suit it has shown
+void in this set is a revoke.
+
+Rule tables (trump order, honours, the 10♦ bonus, count-out steps, the Ten of trumps) come
+from :meth:`catchten_sim.rules.Rules.tables`, the same tables the kernels use.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import SUIT_CHARS, format_card
+from .errors import IllegalPlayError, RevokeError
+from .rules import COUNT_OUT_STEPS, NO_TRUMPS, Rules
+
+__all__ = ["PlayState", "RuleTables", "Trick", "card_points", "rule_tables", "unit_scores"]
+
+N_STEPS = len(COUNT_OUT_STEPS)
+STEP_CARDS = COUNT_OUT_STEPS.index("cards")
+ALL_SUITS = 0xF
+
+
+# ------------------------------------------------------------------------------ tables
+@dataclass(frozen=True)
+class RuleTables:
+    """The rule tables of one :class:`Rules` with one trump suit, as Python lists.
+
+    Attributes
+    ----------
+    trump : int, suit code 0-3 (S H D C) or 4 for no trumps
+    trump_power : list (52) of int, > 0 for a trump (higher wins), else 0 (RULES.md §2, §4)
+    rank_power : list (52) of int, strength of a card in its own suit (RULES.md §1)
+    honours : list (52) of int, honour points (the 10♦ bonus included, §7.2)
+    step : list (52) of int, count-out step of those points (index in ``COUNT_OUT_STEPS``)
+    ten : int, the Ten of trumps (-1 with no trumps)
+    """
+
+    trump: int
+    trump_power: tuple[int, ...]
+    rank_power: tuple[int, ...]
+    honours: tuple[int, ...]
+    step: tuple[int, ...]
+    ten: int
+
+    def power(self, card: int, led: int) -> int:
+        """Strength of ``card`` in a trick led in suit ``led`` (RULES.md §1); 0 cannot win."""
+        tp = self.trump_power[card]
+        if tp > 0:
+            return tp
+        return self.rank_power[card] if card // 13 == led else 0
+
+    def winner_index(self, cards: Sequence[int]) -> int:
+        """Index in ``cards`` (play order) of the card that wins the trick (RULES.md §1):
+        the highest trump, else the highest card of the led suit."""
+        led = cards[0] // 13
+        return max(range(len(cards)), key=lambda i: self.power(cards[i], led))
+
+    def is_trump(self, card: int) -> bool:
+        return self.trump < NO_TRUMPS and card // 13 == self.trump
+
+
+_TABLE_CACHE: dict[tuple, RuleTables] = {}
+
+
+def rule_tables(rules: Rules, trump: int) -> RuleTables:
+    """The :class:`RuleTables` of ``rules`` with trumps ``trump`` (cached)."""
+    key = (rules.preset, rules.players, tuple(sorted(rules.variants.items())), trump)
+    t = _TABLE_CACHE.get(key)
+    if t is None:
+        kt = rules.tables()
+        t = _TABLE_CACHE[key] = RuleTables(
+            trump, tuple(int(x) for x in kt.trump_power[trump]),
+            tuple(int(x) for x in kt.rank_power), tuple(int(x) for x in kt.honours[trump]),
+            tuple(int(x) for x in kt.step[trump]), int(kt.ten_card[trump]))
+    return t
+
+
+# ------------------------------------------------------------------------------ tricks
+@dataclass(frozen=True)
+class Trick:
+    """A completed trick.
+
+    Attributes
+    ----------
+    index : int, over the whole deal from 0 (RULES.md §7.5)
+    set : int, the set it belongs to, from 1
+    leader : int, the seat that led
+    cards : tuple of int, in play order
+    winner : int, the seat that won it
+    """
+
+    index: int
+    set: int
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+
+
+def unit_scores(rules: Rules, table: RuleTables, tricks: Iterable[Trick]) -> list[dict[str, Any]]:
+    """Each side's score from a scoring unit's tricks (RULES.md §2, §7.1, §7.2).
+
+    Returns
+    -------
+    list (n_sides) of dict
+        ``honours`` (the 10♦ bonus included), ``cards_taken``, ``card_points``
+        (``max(0, cards taken - share)``, 0 when card points are off), ``total`` and
+        ``steps``: the total split by count-out step (§7.10; ``COUNT_OUT_STEPS`` order).
+    """
+    steps = [[0] * N_STEPS for _ in range(rules.n_sides)]
+    taken = [0] * rules.n_sides
+    for t in tricks:
+        side = rules.side_of(t.winner)
+        taken[side] += len(t.cards)
+        for c in t.cards:
+            if table.honours[c]:
+                steps[side][table.step[c]] += table.honours[c]
+    out = []
+    for side in range(rules.n_sides):
+        honours = sum(steps[side])
+        cp = card_points(rules, taken[side])
+        steps[side][STEP_CARDS] = cp
+        out.append({"honours": honours, "cards_taken": taken[side], "card_points": cp,
+                    "total": honours + cp, "steps": steps[side]})
+    return out
+
+
+def card_points(rules: Rules, cards_taken: int) -> int:
+    """Card points of a side in one scoring unit: one per card above the share
+    (RULES.md §2), none when ``card_points = off`` (§3)."""
+    return max(0, cards_taken - rules.share) if rules.card_points else 0
+
+
+# ------------------------------------------------------------------------------ the state
+class PlayState:
+    """One deal being played, card by card (RULES.md §1-§3, §7.1-§7.6).
+
+    Parameters
+    ----------
+    rules : Rules
+    dealer : int
+    set_hands : sequence (n_sets) of sequence (n) of card collections or None
+        Each seat's cards in each set (one set unless dealt in six-card sets); ``None`` for a
+        seat whose cards are unknown. A 2-D list of plain hands (one set) is also accepted
+        through :meth:`from_hands`.
+    turnup : int or None
+        The turned-up card (the dealer's last card); None with ``dealer_declares``.
+    trump : int or None
+        Suit code 0-3 or 4 (no trumps); defaults to the turn-up's suit.
+    dead : sequence of int
+        Cards laid aside (``keep_six_of_spades``), known to all and never played.
+
+    Attributes
+    ----------
+    hands : list (n) of set or None, the current set's cards each seat still holds
+    voids : list (n) of int, 4-bit masks of the suits each seat has shown void in this set
+    tricks : list of :class:`Trick`, the completed tricks
+    trick : list of (seat, card), the current trick so far
+    played : list of int, every card played, in order
+    revoke : dict or None, the first revoke let through by ``play(..., allow_revoke=True)``
+        (``seat``, ``trick``, ``card``, ``rule``; ``set`` from 1 with sets)
+    """
+
+    def __init__(self, rules: Rules, dealer: int,
+                 set_hands: Sequence[Sequence[Iterable[int] | None]], *,
+                 turnup: int | None = None, trump: int | None = None,
+                 dead: Iterable[int] = ()) -> None:
+        self.rules = rules
+        self.n = rules.players
+        self.dealer = int(dealer)
+        self.turnup = None if turnup is None else int(turnup)
+        if trump is None:
+            if self.turnup is None:
+                raise ValueError("trumps need a turn-up or a declared trump")
+            trump = self.turnup // 13
+        self.trump = int(trump)
+        self.table = rule_tables(rules, self.trump)
+        self.dead = tuple(int(c) for c in dead)
+        self.set_size = rules.set_size
+        self.n_tricks = rules.n_sets * rules.set_size
+        self._set_hands = [[None if h is None else frozenset(int(c) for c in h) for h in row]
+                           for row in set_hands]
+        # switches read once (RULES.md §3)
+        self.exposed = bool(rules.v("exposed_trump")) and self.turnup is not None
+        self.no_trump_first_lead = bool(rules.v("no_trump_first_lead")) and self.trump < NO_TRUMPS
+        self.must_trump = bool(rules.v("must_trump")) and self.trump < NO_TRUMPS
+        self.leader = (self.dealer + 1) % self.n  # the eldest hand leads (§1)
+        self.trick: list[tuple[int, int]] = []
+        self.tricks: list[Trick] = []
+        self.played: list[int] = []
+        self._played_set: set[int] = set()
+        self.played_by = [0] * self.n            # masks of the cards each seat played
+        self.turnup_played = False
+        self.ten_taker: int | None = None
+        self.trump_leads = [0] * rules.n_sides   # trumps led by each side (at the lead)
+        self.revoke: dict[str, Any] | None = None
+        units = rules.n_sets if rules.per_set_scoring else 1
+        self.cap_masks = [[0] * rules.n_sides for _ in range(units)]
+        self._load_set(0)
+
+    @classmethod
+    def from_hands(cls, rules: Rules, dealer: int, hands: Sequence[Sequence[int] | None],
+                   **kw: Any) -> PlayState:
+        """From each seat's cards in set order (as in a hand record): split into sets."""
+        size = rules.set_size
+        set_hands = [[None if h is None else list(h)[k * size:(k + 1) * size] for h in hands]
+                     for k in range(rules.n_sets)]
+        return cls(rules, dealer, set_hands, **kw)
+
+    # -------------------------------------------------------------- where we are
+    def _load_set(self, k: int) -> None:
+        """A new set is a fresh hand: its cards, no voids shown (RULES.md §2 sets)."""
+        self.hands: list[set[int] | None] = [None if h is None else set(h)
+                                             for h in self._set_hands[k]]
+        self.voids = [0] * self.n
+        self.counts = [0] * self.n
+
+    @property
+    def trick_index(self) -> int:
+        """The current trick, over the whole deal from 0."""
+        return len(self.tricks)
+
+    @property
+    def set_index(self) -> int:
+        """The current set, from 0."""
+        return min(self.trick_index, self.n_tricks - 1) // self.set_size
+
+    @property
+    def finished(self) -> bool:
+        return len(self.tricks) == self.n_tricks
+
+    @property
+    def to_move(self) -> int:
+        """The seat to play next."""
+        return (self.leader + len(self.trick)) % self.n
+
+    @property
+    def led_suit(self) -> int | None:
+        return self.trick[0][1] // 13 if self.trick else None
+
+    @property
+    def held_count(self) -> list[int]:
+        """Cards each seat still holds in the current set."""
+        return [self.set_size - c for c in self.counts]
+
+    def first_lead_of_set(self) -> bool:
+        """True at the opening lead of a set (RULES.md §7.6: ``no_trump_first_lead``)."""
+        return not self.trick and self.trick_index % self.set_size == 0
+
+    def locked_turnup(self, seat: int) -> int | None:
+        """The exposed turn-up when ``seat`` may not play it yet (RULES.md §3
+        ``exposed_trump``, §7.6: it may be played in the last two tricks of the deal), else
+        None. A locked turn-up does not count as holding its suit (§7.3)."""
+        if (self.exposed and seat == self.dealer and not self.turnup_played
+                and self.trick_index < self.n_tricks - 2):
+            hand = self.hands[seat]
+            if hand is None or self.turnup in hand:
+                return self.turnup
+        return None
+
+    def _playable(self, seat: int) -> set[int]:
+        hand = self.hands[seat]
+        assert hand is not None
+        lock = self.locked_turnup(seat)
+        return {c for c in hand if c != lock}
+
+    # -------------------------------------------------------------- can / verify
+    def legal_cards(self) -> list[int]:
+        """The cards the player to move may play, ascending (RULES.md §1, §3, §7.6).
+
+        Follow suit if able, else any card (``must_trump``: a trump if able);
+        ``no_trump_first_lead``: no trump at a set's opening lead unless holding only trumps;
+        ``exposed_trump``: not the turn-up before the deal's last two tricks.
+
+        Raises
+        ------
+        ValueError
+            The hand of the player to move is unknown, or the deal is over.
+        """
+        if self.finished:
+            raise ValueError("the deal is over")
+        seat = self.to_move
+        if self.hands[seat] is None:
+            raise ValueError(f"the hand of seat {seat} is unknown")
+        playable = self._playable(seat)
+        trump = self.trump
+        led = self.led_suit
+        if led is None:
+            legal = playable
+            if self.no_trump_first_lead and self.first_lead_of_set():
+                legal = {c for c in playable if c // 13 != trump} or playable
+        else:
+            legal = {c for c in playable if c // 13 == led}
+            if not legal and self.must_trump:
+                legal = {c for c in playable if c // 13 == trump}
+            if not legal:
+                legal = playable
+        return sorted(legal)
+
+    def can_play(self, card: int) -> bool:
+        """True when the player to move may play ``card`` (:meth:`verify_play` passes)."""
+        try:
+            self.verify_play(card)
+        except IllegalPlayError:
+            return False
+        return True
+
+    def verify_play(self, card: int) -> None:
+        """Raise the error naming the rule that playing ``card`` now would break.
+
+        Checks in the order of RULES.md's checking order for records: played twice, not in
+        hand, exposed trump, trump led first, revoke.
+
+        Raises
+        ------
+        IllegalPlayError
+            ``card played twice``, ``card not in hand`` (also: the turn-up by anyone but
+            the dealer or before the dealer's last set, a dead card), ``exposed trump played
+            early`` (§3 ``exposed_trump``, §7.6), ``trump led first`` (§3
+            ``no_trump_first_lead``, §7.6).
+        RevokeError
+            Why ``revoke``: not following suit while holding the led suit (§1), or
+            discarding while holding a trump under ``must_trump`` (§3); with an unknown
+            hand, playing a suit the seat has shown void in this set.
+        """
+        if self.finished:
+            raise IllegalPlayError("play", "play longer than deal",
+                                   f"{len(self.played) + 1} cards played, "
+                                   f"{self.rules.n_dealt} dealt")
+        card = int(card)
+        seat = self.to_move
+        where = f"play[{len(self.played)}]={format_card(card)}"
+        hand = self.hands[seat]
+        if card in self._played_set:
+            raise IllegalPlayError("play", "card played twice", where)
+        if hand is not None and card not in hand:
+            raise IllegalPlayError("play", "card not in hand", f"{where} by seat {seat}")
+        if card in self.dead:
+            raise IllegalPlayError("play", "card not in hand", f"{where}: a dead card")
+        if card == self.turnup:
+            if seat != self.dealer:
+                raise IllegalPlayError("play", "card not in hand",
+                                       f"{where} is the dealer's turn-up, played by seat {seat}")
+            if self.set_index != self.rules.n_sets - 1:
+                raise IllegalPlayError("play", "card not in hand",
+                                       f"{where}: the turn-up belongs to the dealer's last set")
+        if card == self.locked_turnup(seat):
+            raise IllegalPlayError("play", "exposed trump played early",
+                                   f"{where} in trick {self.trick_index} (exposed_trump: "
+                                   "not before the last two tricks, RULES.md §3, §7.6)")
+        suit = card // 13
+        if hand is None:
+            # an unknown hand: only what it has shown (its voids this set) can be checked
+            if self.voids[seat] >> suit & 1 and card != self.turnup:
+                raise RevokeError("play", "revoke",
+                                  f"{where}: seat {seat} had shown void in "
+                                  f"{SUIT_CHARS[suit]} this set")
+            return
+        playable = self._playable(seat)
+        trump = self.trump
+        if self.led_suit is None:
+            if (self.no_trump_first_lead and self.first_lead_of_set() and suit == trump
+                    and any(c // 13 != trump for c in playable)):
+                raise IllegalPlayError("play", "trump led first",
+                                       f"{where}: seat {seat} holds other suits "
+                                       "(no_trump_first_lead, RULES.md §3, §7.6)")
+            return
+        led = self.led_suit
+        if suit != led and any(c // 13 == led for c in playable):
+            raise RevokeError("play", "revoke",
+                              f"{where}: seat {seat} holds {SUIT_CHARS[led]}, the led suit "
+                              "(follow suit, RULES.md §1)")
+        if (self.must_trump and suit != led and suit != trump
+                and any(c // 13 == trump for c in playable)):
+            raise RevokeError("play", "revoke",
+                              f"{where}: seat {seat} holds a trump (must_trump, RULES.md §3)")
+
+    # -------------------------------------------------------------- do
+    def play(self, card: int, *, allow_revoke: bool = False) -> Trick | None:
+        """Play ``card`` for the player to move; returns the trick when it completes one.
+
+        ``allow_revoke``: a revoke is not refused but kept in :attr:`revoke` (the first one
+        only) and the card counts as played (RULES.md §7.3); every other fault raises.
+
+        Raises
+        ------
+        IllegalPlayError, RevokeError
+            As :meth:`verify_play`.
+        """
+        card = int(card)
+        seat = self.to_move
+        try:
+            self.verify_play(card)
+        except RevokeError as exc:
+            if not allow_revoke:
+                raise
+            if self.revoke is None:
+                self.revoke = {"seat": seat, "trick": self.trick_index,
+                               "card": format_card(card), "why": exc.detail}
+                if self.rules.n_sets > 1:
+                    self.revoke["set"] = self.set_index + 1
+        self._infer_voids(seat, card)
+        hand = self.hands[seat]
+        if hand is not None:
+            hand.discard(card)
+        if not self.trick and self.table.is_trump(card):
+            self.trump_leads[self.rules.side_of(self.leader)] += 1
+        self.played.append(card)
+        self._played_set.add(card)
+        self.played_by[seat] |= 1 << card
+        self.counts[seat] += 1
+        if card == self.turnup:
+            self.turnup_played = True
+        self.trick.append((seat, card))
+        if len(self.trick) < self.n:
+            return None
+        return self._finish_trick()
+
+    def _infer_voids(self, seat: int, card: int) -> None:
+        """What the play shows to everyone (RULES.md §1, last line)."""
+        suit = card // 13
+        trump = self.trump
+        led = self.led_suit
+        if led is None:
+            if self.no_trump_first_lead and self.first_lead_of_set() and suit == trump:
+                self.voids[seat] |= ALL_SUITS & ~(1 << trump)  # it held trumps only
+        elif suit != led:
+            self.voids[seat] |= 1 << led
+            if self.must_trump and suit != trump:
+                self.voids[seat] |= 1 << trump
+
+    def _finish_trick(self) -> Trick:
+        """The winner takes the trick and leads next, also to the next set (RULES.md §1, §2)."""
+        cards = tuple(c for _, c in self.trick)
+        winner = self.trick[self.table.winner_index(cards)][0]
+        k = self.trick_index
+        t = Trick(k, k // self.set_size + 1, self.leader, cards, winner)
+        self.tricks.append(t)
+        side = self.rules.side_of(winner)
+        unit = k // self.set_size if self.rules.per_set_scoring else 0
+        for c in cards:
+            self.cap_masks[unit][side] |= 1 << c
+        if self.table.ten in cards:
+            self.ten_taker = winner
+        self.leader = winner
+        self.trick = []
+        if len(self.tricks) % self.set_size == 0 and not self.finished:
+            self._load_set(len(self.tricks) // self.set_size)
+        return t
+
+    # -------------------------------------------------------------- scores
+    @property
+    def n_units(self) -> int:
+        """Scoring units: each set with per-set scoring, else the whole deal."""
+        return len(self.cap_masks)
+
+    def unit_tricks(self, u: int) -> list[Trick]:
+        """The completed tricks of scoring unit ``u``."""
+        if self.rules.per_set_scoring:
+            return self.set_tricks(u)
+        return list(self.tricks)
+
+    def set_tricks(self, k: int) -> list[Trick]:
+        """The completed tricks of set ``k`` (from 0)."""
+        return [t for t in self.tricks if t.set == k + 1]
+
+    def unit_scores(self, u: int) -> list[dict[str, Any]]:
+        """Each side's score from the completed tricks of scoring unit ``u`` (RULES.md §2,
+        §7.1, §7.2); see :func:`unit_scores`."""
+        return unit_scores(self.rules, self.table, self.unit_tricks(u))
+
+    def captured(self, u: int) -> tuple[list[int], list[int]]:
+        """``(honours, cards)`` taken by each side in the completed tricks of unit ``u``."""
+        sc = self.unit_scores(u)
+        return [s["honours"] for s in sc], [s["cards_taken"] for s in sc]
+
+    def ten_holder(self) -> int | None:
+        """The seat dealt the Ten of trumps, or None (dead, no trumps, or unknown)."""
+        ten = self.table.ten
+        for row in self._set_hands:
+            for seat, h in enumerate(row):
+                if h is not None and ten in h:
+                    return seat
+        return None

@@ -1,0 +1,219 @@
+"""Strict inputs (issue 13 §2): unknown keys, non-UTF-8 files, a bad dealer, no "None".
+
+Records and positions are built here from a simulated deal (no ../shared data needed).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from catchten_sim.cli import cli
+from catchten_sim.errors import CatchTenError, check_keys
+from catchten_sim.play import deal, play
+from catchten_sim.position import Position
+from catchten_sim.records import score_any, score_game, score_record
+from catchten_sim.rules import Rules
+
+
+def _record(players: int = 4, n_played: int | None = None) -> dict:
+    pd = play(deal(Rules("foster", players), seed=3, index=1), "random")
+    rec = pd.to_record()
+    if n_played is not None:
+        rec["play"] = rec["play"][:n_played]
+    return rec
+
+
+def _position() -> dict:
+    rec = _record(n_played=0)
+    dealer = rec["dealer"]
+    seat = (dealer + 1) % 4
+    return {"rules": "foster", "players": 4, "dealer": dealer, "seat": seat,
+            "hand": rec["hands"][seat], "turnup": rec["turnup"], "play": [], "score": [3, 5]}
+
+
+def _error(fn, *args) -> CatchTenError:
+    with pytest.raises(CatchTenError) as info:
+        fn(*args)
+    return info.value
+
+
+def _runner() -> CliRunner:
+    try:
+        return CliRunner(mix_stderr=False)  # click < 8.2
+    except TypeError:
+        return CliRunner()
+
+
+def _cli(*args: str):
+    return _runner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def _one_line(res) -> str:
+    assert res.exit_code == 2, (res.exit_code, res.stdout, res.stderr)
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), res.stderr
+    assert "Traceback" not in res.stderr + res.stdout
+    return lines[0]
+
+
+# --------------------------------------------------------------------------- the helper
+def test_check_keys_names_the_key_and_the_nearest_known_key() -> None:
+    e = _error(check_keys, {"rules": "foster", "variant": {}}, ("rules", "variants"))
+    assert (e.field, e.why) == ("variant", "unknown field")
+    assert e.detail == "did you mean 'variants'?"
+    assert e.line() == "variant: unknown field (did you mean 'variants'?)"
+
+
+def test_check_keys_without_a_near_key_lists_the_known_ones() -> None:
+    e = _error(check_keys, {"zzz": 1}, ("rules", "players"), "hands[2]")
+    assert e.detail == "hands[2]: known: players, rules"
+
+
+def test_check_keys_accepts_known_keys() -> None:
+    check_keys({"rules": 1}, ("rules", "players"))
+
+
+# --------------------------------------------------------------------------- records
+def test_hand_record_with_variant_for_variants_is_refused() -> None:
+    rec = _record()
+    rec["variant"] = {"target": 31}
+    e = _error(score_record, rec)
+    assert (e.field, e.why) == ("variant", "unknown field")
+    assert "did you mean 'variants'?" in e.detail
+
+
+@pytest.mark.parametrize("key,near", [("plays", "play"), ("turnups", "turnup"),
+                                      ("dealr", "dealer"), ("hand", "hands")])
+def test_every_misspelt_record_key_is_refused(key, near) -> None:
+    rec = _record()
+    rec[key] = rec.get(near, [])
+    e = _error(score_any, rec)
+    assert e.field == key and f"did you mean '{near}'?" in e.detail
+
+
+def test_game_record_unknown_keys_at_the_top_and_in_a_hand() -> None:
+    hand = _record()
+    game = {"rules": "foster", "players": 4, "hands": [hand], "target": 31}
+    e = _error(score_game, game)
+    assert e.field == "target" and e.why == "unknown field"
+    game = {"rules": "foster", "players": 4, "hands": [dict(hand, turnp="7S")]}
+    e = _error(score_game, game)
+    assert e.field == "turnp" and e.detail == "hands[0]: did you mean 'turnup'?"
+
+
+def test_cli_score_unknown_key_one_line_and_json(tmp_path: Path) -> None:
+    rec = _record()
+    rec["variant"] = {}
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(rec))
+    line = _one_line(_cli("score", str(p)))
+    assert line == "error: variant: unknown field (did you mean 'variants'?)"
+    res = _cli("score", str(p), "--json")
+    assert res.exit_code == 2
+    assert json.loads(res.stdout) == {"kind": "error", "field": "variant",
+                                      "why": "unknown field",
+                                      "detail": "did you mean 'variants'?"}
+
+
+@pytest.mark.parametrize("dealer", [4, -1, "3", True, None, 2.5])
+def test_bad_dealer_says_dealer_out_of_range(dealer) -> None:
+    rec = _record()
+    if dealer is None:
+        del rec["dealer"]
+    else:
+        rec["dealer"] = dealer
+    e = _error(score_record, rec)
+    assert (e.field, e.why) == ("dealer", "dealer out of range")
+    assert "None" not in e.line()
+
+
+def _bad_values():
+    yield from (None, {}, 7, "x", True, [None])
+
+
+@pytest.mark.parametrize("field", ["rules", "variants", "players", "dealer", "hands",
+                                   "turnup", "dead", "play"])
+def test_no_record_message_prints_none(field) -> None:
+    for value in list(_bad_values()) + ["missing"]:
+        rec = _record(n_played=8)
+        if value == "missing":
+            rec.pop(field, None)
+        else:
+            rec[field] = value
+        try:
+            score_any(rec)
+        except CatchTenError as e:
+            assert "None" not in e.line() and "NoneType" not in e.line(), (field, value, e)
+        rec = _record(n_played=8)
+        rec["hands"][1][2] = value if value != "missing" else None
+        rec["play"][3] = value if value != "missing" else None
+        e = _error(score_any, rec)
+        assert "None" not in e.line(), (field, value, e.line())
+
+
+def test_null_record_and_wrong_top_level_say_so() -> None:
+    for data in (None, [], "x"):
+        e = _error(score_record, data)
+        assert e.field == "record" and "None" not in e.line()
+
+
+# --------------------------------------------------------------------------- files
+def test_non_utf8_record_and_position_files_one_line(tmp_path: Path) -> None:
+    p = tmp_path / "bad.json"
+    p.write_bytes(b'{"players": 4, "rules": "f\xf6ster"}')
+    line = _one_line(_cli("score", str(p)))
+    assert "record: not UTF-8 text" in line and "0xf6" in line
+    line = _one_line(_cli("advise", str(p)))
+    assert "position: not UTF-8 text" in line
+
+
+def test_record_file_errors_one_line(tmp_path: Path) -> None:
+    assert "file not found" in _one_line(_cli("score", str(tmp_path / "nope.json")))
+    p = tmp_path / "list.json"
+    p.write_text("[1, 2]")
+    assert "not an object" in _one_line(_cli("score", str(p))) or \
+        "not a record" in _one_line(_cli("score", str(p)))
+    p.write_text("null")
+    line = _one_line(_cli("score", str(p)))
+    assert "None" not in line
+
+
+def test_position_from_stdin_bad_json_one_line() -> None:
+    res = _runner().invoke(cli, ["advise", "-"], input="{not json", catch_exceptions=False)
+    assert "position: not JSON" in _one_line(res)
+
+
+# --------------------------------------------------------------------------- positions
+def test_position_scores_for_score_is_refused() -> None:
+    pos = _position()
+    Position.from_dict(pos)   # the valid one is accepted
+    pos["scores"] = pos.pop("score")
+    e = _error(Position.from_dict, pos)
+    assert (e.field, e.why, e.detail) == ("scores", "unknown field", "did you mean 'score'?")
+
+
+def test_cli_advise_position_unknown_key(tmp_path: Path) -> None:
+    pos = _position()
+    pos["variant"] = {}
+    p = tmp_path / "pos.json"
+    p.write_text(json.dumps(pos))
+    assert _one_line(_cli("advise", str(p))) == \
+        "error: variant: unknown field (did you mean 'variants'?)"
+
+
+@pytest.mark.parametrize("field", ["rules", "players", "dealer", "seat", "hand", "turnup",
+                                   "play", "dead", "score", "trump"])
+def test_no_position_message_prints_none(field) -> None:
+    for value in list(_bad_values()) + ["missing"]:
+        pos = _position()
+        if value == "missing":
+            pos.pop(field, None)
+        else:
+            pos[field] = value
+        try:
+            Position.from_dict(pos)
+        except CatchTenError as e:
+            assert "None" not in e.line() and "NoneType" not in e.line(), (field, value, e)

@@ -1,0 +1,124 @@
+"""The kernel play core (_kernels/trick.py, scoring.py): make/unmake on a play state
+replays the engine's deals exactly, and every unmake restores the state it undoes.
+
+The engine's ``play_deal`` and the make/unmake primitives share ``legal_cards`` and
+``winning_card``; this test checks that the stateful wrappers (set transitions, captures
+per scoring unit, the exposed lock, trump leads, the Ten's taker) agree with the engine's
+log and scores on many deals of every preset and play switch.
+"""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from numba import njit
+
+from catchten_sim import Rules
+from catchten_sim._kernels import layout as L
+from catchten_sim._kernels import scoring as S
+from catchten_sim._kernels import trick as T
+from catchten_sim.play import deal, play
+
+CONFIGS = [("foster", 4, {}), ("foster", 2, {}), ("foster", 3, {"set_scoring": "per_deal"}),
+           ("foster", 5, {"keep_six_of_spades": True, "no_trump_first_lead": True}),
+           ("foster", 6, {"exposed_trump": True}),
+           ("jaques", 4, {"dealer_declares": True, "must_trump": True}),
+           ("jaques", 6, {}),
+           ("french52", 4, {"must_trump": True, "exposed_trump": True,
+                            "no_trump_first_lead": True})]
+
+
+@njit
+def _replay(tab, ps, dealer, trump, turnup, cards, out):
+    """Replay ``cards`` (tricks, n) on ``ps``: ``out[t]`` = (winner, legal-ok, undo-ok)."""
+    T.start_play(tab, ps, dealer, trump, turnup)
+    n = tab.params[L.P_N]
+    snap_v = ps.v.copy()
+    for t in range(cards.shape[0]):
+        ok = 1
+        for k in range(n):
+            c = cards[t, k]
+            if (T.legal_now(tab, ps) >> c) & 1 == 0:
+                ok = 0
+            # make / unmake / make: the unmake restores exactly
+            snap_h = ps.hands.copy()
+            snap_v = ps.v.copy()
+            T.play_card(tab, ps, c)
+            T.unplay_card(tab, ps)
+            if not (np.array_equal(snap_h, ps.hands) and np.array_equal(snap_v, ps.v)):
+                ok = 0
+            T.play_card(tab, ps, c)
+        snap_h = ps.hands.copy()
+        snap_v = ps.v.copy()
+        snap_cap = ps.cap.copy()
+        snap_tl = ps.trump_leads.copy()
+        snap_st = ps.seat_tricks.copy()
+        T.finish_trick(tab, ps)
+        T.unfinish_trick(tab, ps)
+        same = (np.array_equal(snap_h, ps.hands) and np.array_equal(snap_v, ps.v)
+                and np.array_equal(snap_cap, ps.cap)
+                and np.array_equal(snap_tl, ps.trump_leads)
+                and np.array_equal(snap_st, ps.seat_tricks))
+        out[t, 0] = T.finish_trick(tab, ps)
+        out[t, 1] = ok
+        out[t, 2] = 1 if same else 0
+    return ps.v[L.V_TEN_TAKER]
+
+
+@pytest.mark.parametrize("preset,players,variants", CONFIGS)
+def test_make_unmake_replays_engine_deals(preset, players, variants) -> None:
+    rules = Rules(preset, players, variants)
+    tab = rules.tables()
+    rng = random.Random(f"core-{preset}-{players}")
+    for k in range(12):
+        d = deal(rules, seed=rng.randrange(2 ** 63), index=k)
+        p = play(d, "heuristic" if k % 2 else "random")
+        ps = T.new_play(players, rules.n_sets, rules.set_size, rules.n_sides)
+        ps.set_hands[...] = np.array(d.masks(), dtype=np.int64)
+        for st in range(rules.n_sets):
+            for seat in range(players):
+                for c in range(52):
+                    if int(ps.set_hands[st, seat]) >> c & 1:
+                        ps.owner[c] = seat
+        cards = np.array([cs for _, cs, _ in p.tricks], dtype=np.int64)
+        out = np.zeros((len(cards), 3), dtype=np.int64)
+        turnup = -1 if d.turnup is None else d.turnup
+        taker = _replay(tab, ps, d.dealer, d.trump, turnup, cards, out)
+        where = f"{preset} {players} {variants} deal {k}"
+        assert list(out[:, 0]) == [w for _, _, w in p.tricks], where
+        assert out[:, 1].all(), f"{where}: an engine card not in legal_now"
+        assert out[:, 2].all(), f"{where}: unmake did not restore the state"
+        assert (None if taker < 0 else taker) == p.ten_taker, where
+        assert list(ps.trick_leader) == [lead for lead, _, _ in p.tricks], where
+        for side in range(rules.n_sides):
+            hon, cards_n, cp = _side_score(tab, d.trump, ps.cap, side)
+            assert (hon, cards_n, cp) == (p.honours[side], p.cards_taken[side],
+                                          p.card_points[side]), where
+
+
+@njit
+def _side_score(tab, trump, cap, side):
+    return S.side_score(tab, trump, cap, side)
+
+
+def test_legal_cards_rules() -> None:
+    """One case per clause of legal_cards (RULES.md §1, §3, §4, §7.3, §7.6)."""
+    sm = [0x1FFF << (13 * s) for s in range(4)]
+    hand = (1 << 0) | (1 << 14) | (1 << 27)          # 2♣? suits 0, 1, 2: one card each
+    lc = T.legal_cards
+    # follow suit
+    assert lc(hand, 0, 1, sm[1], False, sm[2], False, False) == 1 << 14
+    # cannot follow: any card, or a trump with must_trump
+    assert lc(hand, 0, 1, sm[3], False, sm[2], False, False) == hand
+    assert lc(hand, 0, 1, sm[3], False, sm[2], False, True) == 1 << 27
+    # no_trump_first_lead on a set's first lead only
+    assert lc(hand, 0, 0, 0, True, sm[2], True, False) == hand & ~sm[2]
+    assert lc(hand, 0, 0, 0, False, sm[2], True, False) == hand
+    # only trumps: the lead may be a trump
+    assert lc(1 << 27, 0, 0, 0, True, sm[2], True, False) == 1 << 27
+    # the locked turn-up is not playable and does not count as holding its suit
+    assert lc(hand, 1 << 14, 1, sm[1], False, sm[2], False, False) == hand & ~(1 << 14)
+    assert T.lock_bit(1 << 14, 6, 9) == 1 << 14 and T.lock_bit(1 << 14, 7, 9) == 0
+    # no trumps: the trump mask is empty
+    assert T.trump_mask(L.NO_TRUMPS) == 0

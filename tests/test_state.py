@@ -1,0 +1,135 @@
+"""PlayState: the verify / can / do pattern, voids, sets, the exposed turn-up, scores."""
+from __future__ import annotations
+
+import pytest
+
+from catchten_sim.cards import parse_card
+from catchten_sim.errors import IllegalPlayError, RevokeError
+from catchten_sim.rules import Rules
+from catchten_sim.state import PlayState
+
+# RULES.md §2 worked example 2 as a full deal: four play, spades trumps, dealer seat 3
+HANDS = ["JS AS AH KH QH AD KD QD JD",
+         "TS KS QS 6D 7D 8D 9D TD 8S",
+         "JH TH 9H 8H 7H 6H AC KC 9S",
+         "QC JC TC 9C 8C 7C 6C 7S 6S"]
+PLAY = ("AH TS 6H 7C  6D AC 8C AD  KH KS 7H 9C  7D KC TC KD  QH QS 8H JC  "
+        "8D 9H QC QD  JS 8S 9S 7S  AS 9D JH 6S  JD TD TH 6C")
+
+
+def C(text: str) -> int:
+    return parse_card(text)
+
+
+def cards(text: str) -> list[int]:
+    return [C(t) for t in text.split()]
+
+
+def state(variants=None, hands=HANDS, players=4) -> PlayState:
+    return PlayState.from_hands(Rules("foster", players, variants or {}), 3,
+                                [cards(h) for h in hands], turnup=C("6S"))
+
+
+def test_worked_example_2_scores_21_and_15() -> None:
+    s = state()
+    for c in cards(PLAY):
+        s.play(c)
+    assert s.finished and len(s.tricks) == 9
+    sc = s.unit_scores(0)
+    assert [x["total"] for x in sc] == [21, 15]
+    assert [x["card_points"] for x in sc] == [6, 0]
+    assert s.ten_holder() == 1 and s.ten_taker == 1
+
+
+def test_follow_suit_verify_can_and_play() -> None:
+    s = state()
+    s.play(C("AH"))
+    assert s.legal_cards() == sorted(cards(HANDS[1]))   # void in hearts: any card
+    s.play(C("TS"))
+    assert s.legal_cards() == sorted(cards("JH TH 9H 8H 7H 6H"))
+    assert not s.can_play(C("AC"))
+    with pytest.raises(RevokeError) as info:
+        s.verify_play(C("AC"))
+    assert info.value.why == "revoke" and "follow suit, RULES.md §1" in info.value.detail
+    assert info.value.detail.startswith("play[2]=AC")
+    with pytest.raises(RevokeError):
+        s.play(C("AC"))
+    assert s.played == cards("AH TS")            # a refused card changes nothing
+    s.play(C("AC"), allow_revoke=True)           # §7.3: counts as played, play goes on
+    assert s.revoke is not None and s.revoke["seat"] == 2 and s.revoke["trick"] == 0
+
+
+def test_played_twice_and_not_in_hand_come_first() -> None:
+    s = state()
+    for c in cards("AH TS 6H 7C"):
+        s.play(c)
+    with pytest.raises(IllegalPlayError) as info:
+        s.verify_play(C("AH"))
+    assert info.value.why == "card played twice"
+    with pytest.raises(IllegalPlayError) as info:
+        s.verify_play(C("KD"))                    # seat 2 leads; KD is seat 0's
+    assert info.value.why == "card not in hand"
+
+
+def test_must_trump_names_the_switch() -> None:
+    s = state({"must_trump": True})
+    s.play(C("AH"))
+    assert s.legal_cards() == sorted(cards("TS KS QS 8S"))
+    with pytest.raises(RevokeError) as info:
+        s.verify_play(C("6D"))
+    assert "must_trump" in info.value.detail
+
+
+def test_no_trump_first_lead() -> None:
+    s = state({"no_trump_first_lead": True})
+    assert s.legal_cards() == sorted(set(cards(HANDS[0])) - set(cards("JS AS")))
+    with pytest.raises(IllegalPlayError) as info:
+        s.verify_play(C("JS"))
+    assert info.value.why == "trump led first" and "no_trump_first_lead" in info.value.detail
+
+
+def test_exposed_turnup_locked_until_the_last_two_tricks() -> None:
+    s = state({"exposed_trump": True})
+    for c in cards("AH TS 6H"):
+        s.play(c)
+    assert s.locked_turnup(3) == C("6S")
+    assert C("6S") not in s.legal_cards()
+    with pytest.raises(IllegalPlayError) as info:
+        s.verify_play(C("6S"))
+    assert info.value.why == "exposed trump played early"
+
+
+def test_unknown_hands_infer_voids_and_refuse_a_shown_void() -> None:
+    r = Rules("foster", 4)
+    s = PlayState(r, 3, [[None] * 4], turnup=C("6S"))
+    s.play(C("AH"))
+    s.play(C("TS"))                               # seat 1 shows void in hearts
+    assert s.voids[1] == 1 << 1
+    for c in cards("6H 7C 6D AC 8C AD"):
+        s.play(c)
+    # TS won trick 0, so seat 1 led trick 1: 6D (1), AC (2), 8C (3), AD (0) wins
+    assert s.voids[2] >> 2 & 1 and s.voids[3] >> 2 & 1
+    s.play(C("KH"))                               # seat 0 leads hearts
+    with pytest.raises(RevokeError) as info:
+        s.verify_play(C("9H"))                    # seat 1 had shown void in hearts
+    assert "shown void" in info.value.detail
+    with pytest.raises(IllegalPlayError) as info:
+        s.verify_play(C("6S"))                    # the turn-up is the dealer's
+    assert info.value.why == "card not in hand"
+
+
+def test_sets_winner_leads_the_next_set_and_voids_reset() -> None:
+    r = Rules("foster", 2)
+    from catchten_sim.play import deal, play
+    pd = play(deal(r, seed=5, index=0), "random")
+    s = pd.deal.play_state()
+    for i, c in enumerate(pd.play):
+        s.play(c)
+        if i == 11:                                # the first set's six tricks
+            assert s.set_index == 1 and s.voids == [0, 0]
+            assert s.leader == s.tricks[-1].winner
+            assert s.held_count == [6, 6]
+    assert [t.set for t in s.tricks] == [1] * 6 + [2] * 6 + [3] * 6
+    assert s.n_units == 3
+    total = sum(sum(x["cards_taken"] for x in s.unit_scores(u)) for u in range(3))
+    assert total == 36
