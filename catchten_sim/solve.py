@@ -21,7 +21,7 @@ import numpy as np
 
 from .cards import format_card
 from .errors import IllegalPlayError
-from .rules import P_NPARAMS, Rules  # noqa: F401  (P_NPARAMS: tables stay in step)
+from .rules import Rules
 from ._kernels import solve as _k
 
 __all__ = ["Solution", "solve", "solve_values", "solve_deals", "solver_tables", "Solver"]
@@ -178,7 +178,8 @@ def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.Solv
         cards = sorted((c for c in rules.deck if c // 13 == s), key=lambda c: -pw[c])
         order[s, :len(cards)] = cards
     l1, l2 = _LEADER_KEYS
-    tables = _k.SolveTables(p, tp, rp, pw, hon, side, order, l1, l2)
+    tables = _k.SolveTables(p, tp, rp, pw, hon, side, order,
+                            np.ascontiguousarray(kt.top_trump, dtype=np.int64), l1, l2)
     _TABLE_CACHE[key] = tables
     return tables
 

@@ -46,7 +46,8 @@ import numpy as np
 from numba import njit
 
 from .bits import JIT, KERNEL_JIT, highest_index, lowest_index, mix64
-from .engine import legal_mask
+from .scoring import card_points
+from .trick import legal_cards, lock_bit, suit_mask, trump_mask, winning_card
 
 INF = 30000
 MAX_SEATS = 8
@@ -65,20 +66,21 @@ MODE_COUNTS = 2    # three or more sides with card points: counts per side in th
 # statistics (SolveState.st)
 S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_NST = range(7)
 
-SolveTables = namedtuple("SolveTables", "p tp rp pw hon side order zl1 zl2")
+SolveTables = namedtuple("SolveTables", "p tp rp pw hon side order top zl1 zl2")
 SolveTables.__doc__ = """The rule tables of one deal for the search (trumps fixed).
 
 p : int64 (K_NPARAMS,) scalars (``K_*``); tp : int64 (52,) trump power (0 = not a trump);
 rp : int64 (52,) power in its own suit; pw : int64 (52,) ``tp`` if a trump else ``rp``;
 hon : int64 (52,) honour points (10♦ bonus included); side : int64 (8,) side of each seat;
 order : int64 (4, 14) each suit's cards of the pack, strongest first (trick order), -1 after
-the last; zl1, zl2 : uint64 (8,) keys of the leader.
+the last; top : int64 (8192,) ``Tables.top_trump`` (the play core's trick winner); zl1,
+zl2 : uint64 (8,) keys of the leader.
 """
 SolveState = namedtuple("SolveState", "hands sets owner future trick moves mscore winners tmp st")
 SolveState.__doc__ = """Scratch of one search thread (allocated once, reused per solve).
 
 hands : int64 (8,) cards of the current set held by each seat; sets : int64 (3, 8) the deal's
-sets as dealt; owner : int64 (52,) seat holding a card (scratch of the key); future : int64
+sets as dealt; owner : int64 (52,) seat dealt each card; future : int64
 (4,) cards of the sets after set ``s``; trick : int64 (64,) the cards of each trick by ply;
 moves, mscore :
 int64 (MAX_PLY, MAX_MOVES) move lists per ply; winners : int64 (64, 2) (winner seat, honour
@@ -170,7 +172,7 @@ def _trick_value(T, root, wside, hon, cnt, t):
         old = (cnt >> sh) & 63
         new = old + p[K_N]
         share = p[K_SHARE]
-        d = max(0, new - share) - max(0, old - share)
+        d = card_points(new, share) - card_points(old, share)
         pts += d
         cnt = cnt + (p[K_N] << sh)
         if (t + 1) % p[K_UNIT] == 0:
@@ -182,22 +184,13 @@ def _trick_value(T, root, wside, hon, cnt, t):
 
 @njit(inline="always", **JIT)
 def _winner(T, S, leader, n, tb):
-    """Seat that wins the complete trick at ``S.trick[tb:tb + n]`` and its honour points."""
-    led = S.trick[tb] // 13
-    best = -1
-    wi = 0
-    hon = 0
+    """Seat that wins the complete trick at ``S.trick[tb:tb + n]`` (the play core's
+    ``winning_card``) and its honour points."""
+    tm = np.int64(0)
     for i in range(n):
-        c = S.trick[tb + i]
-        hon += T.hon[c]
-        pw = _power(T, c, led)
-        if pw > best:
-            best = pw
-            wi = i
-    w = leader + wi
-    if w >= n:
-        w -= n
-    return w, hon
+        tm |= _bit(S.trick[tb + i])
+    c = winning_card(tm, suit_mask(S.trick[tb] // 13), T.p[K_TRUMP], T.top)
+    return S.owner[c], _honours_of(T, tm)
 
 
 @njit(inline="always", **JIT)
@@ -217,15 +210,16 @@ def _count_key(T, cnt):
 
 @njit(inline="always", **JIT)
 def _legal(T, S, seat, k, t):
-    """Legal cards of ``seat`` (RULES.md §1, §3, §7.3, §7.6) via ``engine.legal_mask``."""
+    """Legal cards of ``seat`` (RULES.md §1, §3, §7.3, §7.6): the play core's
+    ``legal_cards``."""
     p = T.p
-    lock = np.int64(0)
-    if p[K_EXPOSED] and t < p[K_NTRICKS] - 2 and p[K_TURNUP] >= 0:
-        lock = _bit(p[K_TURNUP])
-    led = S.trick[t * p[K_N]] // 13 if k > 0 else 0
-    first = t % p[K_SETSIZE] == 0
-    return legal_mask(S.hands[seat], lock, k, led, first, p[K_TRUMP], p[K_NTFL],
-                      p[K_MUSTTRUMP])
+    tb = np.int64(0)
+    if p[K_EXPOSED] and p[K_TURNUP] >= 0:
+        tb = _bit(p[K_TURNUP])
+    led = suit_mask(S.trick[t * p[K_N]] // 13) if k > 0 else np.int64(0)
+    return legal_cards(S.hands[seat], lock_bit(tb, t, p[K_NTRICKS]), k, led,
+                       t % p[K_SETSIZE] == 0, trump_mask(p[K_TRUMP]), p[K_NTFL] != 0,
+                       p[K_MUSTTRUMP] != 0)
 
 
 @njit(inline="always", **JIT)
@@ -346,12 +340,7 @@ def _key(T, S, leader, t, cnt):
     n = p[K_N]
     allc = np.int64(0)
     for q in range(n):
-        m = S.hands[q]
-        allc |= m
-        while m:
-            c = lowest_index(m)
-            m &= m - 1
-            S.owner[c] = q
+        allc |= S.hands[q]
     named = p[K_HONMASK]
     if p[K_EXPOSED] and p[K_TURNUP] >= 0:
         named |= _bit(p[K_TURNUP])
@@ -638,6 +627,13 @@ def _set_up(T, S, deal, play, n_play, root_side):
         for q in range(n):
             acc_mask |= S.sets[si, q]
     S.future[ns] = 0
+    for si in range(ns):
+        for q in range(n):
+            m = S.sets[si, q]
+            while m:
+                c = lowest_index(m)
+                m &= m - 1
+                S.owner[c] = q
     for q in range(MAX_SEATS):
         S.hands[q] = S.sets[0, q]
     leader = (p[K_DEALER] + 1) % n
