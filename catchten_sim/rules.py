@@ -1,4 +1,4 @@
-"""Rule presets and variant switches (RULES.md §2-§5, fine points §7), resolved once.
+"""Rule presets and variant switches (docs/rules.md §2-§5, fine points §7), resolved once.
 
 ``Rules`` is frozen and validated: a preset name, a player count and a mapping of
 switches. Everything the kernels need is derived once by :meth:`Rules.tables`
@@ -7,7 +7,7 @@ switches. Everything the kernels need is derived once by :meth:`Rules.tables`
 Presets
 -------
 ``foster`` (default; seeds 000, 003, 001), ``jaques`` (seed 004 as written) and
-``french52`` (seed 001, last paragraph). Every switch of RULES.md §3 and §4 is accepted
+``french52`` (seed 001, last paragraph). Every switch of docs/rules.md §3 and §4 is accepted
 with every preset where it makes sense; switches that do not apply to the player count
 are accepted and do nothing (§7.7). Combinations that cannot work are refused with a
 :class:`RulesError` that says why.
@@ -31,6 +31,7 @@ from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_ATONCE, P_CARDPTS, P
                               STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
                               STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
 from .errors import ParseError, RulesError
+from .inputs import json_kind
 
 __all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "Rules", "Tables", "REVOKE_CODES",
            "TIE_CODES"]
@@ -150,14 +151,14 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
 #:   ``params`` int64 (P_NPARAMS,): scalar rule parameters by the ``P_*`` indices of
 #:   :mod:`catchten_sim._kernels.layout`; ``deck`` int64 (deck_size,) card indices of the
 #:   pack, ascending; ``deck_mask`` int64 scalar, the same as a mask; ``side_of_seat``
-#:   int64 (n,) (RULES.md §7.8); ``trump_power`` int64 (5, 52): > 0 when card ``c`` is a
+#:   int64 (n,) (docs/rules.md §7.8); ``trump_power`` int64 (5, 52): > 0 when card ``c`` is a
 #:   trump with trumps ``t`` (4 = no trumps), higher wins; ``rank_power`` int64 (52,)
 #:   strength in its own suit (rank + 1); ``honours`` int64 (5, 52) honour points, the
 #:   10♦ bonus included (§2, §4, §7.2); ``step`` int64 (5, 52) count-out step of a card's
 #:   honour points (``STEP_*``, -1 none; §7.10); ``ten_card`` int64 (5,) the Ten of
 #:   trumps per trump code (-1 with no trumps); ``top_trump`` int64 (8192,) rank of the
 #:   highest trump in a 13-bit lane in the preset's trump order (-1 empty lane).
-#: Switch flags (bools, named after the switches; RULES.md §3, §4)
+#: Switch flags (bools, named after the switches; docs/rules.md §3, §4)
 #:   ``no_trump_first_lead``, ``exposed_trump``, ``must_trump``, ``card_points`` (on),
 #:   ``dealer_declares``.
 #: Derived policy tables (the heuristic policy; per trump code ``t``)
@@ -214,11 +215,11 @@ class Rules:
     Parameters
     ----------
     preset : str
-        ``foster`` (default), ``jaques`` or ``french52`` (RULES.md §2, §4, §5).
+        ``foster`` (default), ``jaques`` or ``french52`` (docs/rules.md §2, §4, §5).
     players : int
         2 to 8 for foster; 4 or 6 for jaques (4 with ``deck52``); 4 for french52.
     variants : Mapping[str, Any]
-        Switches of RULES.md §3/§4 by name; values true/false, a number or a word.
+        Switches of docs/rules.md §3/§4 by name; values true/false, a number or a word.
         Only switches that differ from the preset's defaults need be given.
 
     Raises
@@ -245,7 +246,7 @@ class Rules:
         else:
             raise RulesError("variants", "bad variant value",
                              f"variants must be a mapping of switch names to values, "
-                             f"not {type(self.variants).__name__}")
+                             f"not {json_kind(self.variants)}")
         values = dict(DEFAULTS[preset])
         for name, value in given.items():
             values[str(name)] = _normalise_switch(preset, str(name), value)
@@ -274,7 +275,7 @@ class Rules:
         if v["game_at_once"] and v["revoke"] in ("hand", "forfeit"):
             raise RulesError("variants", "bad variant value",
                              f"game_at_once with revoke={v['revoke']} is not supported "
-                             "(RULES.md §7.4)")
+                             "(docs/rules.md §7.4)")
         if self.preset == "jaques" and v.get("six_as_three_pairs") and \
                 "six_players" in self._given() and v["six_players"] == "triples":
             raise RulesError("variants", "bad variant value",
@@ -340,7 +341,7 @@ class Rules:
 
     @property
     def deck(self) -> list[int]:
-        """Card indices of the pack, ascending (RULES.md §1, §2 player table, §3)."""
+        """Card indices of the pack, ascending (docs/rules.md §1, §2 player table, §3)."""
         if self.deck52:
             return list(range(52))
         cards = [card_index(s, r) for s in range(4) for r in range(Rank.SIX, Rank.ACE + 1)]
@@ -378,7 +379,7 @@ class Rules:
 
     @property
     def n_sides(self) -> int:
-        """Number of sides (partnerships, or players alone). RULES.md §2, §4, §7.8."""
+        """Number of sides (partnerships, or players alone). docs/rules.md §2, §4, §7.8."""
         n = self.players
         if self.v("everyone_alone") or n in (2, 3, 5, 7):
             return n
@@ -388,7 +389,7 @@ class Rules:
         return n // 2
 
     def side_of(self, seat: int) -> int:
-        """Side of a seat: seat mod number of sides (RULES.md §7.8)."""
+        """Side of a seat: seat mod number of sides (docs/rules.md §7.8)."""
         return seat % self.n_sides
 
     def seats_of(self, side: int) -> list[int]:
@@ -440,7 +441,7 @@ class Rules:
 
     @property
     def honour_values(self) -> dict[int, int]:
-        """Honour points of the trump ranks (RULES.md §2, §4)."""
+        """Honour points of the trump ranks (docs/rules.md §2, §4)."""
         return dict(_JAQUES_HONOURS if self.preset == "jaques" else _FOSTER_HONOURS)
 
     @property
@@ -510,7 +511,7 @@ class Rules:
                 honours[NO_TRUMPS, card_index(s, r)] = hv[r]
                 step[NO_TRUMPS, card_index(s, r)] = _STEP_OF_RANK[r]
         if self.ten_bonus:
-            # diamonds are not trumps, so the 10♦ is worth 10 extra (RULES.md §3)
+            # diamonds are not trumps, so the 10♦ is worth 10 extra (docs/rules.md §3)
             honours[NO_TRUMPS, td] += 10
         top_trump = np.full(1 << 13, -1, dtype=np.int64)
         for lane in range(1, 1 << 13):

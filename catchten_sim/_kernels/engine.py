@@ -128,7 +128,7 @@ def play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs, do_log
         The seat that took the Ten of trumps (-1 when nobody did), the RNG state.
 
     Rules: :func:`.trick.legal_cards`, :func:`.trick.winning_card`; set transitions
-    (RULES.md §2) as :func:`.trick.finish_trick`.
+    (docs/rules.md §2) as :func:`.trick.finish_trick`.
     """
     params = tab.params
     side_of_seat = tab.side_of_seat
@@ -225,7 +225,7 @@ def play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs, do_log
 def side_sums(tab, scr, trump):
     """Per-side sums of a played deal into ``scr.side_acc`` (7, n_sides), rows ``F_*`` in the
     order: honours taken, cards taken, card points, total, side tricks, (unused), honours
-    dealt (RULES.md §2, §7.1, §7.2; :mod:`.scoring`). Returns the seat
+    dealt (docs/rules.md §2, §7.1, §7.2; :mod:`.scoring`). Returns the seat
     dealt the Ten of trumps (-1: none)."""
     params = tab.params
     n_sides = params[P_NSIDES]
