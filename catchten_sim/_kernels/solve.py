@@ -64,7 +64,7 @@ MODE_LINEAR = 1    # two sides with card points: ± (honours + players / 2)
 MODE_COUNTS = 2    # three or more sides with card points: counts per side in the key
 
 # statistics (SolveState.st)
-S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_NST = range(7)
+S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_ITERS, S_NST = range(8)
 
 SolveTables = namedtuple("SolveTables", "p tp rp pw hon side order top zl1 zl2")
 SolveTables.__doc__ = """The rule tables of one deal for the search (trumps fixed).
@@ -587,6 +587,23 @@ def _store(S, tt, k1, k2, depth, v, alpha0, beta0, bestc, slot):
     S.st[S_STORES] += 1
 
 
+@njit(inline="always", **JIT)
+def _guess(T, S, t):
+    """First guess of the future value for MTD(f): the honours still to be played held by
+    the root side minus those held by the others (each side keeping its own honours)."""
+    p = T.p
+    n = p[K_N]
+    root = S.st[S_ROOT]
+    g = 0
+    for q in range(n):
+        m = S.hands[q] & p[K_HONMASK]
+        for si in range(t // p[K_SETSIZE] + 1, p[K_NSETS]):
+            m |= S.sets[si, q] & p[K_HONMASK]
+        h = _honours_of(T, m)
+        g += h if T.side[q] == root else -h
+    return g
+
+
 @njit(**KERNEL_JIT)
 def _mtdf(T, S, tt, pos, cnt, guess, seat, c):
     """The exact future value by zero-window tests (MTD(f)) from a first guess: of the
@@ -595,6 +612,7 @@ def _mtdf(T, S, tt, pos, cnt, guess, seat, c):
     lo = -INF
     hi = INF
     while lo < hi:
+        S.st[S_ITERS] += 1
         b = g + 1 if g == lo else g
         if c < 0:
             g = _search(T, S, tt, pos, cnt, b - 1, b)
@@ -684,14 +702,14 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     for c in range(53):
         out[c] = INF
     if not all_cards:
-        v = acc + _mtdf(T, S, tt, pos, cnt, 0, seat, -1)
+        v = acc + _mtdf(T, S, tt, pos, cnt, _guess(T, S, t), seat, -1)
         out[52] = v
         return v
     legal = _legal(T, S, seat, k, t)
     ply = t * n + k
     cands = _thin(T, S, legal, seat, k, ply - k)
     m = _order(T, S, cands, seat, k, leader, ply, maximizing, -1)
-    guess = 0
+    guess = _guess(T, S, t)
     best = -INF if maximizing else INF
     for i in range(m):
         c = S.moves[ply, i]
