@@ -58,9 +58,9 @@ def random_deals(rules: Rules, n_deals: int, seed: int):
 
 
 def bench(label: str, rules: Rules, n_deals: int, all_cards: bool, seed: int,
-          tt_bits: int) -> dict:
+          tt_bits: int, node_limit: int) -> dict:
     dealers, turnups, masks = random_deals(rules, n_deals, seed)
-    solver = Solver(tt_bits)
+    solver = Solver(tt_bits, node_limit=node_limit)
     play = np.zeros(1, np.int64)
     out = np.empty((1, 53), np.int64)
     # compile / warm up on the first deal (not timed)
@@ -71,13 +71,16 @@ def bench(label: str, rules: Rules, n_deals: int, all_cards: bool, seed: int,
     st = solver.state.st
     n0, p0, h0 = st[K.S_NODES], st[K.S_PROBES], st[K.S_HITS]
     values = np.zeros(n_deals, np.int64)
+    deal_nodes = np.zeros(n_deals)
+    unfinished = 0
     for d in range(n_deals):
         tables = solver_tables(rules, int(turnups[d]) // 13, int(turnups[d]), int(dealers[d]))
         t0 = time.perf_counter()
-        K.solve_batch(tables, solver.state, solver.table, masks[d:d + 1], play, 0, -1,
-                      int(all_cards), out)
+        deal_nodes[d] = K.solve_batch(tables, solver.state, solver.table, masks[d:d + 1],
+                                      play, 0, -1, int(all_cards), out)
         times[d] = time.perf_counter() - t0
         values[d] = out[0, 52]
+        unfinished += int(st[K.S_ABORT])
     nodes = st[K.S_NODES] - n0
     probes = st[K.S_PROBES] - p0
     hits = st[K.S_HITS] - h0
@@ -86,7 +89,8 @@ def bench(label: str, rules: Rules, n_deals: int, all_cards: bool, seed: int,
            "median_ms": np.median(ms), "p90_ms": np.percentile(ms, 90),
            "p99_ms": np.percentile(ms, 99), "max_ms": ms.max(),
            "knodes_per_s": nodes / times.sum() / 1000, "tt_hit": hits / max(1, probes),
-           "mean_value": values.mean()}
+           "mean_value": values.mean(), "median_nodes": np.median(deal_nodes),
+           "unfinished": unfinished}
     return row
 
 
@@ -99,6 +103,9 @@ def main() -> int:
                     help="french52 deals (default 50; 13 tricks each)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--tt-bits", type=int, default=18)
+    ap.add_argument("--node-limit", type=int, default=20_000_000,
+                    help="most nodes per solve; a deal over it counts as unfinished (its time "
+                    "still counts)")
     ap.add_argument("--only", type=str, default=None, help="run configurations whose label "
                     "contains this text")
     args = ap.parse_args()
@@ -118,15 +125,19 @@ def main() -> int:
     print(f"one thread; load average {load:.2f} on {os.cpu_count()} cores when started; "
           f"table 2**{args.tt_bits} entries")
     head = (f"{'configuration':<16} {'mode':<5} {'deals':>5} {'median':>8} {'p90':>8} "
-            f"{'p99':>8} {'max':>8} {'knodes/s':>9} {'TT hit':>7}")
+            f"{'p99':>8} {'max':>8} {'knodes/s':>9} {'TT hit':>7} {'nodes med':>10}")
     print(head)
     for label, rules, n, all_cards in configs:
         if args.only and args.only not in label:
             continue
-        r = bench(label, rules, n, all_cards, args.seed, args.tt_bits)
+        if n <= 0:
+            continue
+        r = bench(label, rules, n, all_cards, args.seed, args.tt_bits, args.node_limit)
         print(f"{r['config']:<16} {r['mode']:<5} {r['deals']:>5} {r['median_ms']:>7.2f}ms "
               f"{r['p90_ms']:>6.2f}ms {r['p99_ms']:>6.1f}ms {r['max_ms']:>6.1f}ms "
-              f"{r['knodes_per_s']:>9.0f} {r['tt_hit']:>7.1%}", flush=True)
+              f"{r['knodes_per_s']:>9.0f} {r['tt_hit']:>7.1%} {r['median_nodes']:>10.0f}"
+              + (f"  {r['unfinished']} over the node limit" if r["unfinished"] else ""),
+              flush=True)
     try:
         load = os.getloadavg()[0]
     except OSError:

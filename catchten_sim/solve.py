@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .cards import format_card
-from .errors import IllegalPlayError
+from .errors import CatchTenError, IllegalPlayError
 from .rules import Rules
 from ._kernels import solve as _k
 
@@ -183,6 +183,14 @@ def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.Solv
     return tables
 
 
+#: nodes one solve may search by default (~1 minute at ~4 million nodes a second)
+DEFAULT_NODE_LIMIT = 200_000_000
+
+
+class SolveLimitError(CatchTenError):
+    """A solve that ran out of its node budget (``Solver(node_limit=...)``) unproved."""
+
+
 class Solver:
     """A reusable search context: scratch and a fixed-size transposition table.
 
@@ -190,13 +198,21 @@ class Solver:
     ----------
     tt_bits : int
         The table holds ``2**tt_bits`` entries (~30 bytes each); it never grows.
+    node_limit : int or None
+        Most nodes one solve may search (default 200 million, roughly a minute); a solve
+        that needs more raises :class:`SolveLimitError` instead of running on (whole
+        french52 deals from the opening lead are beyond the solver for now). ``None``: no
+        limit.
     """
 
-    def __init__(self, tt_bits: int = 18) -> None:
+    def __init__(self, tt_bits: int = 18, node_limit: int | None = DEFAULT_NODE_LIMIT) -> None:
         if not 4 <= int(tt_bits) <= 30:
             raise ValueError("tt_bits must be 4 to 30")
+        if node_limit is not None and int(node_limit) < 1:
+            raise ValueError("node_limit must be positive or None")
         self.state = _k.new_state()
         self.table = _k.new_table(int(tt_bits))
+        self.node_limit = None if node_limit is None else int(node_limit)
 
     def stats(self) -> dict[str, int]:
         """Counters since creation: nodes, table probes, hits, stores."""
@@ -213,8 +229,14 @@ class Solver:
         play_arr = np.zeros(max(1, len(play)), np.int64)
         play_arr[:len(play)] = play
         out = np.empty((deals.shape[0], 53), np.int64)
+        self.state.st[_k.S_LIMIT] = 0 if self.node_limit is None else int(self.node_limit)
         _k.solve_batch(tables, self.state, self.table, deals, play_arr, len(play),
                        int(root_side), int(bool(all_cards)), out)
+        if self.state.st[_k.S_ABORT]:
+            raise SolveLimitError(
+                "play", "position too hard for the double-dummy solver",
+                f"no proof within {self.node_limit:,} nodes; solve a later position or raise "
+                "Solver(node_limit=...)")
         return out
 
 

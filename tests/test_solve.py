@@ -23,7 +23,8 @@ from catchten_sim.cards import format_card, parse_card  # noqa: E402
 from catchten_sim.cli import cli  # noqa: E402
 from catchten_sim.records import score_record  # noqa: E402
 from catchten_sim.rules import Rules  # noqa: E402
-from catchten_sim.solve import Solution, Solver, solve, solve_deals, solve_values  # noqa: E402
+from catchten_sim.solve import (Solution, SolveLimitError, Solver, solve, solve_deals,  # noqa: E402
+                                solve_values)
 
 DD = TESTS / "cases" / "dd"
 CASES = sorted(p.name[:-len(".expected.json")] for p in DD.glob("*.expected.json"))
@@ -118,6 +119,15 @@ def test_table_size_is_fixed_and_small_tables_still_exact():
     size = s.table.key1.shape[0]
     assert solve(record, solver=s).values == {c["card"]: c["value"] for c in want["cards"]}
     assert s.table.key1.shape[0] == size == 16
+
+
+def test_node_limit_stops_a_solve_with_a_clear_error_and_the_solver_stays_usable():
+    record, want = _load("foster4_left5_lead_01")
+    s = Solver(node_limit=20)
+    with pytest.raises(SolveLimitError, match="position too hard.*20 nodes"):
+        solve(record, solver=s)
+    s.node_limit = 10_000_000   # the same scratch and table, a larger budget: exact again
+    assert solve(record, solver=s).values == {c["card"]: c["value"] for c in want["cards"]}
 
 
 def test_batch_equals_single_solves():

@@ -64,7 +64,7 @@ MODE_LINEAR = 1    # two sides with card points: ± (honours + players / 2)
 MODE_COUNTS = 2    # three or more sides with card points: counts per side in the key
 
 # statistics (SolveState.st)
-S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_ITERS, S_NST = range(8)
+S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_ITERS, S_LIMIT, S_STOP, S_ABORT, S_NST = range(11)
 
 SolveTables = namedtuple("SolveTables", "p tp rp pw hon side order top zl1 zl2")
 SolveTables.__doc__ = """The rule tables of one deal for the search (trumps fixed).
@@ -84,7 +84,9 @@ sets as dealt; owner : int64 (52,) seat dealt each card; future : int64
 (4,) cards of the sets after set ``s``; trick : int64 (64,) the cards of each trick by ply;
 moves, mscore :
 int64 (MAX_PLY, MAX_MOVES) move lists per ply; winners : int64 (64, 2) (winner seat, honour
-points) of each trick replayed; tmp : int64 (16,) scratch; st : int64 (S_NST,) root side, search id, counters.
+points) of each trick replayed; tmp : int64 (16,) scratch; st : int64 (S_NST,) root side, search id, counters,
+the node budget of one solve (``S_LIMIT``, 0 = none) and ``S_ABORT`` = 1 once a solve ran out of it
+(its values are then meaningless).
 """
 TTable = namedtuple("TTable", "key1 key2 lo hi move depth sid")
 TTable.__doc__ = """A fixed-size transposition table (2**bits entries, two-entry buckets).
@@ -436,6 +438,9 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
     if k == 0:
         if t >= n_tricks:
             return 0
+        if S.st[S_LIMIT] > 0 and S.st[S_NODES] > S.st[S_STOP]:
+            S.st[S_ABORT] = 1
+            return 0
         left = n_tricks - t
         if left == 1:
             # the last trick: every card is forced
@@ -500,6 +505,8 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
     for i in range(m):
         c = S.moves[ply, i]
         v = _child(T, S, tt, pos, cnt, seat, c, alpha, beta)
+        if S.st[S_ABORT]:
+            return 0
         if maximizing:
             if v > best:
                 best = v
@@ -618,6 +625,8 @@ def _mtdf(T, S, tt, pos, cnt, guess, seat, c):
             g = _search(T, S, tt, pos, cnt, b - 1, b)
         else:
             g = _child(T, S, tt, pos, cnt, seat, c, b - 1, b)
+        if S.st[S_ABORT]:
+            return 0
         if g < b:
             hi = g
         else:
@@ -691,6 +700,7 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     to move at its card index (INF elsewhere; with ``all_cards`` = 0 only the best value is
     exact, in ``out[52]``). Returns the best value for the player to move's side."""
     S.st[S_SID] += 1
+    S.st[S_STOP] = S.st[S_NODES] + S.st[S_LIMIT]
     pos, cnt, acc = _set_up(T, S, deal, play, n_play, root_side)
     p = T.p
     n = p[K_N]
@@ -714,6 +724,8 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     for i in range(m):
         c = S.moves[ply, i]
         v = _mtdf(T, S, tt, pos, cnt, guess, seat, c)
+        if S.st[S_ABORT]:
+            return 0
         guess = v
         out[c] = acc + v
         if (maximizing and v > best) or (not maximizing and v < best):
@@ -763,9 +775,13 @@ def solve_batch(T, S, tt, deals, play, n_play, root_side, all_cards, out):
     Returns
     -------
     int
-        Nodes searched.
+        Nodes searched. When a solve exceeds the node budget ``S.st[S_LIMIT]`` (> 0), the
+        batch stops there with ``S.st[S_ABORT]`` = 1 (the caller raises).
     """
     n0 = S.st[S_NODES]
+    S.st[S_ABORT] = 0
     for d in range(deals.shape[0]):
         _solve_one(T, S, tt, deals[d], play, n_play, root_side, all_cards, out[d])
+        if S.st[S_ABORT]:
+            break
     return S.st[S_NODES] - n0
