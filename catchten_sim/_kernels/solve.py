@@ -276,6 +276,27 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
         if w >= n:
             w -= n
         partner_wins = (T.side[w] == root) == maximizing
+        if partner_wins:
+            # a partner's card is safe only if no opponent still to play can beat it
+            tr = T.p[K_TRUMP]
+            for j in range(k + 1, n):
+                q = leader + j
+                if q >= n:
+                    q -= n
+                if (T.side[q] == root) == maximizing:
+                    continue
+                h = S.hands[q]
+                if h & suit_mask(led):
+                    h &= suit_mask(led)
+                hc = h
+                while hc:
+                    c2 = highest_index(hc)
+                    hc &= ~_bit(c2)
+                    if _power(T, c2, led) > wpow:
+                        partner_wins = False
+                        break
+                if not partner_wins:
+                    break
     top = np.int64(0)
     if k == 0:
         # the highest remaining card of each suit
