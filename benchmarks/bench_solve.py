@@ -60,7 +60,8 @@ def random_deals(rules: Rules, n_deals: int, seed: int):
 def bench(label: str, rules: Rules, n_deals: int, all_cards: bool, seed: int,
           tt_bits: int, node_limit: int) -> dict:
     dealers, turnups, masks = random_deals(rules, n_deals, seed)
-    solver = Solver(tt_bits, node_limit=node_limit)
+    solver = Solver(tt_bits)
+    solver.state.st[K.S_LIMIT] = node_limit   # the kernel is called directly below
     play = np.zeros(1, np.int64)
     out = np.empty((1, 53), np.int64)
     # compile / warm up on the first deal (not timed)
