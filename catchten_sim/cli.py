@@ -103,6 +103,26 @@ def play_options(whose: str):
     return deco
 
 
+def run_options(f):
+    """``--run-dir``, ``--scheduler``, ``--workers`` and ``--chunk``: where a long run keeps
+    its finished chunks and where it runs (:mod:`catchten_sim.runner`)."""
+    f = click.option("--chunk", type=int, default=None,
+                     help="Deals per chunk (the unit of work and of --run-dir files; "
+                          "default 131072); results do not depend on it.")(f)
+    f = click.option("--workers", type=int, default=None,
+                     help="Run on a local Dask cluster of N single-threaded processes "
+                          '(pip install -e ".[cluster]").')(f)
+    f = click.option("--scheduler", type=str, default=None, metavar="tcp://HOST:PORT",
+                     help="Run on a running Dask cluster (`dask scheduler`, `dask worker`); "
+                          "same numbers as a local run.")(f)
+    f = click.option("--run-dir", type=click.Path(file_okay=False), default=None,
+                     metavar="DIR",
+                     help="Keep every finished chunk in DIR (Parquet) with a manifest: a "
+                          "killed run loses only chunks in flight; `catchten resume DIR` "
+                          "finishes it, `catchten summarize DIR` reads it.")(f)
+    return f
+
+
 def make_rules(preset: str | None, players: int | None, variants: tuple[str, ...],
                rules_file: str | None) -> Rules:
     return Rules.from_options(preset, players, variants, rules_file)
@@ -183,9 +203,10 @@ def rules_cmd(preset, players, rules_file, variants, as_json):
                    "first, hands per game, how often the count-out order decided.")
 @click.option("--first-dealer", type=str, default="rotate", show_default=True,
               help="With --games: rotate (game g: seat g mod n), random, or a seat number.")
+@run_options
 def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opponents,
                  seat_policies, threads, as_json, out_path, progress, report_dir, force,
-                 games, first_dealer):
+                 games, first_dealer, run_dir, scheduler, workers, chunk):
     """Simulate DEALS deals and print the odds: P(Ten caught) with its 95% interval, and
     each position's expected honours, card points and hand total. With --games N: whole
     games to the target."""
@@ -199,9 +220,9 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         overrides[int(seat)] = pol
     pols = make_policies(rules, policy, opponents, overrides)
     if games is not None:
-        if out_path or report_dir:
-            raise CatchTenError("games", "not with --out/--report",
-                                "--games prints game results only")
+        if out_path or report_dir or run_dir or scheduler or workers:
+            raise CatchTenError("games", "not with --out/--report/--run-dir/a Dask cluster",
+                                "--games prints game results only, on this machine")
         from .games import simulate_games
         from .simulate import MAX_DEALS, _check_count
         games = _check_count("games", games, 1, MAX_DEALS)
@@ -226,12 +247,24 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     bar = _Progress(deals) if show else None
     try:
         res = simulate(rules, pols, n_deals=deals, seed=seed, threads=threads,
-                       on_chunk=writer, progress=bar.update if bar else None)
+                       on_chunk=writer, progress=bar.update if bar else None,
+                       run_dir=run_dir, scheduler=scheduler, workers=workers,
+                       **({"chunk": chunk} if chunk is not None else {}))
     finally:
         if bar:
             bar.close()
         if writer:
             writer.close()
+    _print_result(res, as_json, run_dir)
+    if report_dir is not None:
+        from .report import build_report
+        rep = build_report(rules, pols, n_deals=res.n_deals, seed=seed, out_dir=report_dir,
+                           threads=threads, main=res, force=True,
+                           progress=_say if show else None)
+        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
+
+
+def _print_result(res, as_json: bool, run_dir) -> None:
     if as_json:
         _emit_json(res.to_dict())
     else:
@@ -239,13 +272,54 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         print_simulation(res)
     if res.interrupted:
         click.echo(f"interrupted: {res.n_deals} of {res.requested} deals simulated; "
-                   "the numbers above are for those", err=True)
-    if report_dir is not None:
-        from .report import build_report
-        rep = build_report(rules, pols, n_deals=res.n_deals, seed=seed, out_dir=report_dir,
-                           threads=threads, main=res, force=True,
-                           progress=_say if show else None)
-        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
+                   "the numbers above are for those"
+                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""),
+                   err=True)
+
+
+@cli.command("resume")
+@click.argument("run_dir", metavar="DIR", type=click.Path(file_okay=False))
+@click.option("--threads", "-t", type=int, default=None,
+              help="Threads (default: all cores); results do not depend on it.")
+@click.option("--scheduler", type=str, default=None, metavar="tcp://HOST:PORT",
+              help="Run the remaining chunks on a running Dask cluster.")
+@click.option("--workers", type=int, default=None,
+              help="Run the remaining chunks on a local Dask cluster of N processes.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+def resume_cmd(run_dir, threads, scheduler, workers, as_json, progress):
+    """Finish the run in DIR (made by simulate --run-dir): run only the chunks not yet
+    written there. The numbers equal those of an uninterrupted run with the same seed."""
+    from .simulate import open_run, resume
+    requested = open_run(run_dir)[3]
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = _Progress(requested) if show else None
+    try:
+        res = resume(run_dir, threads=threads, scheduler=scheduler, workers=workers,
+                     progress=bar.update if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    _print_result(res, as_json, run_dir)
+
+
+@cli.command("summarize")
+@click.argument("run_dir", metavar="DIR", type=click.Path(file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def summarize_cmd(run_dir, as_json):
+    """Print the result of the run in DIR from the chunks written there, without running
+    anything (a run still going, or stopped, shows the deals finished so far)."""
+    from .simulate import summarize
+    res = summarize(run_dir)
+    if as_json:
+        _emit_json(res.to_dict())
+    else:
+        from .report_text import print_simulation
+        print_simulation(res)
+    if res.interrupted:
+        click.echo(f"unfinished: {res.n_deals} of {res.requested} deals in {run_dir}; "
+                   f"finish with: catchten resume {run_dir}", err=True)
 
 
 def _say(msg: str) -> None:

@@ -95,6 +95,11 @@ def chunk_plan(n_items: int, chunk: int) -> np.ndarray:
     return np.append(edges, np.int64(n_items)).astype(np.int64)
 
 
+def plan_rule() -> str:
+    """Where :func:`chunk_plan` ends its chunks, in words (run directory manifests)."""
+    return f"powers of two from {FIRST_MARK}, multiples of chunk, and the last item"
+
+
 def plan_chunks(edges: np.ndarray, indices: Iterable[int] | None = None) -> Iterator[Chunk]:
     """The chunks of a plan (all, or those of ``indices``), in plan order."""
     idx = range(len(edges) - 1) if indices is None else indices
@@ -355,7 +360,8 @@ class RunDir:
         want = {"format": RUN_FORMAT, "version": _version(), **job}
         if (p / MANIFEST).exists():
             rd = cls.open(p)
-            for k in sorted(set(want) | set(rd.manifest)):
+            first = ["kind", "rules", "policies", "seed", "deals", "chunk", "plan"]
+            for k in first + sorted((set(want) | set(rd.manifest)) - set(first)):
                 if k != "created" and want.get(k) != rd.manifest.get(k):
                     raise CatchTenError("run-dir", "made for another run",
                                         f"{p}: {k} is {rd.manifest.get(k)!r} there, "

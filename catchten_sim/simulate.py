@@ -237,8 +237,10 @@ def _job(rules: Rules, pols: Sequence[Policy], seed: int, n_deals: int, chunk: i
          ) -> dict[str, Any]:
     """The manifest entry of a simulation (run directories)."""
     import json
+    from .runner import chunk_plan, plan_rule
     job = {"kind": "simulate", "rules": rules.to_dict(), "policies": [p.label for p in pols],
-           "seed": seed, "deals": n_deals, "chunk": chunk}
+           "seed": seed, "deals": n_deals, "chunk": chunk,
+           "plan": {"chunks": len(chunk_plan(n_deals, chunk)) - 1, "ends": plan_rule()}}
     return json.loads(json.dumps(job))
 
 
@@ -344,7 +346,7 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
         threads = 0
 
         def map(self, task, chunks):
-            return iter(())
+            yield from ()
 
     executor = (runner.make_executor(threads, scheduler, workers) if compute else _NoRun())
     if on_chunk is not None and not executor.ordered:
