@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import pandas as pd
 from ._kernels import engine as K
 from .aggregate import FIELDS, OutcomeAccumulator
 from .errors import CatchTenError
@@ -125,10 +125,10 @@ class SimulationResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready result; the keys of docs/formats.md "Simulation output" are stable."""
-        frame = self.to_frame()
         positions = []
         n = self.rules.players
-        for pos, row in frame.iterrows():
+        for row in self.acc.positions_rows():      # rows, not a frame: no pandas import
+            pos = row["position"]
             entry: dict[str, Any] = {"position": int(pos),
                                      "role": ("eldest" if pos == 1 else
                                               "dealer" if pos == n else f"position {pos}")}
@@ -139,8 +139,8 @@ class SimulationResult:
                                   "ci95": [_f(row["advantage_lo"]), _f(row["advantage_hi"])]}
             positions.append(entry)
         sides = []
-        sf = self.acc.sides_frame()
-        for side, row in sf.iterrows():
+        for row in self.acc.sides_rows():
+            side = row["side"]
             sides.append({"side": int(side), "seats": self.rules.seats_of(int(side)),
                           "policies": sorted({self.policies[s].label
                                               for s in self.rules.seats_of(int(side))}),
@@ -209,7 +209,7 @@ class DealTask:
         part = np.zeros(size, np.int64)
         rows = np.zeros((count if self.rows else 0, ncols), np.int16)
         K.run_chunk(t, pol_arr, np.uint64(self.seed), np.int64(first), np.int64(count), rows,
-                    part, off, scr)
+                    (part, off), scr)
         return part, (rows if self.rows else None)
 
     def combine(self, parts: list) -> tuple[np.ndarray, np.ndarray | None]:
@@ -300,13 +300,7 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     if threads is not None:
         threads = _check_count("threads", threads, 1, 1024)
     chunk = _check_count("chunk", chunk, 1)
-    if isinstance(policies, (str, Policy)):
-        pols = tuple(Policy.parse(policies) for _ in range(rules.players))
-    else:
-        pols = tuple(Policy.parse(p) for p in policies)
-        if len(pols) != rules.players:
-            raise CatchTenError("policies", "wrong number of policies",
-                                f"{len(pols)} for {rules.players} players")
+    pols = Policy.per_seat(policies, rules.players)
     if on_chunk is not None and (run_dir is not None or scheduler or workers):
         raise CatchTenError("out", "not with --run-dir or a Dask cluster",
                             "per-deal rows are written in deal order by a local run only")

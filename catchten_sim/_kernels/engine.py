@@ -9,7 +9,7 @@ together. Every function assumes valid input: the Python wrappers validate first
 
 Entry kernels (``KERNEL_JIT``: no reference counting, allocate nothing)
 ---------------------------------------------------------------------
-``run_chunk(tab, policies, seed, start, count, out, acc, off, scr)``  a batch of deals.
+``run_chunk(tab, policies, seed, start, count, out, accs, scr)``  a batch of deals.
 ``_deal_one(tab, seed, deal_index, scr, res)`` and ``_play_given(tab, scr, deal, policies,
 rng_state, script, logs, res)``: the kernels of :func:`deal_one` and :func:`play_given`.
 
@@ -31,9 +31,11 @@ from .layout import (A_ADV, A_ADVSQ, A_FATE, A_FBH, A_HCP, A_HHON, A_HOLDN, A_HO
                      F_SEAT_TRICKS, F_SEAT_TRUMPS, F_SIDE_TRICKS, F_TOTAL, FATE_CAUGHT,
                      FATE_DEAD, FATE_NO_TRUMPS, FATE_SAVED, HIST, HIST_TRUMPS, LINE,
                      N_FIELDS, N_FIXED, N_PER_POS, NO_TRUMPS, P_N, P_NSETS, P_NSIDES,
-                     P_PERSET, P_SETSIZE, POL_HEURISTIC, POL_RANDOM, POL_SCRIPTED)
+                     P_SETSIZE, POL_HEURISTIC, POL_RANDOM, POL_SCRIPTED)
 from .policy import all_seats_random, choose_card
 from .scoring import honours_dealt, side_score, unit_score
+from .spec import (S_EXPOSED, S_MUSTTRUMP, S_N, S_NSETS, S_NSIDES, S_NTFL, S_PERSET,
+                   S_SETSIZE, spec_of)
 from .trick import card_suit, legal_cards, lock_bit, suit_mask, trump_mask, winning_card
 
 __all__ = [  # layout names re-exported for the callers that read them from here
@@ -56,9 +58,13 @@ FRESH = (_Z, _Z, _Z, _Z, _Z, _Z, np.int64(-1))
 #: none); ``cap`` (n_sets, n_sides) cards taken per scoring unit and side (row 0 only
 #: without per-set scoring); ``seat_tricks`` (n,); ``trump_leads`` (n_sides,);
 #: ``spos`` (1,) position in a script; ``side_acc`` (7, n_sides) per-side sums of a deal;
-#: ``row`` (N_FIXED + n * N_PER_POS,) one outcome row. All int64.
+#: the fold's per-(dealer, side) and per-(dealer, seat) sums (:func:`fold_deal`):
+#: ``c_sums`` (n, n_sides, 2, F_SEAT_TRICKS) sums and sums of squares of the side fields,
+#: ``c_seat`` (n, n, 2) of seat tricks, ``c_hist`` (n, n_sides, 3, HIST) histograms of
+#: total, honours and card points, ``c_adv`` (n, n_sides, 2) of the advantage. All int64.
 Scratch = namedtuple("Scratch", ["set_hands", "hands", "owner", "cap", "seat_tricks",
-                                 "trump_leads", "spos", "side_acc", "row"])
+                                 "trump_leads", "spos", "side_acc", "c_sums", "c_seat",
+                                 "c_hist", "c_adv"])
 
 
 def padded_zeros(shapes, fill=None):
@@ -88,20 +94,21 @@ def scratch(tab) -> Scratch:
     n_sets = int(params[P_NSETS])
     n_sides = int(params[P_NSIDES])
     shapes = [(n_sets, n), (n,), (52,), (n_sets, n_sides), (n,), (n_sides,), (1,),
-              (F_HONOURS_DEALT + 1, n_sides), (N_FIXED + n * N_PER_POS,)]
-    return Scratch(*padded_zeros(shapes, [None, None, -1, None, None, None, None, None,
-                                          None]))
+              (F_HONOURS_DEALT + 1, n_sides), (n, n_sides, 2, F_SEAT_TRICKS), (n, n, 2),
+              (n, n_sides, 3, HIST), (n, n_sides, 2)]
+    return Scratch(*padded_zeros(shapes, [None, None, -1] + [None] * 9))
 
 
 @njit(inline="always", **JIT)
-def play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs, do_log,
+def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do_log,
               only_random, start, resume):
     """Play one deal from dealt hands (or from a mid-deal state) to the end; fill the
     capture masks (and the log).
 
     Parameters
     ----------
-    tab : :data:`catchten_sim.rules.Tables`; scr : :data:`Scratch`: ``set_hands`` the
+    tab : :data:`catchten_sim.rules.Tables`; sp : the shape tuple of :mod:`.spec`;
+    scr : :data:`Scratch`: ``set_hands`` the
         deal, ``owner`` the seat of every card; ``cap``, ``seat_tricks``, ``trump_leads``
         out; ``hands`` and ``spos`` work.
     dealer, trump, turnup : ints (``turnup`` -1 when there is none; ``trump`` 4 = none).
@@ -109,7 +116,8 @@ def play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs, do_log
     script : int64 choices for ``POL_SCRIPTED`` (``scr.spos[0]`` the next position).
     logs : ``(log_leader (tricks,), log_cards (tricks, n) in play order, log_winner
         (tricks,))``, filled when ``do_log``.
-    only_random : bool, every seat plays ``random`` (a leaner loop).
+    only_random : bool, every seat plays ``random`` (a leaner loop; ``trump_leads`` is
+        then not kept).
     start : tuple of ints ``(t0, leader0, k0, tm0, led0, played0, ten_taker0)``, used only
         with ``resume``: play from trick ``t0`` (over the whole deal) led by ``leader0``,
         whose first ``k0`` cards (mask ``tm0``, led suit ``led0``) are already on the table
@@ -130,7 +138,6 @@ def play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs, do_log
     Rules: :func:`.trick.legal_cards`, :func:`.trick.winning_card`; set transitions
     (docs/rules.md §2) as :func:`.trick.finish_trick`.
     """
-    params = tab.params
     side_of_seat = tab.side_of_seat
     top_trump = tab.top_trump
     set_hands = scr.set_hands
@@ -140,16 +147,16 @@ def play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs, do_log
     seat_tricks = scr.seat_tricks
     trump_leads = scr.trump_leads
     log_leader, log_cards, log_winner = logs
-    n = params[P_N]
-    n_sets = params[P_NSETS]
-    set_size = params[P_SETSIZE]
-    per_set = params[P_PERSET] != 0
+    n = sp[S_N]
+    n_sets = sp[S_NSETS]
+    set_size = sp[S_SETSIZE]
+    per_set = sp[S_PERSET] != 0
     total_tricks = n_sets * set_size
     turnup_bit = np.int64(0)
-    if tab.exposed_trump and turnup >= 0:
+    if sp[S_EXPOSED] != 0 and turnup >= 0:
         turnup_bit = np.int64(1) << turnup
-    ntfl = tab.no_trump_first_lead
-    must_trump = tab.must_trump
+    ntfl = sp[S_NTFL] != 0
+    must_trump = sp[S_MUSTTRUMP] != 0
     tmask = trump_mask(trump)
     ten = tab.ten_card[trump]
     ten_bit = np.int64(1) << ten if ten >= 0 else np.int64(0)
@@ -212,7 +219,8 @@ def play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs, do_log
             cap_mask[unit, side_of_seat[win_seat]] |= tm
             seat_tricks[win_seat] += 1
             ten_taker = win_seat if (tm & ten_bit) != 0 else ten_taker
-            trump_leads[side_of_seat[leader]] += 1 if led == trump else 0
+            if not only_random:             # only the heuristic reads trump leads
+                trump_leads[side_of_seat[leader]] += 1 if led == trump else 0
             if do_log:
                 log_leader[t_index] = leader
                 log_winner[t_index] = win_seat
@@ -222,25 +230,25 @@ def play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs, do_log
 
 
 @njit(inline="always", **JIT)
-def side_sums(tab, scr, trump):
+def side_sums(tab, sp, scr, trump):
     """Per-side sums of a played deal into ``scr.side_acc`` (7, n_sides), rows ``F_*`` in the
     order: honours taken, cards taken, card points, total, side tricks, (unused), honours
     dealt (docs/rules.md §2, §7.1, §7.2; :mod:`.scoring`). Returns the seat
     dealt the Ten of trumps (-1: none)."""
-    params = tab.params
-    n_sides = params[P_NSIDES]
+    n_sides = sp[S_NSIDES]
+    n_units = sp[S_NSETS] if sp[S_PERSET] != 0 else 1
     acc = scr.side_acc
     for sd in range(n_sides):
-        h, k, cp = side_score(tab, trump, scr.cap, sd)
+        h, k, cp = side_score(tab, trump, scr.cap, sd, n_units)
         acc[F_HONOURS, sd] = h
         acc[F_CARDS, sd] = k
         acc[F_CARD_POINTS, sd] = cp
         acc[F_TOTAL, sd] = h + cp
         acc[F_SIDE_TRICKS, sd] = 0
         acc[F_HONOURS_DEALT, sd] = 0
-    for q in range(params[P_N]):
+    for q in range(sp[S_N]):
         acc[F_SIDE_TRICKS, tab.side_of_seat[q]] += scr.seat_tricks[q]
-    return honours_dealt(tab, trump, scr.owner, acc[F_HONOURS_DEALT])
+    return honours_dealt(tab, sp[S_N], scr.set_hands, trump, acc[F_HONOURS_DEALT])
 
 
 @njit(inline="always", **JIT)
@@ -256,20 +264,20 @@ def ten_fate(tab, trump, holder, ten_taker):
 
 
 @njit(inline="always", **JIT)
-def seat_trumps(tab, scr, trump, seat):
+def seat_trumps(sp, scr, trump, seat):
     """Trumps dealt to ``seat`` (over all sets)."""
     tmask = trump_mask(trump)
     k = 0
-    for st in range(tab.params[P_NSETS]):
+    for st in range(sp[S_NSETS]):
         k += popcount(scr.set_hands[st, seat] & tmask)
     return k
 
 
 @njit(inline="always", **JIT)
-def outcome_row(tab, scr, dealer, trump, ten_taker, holder, row):
+def outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, row):
     """Fill one outcome row (``row``, columns ``C_*`` and per-position fields ``F_*``)
     after :func:`side_sums`."""
-    n = tab.params[P_N]
+    n = sp[S_N]
     acc = scr.side_acc
     row[C_DEALER] = dealer
     row[C_TRUMP] = trump
@@ -283,7 +291,7 @@ def outcome_row(tab, scr, dealer, trump, ten_taker, holder, row):
         if seat == n:
             seat = 0
         side = tab.side_of_seat[seat]
-        strumps = seat_trumps(tab, scr, trump, seat)
+        strumps = seat_trumps(sp, scr, trump, seat)
         if seat == holder:
             row[C_HOLDER_TRUMPS] = strumps
             row[C_TEN_HOLDER] = pos + 1
@@ -304,70 +312,89 @@ def _clip(v, hi):
 
 
 @njit(inline="always", **JIT)
-def fold_deal(tab, scr, dealer, trump, ten_taker, holder, acc, off):
-    """Add one played deal to the flat accumulator ``acc`` (layout ``off``, the ``A_*``
-    offsets of :func:`catchten_sim.aggregate.acc_layout`) straight from the per-side sums
-    of :func:`side_sums`, without building an outcome row. The same statistics as
-    :meth:`catchten_sim.aggregate.OutcomeAccumulator.add` of the deal's outcome row
-    (checked by tests/test_kernel_fold.py)."""
-    n = tab.params[P_N]
+def fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off):
+    """Add one played deal to the statistics, straight from the per-side sums of
+    :func:`side_sums` (no outcome row): the per-position blocks go to the per-(dealer,
+    side) and per-(dealer, seat) sums of ``scr`` (a position's values are its side's, so
+    one write per side instead of one per position), spread to positions by
+    :func:`fold_flush`; the rest to the flat accumulator ``acc`` (layout ``off``, the
+    ``A_*`` offsets of :func:`catchten_sim.aggregate.acc_layout`). Together the same
+    statistics as :meth:`catchten_sim.aggregate.OutcomeAccumulator.add` of the deal's
+    outcome row (checked by tests/test_kernel_fold.py)."""
+    n = sp[S_N]
+    n_sides = sp[S_NSIDES]
     side_of_seat = tab.side_of_seat
     sacc = scr.side_acc
     fate = ten_fate(tab, trump, holder, ten_taker)
     acc[off[A_FATE] + fate] += 1
     acc[off[A_NDEALS]] += 1
-    o_sums = off[A_SUMS]
-    o_sumsq = off[A_SUMSQ]
-    o_ht = off[A_HTOT]
-    o_hh = off[A_HHON]
-    o_hc = off[A_HCP]
-    o_adv = off[A_ADV]
-    o_advsq = off[A_ADVSQ]
     row_sum = 0
     for q in range(n):
         row_sum += sacc[F_TOTAL, side_of_seat[q]]
-    seen = 0
-    seat = dealer
-    for p in range(n):
-        seat += 1
-        if seat == n:
-            seat = 0
-        side = side_of_seat[seat]
-        b = p * N_FIELDS
+        v = scr.seat_tricks[q]
+        scr.c_seat[dealer, q, 0] += v
+        scr.c_seat[dealer, q, 1] += v * v
+    for side in range(n_sides):
+        cs = scr.c_sums[dealer, side]
         for j in range(F_SEAT_TRICKS):
             v = sacc[j, side]
-            acc[o_sums + b + j] += v
-            acc[o_sumsq + b + j] += v * v
-        v = scr.seat_tricks[seat]
-        acc[o_sums + b + F_SEAT_TRICKS] += v
-        acc[o_sumsq + b + F_SEAT_TRICKS] += v * v
+            cs[0, j] += v
+            cs[1, j] += v * v
         tot = sacc[F_TOTAL, side]
-        acc[o_ht + p * HIST + _clip(tot, HIST - 1)] += 1
-        acc[o_hh + p * HIST + _clip(sacc[F_HONOURS, side], HIST - 1)] += 1
-        acc[o_hc + p * HIST + _clip(sacc[F_CARD_POINTS, side], HIST - 1)] += 1
+        ch = scr.c_hist[dealer, side]
+        ch[0, _clip(tot, HIST - 1)] += 1
+        ch[1, _clip(sacc[F_HONOURS, side], HIST - 1)] += 1
+        ch[2, _clip(sacc[F_CARD_POINTS, side], HIST - 1)] += 1
         d = n * tot - row_sum
-        acc[o_adv + p] += d
-        acc[o_advsq + p] += d * d
-        if (seen >> side) & 1 == 0:
-            # side totals (by side number), and the value of a holding: each side once
-            seen |= 1 << side
-            acc[off[A_SIDE] + side] += tot
-            acc[off[A_SIDESQ] + side] += tot * tot
-            dealt = _clip(sacc[F_HONOURS_DEALT, side], HIST - 1)
-            acc[off[A_HOLDN] + dealt] += 1
-            acc[off[A_HOLDS] + dealt] += tot
-            acc[off[A_HOLDSS] + dealt] += tot * tot
+        scr.c_adv[dealer, side, 0] += d
+        scr.c_adv[dealer, side, 1] += d * d
+        # side totals (by side number), and the value of a holding: each side once
+        acc[off[A_SIDE] + side] += tot
+        acc[off[A_SIDESQ] + side] += tot * tot
+        dealt = _clip(sacc[F_HONOURS_DEALT, side], HIST - 1)
+        acc[off[A_HOLDN] + dealt] += 1
+        acc[off[A_HOLDS] + dealt] += tot
+        acc[off[A_HOLDSS] + dealt] += tot * tot
     hpos = 0
     htr = 0
     if holder >= 0:
         hpos = holder - dealer
         hpos = hpos + n if hpos <= 0 else hpos
-        htr = _clip(seat_trumps(tab, scr, trump, holder), HIST_TRUMPS - 1)
+        htr = _clip(seat_trumps(sp, scr, trump, holder), HIST_TRUMPS - 1)
     acc[off[A_FBH] + (hpos * HIST_TRUMPS + htr) * 4 + fate] += 1
 
 
+@njit(inline="always", **JIT)
+def fold_flush(tab, sp, scr, acc, off):
+    """Spread the per-(dealer, side/seat) sums of :func:`fold_deal` to the positions of
+    ``acc`` (position ``p`` of dealer ``d`` is seat ``(d + 1 + p) % n``) and zero them."""
+    n = sp[S_N]
+    o_sums = off[A_SUMS]
+    o_sumsq = off[A_SUMSQ]
+    for d in range(n):
+        for p in range(n):
+            seat = (d + 1 + p) % n
+            side = tab.side_of_seat[seat]
+            b = p * N_FIELDS
+            for j in range(F_SEAT_TRICKS):
+                acc[o_sums + b + j] += scr.c_sums[d, side, 0, j]
+                acc[o_sumsq + b + j] += scr.c_sums[d, side, 1, j]
+            acc[o_sums + b + F_SEAT_TRICKS] += scr.c_seat[d, seat, 0]
+            acc[o_sumsq + b + F_SEAT_TRICKS] += scr.c_seat[d, seat, 1]
+            for k, blk in enumerate((A_HTOT, A_HHON, A_HCP)):
+                o = off[blk] + p * HIST
+                for v in range(HIST):
+                    acc[o + v] += scr.c_hist[d, side, k, v]
+            acc[off[A_ADV] + p] += scr.c_adv[d, side, 0]
+            acc[off[A_ADVSQ] + p] += scr.c_adv[d, side, 1]
+    scr.c_sums[:] = 0
+    scr.c_seat[:] = 0
+    scr.c_hist[:] = 0
+    scr.c_adv[:] = 0
+
+
 @njit(**KERNEL_JIT)
-def run_chunk(tab, policies, seed, start, count, out, acc, off, scr):
+def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     """Deal and play ``count`` deals, numbered ``start, start+1, …``.
 
     Deal ``i`` uses an RNG stream keyed by ``(seed, i)`` and dealer ``i % n`` (the deal
@@ -382,11 +409,14 @@ def run_chunk(tab, policies, seed, start, count, out, acc, off, scr):
     start : int64, number of the first deal; count : int64, number of deals.
     out : int16 (count, N_FIXED + n * N_PER_POS) filled with one outcome row per deal, or
         an array with 0 rows for no rows.
-    acc : int64 flat accumulator that every deal is folded into (layout ``off``, int64
-        offsets ``A_*``; see :func:`catchten_sim.aggregate.acc_layout`), or an empty array.
+    accs : ``(acc, off)``: int64 flat accumulator that every deal is folded into (layout
+        ``off``, int64 offsets ``A_*``; see :func:`catchten_sim.aggregate.acc_layout`),
+        or an empty array.
     scr : :data:`Scratch` (one per thread).
     """
-    n = tab.params[P_N]
+    sp = spec_of(tab)
+    acc, off = accs
+    n = sp[S_N]
     want_rows = out.shape[0] > 0
     want_acc = acc.shape[0] > 0
     all_random = all_seats_random(policies)
@@ -395,28 +425,31 @@ def run_chunk(tab, policies, seed, start, count, out, acc, off, scr):
         deal_index = start + i
         s = rng_seed(seed, deal_index)
         dealer = deal_index % n
-        trump, turnup, dead, s = deal_trumps(tab, dealer, s, scr.set_hands, scr.owner)
+        trump, turnup, dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
         if all_random:
             # a copy of the play loop without the other policies: fewer live values
-            ten_taker, s = play_deal(tab, scr, dealer, trump, turnup, policies, s, scr.spos,
-                                     logs, False, True, FRESH, False)
+            ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s,
+                                     scr.spos, logs, False, True, FRESH, False)
         else:
-            ten_taker, s = play_deal(tab, scr, dealer, trump, turnup, policies, s, scr.spos,
-                                     logs, False, False, FRESH, False)
-        holder = side_sums(tab, scr, trump)
+            ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s,
+                                     scr.spos, logs, False, False, FRESH, False)
+        holder = side_sums(tab, sp, scr, trump)
         if want_acc:
-            fold_deal(tab, scr, dealer, trump, ten_taker, holder, acc, off)
+            fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)
         if want_rows:
-            outcome_row(tab, scr, dealer, trump, ten_taker, holder, out[i])
+            outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, out[i])
+    if want_acc:
+        fold_flush(tab, sp, scr, acc, off)
 
 
 @njit(**KERNEL_JIT)
 def _deal_one(tab, seed, deal_index, scr, res):
     """Kernel of :func:`deal_one`: ``res`` (int64 (4,)) gets dealer, trump, turnup, dead;
     returns the RNG state."""
-    dealer = deal_index % tab.params[P_N]
+    sp = spec_of(tab)
+    dealer = deal_index % sp[S_N]
     s = rng_seed(seed, deal_index)
-    trump, turnup, dead, s = deal_trumps(tab, dealer, s, scr.set_hands, scr.owner)
+    trump, turnup, dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
     res[0] = dealer
     res[1] = trump
     res[2] = turnup
@@ -446,8 +479,8 @@ def _play_given(tab, scr, deal, policies, rng_state, script, logs, res):
                 owner[lowest_index(m)] = p
                 m &= m - 1
     trump = deal[1]
-    ten_taker, s = play_deal(tab, scr, deal[0], trump, deal[2], policies, rng_state, script,
-                             logs, True, False, FRESH, False)
+    ten_taker, s = play_deal(tab, spec_of(tab), scr, deal[0], trump, deal[2], policies,
+                             rng_state, script, logs, True, False, FRESH, False)
     for u in range(n_sets):
         for sd in range(n_sides):
             cap_hon[u, sd], cap_cards[u, sd], cap_cp[u, sd] = unit_score(tab, trump,
@@ -462,7 +495,7 @@ def simulate_chunk(tab, policies, seed, start, out):
     """Deal and play ``out.shape[0]`` deals numbered ``start, start+1, …`` and fill ``out``
     (int16, one outcome row per deal): :func:`run_chunk` with rows and no accumulator."""
     run_chunk(tab, np.asarray(policies, dtype=np.int64), np.uint64(seed), np.int64(start),
-              np.int64(out.shape[0]), out, _NO_ACC, _NO_ACC, scratch(tab))
+              np.int64(out.shape[0]), out, (_NO_ACC, _NO_ACC), scratch(tab))
 
 
 def deal_one(tab, seed, deal_index):
