@@ -55,6 +55,7 @@ from .aggregate import mean_se, wilson
 from .errors import CatchTenError
 from .policies import Policy
 from .rules import COUNT_OUT_STEPS, Rules
+from . import runner
 from .runner import run_parallel
 from .simulate import _check_count, _nullpool, max_threads, MAX_SEED
 
@@ -303,6 +304,32 @@ class GameSimulationResult:
         return "\n".join(lines)
 
 
+class _GamesTask:
+    """Whole games as a run-engine task (:mod:`catchten_sim.runner`): games ``first …
+    first+count-1`` give one int64 row each (columns ``_kernels.games.G_*``). Local
+    executors only (it holds the rules' tables)."""
+
+    def __init__(self, rules: Rules, tab, pol_arr, seed_u, mode, n_units, n_rows, ncols):
+        self.rules, self.tab, self.pol_arr, self.seed_u = rules, tab, pol_arr, seed_u
+        self.mode, self.n_units, self.n_rows, self.ncols = mode, n_units, n_rows, ncols
+        self.key = "games"
+
+    def scratch(self):
+        return K.scratch(self.tab), _gscratch(self.rules, self.n_units, self.n_rows)
+
+    def run(self, first: int, count: int, scr) -> np.ndarray:
+        rows = np.zeros((count, self.ncols), dtype=np.int64)
+        G.run_games(self.tab, scr[0], scr[1], self.pol_arr, self.seed_u, np.int64(first),
+                    np.int64(count), self.mode, rows)
+        return rows
+
+    def combine(self, parts: list) -> np.ndarray:
+        return np.concatenate(parts)
+
+    def warm(self) -> None:
+        self.run(0, 1, self.scratch())
+
+
 def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
                    n_games: int = 10_000, seed: int = 1, threads: int | None = None,
                    first_dealer: str | int = "rotate",
@@ -365,12 +392,10 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     n_units, n_rows = unit_shape(rules, compact)
     tab = rules.tables()
     pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
-    slots = max(1, used)
-    scr = [K.scratch(tab) for _ in range(slots)]
-    gscr = [_gscratch(rules, n_units, n_rows) for _ in range(slots)]
     chunk = _check_count("chunk", chunk, 1)
-    out = np.zeros((min(chunk, n_games), G.N_GCOLS + ns), dtype=np.int64)
-    seed_u = np.uint64(seed)
+    task = _GamesTask(rules, tab, pol_arr, np.uint64(seed),
+                      (np.int64(mode), np.int64(fixed), at_once, compact, start),
+                      n_units, n_rows, G.N_GCOLS + ns)
 
     wins = np.zeros((n, ns), dtype=np.int64)
     hands_hist = np.zeros(G.MAX_HANDS + 1, dtype=np.int64)
@@ -379,48 +404,35 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     unit_hist = np.zeros(n_units, dtype=np.int64)
     s_sum = np.zeros(ns)
     s_sq = np.zeros(ns)
-    replays = 0
-    games_rep = 0
-    unfinished = 0
-    t0 = time.perf_counter()
-    done = 0
-    interrupted = False
-    with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
-        try:  # Ctrl-C between chunks keeps the games already played
-            while done < n_games:
-                m = min(chunk, n_games - done)
-                rows = out[:m]
+    tally = {"replays": 0, "games_rep": 0, "unfinished": 0}
 
-                def work(slot: int, a: int, b: int, first=done, rows=rows) -> None:
-                    G.run_games(tab, scr[slot], gscr[slot], pol_arr, seed_u,
-                                np.int64(first + a), np.int64(b - a),
-                                (np.int64(mode), np.int64(fixed), at_once, compact, start),
-                                rows[a:b])
+    def fold(c, rows: np.ndarray) -> None:
+        # integer counts, and sums of whole scores (exact in float64): any chunk order
+        w = rows[:, G.G_WINNER]
+        fin = w >= 0
+        tally["unfinished"] += int((~fin).sum())
+        np.add.at(wins, (rows[fin, G.G_FIRST_DEALER], w[fin]), 1)
+        hands_hist[:] += np.bincount(rows[:, G.G_HANDS], minlength=len(hands_hist))[:len(hands_hist)]
+        how[:] += np.bincount(rows[:, G.G_HOW], minlength=len(how))[:len(how)]
+        co = rows[rows[:, G.G_HOW] == G.HOW_COUNT_OUT, G.G_STEP]
+        co_steps[:] += np.bincount(co, minlength=len(co_steps))[:len(co_steps)]
+        uw = rows[fin, G.G_UNIT]
+        unit_hist[:] += np.bincount(uw, minlength=n_units)[:n_units]
+        sc = rows[:, G.G_RUNNING:G.G_RUNNING + ns].astype(np.float64)
+        s_sum[:] += sc.sum(axis=0)
+        s_sq[:] += (sc * sc).sum(axis=0)
+        if on_rows is not None:
+            on_rows(rows, c.first)
+        tally["replays"] += int(rows[:, G.G_REPLAYS].sum())
+        tally["games_rep"] += int((rows[:, G.G_REPLAYS] > 0).sum())
 
-                run_parallel(work, m, pool, used)
-                w = rows[:, G.G_WINNER]
-                fin = w >= 0
-                unfinished += int((~fin).sum())
-                np.add.at(wins, (rows[fin, G.G_FIRST_DEALER], w[fin]), 1)
-                hands_hist += np.bincount(rows[:, G.G_HANDS], minlength=len(hands_hist))[:len(hands_hist)]
-                how += np.bincount(rows[:, G.G_HOW], minlength=len(how))[:len(how)]
-                co = rows[rows[:, G.G_HOW] == G.HOW_COUNT_OUT, G.G_STEP]
-                co_steps += np.bincount(co, minlength=len(co_steps))[:len(co_steps)]
-                uw = rows[fin, G.G_UNIT]
-                unit_hist += np.bincount(uw, minlength=n_units)[:n_units]
-                sc = rows[:, G.G_RUNNING:G.G_RUNNING + ns].astype(np.float64)
-                s_sum += sc.sum(axis=0)
-                s_sq += (sc * sc).sum(axis=0)
-                if on_rows is not None:
-                    on_rows(rows.copy(), done)
-                replays += int(rows[:, G.G_REPLAYS].sum())
-                games_rep += int((rows[:, G.G_REPLAYS] > 0).sum())
-                done += m
-        except KeyboardInterrupt:
-            interrupted = True
-    if done == 0:
-        raise KeyboardInterrupt
-    elapsed = time.perf_counter() - t0
+    executor = runner.make_executor(used)
+    try:
+        run = runner.run(task, runner.chunk_plan(n_games, chunk), executor, fold)
+    finally:
+        executor.close()
+    done, elapsed, interrupted = run.items, run.elapsed_s, run.interrupted
+    replays, games_rep, unfinished = tally["replays"], tally["games_rep"], tally["unfinished"]
     last = int(np.nonzero(hands_hist)[0].max()) if hands_hist.any() else 0
     return GameSimulationResult(rules, pols, seed, done, label, tuple(int(x) for x in start),
                                 wins, unfinished, hands_hist[:last + 1].copy(), how, co_steps,

@@ -217,3 +217,20 @@ def test_a_worker_killed_mid_run_costs_only_its_chunks(tmp_path):
                        progress=progress)
     assert killed
     assert numbers(got) == numbers(whole)
+
+
+def test_games_on_the_engine_do_not_depend_on_threads_or_chunks():
+    from catchten_sim.games import simulate_games
+    rules = Rules("foster", 4)
+    got = []
+    for kw in ({"threads": 1}, {"threads": 2, "chunk": 7}, {"threads": 2, "chunk": 1000}):
+        rows = []
+        res = simulate_games(rules, "random", n_games=300, seed=4,
+                             on_rows=lambda r, first: rows.append((first, r.copy())), **kw)
+        d = res.to_dict()
+        d.pop("elapsed_s", None)
+        d.pop("threads", None)
+        firsts = [f for f, _ in rows]
+        assert firsts == sorted(firsts) and firsts[0] == 0     # rows arrive in game order
+        got.append((d, np.concatenate([r for _, r in rows]).tolist()))
+    assert got[0] == got[1] == got[2]
