@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -56,8 +55,7 @@ from .errors import CatchTenError
 from .policies import Policy
 from .rules import COUNT_OUT_STEPS, Rules
 from . import runner
-from .runner import run_parallel
-from .simulate import _check_count, _nullpool, max_threads, MAX_SEED
+from .simulate import _check_count, max_threads, MAX_SEED
 
 __all__ = ["simulate_games", "GameSimulationResult", "equity_table", "cached_equity_table",
            "EquityTable",
@@ -428,7 +426,7 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
 
     executor = runner.make_executor(used)
     try:
-        run = runner.run(task, runner.chunk_plan(n_games, chunk), executor, fold)
+        run = runner.run(task, runner.chunk_plan(n_games, chunk, marks=False), executor, fold)
     finally:
         executor.close()
     done, elapsed, interrupted = run.items, run.elapsed_s, run.interrupted
@@ -456,6 +454,26 @@ def _check_equity_rules(rules: Rules) -> None:
             f"target is not a state below the target; the 3-side table needs tie=count_out")
 
 
+class _SamplesTask(_GamesTask):
+    """Deals as units of a game (:func:`sample_outcomes`) on the run engine: a chunk
+    gives its ``(steps, tside)`` (int8, (count, U, S, n_sides) and (count, U, S))."""
+
+    def __init__(self, rules: Rules, tab, pol_arr, seed_u, at_once, n_units, n_rows):
+        super().__init__(rules, tab, pol_arr, seed_u, (at_once, True), n_units, n_rows, 0)
+        self.key = "samples"
+
+    def run(self, first: int, count: int, scr) -> tuple[np.ndarray, np.ndarray]:
+        ns = self.rules.n_sides
+        steps = np.zeros((count, self.n_units, self.n_rows, ns), dtype=np.int8)
+        tside = np.zeros((count, self.n_units, self.n_rows), dtype=np.int8)
+        G.run_unit_samples(self.tab, scr[0], scr[1], self.pol_arr, self.seed_u,
+                           np.int64(first), np.int64(count), self.mode, (steps, tside))
+        return steps, tside
+
+    def combine(self, parts: list) -> tuple[np.ndarray, np.ndarray]:
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
 def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
                     n_hands: int, seed: int = 1, threads: int | None = None,
                     chunk: int = 1 << 15,
@@ -476,31 +494,22 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
     ns = rules.n_sides
     tab = rules.tables()
     pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
-    scr = [K.scratch(tab) for _ in range(used)]
-    gscr = [_gscratch(rules, n_units, n_rows) for _ in range(used)]
     steps = np.zeros((n_hands, n_units, n_rows, ns), dtype=np.int8)
     tside = np.zeros((n_hands, n_units, n_rows), dtype=np.int8)
-    seed_u = np.uint64(seed)
-    done = 0
+    task = _SamplesTask(rules, tab, pol_arr, np.uint64(seed), at_once, n_units, n_rows)
+
+    def fold(c, part) -> None:
+        steps[c.first:c.first + c.count], tside[c.first:c.first + c.count] = part
+
+    executor = runner.make_executor(used)
     try:
-        with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
-            for first in range(0, n_hands, chunk):
-                m = min(chunk, n_hands - first)
-
-                def work(slot: int, a: int, b: int, first=first) -> None:
-                    G.run_unit_samples(tab, scr[slot], gscr[slot], pol_arr, seed_u,
-                                       np.int64(first + a), np.int64(b - a), (at_once, True),
-                                       (steps[first + a:first + b], tside[first + a:first + b]))
-
-                run_parallel(work, m, pool, used)
-                done = first + m
-                if progress is not None:
-                    progress(done, n_hands)
-                if deadline is not None and time.perf_counter() >= deadline:
-                    break
-    except KeyboardInterrupt:
-        if done == 0:
-            raise
+        out = runner.run(task, runner.chunk_plan(n_hands, chunk, marks=False), executor, fold,
+                         progress=progress,
+                         stop=(lambda: time.perf_counter() >= deadline)
+                         if deadline is not None else None)
+    finally:
+        executor.close()
+    done = out.items        # local executors finish chunks in order: the first deals
     if done < n_hands:
         return steps[:done].copy(), tside[:done].copy()
     return steps, tside

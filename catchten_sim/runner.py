@@ -78,20 +78,21 @@ class Chunk(NamedTuple):
     count: int
 
 
-def chunk_plan(n_items: int, chunk: int) -> np.ndarray:
+def chunk_plan(n_items: int, chunk: int, marks: bool = True) -> np.ndarray:
     """Edges of the chunk plan of ``n_items`` items with at most ``chunk`` per chunk.
 
-    Chunks end on every power of two from 16 (the points of the convergence curve), on
-    every multiple of ``chunk`` and at ``n_items``; the plan depends on these two numbers
-    only, never on the executor or the thread count.
+    Chunks end on every power of two from 16 (with ``marks``: the points of the
+    convergence curve), on every multiple of ``chunk`` and at ``n_items``; the plan
+    depends on these numbers only, never on the executor or the thread count.
 
     Returns
     -------
     ndarray int64 (n_chunks + 1,)
         Chunk ``i`` holds items ``edges[i] … edges[i+1]-1``.
     """
-    marks = [1 << k for k in range(FIRST_MARK.bit_length() - 1, 63) if (1 << k) < n_items]
-    edges = np.union1d(np.asarray(marks, np.int64), np.arange(0, n_items, chunk, np.int64))
+    ends = [1 << k for k in range(FIRST_MARK.bit_length() - 1, 63)
+            if (1 << k) < n_items] if marks else []
+    edges = np.union1d(np.asarray(ends, np.int64), np.arange(0, n_items, chunk, np.int64))
     return np.append(edges, np.int64(n_items)).astype(np.int64)
 
 
@@ -488,13 +489,14 @@ class RunOutcome:
 
 
 def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
-        run_dir: RunDir | None = None, progress: Any = None) -> RunOutcome:
+        run_dir: RunDir | None = None, progress: Any = None, stop: Any = None) -> RunOutcome:
     """Run ``task`` over the chunk plan ``edges`` on ``executor``; ``fold(chunk, partial)``
     gets every finished chunk (chunks already in ``run_dir`` first, without re-running).
 
     The interrupt handling of every job: a Ctrl-C stops the run between chunks; a chunk is
     folded and written whole or not at all; the outcome says ``interrupted`` and which
-    chunks are done. ``progress(done_items, total_items)`` after every chunk.
+    chunks are done. ``progress(done_items, total_items)`` after every chunk; ``stop()``
+    true after a chunk ends the run there (a deadline; not ``interrupted``).
 
     Raises
     ------
@@ -526,6 +528,8 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
                 out.items += c.count
             if progress is not None:
                 progress(out.items, total)
+            if stop is not None and stop():
+                break
     except KeyboardInterrupt:
         out.interrupted = True
         if not out.done:
