@@ -3,6 +3,7 @@ cluster against the threads path (issue 12).
 
     PYTHONPATH=. python benchmarks/bench_runner.py memory --deals 100000000 --policy random
     PYTHONPATH=. python benchmarks/bench_runner.py dask --deals 2000000 --repeats 3
+    PYTHONPATH=. python benchmarks/bench_runner.py scaling --deals 4000000 --repeats 2
 
 ``memory`` runs ``catchten simulate`` in a child process (threads path, and with
 ``--run-dir``) and prints the child's peak resident memory. ``dask`` times the same
@@ -83,15 +84,47 @@ def dask(a) -> None:
           f"({a.workers or cores} workers x 1 thread vs {cores} threads)")
 
 
+def scaling(a) -> None:
+    """The same simulation on a cluster of 1 worker and of 2 workers (1 thread each),
+    alternating, one cluster scaled between them."""
+    from distributed import Client, LocalCluster
+
+    from catchten_sim import Rules
+    from catchten_sim.policies import Policy
+    from catchten_sim.simulate import DealTask, simulate
+    rules = Rules("foster", 4)
+    DealTask(rules, Policy.per_seat(a.policy, 4), 1).warm()
+    times = {1: [], 2: []}
+    with LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
+                      dashboard_address=None, silence_logs=40) as cluster, \
+            Client(cluster) as client:
+        simulate(rules, a.policy, n_deals=20_000, seed=1, scheduler=cluster.scheduler_address)
+        for _ in range(a.repeats):
+            for w in (1, 2):
+                cluster.scale(w)
+                client.wait_for_workers(w)
+                while len(client.scheduler_info()["workers"]) != w:
+                    time.sleep(0.1)
+                t0 = time.perf_counter()
+                simulate(rules, a.policy, n_deals=a.deals, seed=1,
+                         scheduler=cluster.scheduler_address)
+                times[w].append(time.perf_counter() - t0)
+    med = {k: statistics.median(v) for k, v in times.items()}
+    for k, v in med.items():
+        print(f"{k} worker(s) {a.deals:,} deals  median {v:6.2f} s  {a.deals / v:>10,.0f} "
+              f"deals/s  (runs: {', '.join(f'{x:.2f}' for x in times[k])})")
+    print(f"2 workers / 1 worker: {med[1] / med[2]:.2f}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("what", choices=["memory", "dask"])
+    p.add_argument("what", choices=["memory", "dask", "scaling"])
     p.add_argument("--deals", type=int, default=2_000_000)
     p.add_argument("--policy", default="heuristic")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--workers", type=int, default=None)
     a = p.parse_args()
-    memory(a) if a.what == "memory" else dask(a)
+    {"memory": memory, "dask": dask, "scaling": scaling}[a.what](a)
 
 
 if __name__ == "__main__":
