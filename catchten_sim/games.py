@@ -315,13 +315,13 @@ class _GamesTask:
     def scratch(self):
         return K.scratch(self.tab), _gscratch(self.rules, self.n_units, self.n_rows)
 
-    def run(self, first: int, count: int, scr) -> np.ndarray:
+    def run(self, first: int, count: int, scr) -> Any:
         rows = np.zeros((count, self.ncols), dtype=np.int64)
         G.run_games(self.tab, scr[0], scr[1], self.pol_arr, self.seed_u, np.int64(first),
                     np.int64(count), self.mode, rows)
         return rows
 
-    def combine(self, parts: list) -> np.ndarray:
+    def combine(self, parts: list) -> Any:
         return np.concatenate(parts)
 
     def warm(self) -> None:
@@ -410,7 +410,8 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
         fin = w >= 0
         tally["unfinished"] += int((~fin).sum())
         np.add.at(wins, (rows[fin, G.G_FIRST_DEALER], w[fin]), 1)
-        hands_hist[:] += np.bincount(rows[:, G.G_HANDS], minlength=len(hands_hist))[:len(hands_hist)]
+        nh = len(hands_hist)
+        hands_hist[:] += np.bincount(rows[:, G.G_HANDS], minlength=nh)[:nh]
         how[:] += np.bincount(rows[:, G.G_HOW], minlength=len(how))[:len(how)]
         co = rows[rows[:, G.G_HOW] == G.HOW_COUNT_OUT, G.G_STEP]
         co_steps[:] += np.bincount(co, minlength=len(co_steps))[:len(co_steps)]

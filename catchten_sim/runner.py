@@ -7,8 +7,22 @@ costs ~25 s more per cold start.)
 """
 from __future__ import annotations
 
-from concurrent.futures import Executor
-from typing import Callable
+import contextlib
+import hashlib
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import CatchTenError
 
 
 def split_range(count: int, threads: int) -> list[tuple[int, int]]:
@@ -48,29 +62,14 @@ def run_parallel(fn: Callable[[int, int, int], None], count: int, pool: Executor
 #   to_array(P) / from_array(a)    a partial as a 1-D int64 array (run directories)
 #   warm()                         compile / load the kernels (numba cache) in this process
 
-import contextlib
-import hashlib
-import json
-import os
-import signal
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Iterable, Iterator, NamedTuple
-
-import numpy as np
-
-from .errors import CatchTenError
-
 FIRST_MARK = 16            # the plan's chunks end on powers of two from 16 (convergence)
 RUN_FORMAT = "catchten-run/1"
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 
 
-class Chunk(NamedTuple):
+@dataclass(frozen=True)
+class Chunk:
     """One unit of work of a plan: items ``first … first+count-1``, number ``index``."""
 
     index: int
@@ -92,7 +91,8 @@ def chunk_plan(n_items: int, chunk: int, marks: bool = True) -> np.ndarray:
     """
     ends = [1 << k for k in range(FIRST_MARK.bit_length() - 1, 63)
             if (1 << k) < n_items] if marks else []
-    edges = np.union1d(np.asarray(ends, np.int64), np.arange(0, n_items, chunk, np.int64))
+    steps = np.arange(0, int(n_items), int(chunk), dtype=np.int64)
+    edges = np.union1d(np.asarray(ends, np.int64), steps)
     return np.append(edges, np.int64(n_items)).astype(np.int64)
 
 
@@ -162,7 +162,7 @@ class ThreadExecutor:
         for c in chunks:
             out: list[Any] = [None] * self.threads
 
-            def slice_(slot: int, a: int, b: int, c: Chunk = c) -> None:
+            def slice_(slot: int, a: int, b: int, c: Chunk = c, out: list = out) -> None:
                 out[slot] = task.run(c.first + a, b - a, scr[slot])
 
             run_parallel(slice_, c.count, self._pool, self.threads)
@@ -218,13 +218,13 @@ class DaskExecutor:
         except ImportError:
             raise CatchTenError("scheduler" if scheduler else "workers", "dask not installed",
                                 'pip install -e ".[cluster]"') from None
-        self._cluster = None
+        self._cluster: Any = None
         self._warmed: set[str] = set()
         self._pending_local = workers
         self._LocalCluster = LocalCluster
         self._Client = Client
         self._scheduler = scheduler
-        self.client = None
+        self.client: Any = None
         self.window = window
         self.threads = workers or 0
 
@@ -309,7 +309,8 @@ def make_executor(threads: int | None = None, scheduler: str | None = None,
                             "--workers starts a local cluster; --scheduler uses a running one")
     if workers is not None:
         if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
-            raise CatchTenError("workers", "out of range", f"workers={workers!r} (allowed: 1 to 256)")
+            raise CatchTenError("workers", "out of range",
+                                f"workers={workers!r} (allowed: 1 to 256)")
     if scheduler or workers:
         return DaskExecutor(scheduler, workers)
     if threads is None:
@@ -344,7 +345,7 @@ class RunDir:
 
     # -- creation and opening
     @classmethod
-    def create_or_open(cls, path: str | Path, job: dict[str, Any]) -> "RunDir":
+    def create_or_open(cls, path: str | Path, job: dict[str, Any]) -> RunDir:
         """Start a run directory for ``job``, or reopen one made for the same job (the run
         then continues where it stopped).
 
@@ -377,7 +378,7 @@ class RunDir:
         return rd
 
     @classmethod
-    def open(cls, path: str | Path) -> "RunDir":
+    def open(cls, path: str | Path) -> RunDir:
         """Open an existing run directory (for resume / summarize).
 
         Raises
@@ -394,11 +395,12 @@ class RunDir:
                                 f"{p}: no {MANIFEST}") from None
         except (OSError, ValueError) as exc:
             raise CatchTenError("run-dir", "not a run directory",
-                                f"{p / MANIFEST}: {getattr(exc, 'strerror', None) or exc}") from None
+                                f"{p / MANIFEST}: {getattr(exc, 'strerror', None) or exc}"
+                                ) from None
         if not isinstance(manifest, dict) or manifest.get("format") != RUN_FORMAT:
+            fmt = manifest.get("format") if isinstance(manifest, dict) else None
             raise CatchTenError("run-dir", "not a run directory",
-                                f"{p}: format {manifest.get('format') if isinstance(manifest, dict) else None!r}, "
-                                f"expected {RUN_FORMAT}")
+                                f"{p}: format {fmt!r}, expected {RUN_FORMAT}")
         if manifest.get("version") != _version():
             raise CatchTenError("run-dir", "made by another version",
                                 f"{p}: catchten_sim {manifest.get('version')}, this is "

@@ -338,19 +338,22 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
 
     class _NoRun:                      # summarize: the executor of no chunk at all
         threads = 0
+        ordered = True
 
         def map(self, task, chunks):
             yield from ()
 
-    executor = (runner.make_executor(threads, scheduler, workers) if compute else _NoRun())
+        def close(self) -> None:
+            pass
+
+    executor: Any = runner.make_executor(threads, scheduler, workers) if compute else _NoRun()
     if on_chunk is not None and not executor.ordered:
         raise CatchTenError("out", "not with a Dask cluster",
                             "per-deal rows are written in deal order by a local run only")
     try:
         out = runner.run(task, edges, executor, fold, run_dir=run_dir, progress=progress)
     finally:
-        if compute:
-            executor.close()
+        executor.close()
     if not out.done:
         if compute:
             raise KeyboardInterrupt

@@ -19,7 +19,6 @@ from click.testing import CliRunner
 from catchten_sim import Rules
 from catchten_sim import runner
 from catchten_sim.cli import cli
-from catchten_sim.errors import CatchTenError
 from catchten_sim.simulate import resume, simulate, summarize
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -224,9 +223,10 @@ def test_games_on_the_engine_do_not_depend_on_threads_or_chunks():
     rules = Rules("foster", 4)
     got = []
     for kw in ({"threads": 1}, {"threads": 2, "chunk": 7}, {"threads": 2, "chunk": 1000}):
-        rows = []
+        rows: list = []
         res = simulate_games(rules, "random", n_games=300, seed=4,
-                             on_rows=lambda r, first: rows.append((first, r.copy())), **kw)
+                             on_rows=lambda r, first, rows=rows: rows.append((first, r.copy())),
+                             **kw)
         d = res.to_dict()
         d.pop("elapsed_s", None)
         d.pop("threads", None)
