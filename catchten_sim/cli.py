@@ -280,17 +280,19 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
 
 
-def _print_result(res, as_json: bool, run_dir) -> None:
+def _print_result(res, as_json: bool, run_dir, stopped: str | None = None) -> None:
+    """Print a simulation result; when it is short of the deals asked for, say so on
+    stderr (``stopped``: the line to print then; default: interrupted)."""
     if as_json:
         _emit_json(res.to_dict())
     else:
         from .report_text import print_simulation
         print_simulation(res)
     if res.interrupted:
-        click.echo(f"interrupted: {res.n_deals} of {res.requested} deals simulated; "
-                   "the numbers above are for those"
-                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""),
-                   err=True)
+        click.echo(stopped or (
+            f"interrupted: {res.n_deals} of {res.requested} deals simulated; "
+            "the numbers above are for those"
+            + (f"; finish with: catchten resume {run_dir}" if run_dir else "")), err=True)
 
 
 @cli.command("resume")
@@ -328,14 +330,9 @@ def summarize_cmd(run_dir, as_json):
     anything (a run still going, or stopped, shows the deals finished so far)."""
     from .simulate import summarize
     res = summarize(run_dir)
-    if as_json:
-        _emit_json(res.to_dict())
-    else:
-        from .report_text import print_simulation
-        print_simulation(res)
-    if res.interrupted:
-        click.echo(f"unfinished: {res.n_deals} of {res.requested} deals in {run_dir}; "
-                   f"finish with: catchten resume {run_dir}", err=True)
+    _print_result(res, as_json, run_dir,
+                  f"unfinished: {res.n_deals} of {res.requested} deals in {run_dir}; "
+                  f"finish with: catchten resume {run_dir}")
 
 
 def _say(msg: str) -> None:
