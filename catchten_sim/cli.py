@@ -126,6 +126,7 @@ def cli() -> None:
     catchten simulate                 1,000,000 4-player deals, the headline odds
     catchten rules --players 5        what the rules are, resolved
     catchten score RECORD.json        score a hand or game record
+    catchten solve RECORD.json        double-dummy value of every card
     catchten report                   simulate and write a PDF/PNG/CSV report
     """
 
@@ -320,6 +321,30 @@ def score_cmd(record, as_json):
     else:
         from .report_text import print_score
         print_score(result)
+
+
+@cli.command("solve")
+@click.argument("records", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--line", "with_line", is_flag=True,
+              help="Also show one optimal line of play to the end of the deal.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per record and line.")
+def solve_cmd(records, with_line, as_json):
+    """Double-dummy values (all hands visible, best play by all) of the position where each
+    hand record's play stops: every legal card's final score difference for the deal (the
+    mover's side minus the others), the best card(s) and, with --line, an optimal line."""
+    from . import records as rec_mod
+    from .solve import format_solution, solve
+    for path in records:
+        with _errors_as_json(as_json):
+            data = rec_mod.load_record(path)
+            sol = solve(data, line=with_line)
+        if as_json:
+            click.echo(json.dumps(sol.to_dict(), ensure_ascii=False))
+        else:
+            if len(records) > 1:
+                click.echo(f"== {path}")
+            click.echo(format_solution(sol, data))
 
 
 # ---------------------------------------------------------------------------- advise / odds
