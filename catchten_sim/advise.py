@@ -21,13 +21,17 @@ Method (sound Monte Carlo practice):
 3. **Statistics**: per candidate the mean of each measure with a 95% interval (normal
    for means, Wilson for proportions); differences between candidates from the *paired*
    per-deal differences (their standard error is much smaller than the unpaired one).
-4. **Sequential stopping**: batches of 256, 512, 1024, … determinizations until the best
-   card is separated from the second at 95% (the paired interval of their difference
-   excludes 0), or ``samples`` or ``time_limit`` is reached. The result says which.
-   (Looking after every batch makes the 95% slightly optimistic; the batches double, so
-   there are few looks.) Cards that scored identically on every sample so far (e.g. the
-   7 and 8 of a suit when the 8 never matters) are *equivalent*: the best is then tested
-   against the best card not equivalent to it.
+4. **Sequential stopping, honestly**: the rule looks at a fixed schedule of sample counts
+   (256, 512, 1024, … doubling, and ``samples``) and stops when the paired interval of the
+   best card minus the second excludes 0 ("separated") or lies inside ``±margin`` ("no
+   practical difference"), or at ``samples`` / ``time_limit`` / Ctrl-C. The result says
+   which. Because it looks several times, every interval uses the critical value of
+   :class:`catchten_sim.aggregate.LookPlan` (alpha spending over the looks: z about 3.2 at
+   an early look, 2.05 at the last), so each reported 95% interval and each verdict keeps
+   its promise whatever look the run stopped at; ``stop_early=False`` runs all samples
+   and reports the classic fixed-sample intervals (z 1.96). Cards that scored identically
+   on every sample so far (e.g. the 7 and 8 of a suit when the 8 never matters) are
+   *equivalent*: the best is then tested against the best card not equivalent to it.
 
 Measures, for the player's side ("us"), over the whole hand (points already taken included,
 so they are the hand's final scores):
@@ -54,7 +58,8 @@ import pandas as pd
 
 from ._kernels import engine as K
 from ._kernels import rollout as KR
-from .aggregate import wilson
+from .aggregate import (FIRST_LOOK, Z95, LookPlan, mean_se, normal_interval, paired_diff,
+                        verdict, wilson)
 from .cards import cards_of_mask, format_card
 from .determinize import Sampler
 from .errors import CatchTenError
@@ -64,18 +69,20 @@ from .rules import NO_TRUMPS, Rules
 from .simulate import _check_count, max_threads
 from .state import card_points
 
-Z95 = 1.959963984540054
 MEASURES = ("points", "diff", "ten_ours", "caught_by_us", "caught_by_them", "card_points")
 PROPORTIONS = ("ten_ours", "caught_by_us", "caught_by_them")
 OBJECTIVES = ("diff", "points", "p_win")
 STOP_REASONS = {
     "separated": "the best card is separated from the second at 95%",
+    "equivalent": "the best two cards are within the practical margin at 95%",
+    "interrupted": "interrupted (Ctrl-C): partial result",
     "samples": "the --samples limit was reached",
     "time": "the --time limit was reached",
     "single": "only one legal card",
 }
 ROLLOUT_SALT = 0xD1B54A32D192ED03
-FIRST_BATCH = 256
+FIRST_BATCH = FIRST_LOOK
+DEFAULT_MARGIN = {"diff": 0.25, "points": 0.25, "p_win": 0.01}   # practical margin
 MAX_BATCH = 8192
 MAX_SAMPLES = 50_000_000
 
@@ -247,13 +254,18 @@ _EQUITY_CACHE: dict = {}
 
 
 def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
-                     n_hands: int = EQUITY_HANDS) -> tuple[Callable[[np.ndarray], np.ndarray]
-                                                         | None, str]:
+                     n_hands: int = EQUITY_HANDS,
+                     progress: Callable[[int, int], None] | None = None,
+                     time_limit: float | None = None
+                     ) -> tuple[Callable[[np.ndarray], np.ndarray] | None, str]:
     """``(fn, why)``: ``fn`` maps outcome rows (…, ``rollout.n_out_cols``) to each side's
     P(winning the game) (float (…, n_sides)), or None with ``why`` it is not available.
 
     Uses issue 5's game-equity table (:func:`catchten_sim.games.equity_table`, built once
-    per rules and policies from ``n_hands`` simulated deals, cached): P(win) after this
+    per rules and policies from ``n_hands`` simulated deals, cached in memory and on disk
+    by :func:`catchten_sim.games.cached_equity_table`; a build that would take longer than
+    ``time_limit`` seconds stops sampling early and uses the deals it has, saying so in
+    ``why``; ``progress(done, total)`` is called while it builds): P(win) after this
     scoring unit = the table's ``p_win_after(score before the unit, the unit's count-out
     steps, dealer, set)``, which is exact when the unit decides the game and the table's
     value of the next state otherwise. With per-set scoring the unit is the current set
@@ -267,17 +279,26 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
     if r.v("game_at_once"):
         return None, "P(win) not available with game_at_once"
     try:
-        from .games import equity_table
+        from .games import cached_equity_table
     except ImportError:                       # pragma: no cover - issue 5 not merged
         return None, "P(win) not available: no game-equity table"
     key = (repr(sorted(r.to_dict().items(), key=str)), tuple(int(p) for p in policies), n_hands)
     table = _EQUITY_CACHE.get(key)
+    why = ""
     if table is None:
         try:
-            table = equity_table(r, tuple(policies), n_hands=n_hands, seed=1)
+            table = cached_equity_table(r, tuple(policies), n_hands=n_hands, seed=1,
+                                        progress=progress, time_limit=time_limit)
         except CatchTenError as exc:
             return None, f"P(win) not available: {exc.line()}"
-        _EQUITY_CACHE[key] = table
+        if table.stopped == "interrupted":      # Ctrl-C while building: nothing to advise yet
+            raise KeyboardInterrupt
+        if table.n_hands < n_hands:
+            why = (f"P(win) from a game-equity table of {table.n_hands:,} deals (of "
+                   f"{n_hands:,}: the --time limit); run `catchten equity` with these rules "
+                   f"and --hands {n_hands} once to cache the full table")
+        else:
+            _EQUITY_CACHE[key] = table
     unit = info.set_index if r.per_set_scoring else 0
     before = list(info.score)
     for u in range(unit):                     # earlier sets of this hand, already scored
@@ -297,7 +318,7 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
                          for u in uniq], dtype=np.float64)
         return vals[inv.reshape(-1)].reshape(rows.shape[:-1] + (ns,))
 
-    return fn, ""
+    return fn, why
 
 
 # ------------------------------------------------------------------------ statistics
@@ -344,22 +365,14 @@ class _Acc:
         self.n += x.shape[0]
 
     def mean_se(self, k: str, j: int) -> tuple[float, float]:
-        n = self.n
-        m = self.s1[k][j] / n
-        var = max(0.0, (self.s2[k][j] - n * m * m) / (n - 1)) if n > 1 else math.nan
-        return m, math.sqrt(var / n) if n > 1 else math.nan
+        return mean_se(float(self.s1[k][j]), float(self.s2[k][j]), self.n)
 
     def pair(self, a: int, b: int) -> tuple[float, float, float]:
         """Mean of the paired difference ``objective[a] - objective[b]``, its standard
         error, and the sum of squared differences."""
-        n = self.n
         k = self.objective
-        d1 = self.s1[k][a] - self.s1[k][b]
-        d2 = self.s2[k][a] + self.s2[k][b] - 2 * self.cross[a, b]
-        d2 = max(0.0, d2)
-        m = d1 / n
-        var = max(0.0, (d2 - n * m * m) / (n - 1)) if n > 1 else math.nan
-        return m, (math.sqrt(var / n) if n > 1 else math.nan), d2
+        return paired_diff(float(self.s1[k][a]), float(self.s2[k][a]), float(self.s1[k][b]),
+                           float(self.s2[k][b]), float(self.cross[a, b]), self.n)
 
 
 @dataclass(frozen=True)
@@ -384,10 +397,11 @@ def _r(x: float, d: int = 4) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), d)
 
 
-def _mean_est(m: float, se: float, n: int) -> Estimate:
+def _mean_est(m: float, se: float, n: int, z: float = Z95) -> Estimate:
     if math.isnan(se):
         return Estimate(m, math.nan, math.nan, n, se)
-    return Estimate(m, m - Z95 * se, m + Z95 * se, n, se)
+    lo, hi = normal_interval(m, se, z)
+    return Estimate(m, lo, hi, n, se)
 
 
 @dataclass(frozen=True)
@@ -418,14 +432,22 @@ class Comparison:
     a: int
     b: int
     diff: Estimate
+    practical_margin: float = 0.0
 
     @property
     def separated(self) -> bool:
         return self.diff.lo > 0 or self.diff.hi < 0
 
+    @property
+    def verdict(self) -> str:
+        """``separated``, ``no practical difference`` (the interval lies inside
+        ``±practical_margin``) or ``not separated`` (:func:`aggregate.verdict`)."""
+        return verdict(self.diff.lo, self.diff.hi, self.practical_margin)
+
     def to_dict(self) -> dict[str, Any]:
         return {"a": format_card(self.a), "b": format_card(self.b), **self.diff.to_dict(),
-                "separated": bool(self.separated)}
+                "separated": bool(self.separated), "verdict": self.verdict,
+                "practical_margin": self.practical_margin}
 
 
 @dataclass(frozen=True)
@@ -443,7 +465,10 @@ class Advice:
     trump_lead : Comparison or None, on lead holding trumps and other cards: best trump
         lead minus best other lead
     n_samples : int, determinizations (each candidate was evaluated on all of them)
-    stop : str, one of ``STOP_REASONS``
+    stop : str, one of ``STOP_REASONS`` (``interrupted``: a partial result)
+    z : float, the critical value of every interval (:class:`aggregate.LookPlan`);
+    intervals : str, what kind of intervals they are; practical_margin : float, in the
+    objective's units
     elapsed_s : float; seed : int; n_consistent : float, deals consistent with the position
     p_win_available : bool (False: no score given, or no game-equity table yet)
     """
@@ -464,6 +489,9 @@ class Advice:
     n_consistent: float
     p_win_available: bool
     note: str = ""
+    z: float = Z95
+    intervals: str = ""
+    practical_margin: float = 0.0
     _acc: Any = field(default=None, repr=False, compare=False)
     _cands: tuple[int, ...] = field(default=(), repr=False, compare=False)
 
@@ -476,7 +504,12 @@ class Advice:
         if ca not in self._cands or cb not in self._cands:
             raise CatchTenError("card", "not a legal card", f"{a!r} / {b!r}")
         d, se, _ = self._acc.pair(self._cands.index(ca), self._cands.index(cb))
-        return Comparison(ca, cb, _mean_est(d, se, self._acc.n))
+        return Comparison(ca, cb, _mean_est(d, se, self._acc.n, self.z), self.practical_margin)
+
+    @property
+    def partial(self) -> bool:
+        """True when the run was interrupted (Ctrl-C)."""
+        return self.stop == "interrupted"
 
     def candidate(self, card: object) -> CandidateResult:
         from .cards import parse_card
@@ -511,6 +544,10 @@ class Advice:
             "samples": self.n_samples,
             "stop": self.stop,
             "stop_reason": STOP_REASONS[self.stop],
+            "partial": self.partial,
+            "intervals": {"description": self.intervals, "z": _r(self.z)},
+            "practical_margin": self.practical_margin,
+            "verdict": None if self.margin is None else self.margin.verdict,
             "elapsed_s": round(self.elapsed_s, 3),
             "seed": self.seed,
             "consistent_deals": float(self.n_consistent),
@@ -537,7 +574,8 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
            evaluator: str = "rollout", samples: int = 20_000,
            time_limit: float | None = 30.0, seed: int = 1, threads: int | None = None,
            objective: str | None = None, min_samples: int = FIRST_BATCH,
-           stop_early: bool = True) -> Advice:
+           stop_early: bool = True, margin: float | None = None,
+           progress: Callable[[int, int], None] | None = None) -> Advice:
     """Evaluate every legal card of ``position`` on common determinizations.
 
     Parameters
@@ -550,8 +588,19 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
     seed : int, the result depends only on it (and the other arguments), not on threads.
     objective : ``p_win`` (the default when ``score`` is given and the game-equity table
         supports the rules), else ``diff``; or ``points``.
-    min_samples : determinizations before the first stopping check.
-    stop_early : False: always run ``samples`` (for benchmarks and exact checks).
+    min_samples : determinizations at the first look of the stopping rule (then doubling).
+    stop_early : False: always run ``samples``; the intervals are then the fixed-sample ones.
+    margin : the practical margin in the objective's units (default 0.25 points for
+        ``diff``/``points``, 0.01 for ``p_win``): when the paired interval of the best two
+        cards lies inside ``±margin`` the verdict is "no practical difference" (and the
+        run may stop there).
+    progress : called as ``progress(done, total)`` while the game-equity table is built
+        and after every batch.
+
+    Intervals: every interval in the result uses the critical value
+    ``Advice.z`` of :class:`catchten_sim.aggregate.LookPlan`, valid whatever look the run
+    stopped at (module docstring, step 4). Ctrl-C returns what was done (``stop =
+    "interrupted"``) when at least one batch finished.
 
     Returns
     -------
@@ -576,7 +625,10 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
     cands = legal_cards(info)
     if not cands:
         raise CatchTenError("hand", "no legal card", "the player to move holds no card")
-    eq, eq_why = game_equity_hook(info, pols)
+    t0 = time.perf_counter()
+    eq, eq_why = game_equity_hook(
+        info, pols, progress=progress,
+        time_limit=None if time_limit is None else time_limit / 2)
     if objective is None:
         objective = "p_win" if eq is not None else "diff"
     if objective not in OBJECTIVES:
@@ -585,19 +637,28 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
     if objective == "p_win" and eq is None:
         raise CatchTenError("objective", "not available",
                             f"p_win: {eq_why}")
+    if margin is None:
+        margin = DEFAULT_MARGIN[objective]
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or \
+            not 0 <= margin < math.inf:
+        raise CatchTenError("margin", "out of range", f"margin={margin!r} (allowed: 0 or more)")
+    margin = float(margin)
+    min_samples = _check_count("min_samples", min_samples, 1, MAX_SAMPLES)
+    plan = LookPlan(samples, early=stop_early, first=min_samples)
     names = list(MEASURES) + (["p_win"] if eq is not None else [])
     used = max_threads() if threads is None else threads
     sampler = Sampler(info)
     ev = make_evaluator(evaluator, info, cands, pols, seed, used)
     acc = _Acc(len(cands), names, objective)
-    t0 = time.perf_counter()
     done = 0
-    batch = FIRST_BATCH
     stop = "samples"
     equiv: dict[int, int] = {}
+    looks = plan.looks
     try:
         while True:
-            m = min(batch, samples - done)
+            # batches double up to MAX_BATCH and end exactly at the planned looks
+            nxt = next(x for x in looks if x > done)
+            m = min(MAX_BATCH, nxt - done, max(plan.first, done))
             hidden = sampler.sample(m, seed=seed, start=done)
             hands = sampler.full_hands(hidden)
             out = ev.evaluate(hands, done)
@@ -606,28 +667,37 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
                 meas["p_win"] = eq(out)[..., my_side]
             acc.add(meas)
             done += m
+            if progress is not None:
+                progress(done, samples)
             if len(cands) == 1 and stop_early:
                 stop = "single"
                 break
-            order, second = _rank(acc, cands, equiv)
-            if stop_early and done >= min_samples and second is not None:
-                d, se, _ = acc.pair(order[0], second)
-                if se > 0 and d - Z95 * se > 0:
-                    stop = "separated"
-                    break
-                if se == 0 and d > 0:
-                    stop = "separated"
-                    break
+            if stop_early and plan.is_look(done):
+                order, second = _rank(acc, cands, equiv)
+                if second is not None:
+                    d, se, _ = acc.pair(order[0], second)
+                    lo, hi = normal_interval(d, se, plan.z_at(done)) if se > 0 else (d, d)
+                    v = verdict(lo, hi, margin)
+                    if v == "separated":
+                        stop = "separated"
+                        break
+                    if v == "no practical difference":
+                        stop = "equivalent"
+                        break
             if done >= samples:
                 stop = "samples"
                 break
             if time_limit is not None and time.perf_counter() - t0 >= time_limit:
                 stop = "time"
                 break
-            batch = min(batch * 2, MAX_BATCH)
+    except KeyboardInterrupt:
+        if acc.n == 0:
+            raise
+        stop = "interrupted"
     finally:
         if hasattr(ev, "close"):
             ev.close()
+    z = plan.z_at(done)
     elapsed = time.perf_counter() - t0
     order, second_j = _rank(acc, cands, equiv)
     results = []
@@ -636,17 +706,18 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
         for k in names:
             m_, se = acc.mean_se(k, j)
             if k in PROPORTIONS:
-                lo, hi = wilson(int(round(acc.s1[k][j])), acc.n)
+                lo, hi = wilson(int(round(acc.s1[k][j])), acc.n, z)
                 est[k] = Estimate(m_, lo, hi, acc.n, se)
             else:
-                est[k] = _mean_est(m_, se, acc.n)
+                est[k] = _mean_est(m_, se, acc.n, z)
         results.append(CandidateResult(cands[j], _is_trump(info, cands[j]), acc.n, est,
                                        cands[equiv[j]] if j in equiv else None))
     best_j = order[0]
-    margin = None
+    best_margin = None
     if second_j is not None:
         d, se, _ = acc.pair(best_j, second_j)
-        margin = Comparison(cands[best_j], cands[second_j], _mean_est(d, se, acc.n))
+        best_margin = Comparison(cands[best_j], cands[second_j], _mean_est(d, se, acc.n, z),
+                                 margin)
     trump_lead = None
     note = ""
     if not info.trick and info.trump < NO_TRUMPS:
@@ -655,17 +726,18 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
         holds_trumps = bool(info.my_hand & (0x1FFF << (13 * info.trump)))
         if tr and other:
             d, se, _ = acc.pair(tr[0], other[0])
-            trump_lead = Comparison(cands[tr[0]], cands[other[0]], _mean_est(d, se, acc.n))
+            trump_lead = Comparison(cands[tr[0]], cands[other[0]],
+                                    _mean_est(d, se, acc.n, z), margin)
         elif holds_trumps and not tr:
             note = "a trump lead is not allowed here"
         elif tr and not other:
             note = "only trumps can be led"
-    if eq is None:
+    if eq_why:
         note = (note + "; " if note else "") + eq_why
     return Advice(position, pols, ev.name, objective, tuple(results), cands[best_j],
-                  None if second_j is None else cands[second_j], margin, trump_lead, acc.n,
-                  stop, elapsed, seed, sampler.n_consistent, eq is not None, note, acc,
-                  tuple(cands))
+                  None if second_j is None else cands[second_j], best_margin, trump_lead,
+                  acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
+                  plan.describe(done), margin, acc, tuple(cands))
 
 
 def _is_trump(info: InfoSet, c: int) -> bool:
@@ -757,6 +829,8 @@ class Odds:
     ten_lost: Estimate | None
     distribution: dict[int, float] = field(default_factory=dict)
     elapsed_s: float = 0.0
+    requested: int = 0
+    partial: bool = False
 
     def to_frame(self) -> pd.DataFrame:
         """The distribution of our side's hand points: ``points``, ``p``, ``cum_p``."""
@@ -780,15 +854,22 @@ class Odds:
             "ten_lost_when_ours": None if self.ten_lost is None else self.ten_lost.to_dict(),
             "distribution": {str(k): _r(v, 6) for k, v in sorted(self.distribution.items())},
             "elapsed_s": round(self.elapsed_s, 3),
+            "requested_deals": self.requested or self.n_deals,
+            "partial": self.partial,
+            "intervals": "95%, fixed sample size (odds does not stop early)",
         }
 
 
 def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: int,
          dead: Sequence[int] = (), policy: object = "heuristic", opponents: object = None,
-         n_deals: int = 20_000, seed: int = 1, threads: int | None = None) -> Odds:
+         n_deals: int = 20_000, seed: int = 1, threads: int | None = None,
+         progress: Callable[[int, int], None] | None = None) -> Odds:
     """The odds of ``hand`` (the observer's cards at the deal; with sets, the first set)
     for seat ``seat`` with ``dealer`` dealing and ``turnup`` turned: deals consistent with
     them are drawn uniformly and played out from the first lead by the policies.
+    It always plays ``n_deals`` (no early stop), so its intervals are the fixed-sample
+    95% ones. Ctrl-C returns the deals finished so far (``partial=True``) when at least
+    one batch finished; ``progress(done, total)`` is called after every batch.
 
     Raises
     ------
@@ -809,6 +890,7 @@ def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: i
     hist: dict[int, int] = {}
     k_ours = k_holder = k_lost = 0
     done = 0
+    partial = False
     try:
         while done < n_deals:
             m = min(MAX_BATCH * 4, n_deals - done)
@@ -827,14 +909,18 @@ def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: i
             k_holder += int((holder == my_side).sum())
             k_lost += int(((holder == my_side) & (taker >= 0) & (taker != my_side)).sum())
             done += m
+            if progress is not None:
+                progress(done, n_deals)
+    except KeyboardInterrupt:
+        if done == 0:
+            raise
+        partial = True
     finally:
         ev.close()
 
     def est(k: str) -> Estimate:
         s, ss = sums[k]
-        m_ = s / done
-        se = math.sqrt(max(0.0, (ss - done * m_ * m_) / (done - 1)) / done) if done > 1 \
-            else math.nan
+        m_, se = mean_se(s, ss, done)
         return _mean_est(m_, se, done)
 
     def prop(k: int, n: int) -> Estimate:
@@ -845,4 +931,4 @@ def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: i
                 prop(k_ours, done), prop(k_holder, done),
                 prop(k_lost, k_holder) if k_holder else None,
                 {k: v / done for k, v in sorted(hist.items())},
-                time.perf_counter() - t0)
+                time.perf_counter() - t0, n_deals, partial)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
@@ -52,19 +53,42 @@ assert list(FIELDS.values()) == list(range(K.N_FIELDS))
 assert MAX_POINTS == K.HIST and MAX_TRUMPS == K.HIST_TRUMPS
 
 
+# ------------------------------------------------------------------ statistics
+# The one home of the package's interval arithmetic: ``advise``, ``games``, ``tables`` and
+# ``report`` use these functions (and this ``Z95``), never their own copies.
+
+def z_two_sided(alpha: float) -> float:
+    """The normal critical value of a two-sided ``1 - alpha`` interval (1.96 for 0.05)."""
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha={alpha!r} (allowed: 0 < alpha < 1)")
+    return NormalDist().inv_cdf(1.0 - alpha / 2.0)
+
+
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion ``k / n`` (``(nan, nan)`` when n = 0)."""
+    """Wilson score interval of a proportion ``k / n`` (95% by default; ``(nan, nan)``
+    when n = 0). ``z``: the critical value (:func:`z_two_sided`)."""
     if n <= 0:
         return (math.nan, math.nan)
     p = k / n
     den = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # exact ends at k = 0 and k = n (the formula gives them only up to rounding)
+    return (0.0 if k <= 0 else max(0.0, centre - half),
+            1.0 if k >= n else min(1.0, centre + half))
+
+
+def proportion_se(k: int, n: int) -> float:
+    """Standard error sqrt(p (1 - p) / n) of a proportion ``k / n`` (nan when n = 0)."""
+    if n <= 0:
+        return math.nan
+    p = k / n
+    return math.sqrt(p * (1 - p) / n)
 
 
 def mean_se(s: float, ss: float, n: int) -> tuple[float, float]:
-    """Mean and its standard error from a sum and a sum of squares of ``n`` values."""
+    """Mean and its standard error from a sum and a sum of squares of ``n`` values
+    (the unbiased sample variance, divisor n - 1; se nan when n < 2)."""
     if n <= 0:
         return (math.nan, math.nan)
     m = s / n
@@ -72,6 +96,130 @@ def mean_se(s: float, ss: float, n: int) -> tuple[float, float]:
         return (m, math.nan)
     var = max(0.0, (ss - n * m * m) / (n - 1))
     return (m, math.sqrt(var / n))
+
+
+def normal_interval(mean: float, se: float, z: float = Z95) -> tuple[float, float]:
+    """``mean -/+ z se`` (nan when se is nan)."""
+    return (mean - z * se, mean + z * se)
+
+
+def paired_diff(s_a: float, ss_a: float, s_b: float, ss_b: float, cross: float, n: int
+                ) -> tuple[float, float, float]:
+    """The paired difference ``a - b`` of two measures taken on the same ``n`` samples,
+    from their sums ``s``, sums of squares ``ss`` and the sum of products ``cross``:
+    ``(mean, se, sum of squared differences)``. Pairing removes the common noise, so the
+    se is much smaller than the unpaired one when a and b are correlated."""
+    d2 = max(0.0, ss_a + ss_b - 2.0 * cross)
+    m, se = mean_se(s_a - s_b, d2, n)
+    return m, se, d2
+
+
+# ------------------------------------------------------------------ sequential looks
+FIRST_LOOK = 256          # samples at the first look
+EARLY_SHARE = 0.2         # of alpha, spent on the looks before the last (the rest: the last)
+
+
+@dataclass(frozen=True)
+class LookPlan:
+    """Honest intervals for a run that may stop early: alpha spending over a fixed
+    schedule of looks (a Bonferroni group-sequential design).
+
+    The looks are fixed before any data is seen: at ``first`` samples, then at every
+    doubling (``first * 2**j``), and at ``samples``. Look ``k`` gets its own share
+    ``alpha_k`` of ``alpha`` (``sum(alpha_k) = alpha``): the last look ``(1 - early_share)
+    alpha``, the others ``early_share * alpha`` in equal parts. At look ``k`` every interval
+    uses the critical value ``z_k = z_two_sided(alpha_k)``. By the union bound, the chance
+    that *any* look's interval misses its true value is at most ``alpha``, so an interval
+    reported at whatever look the run stops at (however the stop was decided: separated,
+    equivalent, out of time, Ctrl-C) covers with probability at least ``1 - alpha``, and a
+    verdict read off it ("separated", "no practical difference") is wrong with probability
+    at most ``alpha``. A run that stops between two looks (out of time) uses the share of
+    the next look, which is then never taken.
+
+    Without early stopping (``early=False``) there is one look, wherever the run ends,
+    and ``z = z_two_sided(alpha)`` (1.96): the classic fixed-sample interval.
+
+    Why this rule: the looks are few (about log2(samples / 256) + 1: 8 for 20,000), so a
+    union bound costs little; it needs no variance bound or asymptotics beyond the
+    per-look interval's own (normal for means, Wilson for proportions); and spending most
+    of alpha on the last look keeps a run that goes to the end within a few percent of the
+    fixed-sample width (z 2.05 instead of 1.96), while early stops need a clear case
+    (z about 3.2). Normal-mixture or betting confidence sequences would allow a look after
+    every sample, which advise does not need, at a width of about 3 se everywhere.
+    """
+
+    samples: int
+    early: bool = True
+    alpha: float = 0.05
+    first: int = FIRST_LOOK
+    early_share: float = EARLY_SHARE
+
+    @property
+    def looks(self) -> tuple[int, ...]:
+        """The sample counts at which the stopping rule looks (ascending, the last is
+        ``samples``)."""
+        if not self.early:
+            return (self.samples,)
+        out = []
+        n = self.first
+        while n < self.samples:
+            out.append(n)
+            n *= 2
+        out.append(self.samples)
+        return tuple(out)
+
+    def index(self, n: int) -> int:
+        """The index of the look a stop at ``n`` samples uses: the first look at or after
+        ``n`` (without early stopping always 0)."""
+        if not self.early:
+            return 0
+        for k, m in enumerate(self.looks):
+            if n <= m:
+                return k
+        return len(self.looks) - 1
+
+    def alpha_at(self, k: int) -> float:
+        """The share of alpha spent at look ``k``."""
+        looks = self.looks
+        if len(looks) == 1:
+            return self.alpha
+        if k == len(looks) - 1:
+            return self.alpha * (1.0 - self.early_share)
+        return self.alpha * self.early_share / (len(looks) - 1)
+
+    def z_at(self, n: int) -> float:
+        """The critical value of every interval reported after ``n`` samples."""
+        return z_two_sided(self.alpha_at(self.index(n)))
+
+    def is_look(self, n: int) -> bool:
+        return n in self.looks
+
+    def describe(self, n: int) -> str:
+        """One line: what kind of interval a stop at ``n`` samples reports."""
+        if not self.early:
+            return f"95% intervals: fixed sample size (z {self.z_at(n):.2f})"
+        k = self.index(n)
+        return (f"95% intervals valid under early stopping: look {k + 1} of "
+                f"{len(self.looks)} planned, z {self.z_at(n):.2f}")
+
+
+VERDICTS = ("separated", "no practical difference", "not separated")
+
+
+def verdict(lo: float, hi: float, margin: float) -> str:
+    """What an interval ``[lo, hi]`` of a difference ``a - b`` says:
+
+    ``no practical difference`` when it lies inside ``(-margin, margin)`` (whichever is
+    nominally ahead, the two are within the practical margin), else ``separated`` when
+    it excludes 0 (``a`` is better when ``lo > 0``), else ``not separated``.
+    """
+    if math.isnan(lo) or math.isnan(hi):
+        return "not separated"
+    if margin > 0 and -margin < lo and hi < margin:
+        return "no practical difference"
+    if lo > 0 or hi < 0:
+        return "separated"
+    return "not separated"
 
 
 @dataclass
@@ -248,8 +396,8 @@ class OutcomeAccumulator:
                     float(self.sums[p, j]), float(self.sumsq[p, j]), self.n_deals)
             m, se = mean_se(float(self.adv_sum[p]), float(self.adv_sumsq[p]), self.n_deals)
             row["advantage_mean"], row["advantage_se"] = m / n, se / n
-            row["advantage_lo"] = row["advantage_mean"] - Z95 * row["advantage_se"]
-            row["advantage_hi"] = row["advantage_mean"] + Z95 * row["advantage_se"]
+            row["advantage_lo"], row["advantage_hi"] = normal_interval(
+                row["advantage_mean"], row["advantage_se"])
             rows.append(row)
         return pd.DataFrame(rows).set_index("position")
 

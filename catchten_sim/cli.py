@@ -110,6 +110,12 @@ def _errors_as_json(as_json: bool) -> Iterator[None]:
             click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
             sys.exit(2)
         raise
+    except KeyboardInterrupt:
+        if as_json:
+            click.echo(json.dumps({"kind": "error", "field": None, "why": "interrupted",
+                                   "detail": "Ctrl-C before any result was finished"}))
+            sys.exit(130)
+        raise
 
 
 def _emit_json(obj: Any) -> None:
@@ -281,8 +287,9 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
 class _Progress:
     """A rich progress bar on stderr that appears once a run takes over ~2 seconds."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, label: str = "deals") -> None:
         self.total = total
+        self.label = label
         self.start = time.perf_counter()
         self.bar = None
         self.task = None
@@ -294,12 +301,12 @@ class _Progress:
             from rich.console import Console
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress,
                                        TimeRemainingColumn)
-            self.bar = Progress("deals", BarColumn(), MofNCompleteColumn(),
+            self.bar = Progress(self.label, BarColumn(), MofNCompleteColumn(),
                                 TimeRemainingColumn(), console=Console(stderr=True),
                                 transient=True)
             self.bar.start()
-            self.task = self.bar.add_task("deals", total=total)
-        self.bar.update(self.task, completed=done)
+            self.task = self.bar.add_task(self.label, total=total)
+        self.bar.update(self.task, completed=done, total=total)
 
     def close(self) -> None:
         if self.bar is not None:
@@ -403,6 +410,16 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
               help="At most this many sampled deals (every legal card is played on each).")
 @click.option("--time", "time_limit", type=float, default=30.0, show_default=True,
               help="At most this many seconds.")
+@click.option("--early-stop/--no-early-stop", "stop_early", default=True, show_default=True,
+              help="Stop once the best card is separated from the second (or within the "
+                   "practical margin of it) at 95%, with intervals valid under early "
+                   "stopping; --no-early-stop runs all --samples (fixed-sample intervals).")
+@click.option("--margin", type=float, default=None,
+              help="Practical margin in the objective's units (default 0.25 points; 0.01 "
+                   "for p_win): best two cards whose paired 95% interval lies inside "
+                   "±margin are reported as 'no practical difference'.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.option("--objective", type=click.Choice(["diff", "points", "p_win"]), default=None,
               help="What 'best' means: p_win (default with --score: P(winning the game) "
                    "from the game-equity table), diff (our points minus the best opposing "
@@ -414,7 +431,7 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
 def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
                play, score, dead, policy, opponents, evaluator, samples, time_limit,
-               objective, seed, threads, explain_n, as_json):
+               stop_early, margin, progress, objective, seed, threads, explain_n, as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
 
     POSITION is a FORMATS.md position JSON file (- for stdin), or give the position with
@@ -428,26 +445,36 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     P(the Ten ends with us), P(we catch it), P(they catch ours), card points, with 95%
     intervals; the best card and its paired margin over the second; on lead with trumps,
     "lead a trump or not?". Sampling stops when the best card is separated from the second
-    at 95%, or at --samples / --time (the output says which).
+    at 95% (or the two are within --margin), or at --samples / --time (the output says
+    which); the intervals are then valid under early stopping (alpha spending over the
+    planned looks). Ctrl-C prints what finished, marked partial (exit 130).
     """
     from .advise import advise, explain
-    with _errors_as_json(as_json):
-        pos = _load_position(position, preset, players, rules_file, variants, dealer, seat,
-                             hand, turnup, play, score, dead)
-        res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
-                     samples=samples, time_limit=time_limit, seed=seed, threads=threads,
-                     objective=objective)
-        deals = explain(res, explain_n) if explain_n else None
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = _Progress(samples, "samples") if show and not as_json else None
+    try:
+        with _errors_as_json(as_json):
+            pos = _load_position(position, preset, players, rules_file, variants, dealer,
+                                 seat, hand, turnup, play, score, dead)
+            res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
+                         samples=samples, time_limit=time_limit, seed=seed, threads=threads,
+                         objective=objective, stop_early=stop_early, margin=margin,
+                         progress=bar.update if bar is not None else None)
+            deals = explain(res, explain_n) if explain_n and not res.partial else None
+    finally:
+        if bar is not None:
+            bar.close()
     if as_json:
         d = res.to_dict()
         if deals is not None:
             d["explain"] = deals
         _emit_json(d)
-        return
-    from .report_advise import print_advice, print_explain
-    print_advice(res)
-    if deals is not None:
-        print_explain(res, deals)
+    else:
+        from .report_advise import print_advice, print_explain
+        print_advice(res)
+        if deals is not None:
+            print_explain(res, deals)
+    return 130 if res.partial else None
 
 
 @cli.command("odds")
@@ -464,31 +491,42 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
               help="Cards laid aside (keep_six_of_spades).")
 @click.option("--deals", "-d", type=int, default=20_000, show_default=True,
               help="Sampled deals consistent with your hand and the turn-up.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
 def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, dead, policy,
-             opponents, deals, seed, threads, as_json):
+             opponents, deals, seed, threads, progress, as_json):
     """The odds of a hand at the deal, before any card is played: our side's hand points
     (distribution), P(our side ends with the Ten), P(we lose our Ten) when we hold it,
-    expected card points, with 95% intervals.
+    expected card points, with 95% intervals. Ctrl-C prints the deals finished, marked
+    partial (exit 130).
     """
     from .advise import odds
     from .cards import parse_card, parse_cards
-    with _errors_as_json(as_json):
-        rules = make_rules(preset, players, variants, rules_file)
-        n = rules.players
-        if dealer is None:
-            dealer = n - 1
-        if seat is None:
-            seat = (dealer + 1) % n if isinstance(dealer, int) and 0 <= dealer < n else 0
-        res = odds(rules, parse_cards(_cards_flag(hand), "hand"), parse_card(turnup, "turnup"),
-                   seat=seat, dealer=dealer, dead=parse_cards(_cards_flag(dead), "dead"),
-                   policy=policy, opponents=opponents, n_deals=deals, seed=seed,
-                   threads=threads)
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = _Progress(deals if isinstance(deals, int) else 0) if show and not as_json else None
+    try:
+        with _errors_as_json(as_json):
+            rules = make_rules(preset, players, variants, rules_file)
+            n = rules.players
+            if dealer is None:
+                dealer = n - 1
+            if seat is None:
+                seat = (dealer + 1) % n if isinstance(dealer, int) and 0 <= dealer < n else 0
+            res = odds(rules, parse_cards(_cards_flag(hand), "hand"),
+                       parse_card(turnup, "turnup"), seat=seat, dealer=dealer,
+                       dead=parse_cards(_cards_flag(dead), "dead"), policy=policy,
+                       opponents=opponents, n_deals=deals, seed=seed, threads=threads,
+                       progress=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
     if as_json:
         _emit_json(res.to_dict())
-        return
-    from .report_advise import print_odds
-    print_odds(res)
+    else:
+        from .report_advise import print_odds
+        print_odds(res)
+    return 130 if res.partial else None
 
 
 # ---------------------------------------------------------------------------- equity
@@ -498,50 +536,87 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 @click.option("--hands", type=int, default=None,
               help="Simulated deals the per-deal outcome distribution is estimated from "
                    "(default 1,000,000 with two sides; with three sides, whose table is "
-                   "41^3 states, 200,000, or 50,000 with six-card sets: about a minute).")
+                   "41^3 states, 200,000, or 50,000 with six-card sets: a few minutes).")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
-              help="Write the table as CSV: score_0, score_1, dealer_side, p_win_0, p_win_1.")
+              help="Write the table: .csv or .parquet; columns score_0, score_1, "
+                   "dealer_side, p_win_0, p_win_1.")
 @click.option("--plot", is_flag=True,
-              help="Also write a heatmap PNG next to the CSV (two sides; needs --out).")
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary.")
+              help="Also write a heatmap PNG next to the table (two sides; needs --out).")
+@click.option("--cache/--no-cache", default=True, show_default=True,
+              help="Reuse / store the table in the cache directory ($CATCHTEN_CACHE_DIR, "
+                   "default ~/.cache/catchten_sim); advise --score reads it.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (errors too).")
 def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, opponents, threads,
-               out_path, plot, as_json):
+               out_path, plot, cache, progress, as_json):
     """The game-equity table: P(each side wins the game | scores before a deal, who deals),
     exact by dynamic programming over the deal outcomes of HANDS simulated deals (2 sides;
-    3 sides with tie=count_out; 4 or more sides are refused)."""
-    from .games import equity_table
+    3 sides with tie=count_out; 4 or more sides are refused). Ctrl-C while the deals are
+    simulated solves from the deals finished, marked partial (exit 130)."""
+    from pathlib import Path
+    from .games import cached_equity_table, equity_table
     from .simulate import seat_policies as make_policies
-    rules = make_rules(preset, players, variants, rules_file)
-    pols = make_policies(rules, policy, opponents)
-    if plot and not out_path:
-        raise CatchTenError("plot", "needs --out", "the PNG is written next to the CSV")
-    if plot and rules.n_sides != 2:
-        raise CatchTenError("plot", "two sides only", f"{rules.n_sides} sides")
-    if hands is None:
-        hands = (1_000_000 if rules.n_sides == 2 else
-                 50_000 if rules.n_sets > 1 else 200_000)
-    eq = equity_table(rules, pols, n_hands=hands, seed=seed, threads=threads)
-    summary = eq.to_dict()
-    if out_path:
-        summary["csv"] = str(eq.to_csv(out_path))
-    if plot:
-        from pathlib import Path
-        from .plotting import plot_equity
-        png = Path(out_path).with_suffix(".png")
-        fig = plot_equity(eq.to_frame(), footer=f"{rules.label()}; {', '.join(p.label for p in pols)}; "
-                                                  f"{hands:,} deals; seed {seed}")
-        fig.savefig(png, dpi=150)
-        summary["png"] = str(png)
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = None
+    try:
+        with _errors_as_json(as_json):
+            rules = make_rules(preset, players, variants, rules_file)
+            pols = make_policies(rules, policy, opponents)
+            if plot and not out_path:
+                raise CatchTenError("plot", "needs --out", "the PNG is written next to the table")
+            if plot and rules.n_sides != 2:
+                raise CatchTenError("plot", "two sides only", f"{rules.n_sides} sides")
+            if out_path and Path(out_path).suffix.lower() not in (".csv", ".parquet"):
+                raise CatchTenError("out", "unknown file type",
+                                    f"{Path(out_path).name}: use a .csv or .parquet file name")
+            if hands is None:
+                hands = (1_000_000 if rules.n_sides == 2 else
+                         50_000 if rules.n_sets > 1 else 200_000)
+            if show and not as_json:
+                bar = _Progress(hands if isinstance(hands, int) else 0)
+
+            def solving(k: int, est: float) -> None:
+                nonlocal bar
+                if bar is not None:
+                    bar.close()
+                    bar = None
+                if show and not as_json and est >= 2:
+                    click.echo(f"solving the game-equity DP over {k:,} distinct deal outcomes "
+                               f"(about {est:.0f} s, cannot be interrupted)", err=True)
+
+            build = cached_equity_table if cache else equity_table
+            eq = build(rules, pols, n_hands=hands, seed=seed, threads=threads,
+                       progress=bar.update if bar is not None else None, on_solve=solving)
+            summary = eq.to_dict()
+            if out_path:
+                summary[Path(out_path).suffix.lower()[1:]] = str(eq.to_csv(out_path))
+            if plot:
+                from .plotting import plot_equity
+                png = Path(out_path).with_suffix(".png")
+                fig = plot_equity(eq.to_frame(),
+                                  footer=f"{rules.label()}; {', '.join(p.label for p in pols)}; "
+                                         f"{eq.n_hands:,} deals; seed {seed}"
+                                         + ("; PARTIAL (interrupted)" if eq.partial else ""))
+                fig.savefig(png, dpi=150)
+                summary["png"] = str(png)
+    finally:
+        if bar is not None:
+            bar.close()
     T = rules.target
     ns = rules.n_sides
     summary["start"] = [{"dealer_seat": d, "p_win": list(eq.p_win((0,) * ns, d))}
                         for d in range(rules.players if not eq.by_side else ns)]
     if as_json:
         _emit_json(summary)
-        return
-    click.echo(f"{rules.label()}: game equity to {T}, tie={rules.tie}; {hands:,} deals "
+        return 130 if eq.partial else None
+    if eq.partial:
+        click.echo(f"PARTIAL: interrupted after {eq.n_hands:,} of {eq.requested_hands:,} "
+                   "deals; the table below is built from those")
+    click.echo(f"{rules.label()}: game equity to {T}, tie={rules.tie}; {eq.n_hands:,} deals "
                f"({summary['distinct_outcomes']:,} distinct outcomes), seed {seed}; "
-               f"simulation {summary['simulation_s']:.2f} s, DP {summary['dp_s']:.2f} s")
+               + ("read from the cache" if summary["simulation_s"] == 0 else
+                  f"simulation {summary['simulation_s']:.2f} s, DP {summary['dp_s']:.2f} s"))
     for e in summary["start"]:
         click.echo(f"  from 0-0, seat {e['dealer_seat']} dealing: "
                    + ", ".join(f"side {s} {100 * p:.1f}%" for s, p in enumerate(e["p_win"])))
@@ -555,9 +630,10 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
             click.echo("      " + "".join(f"{b:>6d}" for b in marks))
             for a in marks:
                 click.echo(f"{a:>6d}" + "".join(f"{100 * eq.V[c, a, b]:6.1f}" for b in marks))
-    for key in ("csv", "png"):
+    for key in ("csv", "parquet", "png"):
         if key in summary:
             click.echo(f"{key}: {summary[key]}")
+    return 130 if eq.partial else None
 
 
 def main() -> None:

@@ -51,13 +51,14 @@ import pandas as pd
 
 from ._kernels import engine as K
 from ._kernels import games as G
-from .aggregate import wilson
+from .aggregate import mean_se, wilson
 from .errors import CatchTenError
 from .policies import Policy
 from .rules import COUNT_OUT_STEPS, Rules
 from .simulate import _check_count, _nullpool, max_threads, MAX_SEED
 
-__all__ = ["simulate_games", "GameSimulationResult", "equity_table", "EquityTable",
+__all__ = ["simulate_games", "GameSimulationResult", "equity_table", "cached_equity_table",
+           "EquityTable",
            "FIRST_DEALER_MODES", "HOW_NAMES"]
 
 FIRST_DEALER_MODES = ("rotate", "random")
@@ -241,10 +242,9 @@ class GameSimulationResult:
         co = int(self.how[G.HOW_COUNT_OUT])
         scores = []
         for sd in range(r.n_sides):
-            m = self.score_sum[sd] / n_played
-            var = max(0.0, self.score_sumsq[sd] / n_played - m * m)
+            m, se = mean_se(float(self.score_sum[sd]), float(self.score_sumsq[sd]), n_played)
             scores.append({"side": sd, "mean": _f(m),
-                           "se": _f(math.sqrt(var / n_played)) if n_played > 1 else None})
+                           "se": _f(se) if n_played > 1 else None})
         return {
             "rules": r.to_dict(),
             "policies": {"seats": [p.label for p in self.policies]},
@@ -464,10 +464,17 @@ def _check_equity_rules(rules: Rules) -> None:
 
 def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
                     n_hands: int, seed: int = 1, threads: int | None = None,
-                    chunk: int = 1 << 17) -> tuple[np.ndarray, np.ndarray]:
+                    chunk: int = 1 << 15,
+                    progress: Callable[[int, int], None] | None = None,
+                    deadline: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Deal and play ``n_hands`` deals (deal ``i`` dealt by seat ``i % n``, the deals of
     :func:`catchten_sim.simulate.simulate`) and return their units in compact form:
-    ``steps`` int8 (n_hands, U, S, n_sides) and ``tside`` int8 (n_hands, U, S)."""
+    ``steps`` int8 (m, U, S, n_sides) and ``tside`` int8 (m, U, S).
+
+    ``m = n_hands`` unless the run stopped early: at ``deadline`` (a
+    ``time.perf_counter()`` value) or on Ctrl-C, ``m`` is the deals finished (whole
+    chunks, the first ``m`` deals of the full run); Ctrl-C before the first chunk ends
+    re-raises. ``progress(done, n_hands)`` is called after every chunk."""
     used = max_threads() if threads is None else threads
     pols = _policies(rules, policies)
     at_once = bool(rules.v("game_at_once"))
@@ -480,16 +487,28 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
     steps = np.zeros((n_hands, n_units, n_rows, ns), dtype=np.int8)
     tside = np.zeros((n_hands, n_units, n_rows), dtype=np.int8)
     seed_u = np.uint64(seed)
-    with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
-        for first in range(0, n_hands, chunk):
-            m = min(chunk, n_hands - first)
+    done = 0
+    try:
+        with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
+            for first in range(0, n_hands, chunk):
+                m = min(chunk, n_hands - first)
 
-            def work(slot: int, a: int, b: int, first=first) -> None:
-                G.run_unit_samples(tab, scr[slot], gscr[slot], pol_arr, seed_u,
-                                   np.int64(first + a), np.int64(b - a), (at_once, True),
-                                   (steps[first + a:first + b], tside[first + a:first + b]))
+                def work(slot: int, a: int, b: int, first=first) -> None:
+                    G.run_unit_samples(tab, scr[slot], gscr[slot], pol_arr, seed_u,
+                                       np.int64(first + a), np.int64(b - a), (at_once, True),
+                                       (steps[first + a:first + b], tside[first + a:first + b]))
 
-            _run_parallel(work, m, pool, used)
+                _run_parallel(work, m, pool, used)
+                done = first + m
+                if progress is not None:
+                    progress(done, n_hands)
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+    except KeyboardInterrupt:
+        if done == 0:
+            raise
+    if done < n_hands:
+        return steps[:done].copy(), tside[:done].copy()
     return steps, tside
 
 
@@ -527,6 +546,13 @@ class EquityTable:
     n_outcomes: int = 0
     sim_s: float = 0.0
     dp_s: float = 0.0
+    requested_hands: int = 0
+    stopped: str = ""        # "" (complete), "interrupted" (Ctrl-C) or "time" (time limit)
+
+    @property
+    def partial(self) -> bool:
+        """True when fewer deals than requested were simulated (Ctrl-C, time limit)."""
+        return bool(self.stopped)
 
     @property
     def n_sides(self) -> int:
@@ -710,10 +736,19 @@ class EquityTable:
         return df.sort_values(keys, kind="stable").reset_index(drop=True)
 
     def to_csv(self, path: str | Path) -> Path:
+        """Write ``to_frame()`` as CSV (``.csv``) or Parquet (``.parquet``, pyarrow);
+        other suffixes are refused (CatchTenError ``out``)."""
         p = Path(path)
+        suffix = p.suffix.lower()
+        if suffix not in (".csv", ".parquet"):
+            raise CatchTenError("out", "unknown file type",
+                                f"{p.name}: use a .csv or .parquet file name")
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
-            self.to_frame().to_csv(p, index=False, float_format="%.6f")
+            if suffix == ".parquet":
+                self.to_frame().to_parquet(p, index=False)
+            else:
+                self.to_frame().to_csv(p, index=False, float_format="%.6f")
         except OSError as exc:
             raise CatchTenError("out", "cannot write", f"{p}: {exc.strerror}") from None
         return p
@@ -725,7 +760,9 @@ class EquityTable:
                 "tie": self.rules.tie, "game_at_once": bool(self.rules.v("game_at_once")),
                 "classes": "dealer_side" if self.by_side else "dealer_seat",
                 "distinct_outcomes": self.n_outcomes,
-                "simulation_s": round(self.sim_s, 3), "dp_s": round(self.dp_s, 3)}
+                "simulation_s": round(self.sim_s, 3), "dp_s": round(self.dp_s, 3),
+                "requested_hands": self.requested_hands or self.n_hands,
+                "partial": self.partial, "stopped": self.stopped or None}
 
 
 _TIE = {"count_out": G.TIE_COUNT_OUT, "higher_total": G.TIE_HIGHER_TOTAL, "replay": G.TIE_REPLAY}
@@ -828,10 +865,25 @@ def solve_equity(rules: Rules, u_steps: np.ndarray, u_tside: np.ndarray, prob: n
     return V, F, W, dmax
 
 
+MAX_EQUITY_HANDS = 20_000_000     # the per-deal outcomes are held in memory (~20 bytes each)
+DP_SECONDS = 1e-8                 # rough DP cost per (distinct outcome x score state x class)
+
+
 def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
                  n_hands: int = 1_000_000, seed: int = 1,
-                 threads: int | None = None) -> EquityTable:
+                 threads: int | None = None,
+                 progress: Callable[[int, int], None] | None = None,
+                 time_limit: float | None = None,
+                 on_solve: Callable[[int, float], None] | None = None) -> EquityTable:
     """The game-equity table from ``n_hands`` simulated deals (module docstring).
+
+    ``progress(done, n_hands)`` is called while the deals are simulated. With
+    ``time_limit`` (seconds) the simulation stops at about 0.4 of it, and when the DP over
+    the distinct outcomes is estimated (``DP_SECONDS``) to overrun the rest, only the first
+    deals that fit are used (three sides: the DP dominates); Ctrl-C during the simulation
+    solves from the deals finished. Either way the table says so (``stopped``,
+    ``n_hands`` the deals used, ``requested_hands``). ``on_solve(distinct outcomes,
+    estimated seconds)`` is called before the DP (which cannot be interrupted).
 
     Raises
     ------
@@ -841,18 +893,110 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
     _check_equity_rules(rules)
     pols = _policies(rules, policies)
     by_side, c_n, nxt = _classes(rules, pols)
-    n_hands = _check_count("hands", n_hands, max(100, 10 * rules.players))
+    n_hands = _check_count("hands", n_hands, max(100, 10 * rules.players), MAX_EQUITY_HANDS)
     seed = _check_count("seed", seed, 0, MAX_SEED)
     if threads is not None:
         threads = _check_count("threads", threads, 1, 1024)
     t0 = time.perf_counter()
-    steps, tside = sample_outcomes(rules, pols, n_hands=n_hands, seed=seed, threads=threads)
-    dealer = np.arange(n_hands, dtype=np.int64) % rules.players
+    deadline = None if time_limit is None else t0 + 0.4 * time_limit
+    steps, tside = sample_outcomes(rules, pols, n_hands=n_hands, seed=seed, threads=threads,
+                                   progress=progress, deadline=deadline)
+    done = steps.shape[0]
+    stopped = "" if done == n_hands else ("time" if deadline is not None and
+                                           time.perf_counter() >= deadline else "interrupted")
+    dealer = np.arange(done, dtype=np.int64) % rules.players
     cls = dealer % rules.n_sides if by_side else dealer
     u_steps, u_tside, prob = outcome_distribution(steps, tside, cls, c_n)
+    if time_limit is not None and rules.n_sides >= 3:
+        # the DP's cost grows with the distinct outcomes (about one per deal with three
+        # sides): time it on the first deals, then keep as many deals as fit in the rest
+        states = rules.target ** rules.n_sides * c_n
+        left = max(0.0, t0 + time_limit - time.perf_counter())
+        if DP_SECONDS * len(prob[0]) * states > left:
+            small = min(done, 1000 // rules.players * rules.players)
+            cal = outcome_distribution(steps[:small], tside[:small], cls[:small], c_n)
+            tc = time.perf_counter()
+            solved = solve_equity(rules, *cal, nxt)
+            rate = max(DP_SECONDS, (time.perf_counter() - tc) / (len(cal[2][0]) * states))
+            left = max(0.0, t0 + time_limit - time.perf_counter())
+            est = rate * len(prob[0]) * states
+            keep = int(0.8 * done * left / est) // rules.players * rules.players
+            if keep <= small:
+                # only the timing run fits: it is the table
+                t1 = time.perf_counter()
+                V, F, W, dmax = solved
+                return EquityTable(rules, pols, small, seed, by_side, V, *cal, nxt, F, W,
+                                   dmax, len(cal[2][0]), tc - t0, t1 - tc, n_hands, "time")
+            if keep < done:
+                done, stopped = keep, "time"
+                u_steps, u_tside, prob = outcome_distribution(steps[:done], tside[:done],
+                                                              cls[:done], c_n)
     del steps, tside
     t1 = time.perf_counter()
+    if on_solve is not None:
+        on_solve(len(prob[0]), DP_SECONDS * len(prob[0]) * rules.target ** rules.n_sides * c_n)
     V, F, W, dmax = solve_equity(rules, u_steps, u_tside, prob, nxt)
     t2 = time.perf_counter()
-    return EquityTable(rules, pols, n_hands, seed, by_side, V, u_steps, u_tside, prob, nxt,
-                       F, W, dmax, len(prob[0]), t1 - t0, t2 - t1)
+    return EquityTable(rules, pols, done, seed, by_side, V, u_steps, u_tside, prob, nxt,
+                       F, W, dmax, len(prob[0]), t1 - t0, t2 - t1, n_hands, stopped)
+
+
+# ------------------------------------------------------------------------------ disk cache
+_TABLE_ARRAYS = ("V", "steps", "tside", "prob", "nxt", "F", "W")
+
+
+def cache_dir() -> Path:
+    """Where game-equity tables are cached: ``$CATCHTEN_CACHE_DIR`` if set, else
+    ``$XDG_CACHE_HOME/catchten_sim`` or ``~/.cache/catchten_sim``."""
+    import os
+    env = os.environ.get("CATCHTEN_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "catchten_sim"
+
+
+def _cache_path(rules: Rules, pols: tuple[Policy, ...], n_hands: int, seed: int) -> Path:
+    import hashlib
+    import json
+    from . import __version__
+    key = json.dumps({"rules": rules.to_dict(), "policies": [p.label for p in pols],
+                      "hands": n_hands, "seed": seed, "version": __version__},
+                     sort_keys=True, default=str)
+    return cache_dir() / f"equity-{hashlib.sha256(key.encode()).hexdigest()[:24]}.npz"
+
+
+def cached_equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
+                        n_hands: int = 1_000_000, seed: int = 1, threads: int | None = None,
+                        progress: Callable[[int, int], None] | None = None,
+                        time_limit: float | None = None,
+                        on_solve: Callable[[int, float], None] | None = None) -> EquityTable:
+    """:func:`equity_table`, read from / written to the disk cache (:func:`cache_dir`),
+    keyed by the rules, policies, ``n_hands``, ``seed`` and the package version. Only a
+    complete table is cached; a cache that cannot be read or written is ignored."""
+    _check_equity_rules(rules)
+    pols = _policies(rules, policies)
+    n_hands = _check_count("hands", n_hands, max(100, 10 * rules.players), MAX_EQUITY_HANDS)
+    seed = _check_count("seed", seed, 0, MAX_SEED)
+    path = _cache_path(rules, pols, n_hands, seed)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            arr = {k: z[k] for k in _TABLE_ARRAYS}
+            meta = z["meta"]
+        return EquityTable(rules, pols, n_hands, seed, bool(meta[0]), arr["V"], arr["steps"],
+                           arr["tside"], arr["prob"], arr["nxt"], arr["F"], arr["W"],
+                           int(meta[1]), int(meta[2]), 0.0, 0.0, n_hands, "")
+    except (OSError, KeyError, ValueError):
+        pass
+    eq = equity_table(rules, pols, n_hands=n_hands, seed=seed, threads=threads,
+                      progress=progress, time_limit=time_limit, on_solve=on_solve)
+    if not eq.partial:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp.npz")
+            np.savez(tmp, meta=np.array([int(eq.by_side), eq.dmax, eq.n_outcomes], np.int64),
+                     **{k: getattr(eq, k) for k in _TABLE_ARRAYS})
+            tmp.replace(path)
+        except OSError:
+            pass
+    return eq

@@ -32,7 +32,8 @@ def print_advice(a: Advice) -> None:
     echo(f"{a.n_samples:,} sampled deals (of {a.n_consistent:.3g} consistent), "
          f"evaluator {a.evaluator}, policies {'/'.join(sorted({p.label for p in a.policies}))}"
          f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s")
-    echo(f"stopped: {STOP_REASONS[a.stop]}")
+    echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
+    echo(a.intervals)
     echo("")
     hdr = (f"{'card':<5} {'our points (95%)':<24} {'diff vs best opp (95%)':<26} "
            f"{'P(Ten ours)':<20} {'we catch':<20} {'they catch':<20} {'card pts':<8}")
@@ -55,12 +56,22 @@ def print_advice(a: Advice) -> None:
                                                else " (every card scored the same)"))
     else:
         d = a.margin.diff
-        verdict = "separated at 95%" if a.margin.separated else "not separated at 95%"
-        echo(f"best: {format_card(a.best)}, by {d.mean:+.3f} {a.objective} over "
-             f"{format_card(a.second)} (paired 95%: {d.lo:+.3f} to {d.hi:+.3f}; {verdict})")
+        v = a.margin.verdict
+        span = f"paired 95%: {d.lo:+.3f} to {d.hi:+.3f}"
+        if v == "no practical difference":
+            echo(f"best: no practical difference between {format_card(a.best)} and "
+                 f"{format_card(a.second)}: {d.mean:+.3f} {a.objective} ({span}; inside "
+                 f"the practical margin ±{a.practical_margin:g})")
+        else:
+            verdict = "separated at 95%" if v == "separated" else "not separated at 95%"
+            echo(f"best: {format_card(a.best)}, by {d.mean:+.3f} {a.objective} over "
+                 f"{format_card(a.second)} ({span}; {verdict})")
     if a.trump_lead is not None:
         d = a.trump_lead.diff
-        if d.lo > 0:
+        v = a.trump_lead.verdict
+        if v == "no practical difference":
+            ans = "no practical difference"
+        elif d.lo > 0:
             ans = "YES"
         elif d.hi < 0:
             ans = "NO"
@@ -95,6 +106,8 @@ def print_odds(o: Odds) -> None:
     echo(f"{r.label()}  seat {info.seat} (side {r.side_of(info.seat)}), dealer {info.dealer}, "
          f"turn-up {format_card(info.turnup)}; hand "
          f"{' '.join(format_card(c) for c in cards_of_mask(info.my_hand))}")
+    if o.partial:
+        echo(f"PARTIAL: interrupted after {o.n_deals:,} of {o.requested:,} deals")
     echo(f"{o.n_deals:,} deals consistent with the hand, played out by "
          f"{'/'.join(sorted({p.label for p in o.policies}))}; seed {o.seed}; "
          f"{o.elapsed_s:.2f} s")

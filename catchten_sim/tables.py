@@ -7,7 +7,7 @@ columns that the figures draw. Plotting code does no statistics; every number a 
 shows, including the numbers quoted in its title, comes from here.
 
 Intervals: proportions carry 95% Wilson intervals (``lo``, ``hi``); means carry a standard
-error (``*_se``) and a normal 95% interval (mean ± 1.96 se).
+error (``*_se``) and a normal 95% interval (mean ± 1.96 se, ``aggregate.normal_interval``).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .aggregate import Z95, wilson
+from .aggregate import normal_interval, proportion_se, wilson
 
 __all__ = [
     "role", "summary_table", "ten_by_players_table", "points_distribution_table",
@@ -52,7 +52,7 @@ def fmt_pts(x: float, digits: int = 1, sign: bool = False) -> str:
 def _ci(mean: float, se: float) -> tuple[float, float]:
     if se is None or math.isnan(se):
         return (math.nan, math.nan)
-    return (mean - Z95 * se, mean + Z95 * se)
+    return normal_interval(mean, se)
 
 
 def _ten_row(res) -> dict:
@@ -96,7 +96,7 @@ def summary_table(res) -> pd.DataFrame:
         lo, hi = wilson(k, m)
         rows.append({"section": "ten", "quantity": quantity, "position": 0, "role": "",
                      "estimate": (k / m if m else math.nan),
-                     "se": (math.sqrt(k / m * (1 - k / m) / m) if m else math.nan),
+                     "se": proportion_se(k, m),
                      "lo": lo, "hi": hi, "n": m, "unit": "probability"})
 
     prop("ten_caught", int(t["caught"]), int(t["in_play"]))
@@ -173,8 +173,7 @@ def seat_advantage_table(res) -> pd.DataFrame:
         "total_mean": pf["total_mean"].to_numpy(),
         "total_se": pf["total_se"].to_numpy(),
     })
-    out["total_lo"] = out["total_mean"] - Z95 * out["total_se"]
-    out["total_hi"] = out["total_mean"] + Z95 * out["total_se"]
+    out["total_lo"], out["total_hi"] = normal_interval(out["total_mean"], out["total_se"])
     return out
 
 
@@ -217,8 +216,7 @@ def holding_table(res) -> pd.DataFrame:
         ``net`` (= total_mean − honours_dealt: points gained (+) or lost (−) in play).
     """
     h = res.acc.holding_frame().copy()
-    h["lo"] = h["total_mean"] - Z95 * h["total_se"]
-    h["hi"] = h["total_mean"] + Z95 * h["total_se"]
+    h["lo"], h["hi"] = normal_interval(h["total_mean"], h["total_se"])
     h["net"] = h["total_mean"] - h["honours_dealt"]
     return h.reset_index(drop=True)
 

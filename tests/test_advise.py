@@ -254,3 +254,59 @@ def test_p_win_with_score_from_the_equity_table():
     assert b.candidate("JS").estimates["p_win"].mean == 1.0
     c = advise(Position.from_dict(OPENING), samples=300, seed=1)
     assert not c.p_win_available and "score" in c.note
+
+
+# ------------------------------------------------------------------ honest stopping (issue 13)
+def test_no_early_stop_runs_all_samples_with_fixed_sample_intervals():
+    pos = Position.from_dict(OPENING)
+    a = advise(pos, samples=3000, seed=2, stop_early=False, time_limit=None, threads=1)
+    assert a.n_samples == 3000 and a.stop == "samples"
+    assert math.isclose(a.z, 1.959963984540054) and "fixed sample size" in a.intervals
+    b = advise(pos, samples=3000, seed=2, time_limit=None, threads=1)
+    # early stopping: wider intervals (alpha spent over the looks), on the same samples
+    # when it ran to the end
+    assert b.z > a.z and "early stopping" in b.intervals
+    if b.n_samples == 3000:
+        e_a, e_b = a.candidates[0].estimates["diff"], b.candidates[0].estimates["diff"]
+        assert e_b.hi - e_b.lo > e_a.hi - e_a.lo
+    d = b.to_dict()
+    assert d["intervals"]["z"] == round(b.z, 4) and d["verdict"] in (
+        "separated", "no practical difference", "not separated")
+
+
+def test_practical_margin_reports_no_practical_difference():
+    pos = Position.from_dict(OPENING)
+    a = advise(pos, samples=20_000, seed=1, time_limit=None, threads=1, margin=50.0)
+    assert a.stop == "equivalent" and a.n_samples == 256
+    assert a.margin.verdict == "no practical difference"
+    with pytest.raises(Exception, match="margin"):
+        advise(pos, samples=300, margin=-1.0)
+
+
+def test_ctrl_c_keeps_the_finished_batches():
+    pos = Position.from_dict(OPENING)
+
+    def interrupt(done, total):
+        if done >= 512:
+            raise KeyboardInterrupt
+
+    a = advise(pos, samples=20_000, seed=1, time_limit=None, threads=1, stop_early=False,
+               progress=interrupt)
+    assert a.partial and a.stop == "interrupted" and a.n_samples == 512
+    assert a.to_dict()["partial"] is True
+    o = odds(Rules("foster", 4), parse_cards("JS AS 9S KH QH 7D 8C 9C TC".split()),
+             parse_cards(["7S"])[0],
+             seat=0, dealer=3, n_deals=100_000, seed=1, threads=1, progress=interrupt)
+    assert o.partial and o.n_deals == 32_768 and o.to_dict()["requested_deals"] == 100_000
+
+
+def test_cli_advise_flags():
+    args = ["advise", "--players", "4", "--dealer", "3", "--seat", "0", "--turnup", "7S",
+            "--hand", "JS AS 9S KH QH 7D 8C 9C TC", "--play", "", "--samples", "1000",
+            "--time", "60"]
+    r = CliRunner().invoke(cli, args + ["--no-early-stop", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["samples"] == 1000 and d["intervals"]["z"] == 1.96
+    r = CliRunner().invoke(cli, args + ["--margin", "100"])
+    assert r.exit_code == 0 and "no practical difference" in r.output

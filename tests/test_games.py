@@ -467,3 +467,42 @@ def test_cli_equity_csv_plot_and_refusal(tmp_path):
     assert out.exists() and out.with_suffix(".png").exists()
     r = CliRunner().invoke(cli, ["equity", "--players", "8", "--hands", "1000"])
     assert r.exit_code == 2 and "too big" in r.output
+
+
+# ------------------------------------------------------------------ cache, Parquet, partial
+def test_equity_table_disk_cache(tmp_path, monkeypatch):
+    from catchten_sim.games import cached_equity_table
+    monkeypatch.setenv("CATCHTEN_CACHE_DIR", str(tmp_path))
+    r = Rules("foster", 2, {"target": 11})
+    a = cached_equity_table(r, n_hands=2000, seed=4)
+    assert len(list(tmp_path.glob("equity-*.npz"))) == 1
+    b = cached_equity_table(r, n_hands=2000, seed=4)
+    assert b.sim_s == 0.0 and np.array_equal(a.V, b.V) and b.n_outcomes == a.n_outcomes
+    assert b.p_win((3, 5), 0) == a.p_win((3, 5), 0)
+    cached_equity_table(r, n_hands=2000, seed=5)                  # another key
+    assert len(list(tmp_path.glob("equity-*.npz"))) == 2
+
+
+def test_equity_table_interrupted_keeps_the_deals_done():
+    r = Rules("foster", 2, {"target": 11})
+
+    def interrupt(done, total):
+        raise KeyboardInterrupt
+
+    eq = equity_table(r, n_hands=100_000, seed=1, progress=interrupt)
+    assert eq.partial and eq.stopped == "interrupted" and eq.n_hands == 1 << 15
+    assert eq.to_dict()["requested_hands"] == 100_000
+
+
+def test_cli_equity_parquet_and_bad_inputs(tmp_path):
+    import pandas as pd
+    out = tmp_path / "eq.parquet"
+    r = CliRunner().invoke(cli, ["equity", "--hands", "2000", "-V", "target=11", "--out",
+                                 str(out)])
+    assert r.exit_code == 0, r.output
+    assert list(pd.read_parquet(out).columns)[:2] == ["score_0", "score_1"]
+    r = CliRunner().invoke(cli, ["equity", "--hands", "2000", "--out", str(tmp_path / "x.xlsx")])
+    assert r.exit_code == 2 and "unknown file type" in r.output
+    r = CliRunner().invoke(cli, ["equity", "--hands", "10000000000000"])
+    assert r.exit_code == 2 and "hands" in r.output and "out of range" in r.output
+    assert len(r.output.strip().splitlines()) == 1
