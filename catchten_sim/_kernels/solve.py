@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from .bits import JIT, KERNEL_JIT, highest_index, lowest_index, mix64
-from .engine import legal_mask
+from .trick import legal_cards, suit_mask
 
 INF = 30000
 MAX_SEATS = 8
@@ -124,6 +124,14 @@ def zobrist_keys():
             z[i] = x ^ (x >> np.uint64(31))
     m = MAX_SEATS * 52
     return z[:m], z[m:2 * m], z[2 * m:2 * m + MAX_SEATS], z[2 * m + MAX_SEATS:]
+
+
+@njit(inline="always", **JIT)
+def legal_mask(hand, lock, k, led, first, trump, ntfl, must_trump):
+    """The legal cards of ``hand``: the play core's :func:`.trick.legal_cards` with the
+    led suit and trumps given as suit codes (trump 4: none)."""
+    tmask = suit_mask(trump) if trump < 4 else np.int64(0)
+    return legal_cards(hand, lock, k, suit_mask(led), first, tmask, ntfl, must_trump)
 
 
 @njit(inline="always", **JIT)
