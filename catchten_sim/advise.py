@@ -170,7 +170,8 @@ class RolloutEvaluator:
         # a separate key, else the play would be correlated with the deal drawn
         self._play_seed = (int(self.seed) ^ ROLLOUT_SALT) & (2 ** 64 - 1)
         self._cands = np.array(list(self.candidates), dtype=np.int64)
-        self._pols = np.array([int(p) for p in self.policies], dtype=np.int64)
+        from .pimc import kernel_policies
+        self._pols = kernel_policies(self.policies, "advise's rollouts")
         t = self._rs.t
         self._scr = [K.scratch(t) for _ in range(max(1, self.threads))]
         rs = self._rs
@@ -283,6 +284,9 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
         from .games import cached_equity_table
     except ImportError:                       # pragma: no cover - issue 5 not merged
         return None, "P(win) not available: no game-equity table"
+    from .pimc import is_pimc
+    if any(is_pimc(p) for p in policies):
+        return None, "P(win) not available with pimc rollouts (no game-equity table for pimc)"
     key = (repr(sorted(r.to_dict().items(), key=str)), tuple(int(p) for p in policies), n_hands)
     table = _EQUITY_CACHE.get(key)
     why = ""
@@ -1010,6 +1014,8 @@ class Odds:
     elapsed_s: float = 0.0
     requested: int = 0
     partial: bool = False
+    #: every consistent deal was played once (few enough: at most ``exact_max``)
+    exact: bool = False
 
     def to_frame(self) -> pd.DataFrame:
         """The distribution of our side's hand points: ``points``, ``p``, ``cum_p``."""
@@ -1035,13 +1041,16 @@ class Odds:
             "elapsed_s": round(self.elapsed_s, 3),
             "requested_deals": self.requested or self.n_deals,
             "partial": self.partial,
-            "intervals": "95%, fixed sample size (odds does not stop early)",
+            "exact": self.exact,
+            "intervals": ("exact: every consistent deal played once" if self.exact else
+                          "95%, fixed sample size (odds does not stop early)"),
         }
 
 
 def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: int,
          dead: Sequence[int] = (), policy: object = "heuristic", opponents: object = None,
          n_deals: int = 20_000, seed: int = 1, threads: int | None = None,
+         exact_max: int | None = None,
          progress: Callable[[int, int], None] | None = None) -> Odds:
     """The odds of ``hand`` (the observer's cards at the deal; with sets, the first set)
     for seat ``seat`` with ``dealer`` dealing and ``turnup`` turned: deals consistent with
@@ -1049,6 +1058,8 @@ def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: i
     It always plays ``n_deals`` (no early stop), so its intervals are the fixed-sample
     95% ones. Ctrl-C returns the deals finished so far (``partial=True``) when at least
     one batch finished; ``progress(done, total)`` is called after every batch.
+    When the deals consistent with the hand are at most ``exact_max`` (default
+    ``EXACT_MAX["rollout"]``; 0: never) every one is played once instead (``exact``).
 
     Raises
     ------
@@ -1062,6 +1073,11 @@ def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: i
     pols = _policies(rules, policy, opponents, seat)
     used = max_threads() if threads is None else _check_count("threads", threads, 1, 1024)
     sampler = Sampler(info)
+    if exact_max is None:
+        exact_max = EXACT_MAX["rollout"]
+    exact = sampler.can_enumerate(_check_count("exact_max", exact_max, 0, 10 ** 9))
+    if exact:
+        n_deals = sampler.n_deals
     ev = RolloutEvaluator(info, [KR.NO_CARD], pols, seed, used)
     my_side = rules.side_of(seat)
     t0 = time.perf_counter()
@@ -1073,7 +1089,9 @@ def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: i
     try:
         while done < n_deals:
             m = min(MAX_BATCH * 4, n_deals - done)
-            hands = sampler.full_hands(sampler.sample(m, seed=seed, start=done))
+            hidden = sampler.enumerate(m, start=done) if exact else \
+                sampler.sample(m, seed=seed, start=done)
+            hands = sampler.full_hands(hidden)
             out = ev.evaluate(hands, done)[:, 0, :]
             meas = _measures(out, my_side, rules.n_sides)
             for k in sums:
@@ -1110,4 +1128,4 @@ def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: i
                 prop(k_ours, done), prop(k_holder, done),
                 prop(k_lost, k_holder) if k_holder else None,
                 {k: v / done for k, v in sorted(hist.items())},
-                time.perf_counter() - t0, n_deals, partial)
+                time.perf_counter() - t0, n_deals, partial, exact and not partial)

@@ -25,7 +25,7 @@ from ._kernels import solve as _k
 from .position import InfoSet
 from .solve import Solver, solver_tables
 
-__all__ = ["DoubleDummyEvaluator", "dealt_hands", "DD_MEASURES"]
+__all__ = ["DoubleDummyEvaluator", "dealt_hands", "new_solvers", "DD_MEASURES"]
 
 #: the measures a double-dummy solve gives (the value only: no line is played out)
 DD_MEASURES = ("diff",)
@@ -36,6 +36,11 @@ def play_of(info: InfoSet) -> list[int]:
     trick)."""
     done = [c for tr in info.state.tricks for c in tr.cards] if info.state is not None else []
     return done + [c for _, c in info.trick]
+
+
+def new_solvers(threads: int, tt_bits: int = 18) -> list[Solver]:
+    """One search context (scratch and transposition table) per thread, for reuse."""
+    return [Solver(tt_bits) for _ in range(max(1, int(threads)))]
 
 
 def played_masks(info: InfoSet) -> np.ndarray:
@@ -74,13 +79,16 @@ class DoubleDummyEvaluator:
     info : InfoSet
     candidates : the legal cards to value (card indices)
     tt_bits : log2 of each thread's transposition-table entries.
+    solvers : reuse these search contexts (:func:`new_solvers`; one per thread) instead of
+        allocating tables.
     """
 
     name = "dd"
     names = DD_MEASURES
 
     def __init__(self, info: InfoSet, candidates: Sequence[int], *, seed: int = 1,
-                 threads: int = 1, tt_bits: int = 18) -> None:
+                 threads: int = 1, tt_bits: int = 18,
+                 solvers: list[Solver] | None = None) -> None:
         r = info.rules
         self.info = info
         self.candidates = np.array(list(candidates), dtype=np.int64)
@@ -89,7 +97,9 @@ class DoubleDummyEvaluator:
         self.tables = solver_tables(r, int(info.trump), turnup, int(info.dealer))
         self.play = play_of(info)
         self._played = played_masks(info)
-        self._solvers = [Solver(tt_bits) for _ in range(self.threads)]
+        self._solvers = solvers[:self.threads] if solvers else new_solvers(self.threads,
+                                                                             tt_bits)
+        self.threads = len(self._solvers)
         self._pool = ThreadPoolExecutor(max_workers=self.threads - 1) \
             if self.threads > 1 else None
         self.nodes = 0
