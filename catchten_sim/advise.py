@@ -779,6 +779,8 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
     # exact: the deals carry no sampling error; the evaluation none either unless a
     # random policy plays in the rollouts (then the rollouts' error remains)
     no_error = exact_done and (ev_key == "dd" or all(p != Policy.RANDOM for p in pols))
+    if stop == "single":          # nothing was decided from the data: one look
+        plan = LookPlan(done, early=False)
     z = 0.0 if no_error else plan.z_at(done)
     if exact_done:
         intervals = (f"exact ({acc.n:,} deals): every consistent deal evaluated once"
