@@ -21,7 +21,7 @@ import numpy as np
 
 from .cards import format_card
 from .errors import IllegalPlayError
-from .rules import P_NPARAMS, Rules  # noqa: F401  (P_NPARAMS: tables stay in step)
+from .rules import Rules
 from ._kernels import solve as _k
 
 __all__ = ["Solution", "solve", "solve_values", "solve_deals", "solver_tables", "Solver"]
@@ -98,7 +98,7 @@ class Solution:
 
 
 # ------------------------------------------------------------------------------ tables
-_ZOB = _k.zobrist_keys()
+_LEADER_KEYS = _k.leader_keys()
 _TABLE_CACHE: dict[tuple, Any] = {}
 
 
@@ -173,8 +173,13 @@ def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.Solv
     p[_k.K_MERGE] = int(_merge_ok(tp, rp, hon, rules.deck))
     p[_k.K_NSETS] = rules.n_sets
     p[_k.K_DEALER] = dealer
-    z1, z2, l1, l2 = _ZOB
-    tables = _k.SolveTables(p, tp, rp, pw, hon, side, z1, z2, l1, l2)
+    order = np.full((4, 14), -1, np.int64)
+    for s in range(4):
+        cards = sorted((c for c in rules.deck if c // 13 == s), key=lambda c: -pw[c])
+        order[s, :len(cards)] = cards
+    l1, l2 = _LEADER_KEYS
+    tables = _k.SolveTables(p, tp, rp, pw, hon, side, order,
+                            np.ascontiguousarray(kt.top_trump, dtype=np.int64), l1, l2)
     _TABLE_CACHE[key] = tables
     return tables
 

@@ -46,7 +46,8 @@ import numpy as np
 from numba import njit
 
 from .bits import JIT, KERNEL_JIT, highest_index, lowest_index, mix64
-from .trick import legal_cards, suit_mask
+from .scoring import card_points
+from .trick import legal_cards, lock_bit, suit_mask, trump_mask, winning_card
 
 INF = 30000
 MAX_SEATS = 8
@@ -65,24 +66,25 @@ MODE_COUNTS = 2    # three or more sides with card points: counts per side in th
 # statistics (SolveState.st)
 S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_NST = range(7)
 
-SolveTables = namedtuple("SolveTables", "p tp rp pw hon side zob1 zob2 zl1 zl2")
+SolveTables = namedtuple("SolveTables", "p tp rp pw hon side order top zl1 zl2")
 SolveTables.__doc__ = """The rule tables of one deal for the search (trumps fixed).
 
 p : int64 (K_NPARAMS,) scalars (``K_*``); tp : int64 (52,) trump power (0 = not a trump);
 rp : int64 (52,) power in its own suit; pw : int64 (52,) ``tp`` if a trump else ``rp``;
 hon : int64 (52,) honour points (10♦ bonus included); side : int64 (8,) side of each seat;
-zob1, zob2 : uint64 (8 * 52,) Zobrist keys of (seat, card); zl1, zl2 : uint64 (8,) of the
-leader.
+order : int64 (4, 14) each suit's cards of the pack, strongest first (trick order), -1 after
+the last; top : int64 (8192,) ``Tables.top_trump`` (the play core's trick winner); zl1,
+zl2 : uint64 (8,) keys of the leader.
 """
-SolveState = namedtuple("SolveState", "hands sets sethash1 sethash2 future trick moves mscore "
-                                      "winners st")
+SolveState = namedtuple("SolveState", "hands sets owner future trick moves mscore winners tmp st")
 SolveState.__doc__ = """Scratch of one search thread (allocated once, reused per solve).
 
 hands : int64 (8,) cards of the current set held by each seat; sets : int64 (3, 8) the deal's
-sets as dealt; sethash1/2 : uint64 (3,) hash of a set's hands; future : int64 (4,) cards of
-the sets after set ``s``; trick : int64 (8,) cards in the current trick; moves, mscore :
+sets as dealt; owner : int64 (52,) seat dealt each card; future : int64
+(4,) cards of the sets after set ``s``; trick : int64 (64,) the cards of each trick by ply;
+moves, mscore :
 int64 (MAX_PLY, MAX_MOVES) move lists per ply; winners : int64 (64, 2) (winner seat, honour
-points) of each trick replayed; st : int64 (S_NST,) root side, search id, counters.
+points) of each trick replayed; tmp : int64 (16,) scratch; st : int64 (S_NST,) root side, search id, counters.
 """
 TTable = namedtuple("TTable", "key1 key2 lo hi move depth sid")
 TTable.__doc__ = """A fixed-size transposition table (2**bits entries, two-entry buckets).
@@ -95,11 +97,11 @@ move : int8 best lead (card index, -1 none); depth : int8 tricks to go; sid : in
 def new_state() -> SolveState:
     """Zeroed scratch for one thread."""
     return SolveState(np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SETS, MAX_SEATS), np.int64),
-                      np.zeros(MAX_SETS, np.uint64), np.zeros(MAX_SETS, np.uint64),
-                      np.zeros(MAX_SETS + 1, np.int64), np.zeros(MAX_PLY, np.int64),
+                      np.zeros(52, np.int64), np.zeros(MAX_SETS + 1, np.int64), np.zeros(MAX_PLY, np.int64),
                       np.zeros((MAX_PLY, MAX_MOVES), np.int64),
                       np.zeros((MAX_PLY, MAX_MOVES), np.int64),
-                      np.zeros((64, 2), np.int64), np.zeros(S_NST, np.int64))
+                      np.zeros((64, 2), np.int64), np.zeros(16, np.int64),
+                      np.zeros(S_NST, np.int64))
 
 
 def new_table(bits: int = 20) -> TTable:
@@ -111,27 +113,16 @@ def new_table(bits: int = 20) -> TTable:
                   np.full(size, -1, np.int64))
 
 
-def zobrist_keys():
-    """Fixed pseudo-random keys (SplitMix64 of a counter): same on every run."""
-    z = np.zeros(2 * (MAX_SEATS * 52 + MAX_SEATS), np.uint64)
-    s = np.uint64(0x243F6A8885A308D3)
-    with np.errstate(over="ignore"):
-        for i in range(z.size):
-            s = np.uint64(s + np.uint64(0x9E3779B97F4A7C15))
-            x = s
-            x = np.uint64((x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9))
-            x = np.uint64((x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB))
-            z[i] = x ^ (x >> np.uint64(31))
-    m = MAX_SEATS * 52
-    return z[:m], z[m:2 * m], z[2 * m:2 * m + MAX_SEATS], z[2 * m + MAX_SEATS:]
-
-
-@njit(inline="always", **JIT)
-def legal_mask(hand, lock, k, led, first, trump, ntfl, must_trump):
-    """The legal cards of ``hand``: the play core's :func:`.trick.legal_cards` with the
-    led suit and trumps given as suit codes (trump 4: none)."""
-    tmask = suit_mask(trump) if trump < 4 else np.int64(0)
-    return legal_cards(hand, lock, k, suit_mask(led), first, tmask, ntfl, must_trump)
+def leader_keys():
+    """Fixed pseudo-random keys of the leader (SplitMix64 of a counter): same on every run."""
+    z = np.zeros(2 * MAX_SEATS, np.uint64)
+    x0 = 0x243F6A8885A308D3
+    for i in range(z.size):
+        x = (x0 + (i + 1) * 0x9E3779B97F4A7C15) % 2 ** 64
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) % 2 ** 64
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) % 2 ** 64
+        z[i] = x ^ (x >> 31)
+    return z[:MAX_SEATS], z[MAX_SEATS:]
 
 
 @njit(inline="always", **JIT)
@@ -181,7 +172,7 @@ def _trick_value(T, root, wside, hon, cnt, t):
         old = (cnt >> sh) & 63
         new = old + p[K_N]
         share = p[K_SHARE]
-        d = max(0, new - share) - max(0, old - share)
+        d = card_points(new, share) - card_points(old, share)
         pts += d
         cnt = cnt + (p[K_N] << sh)
         if (t + 1) % p[K_UNIT] == 0:
@@ -193,22 +184,13 @@ def _trick_value(T, root, wside, hon, cnt, t):
 
 @njit(inline="always", **JIT)
 def _winner(T, S, leader, n, tb):
-    """Seat that wins the complete trick at ``S.trick[tb:tb + n]`` and its honour points."""
-    led = S.trick[tb] // 13
-    best = -1
-    wi = 0
-    hon = 0
+    """Seat that wins the complete trick at ``S.trick[tb:tb + n]`` (the play core's
+    ``winning_card``) and its honour points."""
+    tm = np.int64(0)
     for i in range(n):
-        c = S.trick[tb + i]
-        hon += T.hon[c]
-        pw = _power(T, c, led)
-        if pw > best:
-            best = pw
-            wi = i
-    w = leader + wi
-    if w >= n:
-        w -= n
-    return w, hon
+        tm |= _bit(S.trick[tb + i])
+    c = winning_card(tm, suit_mask(S.trick[tb] // 13), T.p[K_TRUMP], T.top)
+    return S.owner[c], _honours_of(T, tm)
 
 
 @njit(inline="always", **JIT)
@@ -228,15 +210,16 @@ def _count_key(T, cnt):
 
 @njit(inline="always", **JIT)
 def _legal(T, S, seat, k, t):
-    """Legal cards of ``seat`` (RULES.md §1, §3, §7.3, §7.6) via ``engine.legal_mask``."""
+    """Legal cards of ``seat`` (RULES.md §1, §3, §7.3, §7.6): the play core's
+    ``legal_cards``."""
     p = T.p
-    lock = np.int64(0)
-    if p[K_EXPOSED] and t < p[K_NTRICKS] - 2 and p[K_TURNUP] >= 0:
-        lock = _bit(p[K_TURNUP])
-    led = S.trick[t * p[K_N]] // 13 if k > 0 else 0
-    first = t % p[K_SETSIZE] == 0
-    return legal_mask(S.hands[seat], lock, k, led, first, p[K_TRUMP], p[K_NTFL],
-                      p[K_MUSTTRUMP])
+    tb = np.int64(0)
+    if p[K_EXPOSED] and p[K_TURNUP] >= 0:
+        tb = _bit(p[K_TURNUP])
+    led = suit_mask(S.trick[t * p[K_N]] // 13) if k > 0 else np.int64(0)
+    return legal_cards(S.hands[seat], lock_bit(tb, t, p[K_NTRICKS]), k, led,
+                       t % p[K_SETSIZE] == 0, trump_mask(p[K_TRUMP]), p[K_NTFL] != 0,
+                       p[K_MUSTTRUMP] != 0)
 
 
 @njit(inline="always", **JIT)
@@ -291,6 +274,21 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
         if w >= n:
             w -= n
         partner_wins = (T.side[w] == root) == maximizing
+    top = np.int64(0)
+    if k == 0:
+        # the highest remaining card of each suit
+        allc = np.int64(0)
+        for q in range(n):
+            allc |= S.hands[q]
+        for su in range(4):
+            if (cands >> (13 * su)) & 0x1FFF:
+                for j in range(13):
+                    c = T.order[su, j]
+                    if c < 0:
+                        break
+                    if (allc >> c) & 1:
+                        top |= _bit(c)
+                        break
     m = 0
     mv = S.moves[ply]
     sc = S.mscore[ply]
@@ -299,9 +297,12 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
         cands &= cands - 1
         h = T.hon[c]
         if k == 0:
-            s = T.pw[c] - 20 * h
             if c == ttmove:
                 s = 100000
+            elif (top >> c) & 1:
+                s = 5000 + T.pw[c]
+            else:
+                s = 1000 - 20 * h - T.pw[c]
         else:
             p = _power(T, c, led)
             if partner_wins:
@@ -324,13 +325,96 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
     return m
 
 
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_SEP = np.uint64(0x165667B19E3779F9)
+
+
+@njit(inline="always", **JIT)
+def _key(T, S, leader, t, cnt):
+    """Two 64-bit keys of a position at a trick boundary, by *relative rank*: for each suit,
+    the seats holding its remaining cards in trick order, honours (and an exposed turn-up)
+    by name, other cards only by place. Positions that differ only in which plain cards are
+    gone play out alike, so they meet. Also: the leader, the set, the counts that matter."""
+    p = T.p
+    n = p[K_N]
+    allc = np.int64(0)
+    for q in range(n):
+        allc |= S.hands[q]
+    named = p[K_HONMASK]
+    if p[K_EXPOSED] and p[K_TURNUP] >= 0:
+        named |= _bit(p[K_TURNUP])
+    k1 = T.zl1[leader] ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP)
+    k2 = T.zl2[leader] + np.uint64(t // p[K_SETSIZE] + 1)
+    for s in range(4):
+        if (allc >> (13 * s)) & 0x1FFF:
+            for j in range(13):
+                c = T.order[s, j]
+                if c < 0:
+                    break
+                if (allc >> c) & 1:
+                    code = np.uint64(S.owner[c] + 1)
+                    if (named >> c) & 1:
+                        code += np.uint64((c + 1) << 4)
+                    k1 = (k1 ^ code) * _M1
+                    k2 = (k2 + code) * _M2
+        k1 = (k1 ^ _SEP) * _M1
+        k2 = (k2 ^ _SEP) * _M2
+    return mix64(k1), mix64(k2 ^ (k2 >> np.uint64(29)))
+
+
+@njit(inline="always", **JIT)
+def _sure(T, S, root, maxs):
+    """Honour points and tricks sure for each team: the run of the highest remaining trumps
+    held by one team (seats of the root side, or all the others) all go to that team, and
+    the seat of the team holding most of the run wins that many tricks. Returns
+    ``(points_root, tricks_root, points_others, tricks_others)``."""
+    p = T.p
+    tr = p[K_TRUMP]
+    if tr > 3:
+        return 0, 0, 0, 0
+    n = p[K_N]
+    team = -1
+    pts = 0
+    for j in range(13):
+        c = T.order[tr, j]
+        if c < 0:
+            break
+        b = _bit(c)
+        holder = -1
+        for q in range(n):
+            if S.hands[q] & b:
+                holder = q
+                break
+        if holder < 0:
+            continue
+        tm = 1 if T.side[holder] == root else 0
+        if team < 0:
+            team = tm
+            for q in range(n):
+                maxs[q] = 0
+        elif tm != team:
+            break
+        pts += T.hon[c]
+        maxs[holder] += 1
+    if team < 0:
+        return 0, 0, 0, 0
+    most = 0
+    for q in range(n):
+        if maxs[q] > most:
+            most = maxs[q]
+    if team == 1:
+        return pts, most, 0, 0
+    return 0, 0, pts, most
+
+
 @njit(**KERNEL_JIT)
-def _search(T, S, tt, pos, cnt, h1, h2, alpha, beta):
+def _search(T, S, tt, pos, cnt, alpha, beta):
     """Fail-soft alpha-beta: the future score difference (root side's view) of a position.
 
     ``pos`` packs the leader (bits 0-7), the cards in the trick (8-15) and the trick index
-    in the deal (16-); ``cnt`` the card counts of the unit; ``h1``/``h2`` the hashes of the
-    hands. A result ``<= alpha`` is an upper bound, ``>= beta`` a lower bound, else exact.
+    in the deal (16-); ``cnt`` the card counts of the unit. A result ``<= alpha`` is an
+    upper bound, ``>= beta`` a lower bound, else exact.
     """
     p = T.p
     n = p[K_N]
@@ -346,24 +430,12 @@ def _search(T, S, tt, pos, cnt, h1, h2, alpha, beta):
     n_tricks = p[K_NTRICKS]
     ttmove = -1
     slot = -1
+    k1 = np.uint64(0)
+    k2 = np.uint64(0)
     if k == 0:
         if t >= n_tricks:
             return 0
-        # the points still in play bound the future value
-        rem = S.future[t // p[K_SETSIZE]]
-        for i in range(n):
-            rem |= S.hands[i]
         left = n_tricks - t
-        bound = _honours_of(T, rem)
-        mode = p[K_MODE]
-        if mode == MODE_LINEAR:
-            bound += p[K_HALFN] * left
-        elif mode == MODE_COUNTS:
-            bound += n * left
-        if bound <= alpha:
-            return bound
-        if -bound >= beta:
-            return -bound
         if left == 1:
             # the last trick: every card is forced
             for i in range(n):
@@ -374,9 +446,27 @@ def _search(T, S, tt, pos, cnt, h1, h2, alpha, beta):
             w, hon = _winner(T, S, leader, n, t * n)
             v, _c = _trick_value(T, root, T.side[w], hon, cnt, t)
             return v
+        # the points still in play bound the future value; the top trumps are sure
+        rem = S.future[t // p[K_SETSIZE]]
+        for i in range(n):
+            rem |= S.hands[i]
+        honours = _honours_of(T, rem)
+        pr, tr_, po, to = _sure(T, S, root, S.tmp)
+        mode = p[K_MODE]
+        upper = honours - 2 * po
+        lower = -honours + 2 * pr
+        if mode == MODE_LINEAR:
+            upper += p[K_HALFN] * (left - 2 * to)
+            lower -= p[K_HALFN] * (left - 2 * tr_)
+        elif mode == MODE_COUNTS:
+            upper += n * left
+            lower -= n * left
+        if upper <= alpha:
+            return upper
+        if lower >= beta:
+            return lower
         # transposition table
-        k1 = h1 ^ T.zl1[leader] ^ _count_key(T, cnt)
-        k2 = h2 ^ T.zl2[leader]
+        k1, k2 = _key(T, S, leader, t, cnt)
         mask = tt.key1.shape[0] - 1
         base = np.int64(k1 & np.uint64(mask)) & ~np.int64(1)
         sid = S.st[S_SID]
@@ -399,6 +489,8 @@ def _search(T, S, tt, pos, cnt, h1, h2, alpha, beta):
     legal = _legal(T, S, seat, k, t)
     ply = t * n + k
     cands = _thin(T, S, legal, seat, k, ply - k)
+    if ttmove >= 0 and not (cands >> ttmove) & 1:
+        ttmove = -1
     m = _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove)
     alpha0 = alpha
     beta0 = beta
@@ -406,32 +498,7 @@ def _search(T, S, tt, pos, cnt, h1, h2, alpha, beta):
     bestc = -1
     for i in range(m):
         c = S.moves[ply, i]
-        b = _bit(c)
-        S.hands[seat] ^= b
-        S.trick[ply] = c
-        z = seat * 52 + c
-        n1 = h1 ^ T.zob1[z]
-        n2 = h2 ^ T.zob2[z]
-        if k + 1 < n:
-            v = _search(T, S, tt, pos + 256, cnt, n1, n2, alpha, beta)
-        else:
-            w, hon = _winner(T, S, leader, n, ply - k)
-            pts, ncnt = _trick_value(T, root, T.side[w], hon, cnt, t)
-            nt = t + 1
-            loaded = False
-            if nt % p[K_SETSIZE] == 0 and nt < n_tricks:
-                si = nt // p[K_SETSIZE]
-                for q in range(n):
-                    S.hands[q] = S.sets[si, q]
-                n1 = S.sethash1[si]
-                n2 = S.sethash2[si]
-                loaded = True
-            v = pts + _search(T, S, tt, w | (nt << 16), ncnt, n1, n2, alpha - pts,
-                              beta - pts)
-            if loaded:
-                for q in range(n):
-                    S.hands[q] = 0
-        S.hands[seat] ^= b
+        v = _child(T, S, tt, pos, cnt, seat, c, alpha, beta)
         if maximizing:
             if v > best:
                 best = v
@@ -449,14 +516,44 @@ def _search(T, S, tt, pos, cnt, h1, h2, alpha, beta):
                     if alpha >= beta:
                         break
     if k == 0:
-        _store(T, S, tt, h1, h2, cnt, leader, n_tricks - t, best, alpha0, beta0, bestc, slot)
+        _store(S, tt, k1, k2, n_tricks - t, best, alpha0, beta0, bestc, slot)
     return best
 
 
 @njit(inline="always", **JIT)
-def _store(T, S, tt, h1, h2, cnt, leader, depth, v, alpha0, beta0, bestc, slot):
-    k1 = h1 ^ T.zl1[leader] ^ _count_key(T, cnt)
-    k2 = h2 ^ T.zl2[leader]
+def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
+    """Play card ``c`` for ``seat`` and search on; the future value after it (the points of
+    the trick it completes included)."""
+    p = T.p
+    n = p[K_N]
+    leader = pos & 255
+    k = (pos >> 8) & 255
+    t = pos >> 16
+    b = _bit(c)
+    S.hands[seat] ^= b
+    S.trick[t * n + k] = c
+    if k + 1 < n:
+        v = _search(T, S, tt, pos + 256, cnt, alpha, beta)
+    else:
+        w, hon = _winner(T, S, leader, n, t * n)
+        pts, ncnt = _trick_value(T, S.st[S_ROOT], T.side[w], hon, cnt, t)
+        nt = t + 1
+        loaded = False
+        if nt % p[K_SETSIZE] == 0 and nt < p[K_NTRICKS]:
+            si = nt // p[K_SETSIZE]
+            for q in range(n):
+                S.hands[q] = S.sets[si, q]
+            loaded = True
+        v = pts + _search(T, S, tt, w | (nt << 16), ncnt, alpha - pts, beta - pts)
+        if loaded:
+            for q in range(n):
+                S.hands[q] = 0
+    S.hands[seat] ^= b
+    return v
+
+
+@njit(inline="always", **JIT)
+def _store(S, tt, k1, k2, depth, v, alpha0, beta0, bestc, slot):
     sid = S.st[S_SID]
     lo = -INF
     hi = INF
@@ -467,12 +564,11 @@ def _store(T, S, tt, h1, h2, cnt, leader, depth, v, alpha0, beta0, bestc, slot):
     else:
         lo = v
         hi = v
-    if slot >= 0:
-        e = slot
+    e = slot
+    if slot >= 0 and tt.sid[e] == sid and tt.key1[e] == k1 and tt.key2[e] == k2:
         # the same position: keep the tighter bounds (both are true bounds)
-        if tt.sid[e] == sid and tt.key1[e] == k1 and tt.key2[e] == k2:
-            lo = max(lo, np.int64(tt.lo[e]))
-            hi = min(hi, np.int64(tt.hi[e]))
+        lo = max(lo, np.int64(tt.lo[e]))
+        hi = min(hi, np.int64(tt.hi[e]))
     else:
         mask = tt.key1.shape[0] - 1
         base = np.int64(k1 & np.uint64(mask)) & ~np.int64(1)
@@ -491,14 +587,18 @@ def _store(T, S, tt, h1, h2, cnt, leader, depth, v, alpha0, beta0, bestc, slot):
 
 
 @njit(**KERNEL_JIT)
-def _mtdf(T, S, tt, pos, cnt, h1, h2, guess):
-    """The exact future value by zero-window tests (MTD(f)) from a first guess."""
+def _mtdf(T, S, tt, pos, cnt, guess, seat, c):
+    """The exact future value by zero-window tests (MTD(f)) from a first guess: of the
+    position itself (``c`` < 0) or of the position after ``seat`` plays card ``c``."""
     g = guess
     lo = -INF
     hi = INF
     while lo < hi:
         b = g + 1 if g == lo else g
-        g = _search(T, S, tt, pos, cnt, h1, h2, b - 1, b)
+        if c < 0:
+            g = _search(T, S, tt, pos, cnt, b - 1, b)
+        else:
+            g = _child(T, S, tt, pos, cnt, seat, c, b - 1, b)
         if g < b:
             hi = g
         else:
@@ -508,7 +608,7 @@ def _mtdf(T, S, tt, pos, cnt, h1, h2, guess):
 
 @njit(inline="always", **JIT)
 def _set_up(T, S, deal, play, n_play, root_side):
-    """Load a deal and replay ``play``; returns ``(pos, cnt, h1, h2, acc)``.
+    """Load a deal and replay ``play``; returns ``(pos, cnt, acc)``.
 
     ``deal``: int64 (n_sets, n) card masks as dealt; ``play``: card indices, legal (checked
     by the caller). ``acc``: points of the quitted tricks for the root side (the same
@@ -521,28 +621,21 @@ def _set_up(T, S, deal, play, n_play, root_side):
     for si in range(MAX_SETS):
         for q in range(MAX_SEATS):
             S.sets[si, q] = deal[si, q] if si < ns and q < n else 0
-    for si in range(ns):
-        a = np.uint64(0)
-        b = np.uint64(0)
-        for q in range(n):
-            m = S.sets[si, q]
-            while m:
-                c = lowest_index(m)
-                m &= m - 1
-                a ^= T.zob1[q * 52 + c]
-                b ^= T.zob2[q * 52 + c]
-        S.sethash1[si] = a
-        S.sethash2[si] = b
     acc_mask = np.int64(0)
     for si in range(ns - 1, -1, -1):
         S.future[si] = acc_mask
         for q in range(n):
             acc_mask |= S.sets[si, q]
     S.future[ns] = 0
+    for si in range(ns):
+        for q in range(n):
+            m = S.sets[si, q]
+            while m:
+                c = lowest_index(m)
+                m &= m - 1
+                S.owner[c] = q
     for q in range(MAX_SEATS):
         S.hands[q] = S.sets[0, q]
-    h1 = S.sethash1[0]
-    h2 = S.sethash2[0]
     leader = (p[K_DEALER] + 1) % n
     k = 0
     t = 0
@@ -550,8 +643,6 @@ def _set_up(T, S, deal, play, n_play, root_side):
         c = play[j]
         seat = (leader + k) % n
         S.hands[seat] &= ~_bit(c)
-        h1 ^= T.zob1[seat * 52 + c]
-        h2 ^= T.zob2[seat * 52 + c]
         S.trick[t * n + k] = c
         k += 1
         if k == n:
@@ -564,8 +655,6 @@ def _set_up(T, S, deal, play, n_play, root_side):
             if t % size == 0 and t < p[K_NTRICKS]:
                 for q in range(n):
                     S.hands[q] = S.sets[t // size, q]
-                h1 = S.sethash1[t // size]
-                h2 = S.sethash2[t // size]
     mover = (leader + k) % n
     root = T.side[mover] if root_side < 0 else root_side
     S.st[S_ROOT] = root
@@ -574,7 +663,7 @@ def _set_up(T, S, deal, play, n_play, root_side):
     for j in range(t):
         pts, cnt = _trick_value(T, root, T.side[S.winners[j, 0]], S.winners[j, 1], cnt, j)
         acc += pts
-    return leader | (k << 8) | (t << 16), cnt, h1, h2, acc
+    return leader | (k << 8) | (t << 16), cnt, acc
 
 
 @njit(inline="always", **JIT)
@@ -583,7 +672,7 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     to move at its card index (INF elsewhere; with ``all_cards`` = 0 only the best value is
     exact, in ``out[52]``). Returns the best value for the player to move's side."""
     S.st[S_SID] += 1
-    pos, cnt, h1, h2, acc = _set_up(T, S, deal, play, n_play, root_side)
+    pos, cnt, acc = _set_up(T, S, deal, play, n_play, root_side)
     p = T.p
     n = p[K_N]
     leader = pos & 255
@@ -594,7 +683,7 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     for c in range(53):
         out[c] = INF
     if not all_cards:
-        v = acc + _mtdf(T, S, tt, pos, cnt, h1, h2, 0)
+        v = acc + _mtdf(T, S, tt, pos, cnt, 0, seat, -1)
         out[52] = v
         return v
     legal = _legal(T, S, seat, k, t)
@@ -605,31 +694,7 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     best = -INF if maximizing else INF
     for i in range(m):
         c = S.moves[ply, i]
-        b = _bit(c)
-        S.hands[seat] ^= b
-        S.trick[ply] = c
-        z = seat * 52 + c
-        n1 = h1 ^ T.zob1[z]
-        n2 = h2 ^ T.zob2[z]
-        if k + 1 < n:
-            v = _mtdf(T, S, tt, pos + 256, cnt, n1, n2, guess)
-        else:
-            w, hon = _winner(T, S, leader, n, ply - k)
-            pts, ncnt = _trick_value(T, S.st[S_ROOT], T.side[w], hon, cnt, t)
-            nt = t + 1
-            loaded = False
-            if nt % p[K_SETSIZE] == 0 and nt < p[K_NTRICKS]:
-                si = nt // p[K_SETSIZE]
-                for q in range(n):
-                    S.hands[q] = S.sets[si, q]
-                n1 = S.sethash1[si]
-                n2 = S.sethash2[si]
-                loaded = True
-            v = pts + _mtdf(T, S, tt, w | (nt << 16), ncnt, n1, n2, guess - pts)
-            if loaded:
-                for q in range(n):
-                    S.hands[q] = 0
-        S.hands[seat] ^= b
+        v = _mtdf(T, S, tt, pos, cnt, guess, seat, c)
         guess = v
         out[c] = acc + v
         if (maximizing and v > best) or (not maximizing and v < best):
