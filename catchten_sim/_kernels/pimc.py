@@ -17,7 +17,7 @@ from numba import njit
 from .bits import KERNEL_JIT, rng_seed
 from .deal import deal_trumps
 from .engine import FRESH, fold_deal, outcome_row, play_deal, side_sums
-from .layout import P_N
+from .spec import S_N, spec_of
 
 
 @njit(**KERNEL_JIT)
@@ -40,16 +40,17 @@ def scripted_deal(tab, scr, policies, seed, deal_index, script, logs, row, acc, 
     int
         The script entries used (the scripted seats' plays).
     """
-    n = tab.params[P_N]
+    sp = spec_of(tab)
+    n = sp[S_N]
     s = rng_seed(seed, deal_index)
     dealer = deal_index % n
-    trump, turnup, dead, s = deal_trumps(tab, dealer, s, scr.set_hands, scr.owner)
+    trump, turnup, dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
     scr.spos[0] = 0
-    ten_taker, s = play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs,
+    ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs,
                              True, False, FRESH, False)
-    holder = side_sums(tab, scr, trump)
+    holder = side_sums(tab, sp, scr, trump)
     if acc.shape[0] > 0:
-        fold_deal(tab, scr, dealer, trump, ten_taker, holder, acc, off)
+        fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)
     if row.shape[0] > 0:
-        outcome_row(tab, scr, dealer, trump, ten_taker, holder, row)
+        outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, row)
     return scr.spos[0]
