@@ -139,6 +139,8 @@ def print_odds(o: Odds) -> None:
          f"{' '.join(format_card(c) for c in cards_of_mask(info.my_hand))}")
     if o.partial:
         echo(f"PARTIAL: interrupted after {o.n_deals:,} of {o.requested:,} deals")
+    if o.exact:
+        echo(f"exact ({o.n_deals:,} deals): every deal consistent with the hand played once")
     echo(f"{o.n_deals:,} deals consistent with the hand, played out by "
          f"{'/'.join(sorted({p.label for p in o.policies}))}; seed {o.seed}; "
          f"{o.elapsed_s:.2f} s")

@@ -272,3 +272,50 @@ def test_pimc_refused_where_it_cannot_play():
     res = CliRunner().invoke(cli, ["advise", str(CASES / "foster4_left3_lead_01.json"),
                                    "--policy", "pimc:5", "--exact-max", "0"])
     assert res.exit_code == 2 and "pimc" in res.output
+
+
+# ------------------------------------------------------------------ honesty of the deals
+_CFGS = [(2, {}), (3, {}), (4, {}), (5, {"keep_six_of_spades": True}), (6, {}),
+         (4, {"exposed_trump": True}), (4, {"must_trump": True}),
+         (3, {"small_deal": "whole"}), (4, {"no_trump_first_lead": True})]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cfg=st.sampled_from(_CFGS), seed=st.integers(0, 10_000), frac=st.floats(0.3, 0.95))
+def test_deals_rebuilt_for_the_solver_respect_what_is_known(cfg, seed, frac):
+    # the deal as dealt is the true deal when the hidden hands are the true ones; every
+    # enumerated (or sampled) deal keeps the played cards where they were played, the
+    # voids shown, the turn-up with the dealer and the dead cards out
+    from catchten_sim.dd import played_masks
+    players, variants = cfg
+    rules = Rules("foster", players, variants)
+    pos, pd = cut_position(rules, seed, int(frac * rules.n_dealt), "heuristic")
+    info = pos.info()
+    sampler = Sampler(info)
+    true_now = np.array(pd.deal.set_hands, dtype=np.int64)[None] & ~info.played
+    true_now[:, :info.set_index] = 0
+    assert (dealt_hands(info, true_now) == np.array(pd.deal.set_hands)[None]).all()
+    pm = played_masks(info)
+    hidden = sampler.enumerate(min(sampler.n_deals, 300)) if sampler.can_enumerate(10 ** 6) \
+        else sampler.sample(300, seed=seed)
+    dealt = dealt_hands(info, sampler.full_hands(hidden))
+    size = rules.set_size
+    for d in dealt:
+        assert (d & pm == pm).all()                        # played cards stay put
+        union = 0
+        for s_ in range(rules.n_sets):
+            for p in range(players):
+                m = int(d[s_, p])
+                assert bin(m).count("1") == size and union & m == 0
+                union |= m
+                if s_ == info.set_index and p != info.seat:
+                    free = m & ~int(pm[s_, p])
+                    if info.turnup is not None and p == info.dealer:
+                        free &= ~(1 << info.turnup)
+                    for c in cards_of_mask(free):
+                        assert not (info.void_suits[p] >> (c // 13)) & 1
+        assert union & info.dead == 0
+        if info.turnup is not None:
+            assert int(d[rules.n_sets - 1, info.dealer]) >> info.turnup & 1
+        assert int(d[info.set_index, info.seat]) & ~int(pm[info.set_index, info.seat]) \
+            == info.my_hand
