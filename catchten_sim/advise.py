@@ -792,6 +792,11 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
     trump_lead, note = _trump_lead(acc, cands, order, info, z, margin)
     if eq_why:
         note = (note + "; " if note else "") + eq_why
+    if exact and not exact_done:
+        note = (note + "; " if note else "") + (
+            f"the exact enumeration stopped after {acc.n:,} of {sampler.n_deals:,} deals: "
+            "those are not a random sample, so the intervals do not hold (rerun with more "
+            "--time, or --exact-max 0 to sample)")
     if ev_key == "dd" and rules.n_sides > 2:
         note = (note + "; " if note else "") + (
             "dd values with three or more sides: our side against the others together "
