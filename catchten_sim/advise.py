@@ -270,7 +270,7 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
     r = info.rules
     if info.score is None:
         return None, "P(win) needs the game score (score)"
-    if r.v("game_at_once"):
+    if r.game_at_once:
         return None, "P(win) not available with game_at_once"
     try:
         from .games import cached_equity_table

@@ -233,7 +233,7 @@ class GameSimulationResult:
             "start_scores": list(self.start_scores),
             "target": r.target,
             "tie": r.tie,
-            "game_at_once": bool(r.v("game_at_once")),
+            "game_at_once": r.game_at_once,
             "p_win": entries(overall),
             "p_win_by_first_dealer_side": by_side,
             "p_win_by_first_dealer_seat": by_seat if r.players != r.n_sides else [],
@@ -567,7 +567,7 @@ class EquityTable:
 
     def _tied(self, c: int, after: np.ndarray) -> np.ndarray:
         """Two sides, a tie carried into the next deal of class ``c``."""
-        if self.rules.v("game_at_once"):
+        if self.rules.game_at_once:
             p0 = np.full(len(after), self.F[c])
         else:
             d = np.clip(after[:, 0] - after[:, 1], -self.dmax, self.dmax)
@@ -586,7 +586,7 @@ class EquityTable:
         tie = _TIE[self.rules.tie]
         G.resolve_from_flags(sc, np.int64(flags), np.int64(unit), self.steps, self.tside, idx,
                              np.int64(self.target), np.int64(tie),
-                             bool(self.rules.v("game_at_once")), code, after)
+                             self.rules.game_at_once, code, after)
         p = self.prob[c, idx]
         vals = np.zeros((len(idx), ns))
         won = code >= 0
@@ -651,7 +651,7 @@ class EquityTable:
         if arr.ndim != 2 or arr.shape[1] != ns or (arr < 0).any():
             raise CatchTenError("steps", "bad shape",
                                 f"shape {arr.shape}: need (rows, {ns}) of points >= 0")
-        at_once = bool(self.rules.v("game_at_once"))
+        at_once = self.rules.game_at_once
         if at_once:
             rows = np.vstack([arr[:-1][arr[:-1].any(axis=1)], arr[-1:]])
             if (np.count_nonzero(rows[:-1], axis=1) > 1).any():
@@ -736,7 +736,7 @@ class EquityTable:
         """What the table was made from (JSON-ready; the table itself is ``to_frame``)."""
         return {"rules": self.rules.to_dict(), "policies": [p.label for p in self.policies],
                 "hands": self.n_hands, "seed": self.seed, "target": self.target,
-                "tie": self.rules.tie, "game_at_once": bool(self.rules.v("game_at_once")),
+                "tie": self.rules.tie, "game_at_once": self.rules.game_at_once,
                 "classes": "dealer_side" if self.by_side else "dealer_seat",
                 "distinct_outcomes": self.n_outcomes,
                 "simulation_s": round(self.sim_s, 3), "dp_s": round(self.dp_s, 3),

@@ -57,10 +57,10 @@ FRESH = (_Z, _Z, _Z, _Z, _Z, _Z, np.int64(-1))
 #: per set; ``hands`` (n,) the cards held now; ``owner`` (52,) seat dealt each card (-1
 #: none); ``cap`` (n_sets, n_sides) cards taken per scoring unit and side (row 0 only
 #: without per-set scoring); ``seat_tricks`` (n,); ``trump_leads`` (n_sides,);
-#: ``spos`` (1,) position in a script; ``side_acc`` (7, n_sides) per-side sums of a deal;
-#: ``row`` (N_FIXED + n * N_PER_POS,) one outcome row. All int64.
+#: ``spos`` (1,) position in a script; ``side_acc`` (7, n_sides) per-side sums of a deal.
+#: All int64.
 Scratch = namedtuple("Scratch", ["set_hands", "hands", "owner", "cap", "seat_tricks",
-                                 "trump_leads", "spos", "side_acc", "row"])
+                                 "trump_leads", "spos", "side_acc"])
 
 
 def padded_zeros(shapes, fill=None):
@@ -90,9 +90,8 @@ def scratch(tab) -> Scratch:
     n_sets = int(params[P_NSETS])
     n_sides = int(params[P_NSIDES])
     shapes = [(n_sets, n), (n,), (52,), (n_sets, n_sides), (n,), (n_sides,), (1,),
-              (F_HONOURS_DEALT + 1, n_sides), (N_FIXED + n * N_PER_POS,)]
-    return Scratch(*padded_zeros(shapes, [None, None, -1, None, None, None, None, None,
-                                          None]))
+              (F_HONOURS_DEALT + 1, n_sides)]
+    return Scratch(*padded_zeros(shapes, [None, None, -1, None, None, None, None, None]))
 
 
 @njit(inline="always", **JIT)
@@ -112,7 +111,8 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
     script : int64 choices for ``POL_SCRIPTED`` (``scr.spos[0]`` the next position).
     logs : ``(log_leader (tricks,), log_cards (tricks, n) in play order, log_winner
         (tricks,))``, filled when ``do_log``.
-    only_random : bool, every seat plays ``random`` (a leaner loop).
+    only_random : bool, every seat plays ``random`` (a leaner loop; ``trump_leads`` is
+        then not kept).
     start : tuple of ints ``(t0, leader0, k0, tm0, led0, played0, ten_taker0)``, used only
         with ``resume``: play from trick ``t0`` (over the whole deal) led by ``leader0``,
         whose first ``k0`` cards (mask ``tm0``, led suit ``led0``) are already on the table
@@ -214,7 +214,8 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
             cap_mask[unit, side_of_seat[win_seat]] |= tm
             seat_tricks[win_seat] += 1
             ten_taker = win_seat if (tm & ten_bit) != 0 else ten_taker
-            trump_leads[side_of_seat[leader]] += 1 if led == trump else 0
+            if not only_random:             # only the heuristic reads trump leads
+                trump_leads[side_of_seat[leader]] += 1 if led == trump else 0
             if do_log:
                 log_leader[t_index] = leader
                 log_winner[t_index] = win_seat
