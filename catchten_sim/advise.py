@@ -82,11 +82,13 @@ STOP_REASONS = {
     "single": "only one legal card",
     "exact": "every consistent deal was evaluated (exact: no sampling error)",
 }
-#: enumerate every consistent deal instead of sampling when there are at most this many
-#: (per evaluator; measured: a double-dummy solve of a late position takes tens of
-#: microseconds, a heuristic rollout of every card a few: 10**5 deals take about a second
-#: or two on one core; see benchmarks/bench_pimc.py)
-EXACT_MAX = {"dd": 100_000, "rollout": 100_000}
+#: enumerate every consistent deal instead of sampling when there are at most this many,
+#: per evaluator. Measured (benchmarks/bench_pimc.py, 4 players, 2 threads on a shared
+#: machine): double-dummy solves of every card run at 2,000-3,300 deals/s with five cards
+#: left each and 5,000-26,000 with four, so 100,000 deals could take over the default 30 s
+#: --time; 20,000 (the default --samples) never costs more than the sampled run it
+#: replaces. Heuristic rollouts of every card run at several 100,000 deals/s: 100,000.
+EXACT_MAX = {"dd": 20_000, "rollout": 100_000}
 ROLLOUT_SALT = 0xD1B54A32D192ED03
 FIRST_BATCH = FIRST_LOOK
 DEFAULT_MARGIN = {"diff": 0.25, "points": 0.25, "p_win": 0.01}   # practical margin
@@ -618,7 +620,8 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
         cards lies inside ``±margin`` the verdict is "no practical difference" (and the
         run may stop there).
     exact_max : enumerate every consistent deal instead of sampling when there are at
-        most this many (default ``EXACT_MAX`` of the evaluator, 100,000; 0: never): the
+        most this many (default ``EXACT_MAX`` of the evaluator: dd 20,000, rollout
+        100,000; 0: never): the
         result is then exact (``stop = "exact"``, ``Advice.exact``), with no sampling
         error from the deals (with random rollout policies the rollouts' error remains).
     progress : called as ``progress(done, total)`` while the game-equity table is built

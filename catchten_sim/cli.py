@@ -425,7 +425,8 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
                    "disagree).")
 @click.option("--exact-max", type=int, default=None,
               help="Enumerate every consistent deal (an exact answer) when there are at "
-                   "most this many (default 100000; 0: always sample).")
+                   "most this many (default 20000 with dd, 100000 with rollout; 0: always "
+                   "sample).")
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="At most this many sampled deals (every legal card is played on each).")
 @click.option("--time", "time_limit", type=float, default=30.0, show_default=True,
