@@ -119,20 +119,29 @@ def bench_exact(threads: int) -> None:
                   f"({rate:,.0f} deals/s)")
 
 
-def bench_default_n(threads: int, positions: int) -> None:
+def bench_default_n(threads: int, positions: int, ref_n: int = 400,
+                    ns: tuple[int, ...] = (10, 25, 50, 100, 200)) -> None:
+    """How often pimc:N picks pimc:ref_n's card at opening leads, and its regret: how many
+    points worse its card is by pimc:ref_n's own estimate (0 when it picks a card of
+    equal value)."""
     r = Rules("foster", 4)
     ref = {}
     for k in range(positions):
         d = make_deal(r, seed=500 + k, index=0)
         info = _info_of(d, (d.dealer + 1) % 4, [])
-        ref[k] = (info, choose(info, 400, seed=7, threads=threads)[0])
-    for n in (10, 25, 50, 100, 200):
+        c_ref, x = choose(info, ref_n, seed=7, threads=threads)
+        ref[k] = (info, c_ref, dict(zip(x["cards"], x["mean"])))
+    for n in ns:
         agree = 0
+        regret = 0.0
         t = time.perf_counter()
-        for k, (info, c400) in ref.items():
-            agree += choose(info, n, seed=11, threads=threads)[0] == c400
+        for k, (info, c_ref, means) in ref.items():
+            c = choose(info, n, seed=11, threads=threads)[0]
+            agree += c == c_ref
+            regret += means[c_ref] - means[c]
         dt = (time.perf_counter() - t) / len(ref)
-        print(f"  pimc:{n:<4} picks pimc:400's card in {agree}/{len(ref)} opening leads, "
+        print(f"  pimc:{n:<4} picks pimc:{ref_n}'s card in {agree}/{len(ref)} opening leads, "
+              f"mean regret {regret / len(ref):.2f} points (by pimc:{ref_n}), "
               f"{dt:.3f} s a decision")
 
 
@@ -142,8 +151,13 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--quick", action="store_true", help="targets only (no exact / N study)")
     ap.add_argument("--positions", type=int, default=20)
+    ap.add_argument("--only-n", action="store_true", help="only the N study")
+    ap.add_argument("--ref-n", type=int, default=400)
     a = ap.parse_args()
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if a.only_n:
+        bench_default_n(a.threads, a.positions, a.ref_n, (10, 25, 50, 100))
+        return
     t1 = bench_advise_process(a.threads, a.repeat)
     print(f"advise --evaluator dd, 4p opening, 200 deals, whole process, {a.threads} threads: "
           f"median {t1:.2f} s (target < 1 s: {'PASS' if t1 < 1 else 'FAIL'})")
@@ -157,7 +171,7 @@ def main() -> None:
         print("exact mode (behind EXACT_MAX):")
         bench_exact(a.threads)
         print("determinizations per decision (behind DEFAULT_N):")
-        bench_default_n(a.threads, a.positions)
+        bench_default_n(a.threads, a.positions, a.ref_n)
 
 
 if __name__ == "__main__":
