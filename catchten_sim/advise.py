@@ -721,7 +721,7 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
         while True:
             # batches double up to MAX_BATCH and end exactly at the planned looks
             nxt = next(x for x in looks if x > done)
-            m = min(MAX_BATCH, nxt - done, max(plan.first, done))
+            m = min(MAX_BATCH, nxt - done, MAX_BATCH if exact else max(plan.first, done))
             if exact:
                 hidden = sampler.enumerate(m, start=done)
             else:

@@ -5,7 +5,7 @@ import math
 
 import click
 
-from .advise import STOP_REASONS, Advice, Odds
+from .advise import STOP_REASONS, Advice, Odds, trump_answer
 from .cards import cards_of_mask, format_card
 
 
@@ -86,29 +86,24 @@ def _verdicts(a: Advice) -> None:
     else:
         d = a.margin.diff
         v = a.margin.verdict
-        span = f"paired 95%: {d.lo:+.3f} to {d.hi:+.3f}"
+        span = (f"paired 95%: {d.lo:+.3f} to {d.hi:+.3f}" if a.z > 0 else
+                "exact, every consistent deal")
         if v == "no practical difference":
             echo(f"best: no practical difference between {format_card(a.best)} and "
                  f"{format_card(a.second)}: {d.mean:+.3f} {a.objective} ({span}; inside "
                  f"the practical margin ±{a.practical_margin:g})")
         else:
             verdict = "separated at 95%" if v == "separated" else "not separated at 95%"
+            if a.z == 0:
+                verdict = "no sampling error" if v == "separated" else "equal"
             echo(f"best: {format_card(a.best)}, by {d.mean:+.3f} {a.objective} over "
                  f"{format_card(a.second)} ({span}; {verdict})")
     if a.trump_lead is not None:
         d = a.trump_lead.diff
-        v = a.trump_lead.verdict
-        if v == "no practical difference":
-            ans = "no practical difference"
-        elif d.lo > 0:
-            ans = "YES"
-        elif d.hi < 0:
-            ans = "NO"
-        else:
-            ans = "too close to call"
+        ans = trump_answer(a.trump_lead)
         echo(f"lead a trump? {ans}: best trump lead {format_card(a.trump_lead.a)} vs best "
              f"other lead {format_card(a.trump_lead.b)}: {d.mean:+.3f} {a.objective} "
-             f"(paired 95%: {d.lo:+.3f} to {d.hi:+.3f})")
+             + (f"(paired 95%: {d.lo:+.3f} to {d.hi:+.3f})" if a.z > 0 else "(exact)"))
     if a.model_note:
         echo(f"MODEL: {a.model_note}")
     if a.note:
