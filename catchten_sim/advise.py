@@ -6,6 +6,8 @@
 ...     "hand": "JS AS 9S KH QH 7D 8C 9C TC".split(), "play": []})
 >>> adv = advise(pos, samples=2000, seed=1)          # doctest: +SKIP
 >>> adv.best, adv.margin                             # doctest: +SKIP
+>>> advise("examples/position-lead.json")           # doctest: +SKIP
+>>> odds(Rules("foster", 4), "JS AS 9S KH QH 7D 8C 9C TC", "7S", seat=0, dealer=3)  # doctest: +SKIP
 
 Method (sound Monte Carlo practice):
 
@@ -51,7 +53,7 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 import pandas as pd
@@ -60,7 +62,7 @@ from ._kernels import engine as K
 from ._kernels import rollout as KR
 from .aggregate import (FIRST_LOOK, Z95, LookPlan, mean_se, normal_interval, paired_diff,
                         verdict, wilson)
-from .cards import cards_of_mask, format_card
+from .cards import Card, cards_of_mask, format_card
 from .determinize import Sampler
 from .errors import CatchTenError
 from .policies import Policy
@@ -98,7 +100,7 @@ MAX_SAMPLES = 50_000_000
 
 # ------------------------------------------------------------------------ legal cards
 def legal_cards(info: InfoSet) -> list[int]:
-    """The cards the player to move may play (RULES.md §1, §3, §7.6), ascending:
+    """The cards the player to move may play (docs/rules.md §1, §3, §7.6), ascending:
     :meth:`catchten_sim.state.PlayState.legal_cards` of the position's play so far."""
     if info.state is None:
         raise CatchTenError("position", "no play state", "an InfoSet built without its play")
@@ -411,15 +413,19 @@ def _mean_est(m: float, se: float, n: int, z: float = Z95) -> Estimate:
 class CandidateResult:
     """The evaluation of one legal card."""
 
-    card: int
+    card: Card
     is_trump: bool
     n: int
     estimates: dict[str, Estimate]
-    equivalent_to: int | None = None
+    equivalent_to: Card | None = None
     #: the share of the determinizations in which this card is a best card (objective)
     best_share: float | None = None
     #: exact mode: the sum of the objective over every consistent deal
     value_sum: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "card", _card(self.card))
+        object.__setattr__(self, "equivalent_to", _card(self.equivalent_to))
 
     @property
     def name(self) -> str:
@@ -442,10 +448,14 @@ class CandidateResult:
 class Comparison:
     """A paired comparison of two cards on the objective: ``a`` minus ``b``."""
 
-    a: int
-    b: int
+    a: Card
+    b: Card
     diff: Estimate
     practical_margin: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "a", _card(self.a))
+        object.__setattr__(self, "b", _card(self.b))
 
     @property
     def separated(self) -> bool:
@@ -472,8 +482,8 @@ class Advice:
     position : Position
     policies : tuple of Policy; evaluator : str; objective : str
     candidates : tuple of CandidateResult, best first (by the objective)
-    best : int, the recommended card; second : int or None (the best card not equivalent
-        to it)
+    best : Card, the recommended card (prints as ``7D``; equal to ``"7D"``); second : Card
+        or None (the best card not equivalent to it)
     margin : Comparison or None, best minus second (paired, on the objective)
     trump_lead : Comparison or None, on lead holding trumps and other cards: best trump
         lead minus best other lead
@@ -491,8 +501,8 @@ class Advice:
     evaluator: str
     objective: str
     candidates: tuple[CandidateResult, ...]
-    best: int
-    second: int | None
+    best: Card
+    second: Card | None
     margin: Comparison | None
     trump_lead: Comparison | None
     n_samples: int
@@ -514,6 +524,10 @@ class Advice:
     other: dict | None = None
     #: one line when the two evaluators disagree on the best card or on "lead a trump?"
     model_note: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "best", _card(self.best))
+        object.__setattr__(self, "second", _card(self.second))
 
     def compare(self, a: object, b: object) -> Comparison:
         """The paired comparison (on the objective, same samples) of any two legal cards:
@@ -594,7 +608,34 @@ def _policies(rules: Rules, policy: object, opponents: object, seat: int
                  for s in range(rules.players))
 
 
-def advise(position: Position, *, policy: object = "heuristic", opponents: object = None,
+def _card(c: object) -> Card | None:
+    """A card index (int, numpy int) or Card as a :class:`Card`; None stays None."""
+    return None if c is None else c if isinstance(c, Card) else Card(int(c))
+
+
+def as_position(position: object) -> Position:
+    """A :class:`Position` from a Position, a docs/formats.md position dict, or the path
+    of a position JSON file.
+
+    Raises
+    ------
+    CatchTenError
+        A bad position, or a file that cannot be read.
+    """
+    import os
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, Mapping):
+        return Position.from_dict(position)
+    if isinstance(position, (str, os.PathLike)):
+        return Position.from_json(position)
+    raise CatchTenError("position", "not a position",
+                        f"a Position, a dict or a JSON file path, not "
+                        f"{type(position).__name__}")
+
+
+def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
+           opponents: object = None,
            evaluator: str = "rollout", samples: int = 20_000,
            time_limit: float | None = 30.0, seed: int = 1, threads: int | None = None,
            objective: str | None = None, min_samples: int = FIRST_BATCH,
@@ -605,7 +646,7 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
 
     Parameters
     ----------
-    position : Position
+    position : Position, a docs/formats.md position dict, or the path of a position JSON
     policy : policy of the player's side in the rollouts (``heuristic`` default, ``random``);
     opponents : policy of the other sides (default: the same).
     evaluator : ``rollout`` (or ``dd`` once the double-dummy solver exists).
@@ -646,6 +687,7 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
     CatchTenError
         Bad counts, an unknown policy/evaluator/objective, or no legal card.
     """
+    position = as_position(position)
     samples = _check_count("samples", samples, 1, MAX_SAMPLES)
     seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
     if threads is not None:
@@ -1049,10 +1091,10 @@ class Odds:
         }
 
 
-def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: int,
-         dead: Sequence[int] = (), policy: object = "heuristic", opponents: object = None,
-         n_deals: int = 20_000, seed: int = 1, threads: int | None = None,
-         exact_max: int | None = None,
+def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: int,
+         dealer: int, dead: Sequence[object] | str = (), policy: object = "heuristic",
+         opponents: object = None, n_deals: int = 20_000, seed: int = 1,
+         threads: int | None = None, exact_max: int | None = None,
          progress: Callable[[int, int], None] | None = None) -> Odds:
     """The odds of ``hand`` (the observer's cards at the deal; with sets, the first set)
     for seat ``seat`` with ``dealer`` dealing and ``turnup`` turned: deals consistent with
@@ -1063,12 +1105,19 @@ def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: i
     When the deals consistent with the hand are at most ``exact_max`` (default
     ``EXACT_MAX["rollout"]``; 0: never) every one is played once instead (``exact``).
 
+    ``hand`` and ``dead`` are cards as text (``"JS AS 9S"`` or ``["JS", "AS"]``), card
+    indices or :class:`Card`; ``turnup`` one card the same way.
+
     Raises
     ------
     PositionError, CatchTenError
         Inconsistent hand/turn-up/dead cards, bad counts.
     """
+    from .cards import parse_cards
     from .position import deal_info
+    hand = parse_cards(hand, "hand")
+    dead = parse_cards(dead, "dead")
+    turnup = Card(turnup).idx if turnup is not None else turnup
     n_deals = _check_count("deals", n_deals, 1, MAX_SAMPLES)
     seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
     info = deal_info(rules, dealer=dealer, seat=seat, hand=hand, turnup=turnup, dead=dead)

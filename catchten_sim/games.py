@@ -7,7 +7,7 @@
 >>> eq = equity_table(Rules("foster", 4), "heuristic", n_hands=200_000, seed=1)
 >>> eq.p_win((35, 30), dealer=3)                            # doctest: +SKIP
 
-Games (RULES.md §1, §3, §7.9-§7.13, with the readings of :mod:`catchten_sim.records`)
+Games (docs/rules.md §1, §3, §7.9-§7.13, with the readings of :mod:`catchten_sim.records`)
 ----------------------------------------------------------------------------------
 Hands are dealt in turn (the deal passes left), scores carry over, and the winner is
 decided by the rules' ``tie`` (``count_out`` in the order of §7.10, ``higher_total``,
@@ -258,7 +258,8 @@ class GameSimulationResult:
         """A short plain-text summary (what ``catchten simulate --games`` prints)."""
         d = self.to_dict()
         r = self.rules
-        lines = [f"{r.label()}: {self.n_games:,} games to {r.target}, tie={r.tie}"
+        lines = [f"{r.label()}: {self.n_games:,} game{'s' if self.n_games != 1 else ''} "
+                 f"to {r.target}, tie={r.tie}"
                  + (", game_at_once" if d["game_at_once"] else "")
                  + f"; policies {', '.join(d['policies']['seats'])}; seed {self.seed}",
                  f"first dealer: {self.first_dealer}"
@@ -268,6 +269,8 @@ class GameSimulationResult:
 
         def fmt(e: dict) -> str:
             lo, hi = e["wilson95"]
+            if e["p_win"] is None:      # no game in this group (e.g. one game in all)
+                return f"side {e['side']}  no games"
             return f"side {e['side']} {100 * e['p_win']:5.1f}% [{100 * lo:4.1f}, {100 * hi:4.1f}]"
 
         lines.append("  all games            " + "   ".join(fmt(e) for e in d["p_win"]))
@@ -294,8 +297,9 @@ class GameSimulationResult:
         if d["ties_carried"]["units"]:
             lines.append(f"ties carried into another unit: {d['ties_carried']['units']:,} "
                          f"(in {d['ties_carried']['games']:,} games)")
-        lines.append("final scores: " + ", ".join(f"side {e['side']} {e['mean']:.2f} "
-                                                   f"(se {e['se']:.2f})" for e in d["final_scores"]))
+        lines.append("final scores: " + ", ".join(
+            f"side {e['side']} {e['mean']:.2f}"
+            + (f" (se {e['se']:.2f})" if e["se"] is not None else "") for e in d["final_scores"]))
         lines.append(f"{self.elapsed_s:.2f} s on {self.threads} thread(s)")
         return "\n".join(lines)
 

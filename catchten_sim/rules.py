@@ -1,4 +1,4 @@
-"""Rule presets and variant switches (RULES.md §2-§5, fine points §7), resolved once.
+"""Rule presets and variant switches (docs/rules.md §2-§5, fine points §7), resolved once.
 
 ``Rules`` is frozen and validated: a preset name, a player count and a mapping of
 switches. Everything the kernels need is derived once by :meth:`Rules.tables`
@@ -7,7 +7,7 @@ switches. Everything the kernels need is derived once by :meth:`Rules.tables`
 Presets
 -------
 ``foster`` (default; seeds 000, 003, 001), ``jaques`` (seed 004 as written) and
-``french52`` (seed 001, last paragraph). Every switch of RULES.md §3 and §4 is accepted
+``french52`` (seed 001, last paragraph). Every switch of docs/rules.md §3 and §4 is accepted
 with every preset where it makes sense; switches that do not apply to the player count
 are accepted and do nothing (§7.7). Combinations that cannot work are refused with a
 :class:`RulesError` that says why.
@@ -32,6 +32,7 @@ from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_ATONCE, P_CARDPTS, P
                               STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
                               STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
 from .errors import ParseError, RulesError
+from .inputs import json_kind
 
 __all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "REGISTRY", "REVOKE_CODES", "Revoke",
            "Rules", "SetScoring", "SixPlayers", "SmallDeal", "Switch", "TIE_CODES", "Tables",
@@ -44,7 +45,7 @@ _INT = "int"
 
 
 class Revoke(IntEnum):
-    """``revoke`` (RULES.md §3, §7.4); values are the kernel codes (``REVOKE_*``)."""
+    """``revoke`` (docs/rules.md §3, §7.4); values are the kernel codes (``REVOKE_*``)."""
 
     GAME = REVOKE_CODES["game"]
     HAND = REVOKE_CODES["hand"]
@@ -52,7 +53,7 @@ class Revoke(IntEnum):
 
 
 class Tie(IntEnum):
-    """``tie`` (RULES.md §3, §7.10, §7.11); values are the kernel codes (``TIE_*``)."""
+    """``tie`` (docs/rules.md §3, §7.10, §7.11); values are the kernel codes (``TIE_*``)."""
 
     COUNT_OUT = TIE_CODES["count_out"]
     HIGHER_TOTAL = TIE_CODES["higher_total"]
@@ -60,21 +61,21 @@ class Tie(IntEnum):
 
 
 class SmallDeal(IntEnum):
-    """``small_deal`` (RULES.md §3): 2 or 3 players dealt in six-card sets, or whole."""
+    """``small_deal`` (docs/rules.md §3): 2 or 3 players dealt in six-card sets, or whole."""
 
     SETS = 0
     WHOLE = 1
 
 
 class SetScoring(IntEnum):
-    """``set_scoring`` (RULES.md §3, §7.9)."""
+    """``set_scoring`` (docs/rules.md §3, §7.9)."""
 
     PER_SET = 0
     PER_DEAL = 1
 
 
 class SixPlayers(IntEnum):
-    """``six_players`` (RULES.md §3): three sides of 2, or two sides of 3."""
+    """``six_players`` (docs/rules.md §3): three sides of 2, or two sides of 3."""
 
     PAIRS = 0
     TRIPLES = 1
@@ -87,7 +88,7 @@ class Switch:
     ``kind`` is ``"bool"``, ``"int"`` or the tuple of allowed words; ``enum`` the IntEnum
     of a word switch (member ``i`` is word ``i``; for ``removed_six`` the suit);
     ``defaults`` the default per preset (a preset missing: not a switch of it);
-    ``applies`` where it has an effect; ``section`` the RULES.md section; ``kernel`` the
+    ``applies`` where it has an effect; ``section`` the docs/rules.md section; ``kernel`` the
     name of its field in :data:`Tables` (a switch flag) or of its ``P_*`` parameter, None
     when only the Python side reads it; ``text`` one line for ``catchten rules``.
     """
@@ -106,7 +107,7 @@ def _all(value: Any, **per_preset: Any) -> dict[str, Any]:
     return {p: per_preset.get(p, value) for p in PRESETS}
 
 
-#: the switch registry (RULES.md §3, §4): one entry per switch
+#: the switch registry (docs/rules.md §3, §4): one entry per switch
 REGISTRY: tuple[Switch, ...] = (
     Switch("game_at_once", _BOOL, _all(False), "all", "§3, §7.13", "P_ATONCE",
            "a side reaching the target during a hand wins at once"),
@@ -186,13 +187,13 @@ def switch_summary() -> str:
         return f"`{sw.name}={'|'.join(sw.kind)}`"
     common = [spell(sw) for sw in REGISTRY if set(sw.defaults) == set(PRESETS)]
     only = [spell(sw) for sw in REGISTRY if set(sw.defaults) == {"jaques"}]
-    return (f"Switches (RULES.md §3-§4): {', '.join(common)}; jaques only: "
-            f"{', '.join(only)}.")
+    return (f"Switches ([docs/rules.md](docs/rules.md) §3-§4): {', '.join(common)}; "
+            f"jaques only: {', '.join(only)}.")
 
 
 def sweep_values(name: str, preset: str) -> list[Any]:
     """The values of switch ``name`` other than ``preset``'s default (a variant sweep);
-    for ``target``, the targets named by RULES.md §3 (31, 41, 51, 61)."""
+    for ``target``, the targets named by docs/rules.md §3 (31, 41, 51, 61)."""
     sw = _BY_NAME[name]
     default = sw.defaults[preset]
     if sw.kind == _BOOL:
@@ -273,14 +274,14 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
 #:   ``params`` int64 (P_NPARAMS,): scalar rule parameters by the ``P_*`` indices of
 #:   :mod:`catchten_sim._kernels.layout`; ``deck`` int64 (deck_size,) card indices of the
 #:   pack, ascending; ``deck_mask`` int64 scalar, the same as a mask; ``side_of_seat``
-#:   int64 (n,) (RULES.md §7.8); ``trump_power`` int64 (5, 52): > 0 when card ``c`` is a
+#:   int64 (n,) (docs/rules.md §7.8); ``trump_power`` int64 (5, 52): > 0 when card ``c`` is a
 #:   trump with trumps ``t`` (4 = no trumps), higher wins; ``rank_power`` int64 (52,)
 #:   strength in its own suit (rank + 1); ``honours`` int64 (5, 52) honour points, the
 #:   10♦ bonus included (§2, §4, §7.2); ``step`` int64 (5, 52) count-out step of a card's
 #:   honour points (``STEP_*``, -1 none; §7.10); ``ten_card`` int64 (5,) the Ten of
 #:   trumps per trump code (-1 with no trumps); ``top_trump`` int64 (8192,) rank of the
 #:   highest trump in a 13-bit lane in the preset's trump order (-1 empty lane).
-#: Switch flags (bools, named after the switches; RULES.md §3, §4)
+#: Switch flags (bools, named after the switches; docs/rules.md §3, §4)
 #:   ``no_trump_first_lead``, ``exposed_trump``, ``must_trump``, ``card_points`` (on),
 #:   ``dealer_declares``.
 #: Derived policy tables (the heuristic policy; per trump code ``t``)
@@ -348,11 +349,11 @@ class Rules:
     Parameters
     ----------
     preset : str
-        ``foster`` (default), ``jaques`` or ``french52`` (RULES.md §2, §4, §5).
+        ``foster`` (default), ``jaques`` or ``french52`` (docs/rules.md §2, §4, §5).
     players : int
         2 to 8 for foster; 4 or 6 for jaques (4 with ``deck52``); 4 for french52.
     variants : Mapping[str, Any]
-        Switches of RULES.md §3/§4 by name; values true/false, a number or a word.
+        Switches of docs/rules.md §3/§4 by name; values true/false, a number or a word.
         Only switches that differ from the preset's defaults need be given.
 
     Raises
@@ -379,7 +380,7 @@ class Rules:
         else:
             raise RulesError("variants", "bad variant value",
                              f"variants must be a mapping of switch names to values, "
-                             f"not {type(self.variants).__name__}")
+                             f"not {json_kind(self.variants)}")
         values = dict(DEFAULTS[preset])
         for name, value in given.items():
             values[str(name)] = _normalise_switch(preset, str(name), value)
@@ -408,7 +409,7 @@ class Rules:
         if v["game_at_once"] and v["revoke"] in ("hand", "forfeit"):
             raise RulesError("variants", "bad variant value",
                              f"game_at_once with revoke={v['revoke']} is not supported "
-                             "(RULES.md §7.4)")
+                             "(docs/rules.md §7.4)")
         if self.preset == "jaques" and v.get("six_as_three_pairs") and \
                 "six_players" in self._given() and v["six_players"] == "triples":
             raise RulesError("variants", "bad variant value",
@@ -541,7 +542,7 @@ class Rules:
 
     @property
     def deck(self) -> list[int]:
-        """Card indices of the pack, ascending (RULES.md §1, §2 player table, §3)."""
+        """Card indices of the pack, ascending (docs/rules.md §1, §2 player table, §3)."""
         if self.deck52:
             return list(range(52))
         cards = [card_index(s, r) for s in range(4) for r in range(Rank.SIX, Rank.ACE + 1)]
@@ -579,7 +580,7 @@ class Rules:
 
     @property
     def n_sides(self) -> int:
-        """Number of sides (partnerships, or players alone). RULES.md §2, §4, §7.8."""
+        """Number of sides (partnerships, or players alone). docs/rules.md §2, §4, §7.8."""
         n = self.players
         if self.everyone_alone or n in (2, 3, 5, 7):
             return n
@@ -589,7 +590,7 @@ class Rules:
         return n // 2
 
     def side_of(self, seat: int) -> int:
-        """Side of a seat: seat mod number of sides (RULES.md §7.8)."""
+        """Side of a seat: seat mod number of sides (docs/rules.md §7.8)."""
         return seat % self.n_sides
 
     def seats_of(self, side: int) -> list[int]:
@@ -641,7 +642,7 @@ class Rules:
 
     @property
     def honour_values(self) -> dict[int, int]:
-        """Honour points of the trump ranks (RULES.md §2, §4)."""
+        """Honour points of the trump ranks (docs/rules.md §2, §4)."""
         return dict(_JAQUES_HONOURS if self.preset == "jaques" else _FOSTER_HONOURS)
 
     @property
@@ -711,7 +712,7 @@ class Rules:
                 honours[NO_TRUMPS, card_index(s, r)] = hv[r]
                 step[NO_TRUMPS, card_index(s, r)] = _STEP_OF_RANK[r]
         if self.ten_bonus:
-            # diamonds are not trumps, so the 10♦ is worth 10 extra (RULES.md §3)
+            # diamonds are not trumps, so the 10♦ is worth 10 extra (docs/rules.md §3)
             honours[NO_TRUMPS, td] += 10
         top_trump = np.full(1 << 13, -1, dtype=np.int64)
         for lane in range(1, 1 << 13):

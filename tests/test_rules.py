@@ -1,4 +1,4 @@
-"""One test per rule clause of RULES.md §1-§5, through the public API.
+"""One test per rule clause of docs/rules.md §1-§5, through the public API.
 
 Deals are built with ``deal_from_hands`` and played by the kernel with a script (``play(d,
 script=...)``: each card played takes the next entry k and plays ``legal[k % len(legal)]``,
@@ -74,7 +74,7 @@ def _legal_at(d, prefix: list[int]) -> set[int]:
 
 
 # --------------------------------------------------------------------------- worked hands
-# RULES.md §2 worked example 2 as a full deal: four play, spades trumps, dealer seat 3.
+# docs/rules.md §2 worked example 2 as a full deal: four play, spades trumps, dealer seat 3.
 WE2_HANDS = [
     "JS AS AH KH QH AD KD QD JD",
     "TS KS QS 6D 7D 8D 9D TD 8S",

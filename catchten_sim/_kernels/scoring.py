@@ -1,7 +1,7 @@
 """The scores of a scoring unit, once: honours, the 10♦ bonus, card points, count-out steps.
 
-A scoring unit is the deal, or each six-card set with per-set scoring (RULES.md §3
-``set_scoring``, §7.9). A side scores, per unit (RULES.md §2, §7.1, §7.2):
+A scoring unit is the deal, or each six-card set with per-set scoring (docs/rules.md §3
+``set_scoring``, §7.9). A side scores, per unit (docs/rules.md §2, §7.1, §7.2):
 
 - the honour points of the trump honours it took (``Tables.honours[trump, card]``: J 11,
   10 10, A 4, K 3, Q 2 in foster; jaques J 3, 9 1; no trumps: A K Q J 10 of every suit),
@@ -9,7 +9,7 @@ A scoring unit is the deal, or each six-card set with per-set scoring (RULES.md 
   not trumps, in the same table);
 - card points ``max(0, cards taken - share)`` when ``card_points`` is on.
 
-Count-out (RULES.md §7.10) adds a unit's points step by step, rows ``STEP_*`` of
+Count-out (docs/rules.md §7.10) adds a unit's points step by step, rows ``STEP_*`` of
 :mod:`catchten_sim._kernels.layout` (``COUNT_OUT_STEPS``): each honour card's points on
 its step (``Tables.step[trump, card]``), card points on ``STEP_CARDS``.
 
