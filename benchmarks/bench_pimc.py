@@ -26,12 +26,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from catchten_sim import Rules  # noqa: E402
-from catchten_sim.advise import advise  # noqa: E402
-from catchten_sim.pimc import DealDriver, PimcPolicy, _info_of, choose  # noqa: E402
-from catchten_sim.play import deal as make_deal  # noqa: E402
-from catchten_sim.policies import Policy  # noqa: E402
-from catchten_sim.position import Position  # noqa: E402
+from catchten_sim import Rules
+from catchten_sim.advise import advise
+from catchten_sim.pimc import DealDriver, PimcPolicy, _info_of, choose
+from catchten_sim.play import deal as make_deal
+from catchten_sim.policies import Policy
+from catchten_sim.position import Position
 
 OPENING = ["--players", "4", "--dealer", "3", "--seat", "0", "--turnup", "7S",
            "--hand", "JS AS 9S KH QH 7D 8C 9C TC", "--play", ""]

@@ -27,8 +27,9 @@ replays. A replay costs microseconds; the decisions' solves are the whole cost.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -88,7 +89,7 @@ class PimcPolicy:
         return self.label
 
     @classmethod
-    def parse(cls, text: str, field: str = "policy") -> "PimcPolicy":
+    def parse(cls, text: str, field: str = "policy") -> PimcPolicy:
         """``pimc`` or ``pimc:N`` (1 <= N <= 100000)."""
         t = text.strip().lower()
         if t == "pimc":

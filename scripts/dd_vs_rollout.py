@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from catchten_sim import Rules  # noqa: E402
-from catchten_sim.advise import advise  # noqa: E402
-from catchten_sim.cards import cards_of_mask, format_card  # noqa: E402
-from catchten_sim.play import deal, play  # noqa: E402
-from catchten_sim.position import Position  # noqa: E402
+from catchten_sim import Rules
+from catchten_sim.advise import advise
+from catchten_sim.cards import cards_of_mask, format_card
+from catchten_sim.play import deal, play
+from catchten_sim.position import Position
 
 
 def cut(rules: Rules, seed: int, index: int, n_played: int) -> Position:

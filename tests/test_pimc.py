@@ -3,10 +3,12 @@ policy, and information honesty (the answer never depends on the hidden truth)."
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
+from _positions import cut_position, enumerate_hidden
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,11 +17,20 @@ from catchten_sim import Rules
 from catchten_sim.advise import advise, legal_cards
 from catchten_sim.cards import cards_of_mask, format_card
 from catchten_sim.cli import cli
-from catchten_sim.dd import DoubleDummyEvaluator
+from catchten_sim.dd import DoubleDummyEvaluator, dealt_hands
 from catchten_sim.determinize import Sampler
+from catchten_sim.pimc import (
+    DealDriver,
+    PimcPolicy,
+    _info_of,
+    _tie_key,
+    choose,
+    decision_seed,
+)
+from catchten_sim.play import deal as make_deal
+from catchten_sim.play import play as play_deal
+from catchten_sim.policies import Policy
 from catchten_sim.position import Position
-
-from _positions import cut_position, enumerate_hidden
 
 CASES = Path(__file__).parent / "cases" / "advise"
 POSITIONS = sorted(p for p in CASES.glob("*.json")
@@ -87,7 +98,6 @@ def test_advise_dd_refuses_invalid_positions(path):
 def test_dd_values_equal_the_solver_on_each_deal():
     # the evaluator's values are the solver's values of the deal as dealt after the play
     from catchten_sim.solve import solve_values
-    from catchten_sim.dd import dealt_hands
     pos, pd = cut_position(Rules("foster", 4), 7, 22, "heuristic")
     info = pos.info()
     cands = legal_cards(info)
@@ -96,7 +106,6 @@ def test_dd_values_equal_the_solver_on_each_deal():
     ev = DoubleDummyEvaluator(info, cands)
     vals = ev.measures(hands, 0)["diff"]
     dealt = dealt_hands(info, hands)
-    from dataclasses import replace
     for i in range(5):
         d = replace(pd.deal, set_hands=tuple(tuple(int(x) for x in row) for row in dealt[i]))
         _, _, v = solve_values(d.to_record(list(pos.play)))
@@ -154,14 +163,6 @@ def test_dd_shows_the_rollouts_answer_and_flags_disagreement():
 
 
 # ------------------------------------------------------------------ the pimc policy
-from dataclasses import replace  # noqa: E402
-
-from catchten_sim.pimc import (DealDriver, PimcPolicy, _info_of, _tie_key, choose,  # noqa: E402
-                               decision_seed)
-from catchten_sim.play import deal as make_deal  # noqa: E402
-from catchten_sim.play import play as play_deal  # noqa: E402
-from catchten_sim.policies import Policy  # noqa: E402
-from catchten_sim.dd import dealt_hands  # noqa: E402
 
 
 def test_policy_parse():
@@ -306,7 +307,7 @@ def test_deals_rebuilt_for_the_solver_respect_what_is_known(cfg, seed, frac):
         for s_ in range(rules.n_sets):
             for p in range(players):
                 m = int(d[s_, p])
-                assert bin(m).count("1") == size and union & m == 0
+                assert m.bit_count() == size and union & m == 0
                 union |= m
                 if s_ == info.set_index and p != info.seat:
                     free = m & ~int(pm[s_, p])
