@@ -516,7 +516,7 @@ def _where(rules: Rules, set_no: int, trick: int) -> dict:
     out: dict[str, int] = {}
     if rules.n_sets > 1:
         out["set"] = set_no
-    if rules.n_sets > 1 or rules.v("game_at_once"):
+    if rules.n_sets > 1 or rules.game_at_once:
         out["trick"] = trick
     return out
 
@@ -525,7 +525,7 @@ def _play_game_hand(game: _Game, deal: _ScoredDeal, k: int) -> None:
     """Add one scored hand to the game, scoring unit by scoring unit."""
     r = game.rules
     revoke = deal.revoke
-    at_once = bool(r.v("game_at_once"))
+    at_once = r.game_at_once
     n_units = len(deal.units)
     for u in range(n_units):
         unit = deal.units[u]
@@ -659,7 +659,7 @@ def score_game(data: dict) -> dict:
         running.append(list(game.running))
     out: dict[str, Any] = {
         "rules": {"preset": rules.preset, "players": rules.players,
-                  "variants": {str(name): rules.v(str(name)) for name in variants}},
+                  "variants": {str(name): rules.variants[str(name)] for name in variants}},
         "sides": [{"side": s, "seats": rules.seats_of(s)} for s in range(rules.n_sides)],
         "target": rules.target,
         "hands_scored": len(running),

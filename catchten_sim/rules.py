@@ -14,6 +14,7 @@ are accepted and do nothing (§7.7). Combinations that cannot work are refused w
 """
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections import namedtuple
 from dataclasses import dataclass, field
@@ -24,15 +25,15 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .cards import RANK_CHARS, SUIT_CHARS, Rank, Suit, card_index, format_card
+from .cards import RANK_CHARS, SUIT_CHARS, Rank, Suit, _shown, card_index, format_card
 from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_ATONCE, P_CARDPTS, P_DEAD,
                               P_DECK, P_DECLARES, P_EXPOSED, P_MUSTTRUMP, P_N, P_NDEALT,
                               P_NPARAMS, P_NSETS, P_NSIDES, P_NTFL, P_PERSET, P_REVOKE,
                               P_SETSIZE, P_SHARE, P_TARGET, P_TDBONUS, P_TIE, REVOKE_CODES,
                               STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
                               STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
-from .errors import ParseError, RulesError
-from .inputs import json_kind
+from .errors import ParseError, RulesError, check_keys
+from .inputs import json_kind, read_text
 
 __all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "REGISTRY", "REVOKE_CODES", "Revoke",
            "Rules", "SetScoring", "SixPlayers", "SmallDeal", "Switch", "TIE_CODES", "Tables",
@@ -229,13 +230,14 @@ def _as_bool(name: str, value: Any) -> bool:
         return True
     if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
         return False
-    raise RulesError("variants", "bad variant value", f"{name}={value!r}")
+    raise RulesError("variants", "bad variant value", f"{name}={_shown(value)}")
 
 
 def _normalise_switch(preset: str, name: str, value: Any) -> Any:
     if name not in SWITCHES:
-        raise RulesError("variants", "unknown variant",
-                         f"{name!r}; known: {', '.join(sorted(SWITCHES))}")
+        close = difflib.get_close_matches(name, sorted(SWITCHES), n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(sorted(SWITCHES))}"
+        raise RulesError("variants", "unknown variant", f"{name!r}: {hint}")
     kind, presets = SWITCHES[name]
     if presets is not None and preset not in presets:
         raise RulesError("variants", "unknown variant",
@@ -244,27 +246,27 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
         return _as_bool(name, value)
     if kind == _INT:
         if isinstance(value, bool):
-            raise RulesError("variants", "bad variant value", f"{name}={value!r}")
+            raise RulesError("variants", "bad variant value", f"{name}={_shown(value)}")
         try:
             v = int(value) if not isinstance(value, float) or value.is_integer() else None
         except (TypeError, ValueError):
             v = None
         if v is None or not 1 <= v <= 10000:
             raise RulesError("variants", "bad variant value",
-                             f"{name}={value!r} (a whole number of points, 1 to 10000)")
+                             f"{name}={_shown(value)} (a whole number of points, 1 to 10000)")
         return v
     # a word
     if name == "card_points" and isinstance(value, bool):
         return "on" if value else "off"
     if not isinstance(value, str):
         raise RulesError("variants", "bad variant value",
-                         f"{name}={value!r} (one of {', '.join(kind)})")
+                         f"{name}={_shown(value)} (one of {', '.join(kind)})")
     word = value.strip()
     for allowed in kind:
         if word.lower() == allowed.lower():
             return allowed
     raise RulesError("variants", "bad variant value",
-                     f"{name}={value!r} (one of {', '.join(kind)})")
+                     f"{name}={_shown(value)} (one of {', '.join(kind)})")
 
 
 #: the kernels' table bundle (a numba-compatible named tuple, built once per Rules and
@@ -390,7 +392,7 @@ class Rules:
                 p = int(str(self.players))
             except ValueError:
                 raise RulesError("players", "players out of range",
-                                 f"{self.players!r} is not a number of players") from None
+                                 f"{_shown(self.players)} is not a number of players") from None
         else:
             p = int(self.players)
         object.__setattr__(self, "players", p)
@@ -400,7 +402,7 @@ class Rules:
         if p not in allowed:
             what = f"{preset} with deck52" if preset == "jaques" and values["deck52"] else preset
             raise RulesError("players", "players out of range",
-                             f"{p} players with {what} (allowed: "
+                             f"{p} {'player' if p == 1 else 'players'} with {what} (allowed: "
                              f"{', '.join(str(a) for a in allowed)})")
         self._check_combinations(values)
 
@@ -785,18 +787,15 @@ class Rules:
 
 
 def _read_toml(path: str | Path) -> dict:
-    p = Path(path)
+    """The rules file's table: a UTF-8 TOML file with ``rules``, ``players`` and a
+    ``[variants]`` table, nothing else (an unknown key is an error naming the nearest
+    known one, :func:`catchten_sim.errors.check_keys`)."""
+    text = read_text(path, "rules-file")
     try:
-        with p.open("rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ParseError("rules-file", "file not found", str(p)) from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ParseError("rules-file", "not TOML", f"{p}: {exc}") from None
-    unknown = set(data) - {"rules", "players", "variants"}
-    if unknown:
-        raise ParseError("rules-file", "unknown key",
-                         f"{', '.join(sorted(unknown))} (allowed: rules, players, [variants])")
+        raise ParseError("rules-file", "not TOML", f"{path}: {exc}") from None
+    check_keys(data, ("rules", "players", "variants"), where=f"rules file {path}")
     if not isinstance(data.get("variants", {}), dict):
         raise ParseError("rules-file", "bad variants", "[variants] must be a table")
     return data

@@ -199,9 +199,9 @@ class PlayState:
         self._set_hands = [[None if h is None else frozenset(int(c) for c in h) for h in row]
                            for row in set_hands]
         # switches read once (docs/rules.md §3)
-        self.exposed = bool(rules.v("exposed_trump")) and self.turnup is not None
-        self.no_trump_first_lead = bool(rules.v("no_trump_first_lead")) and self.trump < NO_TRUMPS
-        self.must_trump = bool(rules.v("must_trump")) and self.trump < NO_TRUMPS
+        self.exposed = rules.exposed_trump and self.turnup is not None
+        self.no_trump_first_lead = rules.no_trump_first_lead and self.trump < NO_TRUMPS
+        self.must_trump = rules.must_trump and self.trump < NO_TRUMPS
         self.leader = (self.dealer + 1) % self.n  # the eldest hand leads (§1)
         self.trick: list[tuple[int, int]] = []
         self.tricks: list[Trick] = []

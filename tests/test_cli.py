@@ -199,7 +199,7 @@ def test_rules_bad_rules_file(tmp_path) -> None:
     f.write_text("rules = = foster\n")
     _one_error_line(run("rules", "--rules-file", str(f)), "rules-file")
     f.write_text('rules = "foster"\ncolour = 1\n')
-    _one_error_line(run("rules", "--rules-file", str(f)), "rules-file")
+    _one_error_line(run("rules", "--rules-file", str(f)), "colour")
 
 
 # --------------------------------------------------------------------------- score
