@@ -23,15 +23,16 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
 from catchten_sim import Rules
 from catchten_sim.advise import advise
+from catchten_sim.cards import cards_of_mask
 from catchten_sim.pimc import DealDriver, PimcPolicy, _info_of, choose
 from catchten_sim.play import deal as make_deal
+from catchten_sim.play import play
 from catchten_sim.policies import Policy
 from catchten_sim.position import Position
+
+ROOT = Path(__file__).resolve().parent.parent
 
 OPENING = ["--players", "4", "--dealer", "3", "--seat", "0", "--turnup", "7S",
            "--hand", "JS AS 9S KH QH 7D 8C 9C TC", "--play", ""]
@@ -98,14 +99,13 @@ def bench_exact(threads: int) -> None:
         rates = []
         for seed in range(1, 4):
             d = make_deal(r, seed=seed, index=0)
-            from catchten_sim.play import play
             seq = play(d, "heuristic").play[:n_played]
             st = d.play_state()
             for c in seq:
                 st.play(c)
             pos = Position(r, d.dealer, st.to_move,
-                           tuple(c for c in __import__("catchten_sim.cards", fromlist=["x"])
-                                 .cards_of_mask(d.set_hands[0][st.to_move]) if c not in seq),
+                           tuple(c for c in cards_of_mask(d.set_hands[0][st.to_move])
+                                 if c not in seq),
                            d.turnup, tuple(seq), tuple(d.dead))
             s = Sampler(pos.info())
             if s.n_deals > 200_000:
@@ -130,12 +130,12 @@ def bench_default_n(threads: int, positions: int, ref_n: int = 400,
         d = make_deal(r, seed=500 + k, index=0)
         info = _info_of(d, (d.dealer + 1) % 4, [])
         c_ref, x = choose(info, ref_n, seed=7, threads=threads)
-        ref[k] = (info, c_ref, dict(zip(x["cards"], x["mean"])))
+        ref[k] = (info, c_ref, dict(zip(x["cards"], x["mean"], strict=True)))
     for n in ns:
         agree = 0
         regret = 0.0
         t = time.perf_counter()
-        for k, (info, c_ref, means) in ref.items():
+        for info, c_ref, means in ref.values():
             c = choose(info, n, seed=11, threads=threads)[0]
             agree += c == c_ref
             regret += means[c_ref] - means[c]

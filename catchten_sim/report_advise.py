@@ -116,7 +116,8 @@ def print_advice(a: Advice, console=None) -> None:
             if info.trick else "   (on lead)"))
     deals = (f"exact ({a.n_samples:,} deals: every consistent deal)" if a.exact else
              f"{a.n_samples:,} sampled deals (of {a.n_consistent:.3g} consistent)")
-    echo(f"{deals}, evaluator {a.evaluator}, policies {'/'.join(sorted({p.label for p in a.policies}))}"
+    pols = "/".join(sorted({p.label for p in a.policies}))
+    echo(f"{deals}, evaluator {a.evaluator}, policies {pols}"
          f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s")
     echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
     echo(a.intervals)

@@ -19,10 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from catchten_sim import Rules
 from catchten_sim.advise import advise
