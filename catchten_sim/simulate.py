@@ -261,6 +261,7 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
         # pimc seats: decided deal by deal from Python (catchten_sim.pimc), the solver's
         # threads inside each decision; the deals are those of the kernel path
         driver = DealDriver(rules, pols, seed, threads=used)
+        solver_threads = used
         used = 1
         parts = parts[:1]
         chunk = min(chunk, 16)
@@ -299,7 +300,8 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     elapsed = time.perf_counter() - start_time
     if done == 0:
         raise KeyboardInterrupt
-    return SimulationResult(rules, pols, seed, done, n_deals, used, acc, elapsed, interrupted)
+    return SimulationResult(rules, pols, seed, done, n_deals,
+                            solver_threads if with_pimc else used, acc, elapsed, interrupted)
 
 
 @contextmanager
