@@ -19,11 +19,15 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
 from ._lazy import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas
 from ._kernels import engine as K
 from .aggregate import FIELDS, OutcomeAccumulator
 from .errors import CatchTenError
@@ -130,7 +134,7 @@ class SimulationResult:
         """The Ten of trumps: counts of saved/caught/dead, ``p_caught`` and ``wilson95``."""
         return self.acc.ten_summary()
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self) -> pandas.DataFrame:
         """Per-position summary (see :meth:`OutcomeAccumulator.positions_frame`)."""
         return self.acc.positions_frame()
 
@@ -364,7 +368,7 @@ class DealWriter:
             raise CatchTenError("out", "unknown file type",
                                 f"{self.path.name}: use .csv or .parquet")
         self.kind = suffix[1:]
-        self._writer = None
+        self._writer: Any = None
         from .paths import ensure_dir
         ensure_dir(self.path.parent, "out")
         try:
