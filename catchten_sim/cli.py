@@ -10,7 +10,8 @@ import os
 import sys
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import click
 
@@ -402,7 +403,7 @@ class _Progress:
         self.total = total
         self.label = label
         self.start = time.perf_counter()
-        self.bar = None
+        self.bar: Any = None
         self.task = None
 
     def update(self, done: int, total: int) -> None:
@@ -515,8 +516,14 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
 @play_options("your side in the rollouts")
 @position_options
 @click.option("--evaluator", type=str, default="rollout", show_default=True,
-              help="How a sampled deal is evaluated: rollout (policies play it out); "
-                   "dd (double-dummy) once the solver exists.")
+              help="How a deal is evaluated: rollout (the policies play it out after the "
+                   "card) or dd (solved double-dummy: perfect play, all hands seen; the "
+                   "heuristic rollouts run alongside and a MODEL line says when they "
+                   "disagree).")
+@click.option("--exact-max", type=int, default=None,
+              help="Enumerate every consistent deal (an exact answer) when there are at "
+                   "most this many (default 20000 with dd, 100000 with rollout; 0: always "
+                   "sample).")
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="At most this many sampled deals (every legal card is played on each).")
 @click.option("--time", "time_limit", type=float, default=30.0, show_default=True,
@@ -541,8 +548,9 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
                    "recommended card.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
 def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
-               play, score, dead, policy, opponents, evaluator, samples, time_limit,
-               stop_early, margin, progress, objective, seed, threads, explain_n, as_json):
+               play, score, dead, policy, opponents, evaluator, exact_max, samples,
+               time_limit, stop_early, margin, progress, objective, seed, threads, explain_n,
+               as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
 
     POSITION is a docs/formats.md position JSON file (- for stdin), or give the position with
@@ -570,6 +578,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
             res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                          samples=samples, time_limit=time_limit, seed=seed, threads=threads,
                          objective=objective, stop_early=stop_early, margin=margin,
+                         exact_max=exact_max,
                          progress=bar.update if bar is not None else None)
             deals = explain(res, explain_n) if explain_n and not res.partial else None
     finally:

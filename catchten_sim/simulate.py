@@ -17,11 +17,15 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
 from ._lazy import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas
 from ._kernels import engine as K
 from .aggregate import FIELDS, OutcomeAccumulator
 from .errors import CatchTenError
@@ -106,7 +110,7 @@ class SimulationResult:
         """The Ten of trumps: counts of saved/caught/dead, ``p_caught`` and ``wilson95``."""
         return self.acc.ten_summary()
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self) -> pandas.DataFrame:
         """Per-position summary (see :meth:`OutcomeAccumulator.positions_frame`)."""
         return self.acc.positions_frame()
 
@@ -177,15 +181,21 @@ class DealTask:
     rows (int16) when ``rows`` is set. Picklable (for Dask): it carries the rules as a
     dict and builds the tables on first use in each process."""
 
-    def __init__(self, rules: Rules, policies: Sequence[Policy], seed: int,
+    def __init__(self, rules: Rules, policies: Sequence[Any], seed: int,
                  rows: bool = False) -> None:
+        from .pimc import is_pimc
+        from .runner import job_key
         self.rules_dict = rules.to_dict()
-        self.policies = tuple(int(p) for p in policies)
+        self.pols = tuple(policies)
+        #: some seat plays ``pimc``: deals are played from Python (catchten_sim.pimc), the
+        #: solver's ``solver_threads`` threads inside each decision
+        self.pimc = any(is_pimc(p) for p in self.pols)
+        self.solver_threads = 1
         self.seed = int(seed)
         self.rows = rows
-        self.key = f"sim-{self.rules_dict['preset']}{rules.players}-{self.seed}-" + \
-            "".join(str(p) for p in self.policies)
-        self._state = None
+        self.key = "sim-" + job_key({"rules": self.rules_dict, "seed": self.seed,
+                                     "policies": [p.label for p in self.pols]})
+        self._state: Any = None
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_state": None}
@@ -197,17 +207,25 @@ class DealTask:
             t = rules.tables()
             acc = OutcomeAccumulator(rules.players, t.side_of_seat)
             ncols = K.N_FIXED + rules.players * K.N_PER_POS
-            self._state = (t, np.array(self.policies, np.int64), acc.offsets,
-                           int(acc.flat.size), ncols)
+            pol_arr = None if self.pimc else np.array([int(p) for p in self.pols], np.int64)
+            self._state = (t, pol_arr, acc.offsets, int(acc.flat.size), ncols, rules)
         return self._state
 
     def scratch(self):
+        if self.pimc:
+            from .pimc import DealDriver
+            return DealDriver(self._tables()[5], self.pols, self.seed,
+                              threads=self.solver_threads)
         return K.scratch(self._tables()[0])
 
     def run(self, first: int, count: int, scr) -> tuple[np.ndarray, np.ndarray | None]:
-        t, pol_arr, off, size, ncols = self._tables()
+        t, pol_arr, off, size, ncols, rules = self._tables()
         part = np.zeros(size, np.int64)
         rows = np.zeros((count if self.rows else 0, ncols), np.int16)
+        if self.pimc:
+            from .pimc import simulate_pimc
+            simulate_pimc(rules, self.pols, self.seed, first, count, rows, part, off, scr)
+            return part, (rows if self.rows else None)
         K.run_chunk(t, pol_arr, np.uint64(self.seed), np.int64(first), np.int64(count), rows,
                     (part, off), scr)
         return part, (rows if self.rows else None)
@@ -301,6 +319,9 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
         threads = _check_count("threads", threads, 1, 1024)
     chunk = _check_count("chunk", chunk, 1)
     pols = Policy.per_seat(policies, rules.players)
+    from .pimc import is_pimc
+    if any(is_pimc(p) for p in pols):
+        chunk = min(chunk, 16)          # pimc deals are slow: progress and saves often
     if on_chunk is not None and (run_dir is not None or scheduler or workers):
         raise CatchTenError("out", "not with --run-dir or a Dask cluster",
                             "per-deal rows are written in deal order by a local run only")
@@ -346,7 +367,19 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
         def close(self) -> None:
             pass
 
-    executor: Any = runner.make_executor(threads, scheduler, workers) if compute else _NoRun()
+    executor: Any
+    if not compute:
+        executor = _NoRun()
+    elif task.pimc:
+        if scheduler or workers:
+            raise CatchTenError("policy", "not on a Dask cluster",
+                                "pimc seats run on this machine (the solver's threads "
+                                "inside each decision)")
+        task.solver_threads = max_threads() if threads is None else threads
+        executor = runner.InlineExecutor()
+        executor.threads = task.solver_threads
+    else:
+        executor = runner.make_executor(threads, scheduler, workers)
     if on_chunk is not None and not executor.ordered:
         raise CatchTenError("out", "not with a Dask cluster",
                             "per-deal rows are written in deal order by a local run only")
@@ -463,7 +496,7 @@ class DealWriter:
             raise CatchTenError("out", "unknown file type",
                                 f"{self.path.name}: use .csv or .parquet")
         self.kind = suffix[1:]
-        self._writer = None
+        self._writer: Any = None
         from .paths import ensure_dir
         ensure_dir(self.path.parent, "out")
         try:
