@@ -92,7 +92,9 @@ def _env() -> dict:
 
 def test_sigkill_mid_run_then_resume_gives_the_same_numbers(tmp_path):
     d = tmp_path / "run"
-    args = ["--players", "4", "--policy", "random", "--deals", "400000", "--seed", "11",
+    # 500 chunks: at ~2 M deals/s on an idle machine the run lasts ~1 s, so the poll
+    # below (every 20 ms) catches it between 20 chunks and the end
+    args = ["--players", "4", "--policy", "random", "--deals", "2000000", "--seed", "11",
             "--chunk", "4000", "--threads", "1"]
     proc = subprocess.Popen([sys.executable, "-m", "catchten_sim.cli", "simulate", *args,
                              "--run-dir", str(d), "--no-progress"], env=_env(),
@@ -108,14 +110,14 @@ def test_sigkill_mid_run_then_resume_gives_the_same_numbers(tmp_path):
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.wait()
-    n_plan = len(runner.chunk_plan(400000, 4000)) - 1
+    n_plan = len(runner.chunk_plan(2000000, 4000)) - 1
     kept = len(list(d.joinpath("chunks").glob("chunk-*.parquet")))
     assert 20 <= kept < n_plan
     res = CliRunner().invoke(cli, ["resume", str(d), "--json", "--no-progress"],
                              catch_exceptions=False)
     assert res.exit_code == 0, res.output
     resumed = json.loads(res.stdout)
-    whole = simulate(Rules("foster", 4), "random", n_deals=400000, seed=11, chunk=4000)
+    whole = simulate(Rules("foster", 4), "random", n_deals=2000000, seed=11, chunk=4000)
     for k in TIMING:
         resumed.pop(k)
     assert resumed == numbers(whole)
