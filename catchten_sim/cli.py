@@ -365,9 +365,13 @@ def _say(msg: str) -> None:
               help="Run heuristic and random play against each other.")
 @click.option("--progress/--no-progress", default=None,
               help="Say what is running on stderr (default: when stderr is a terminal).")
+@click.option("--from", "from_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR",
+              help="Take the main run from a run directory (simulate --run-dir) instead of "
+                   "simulating it: its rules, policies, seed and finished deals.")
 def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, policy,
                opponents, threads, out_dir, force, formats, sweep_players, sweep_variants,
-               compare_policies, progress):
+               compare_policies, progress, from_dir):
     """Simulate and write a report: one multi-page PDF, a PNG per figure, the numbers
     behind every figure as CSV and a JSON sidecar (rules, policies, deals, seed, versions).
 
@@ -379,13 +383,23 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     from .report import build_report, parse_formats
     from .simulate import seat_policies as make_policies
     fmts = parse_formats(formats)
-    rules = make_rules(preset, players, variants, rules_file)
-    pols = make_policies(rules, policy, opponents)
+    main = None
+    if from_dir is not None:
+        if preset or players or rules_file or variants:
+            raise CatchTenError("from", "not with rules options",
+                                "the rules of the main run are those of the run directory")
+        from .simulate import summarize
+        main = summarize(from_dir)
+        rules, pols = main.rules, main.policies
+    else:
+        rules = make_rules(preset, players, variants, rules_file)
+        pols = make_policies(rules, policy, opponents)
     show = sys.stderr.isatty() if progress is None else progress
     rep = build_report(rules, pols, n_deals=deals, seed=seed, out_dir=out_dir, formats=fmts,
                        sweep_players=sweep_players, sweep_variants=sweep_variants,
                        compare_policies=compare_policies, sweep_deals=sweep_deals,
-                       threads=threads, force=force, progress=_say if show else None)
+                       threads=threads, force=force, progress=_say if show else None,
+                       main=main)
     click.echo(f"{rep.out_dir}: " + ", ".join(p.name for p in rep.files
                                               if p.suffix in (".pdf", ".json"))
                + f" and {sum(p.suffix == '.png' for p in rep.files)} PNG, "

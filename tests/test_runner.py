@@ -236,3 +236,19 @@ def test_games_on_the_engine_do_not_depend_on_threads_or_chunks():
         assert firsts == sorted(firsts) and firsts[0] == 0     # rows arrive in game order
         got.append((d, np.concatenate([r for _, r in rows]).tolist()))
     assert got[0] == got[1] == got[2]
+
+
+def test_report_from_a_run_directory_does_not_rerun_the_main_run(tmp_path):
+    d = tmp_path / "run"
+    simulate(Rules("foster", 4), "random", n_deals=4000, seed=6, chunk=1000, run_dir=d)
+    out = tmp_path / "rep"
+    res = CliRunner().invoke(cli, ["report", "--from", str(d), "--out", str(out),
+                                   "--format", "png", "--no-sweep-players",
+                                   "--no-sweep-variants", "--no-compare-policies",
+                                   "--no-progress"])
+    assert res.exit_code == 0, res.output
+    side = json.loads((out / "report.json").read_text())
+    text = json.dumps(side)
+    assert '"seed": 6' in text and "4000" in text.replace(",", "")
+    bad = CliRunner().invoke(cli, ["report", "--from", str(d), "--players", "5"])
+    assert bad.exit_code == 2 and bad.stderr.startswith("error: from: not with rules options")
