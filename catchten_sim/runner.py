@@ -1,9 +1,29 @@
-"""The thread-split loop, written once: run a kernel over slices of a range of work.
+"""The run engine: every long job (simulate, games, equity samples) runs through here.
 
-Every entry kernel releases the GIL and draws its random numbers from streams keyed by
-the item's number (a deal, a game, a sample), so the split never changes the result.
-(A numba ``prange`` loop would do the same, but compiling it with the inlined heuristic
-costs ~25 s more per cold start.)
+A job is a *task* run over a *chunk plan* by an *executor*, and folded by the caller::
+
+    edges = chunk_plan(n_items, chunk)                # depends on these numbers only
+    executor = make_executor(threads, scheduler, workers)   # inline, threads or Dask
+    try:
+        out = run(task, edges, executor, fold, run_dir=rd, progress=cb)
+    finally:
+        executor.close()
+    # out.items, out.done (chunk indices), out.interrupted, out.elapsed_s, out.threads
+
+``task`` (duck-typed; :class:`catchten_sim.simulate.DealTask` is the full example):
+``key`` (str, the job's identity), ``scratch()`` (per-worker work arrays),
+``run(first, count, scratch) -> partial``, ``combine([partial, ...]) -> partial`` (slices in
+order), and for run directories / Dask ``to_array(partial)`` / ``from_array(a)`` (a 1-D int64
+array) and ``warm()``. ``fold(chunk, partial)`` is called once per finished chunk, in plan
+order on the local executors and in any order on Dask, so it must not depend on the order
+(sum, or write at ``chunk.first``); a Ctrl-C between chunks ends the run with what is
+folded (:func:`run` is the one place that handles it).
+
+The thread-split loop is written once too (:func:`run_parallel`): every entry kernel
+releases the GIL and draws its random numbers from streams keyed by the item's number (a
+deal, a game, a sample), so the split never changes the result. (A numba ``prange`` loop
+would do the same, but compiling it with the inlined heuristic costs ~25 s more per cold
+start.)
 """
 from __future__ import annotations
 
@@ -47,21 +67,6 @@ def run_parallel(fn: Callable[[int, int, int], None], count: int, pool: Executor
     for f in futures:
         f.result()
 
-
-# =============================================================================== the engine
-# One run engine for every long job (DESIGN: issue 12). A job is a *task* (what to compute
-# for a range of items) run over a *chunk plan* (which ranges, fixed by the job alone) by an
-# *executor* (inline, threads, Dask), each finished chunk folded in whatever order it comes
-# and, with a run directory, written to disk as it finishes.
-#
-# Task protocol (duck-typed; see simulate.DealTask):
-#   key : str                      identity of the job (rules, policies, seed): scratch cache
-#                                  and Dask task keys
-#   scratch() -> object            per-worker work arrays (one per thread / Dask worker)
-#   run(first, count, scr) -> P    the partial result of items first … first+count-1
-#   combine([P, …]) -> P           partials of consecutive slices, in order, as one
-#   to_array(P) / from_array(a)    a partial as a 1-D int64 array (run directories)
-#   warm()                         compile / load the kernels (numba cache) in this process
 
 FIRST_MARK = 16            # the plan's chunks end on powers of two from 16 (convergence)
 RUN_FORMAT = "catchten-run/1"
