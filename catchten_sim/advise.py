@@ -1120,6 +1120,10 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
     """
     from .cards import parse_cards
     from .position import deal_info
+    if not isinstance(rules, Rules):
+        raise CatchTenError("rules", "not a Rules object",
+                            f"{rules!r}: pass Rules(preset, players, variants), "
+                            "e.g. Rules('foster', 4)")
     hand = parse_cards(hand, "hand")
     dead = parse_cards(dead, "dead")
     turnup = Card(turnup).idx if turnup is not None else turnup
