@@ -352,7 +352,8 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
                + f" and {sum(p.suffix == '.png' for p in rep.files)} PNG, "
                f"{sum(p.suffix == '.csv' for p in rep.files)} CSV files")
     if rep.sidecar.get("interrupted"):
-        click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals: the "
+        click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals in all "
+                   "(main run and sweeps): the "
                    "report shows what ran and says so on every figure", err=True)
         return 130
 
