@@ -652,8 +652,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     position : Position, a docs/formats.md position dict, or the path of a position JSON
     policy : policy of the player's side in the rollouts (``heuristic`` default, ``random``);
     opponents : policy of the other sides (default: the same).
-    evaluator : ``rollout`` (or ``dd`` once the double-dummy solver exists).
-    samples : int, the most determinizations; time_limit : seconds (None: no limit).
+    evaluator : ``rollout`` (heuristic play after the card) or ``dd`` (double-dummy play).
+    samples : int, the most determinizations; time_limit : seconds (None: no limit), not
+        counting the engine's one-time compile on a cold cache.
     seed : int, the result depends only on it (and the other arguments), not on threads.
     objective : ``p_win`` (the default when ``score`` is given and the game-equity table
         supports the rules), else ``diff``; or ``points``.
@@ -705,7 +706,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     cands = legal_cards(info)
     if not cands:
         raise CatchTenError("hand", "no legal card", "the player to move holds no card")
+    from .compile_notice import compile_seconds
     t0 = time.perf_counter()
+    c0 = compile_seconds()        # --time leaves out the engine's one-time compile
     ev_key = str(evaluator).strip().lower()
     if ev_key == "dd":
         eq, eq_why = None, ("P(win) and the points/Ten measures are not available with the "
@@ -803,7 +806,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             if done >= total:
                 stop = "exact" if exact else "samples"
                 break
-            if time_limit is not None and time.perf_counter() - t0 >= time_limit:
+            if time_limit is not None and (time.perf_counter() - t0
+                                           - (compile_seconds() - c0)) >= time_limit:
                 stop = "time"
                 break
     except KeyboardInterrupt:
@@ -1120,6 +1124,10 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
     """
     from .cards import parse_cards
     from .position import deal_info
+    if not isinstance(rules, Rules):
+        raise CatchTenError("rules", "not a Rules object",
+                            f"{rules!r}: pass Rules(preset, players, variants), "
+                            "e.g. Rules('foster', 4)")
     hand = parse_cards(hand, "hand")
     dead = parse_cards(dead, "dead")
     turnup = Card(turnup).idx if turnup is not None else turnup

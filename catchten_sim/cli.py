@@ -38,6 +38,8 @@ class CatchtenGroup(click.Group):
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.UsageError as exc:
+            if _json_wanted(args):
+                _usage_error_json(exc)
             hint = ""
             if exc.ctx is not None and exc.ctx.command is not None:
                 hint = f" (see: catchten {exc.ctx.command.name} --help)" \
@@ -48,6 +50,9 @@ class CatchtenGroup(click.Group):
             click.echo(f"error: {_one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code if exc.exit_code else 1)
         except CatchTenError as exc:
+            if _json_wanted(args):
+                click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
+                sys.exit(2)
             click.echo(f"error: {_one_line(exc.line())}", err=True)
             sys.exit(2)
         except click.Abort:
@@ -127,6 +132,29 @@ def run_options(f):
 def make_rules(preset: str | None, players: int | None, variants: tuple[str, ...],
                rules_file: str | None) -> Rules:
     return Rules.from_options(preset, players, variants, rules_file)
+
+
+def _json_wanted(args: Any) -> bool:
+    """True when the command line asks for ``--json`` (then even errors that click finds
+    before a command runs are printed as the docs/formats.md error object)."""
+    words = sys.argv[1:] if args is None else list(args)
+    return "--json" in words
+
+
+def _usage_error_json(exc: click.UsageError) -> None:
+    """A click usage error (bad option value, missing option, unknown option) as the
+    docs/formats.md error object on one line of stdout; exit 2."""
+    param = getattr(exc, "param", None)
+    field = None
+    if param is not None and getattr(param, "name", None):
+        field = str(param.name).replace("_", "-")
+    kind = type(exc).__name__
+    why = {"BadParameter": "bad option value", "MissingParameter": "missing option",
+           "NoSuchOption": "unknown option", "BadOptionUsage": "bad option value",
+           "BadArgumentUsage": "bad argument"}.get(kind, "usage error")
+    click.echo(json.dumps({"kind": "error", "field": field, "why": why,
+                           "detail": _one_line(exc.format_message())}, ensure_ascii=False))
+    sys.exit(2)
 
 
 @contextmanager
@@ -253,7 +281,8 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         if gres.interrupted:
             click.echo(f"interrupted: {gres.n_games:,} of {games:,} games played; the numbers "
                        "above are for those", err=True)
-        return
+            return 130
+        return None
     if report_dir is not None:
         from .report import MIN_REPORT_DEALS, prepare_out_dir
         from .simulate import _check_count
@@ -279,6 +308,9 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
                            threads=threads, main=res, force=True,
                            progress=_say if show else None)
         click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
+    if res.interrupted:
+        return 130          # like report, advise and odds: a script can tell it was cut short
+    return None
 
 
 def _print_result(res, as_json: bool, run_dir, stopped: str | None = None) -> None:
@@ -291,7 +323,7 @@ def _print_result(res, as_json: bool, run_dir, stopped: str | None = None) -> No
         print_simulation(res)
     if res.interrupted:
         click.echo(stopped or (
-            f"interrupted: {res.n_deals} of {res.requested} deals simulated; "
+            f"interrupted: {res.n_deals:,} of {res.requested:,} deals simulated; "
             "the numbers above are for those"
             + (f"; finish with: catchten resume {run_dir}" if run_dir else "")), err=True)
 
@@ -321,6 +353,7 @@ def resume_cmd(run_dir, threads, scheduler, workers, as_json, progress):
         if bar:
             bar.close()
     _print_result(res, as_json, run_dir)
+    return 130 if res.interrupted else None
 
 
 @cli.command("summarize")
@@ -332,7 +365,7 @@ def summarize_cmd(run_dir, as_json):
     from .simulate import summarize
     res = summarize(run_dir)
     _print_result(res, as_json, run_dir,
-                  f"unfinished: {res.n_deals} of {res.requested} deals in {run_dir}; "
+                  f"unfinished: {res.n_deals:,} of {res.requested:,} deals in {run_dir}; "
                   f"finish with: catchten resume {run_dir}")
 
 
@@ -405,7 +438,8 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
                + f" and {sum(p.suffix == '.png' for p in rep.files)} PNG, "
                f"{sum(p.suffix == '.csv' for p in rep.files)} CSV files")
     if rep.sidecar.get("interrupted"):
-        click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals: the "
+        click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals in all "
+                   "(main run and sweeps): the "
                    "report shows what ran and says so on every figure", err=True)
         return 130
 

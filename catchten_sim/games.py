@@ -754,8 +754,9 @@ class EquityTable:
         if suffix not in (".csv", ".parquet"):
             raise CatchTenError("out", "unknown file type",
                                 f"{p.name}: use a .csv or .parquet file name")
+        from .paths import ensure_dir
+        ensure_dir(p.parent if str(p.parent) else ".")   # only the last level is created
         try:
-            p.parent.mkdir(parents=True, exist_ok=True)
             if suffix == ".parquet":
                 self.to_frame().to_parquet(p, index=False)
             else:

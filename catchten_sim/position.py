@@ -95,6 +95,16 @@ class InfoSet:
     #: current-set hand known, the others' unknown)
     state: PlayState | None = field(default=None, repr=False, compare=False)
 
+    def __repr__(self) -> str:
+        """Cards as cards (``JS AS``), not bitmasks."""
+        from .cards import cards_of_mask
+        tricks = " ".join(format_card(c) for _, c in self.trick)
+        return (f"InfoSet({self.rules.label()}, dealer={self.dealer}, seat={self.seat}, "
+                f"turnup={'none' if self.turnup is None else format_card(self.turnup)}, "
+                f"hand='{' '.join(format_card(c) for c in cards_of_mask(self.my_hand))}', "
+                f"trick_index={self.trick_index}, trick='{tricks}', "
+                f"held={list(self.held_count)})")
+
     @property
     def turnup_set(self) -> int:
         return self.rules.n_sets - 1
@@ -191,6 +201,15 @@ class Position:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_info", _replay(self))
+
+    def __repr__(self) -> str:
+        """Cards as cards (``JS AS``), not indices."""
+        def cards(cs: tuple[int, ...]) -> str:
+            return " ".join(format_card(c) for c in cs)
+        return (f"Position({self.rules.label()}, dealer={self.dealer}, seat={self.seat}, "
+                f"hand='{cards(self.hand)}', "
+                f"turnup={'none' if self.turnup is None else format_card(self.turnup)}, "
+                f"play='{cards(self.play)}', dead='{cards(self.dead)}', score={self.score})")
 
     def info(self) -> InfoSet:
         """The information set (validated)."""
