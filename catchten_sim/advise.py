@@ -66,6 +66,7 @@ from .errors import CatchTenError
 from .policies import Policy
 from .position import InfoSet, Position
 from .rules import NO_TRUMPS, Rules
+from .runner import run_parallel
 from .simulate import _check_count, max_threads
 from .state import card_points
 
@@ -194,20 +195,11 @@ class RolloutEvaluator:
         r = self.info.rules
         out = np.zeros((m, len(self._cands), KR.n_out_cols(r.n_sides)), dtype=np.int16)
         th = len(self._scr)
-        if self._pool is None or m < 2 * th:
-            self._run(hands, first, out, self._scr[0], self._cands)
-            return out
-        edges = [m * i // th for i in range(th + 1)]
-        futs = []
-        for i in range(th):
-            a, b = edges[i], edges[i + 1]
-            args = (hands[a:b], first + a, out[a:b], self._scr[i], self._cands)
-            if i < th - 1:
-                futs.append(self._pool.submit(self._run, *args))
-            else:
-                self._run(*args)
-        for f in futs:
-            f.result()
+
+        def slot(i: int, a: int, b: int) -> None:
+            self._run(hands[a:b], first + a, out[a:b], self._scr[i], self._cands)
+
+        run_parallel(slot, m, self._pool, th)
         return out
 
     def line(self, hands: np.ndarray, index: int, card: int) -> tuple[np.ndarray, ...]:

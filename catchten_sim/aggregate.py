@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import pandas as pd
 from ._kernels import engine as K
 
 FIELDS = {"honours": K.F_HONOURS, "cards_taken": K.F_CARDS, "card_points": K.F_CARD_POINTS,
@@ -380,6 +380,10 @@ class OutcomeAccumulator:
                 "p_saved": (saved / in_play if in_play else math.nan)}
 
     def positions_frame(self) -> pd.DataFrame:
+        """:meth:`positions_rows` as a frame indexed by position."""
+        return pd.DataFrame(self.positions_rows()).set_index("position")
+
+    def positions_rows(self) -> list[dict]:
         """One row per position (1 = eldest … n = dealer) for the side holding that seat.
 
         Columns ``<field>_mean`` and ``<field>_se`` for honours, cards_taken, card_points,
@@ -399,16 +403,20 @@ class OutcomeAccumulator:
             row["advantage_lo"], row["advantage_hi"] = normal_interval(
                 row["advantage_mean"], row["advantage_se"])
             rows.append(row)
-        return pd.DataFrame(rows).set_index("position")
+        return rows
 
     def sides_frame(self) -> pd.DataFrame:
+        """:meth:`sides_rows` as a frame indexed by side."""
+        return pd.DataFrame(self.sides_rows()).set_index("side")
+
+    def sides_rows(self) -> list[dict]:
         """Mean hand total per side (by seat numbers, side 0 holds seat 0), with its se."""
         rows = []
         for s in range(len(self.side_sums)):
             m, se = mean_se(float(self.side_sums[s]), float(self.side_sumsq[s]),
                             self.side_count)
             rows.append({"side": s, "total_mean": m, "total_se": se})
-        return pd.DataFrame(rows).set_index("side")
+        return rows
 
     def points_distribution(self) -> pd.DataFrame:
         """Tidy distribution of a side's hand points: position, points, kind, deals."""

@@ -139,10 +139,25 @@ def cli() -> None:
 @cli.command("rules")
 @rules_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def rules_cmd(preset, players, rules_file, variants, as_json):
+@click.option("--switches", is_flag=True,
+              help="List the preset's rule switches: values, default, where each applies, "
+                   "its RULES.md section.")
+def rules_cmd(preset, players, rules_file, variants, as_json, switches):
     """Print the resolved rules: deck, seats and sides, shares, honours, trump order,
     dealing, target, tie and revoke rules."""
     rules = make_rules(preset, players, variants, rules_file)
+    if switches:
+        from .rules import switch_table
+        table = switch_table(rules.preset)
+        if as_json:
+            _emit_json(table)
+            return
+        for row in table:
+            values = row["values"] if isinstance(row["values"], str) else \
+                "|".join(str(v).lower() for v in row["values"])
+            click.echo(f"{row['name']:22s} {values:30s} default {str(row['default']).lower():12s}"
+                       f" {row['section']:17s} {row['applies']}: {row['text']}")
+        return
     d = rules.describe()
     if as_json:
         _emit_json(d)

@@ -47,14 +47,15 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import pandas as pd
 from ._kernels import engine as K
 from ._kernels import games as G
 from .aggregate import mean_se, wilson
 from .errors import CatchTenError
 from .policies import Policy
 from .rules import COUNT_OUT_STEPS, Rules
+from .runner import run_parallel
 from .simulate import _check_count, _nullpool, max_threads, MAX_SEED
 
 __all__ = ["simulate_games", "GameSimulationResult", "equity_table", "cached_equity_table",
@@ -68,20 +69,14 @@ GAME_CHUNK = 1 << 15
 
 # ------------------------------------------------------------------------------ plumbing
 def _policies(rules: Rules, policies: Sequence[object] | object) -> tuple[Policy, ...]:
-    if isinstance(policies, (str, Policy)):
-        return tuple(Policy.parse(policies) for _ in range(rules.players))
-    pols = tuple(Policy.parse(p) for p in policies)
-    if len(pols) != rules.players:
-        raise CatchTenError("policies", "wrong number of policies",
-                            f"{len(pols)} for {rules.players} players")
-    return pols
+    return Policy.per_seat(policies, rules.players)
 
 
 def unit_shape(rules: Rules, compact: bool = True) -> tuple[int, int]:
     """``(U, S)``: scoring units per deal and rows of a unit's step matrix."""
     per_set = rules.per_set_scoring
     n_units = rules.n_sets if per_set else 1
-    if not rules.v("game_at_once"):
+    if not rules.game_at_once:
         return n_units, G.N_STEPS
     tpu = rules.set_size if per_set else rules.n_sets * rules.set_size
     t = rules.tables()
@@ -98,23 +93,6 @@ def _gscratch(rules: Rules, n_units: int, n_rows: int) -> tuple:
         [(ns,), (ns,), (1,), (n_units, n_rows, ns), (n_units, n_rows), (tricks,),
          (tricks, n), (tricks,)])
     return (running, cur, flags, steps, tside, (ll, lc, lw))
-
-
-def _split(count: int, threads: int) -> list[tuple[int, int]]:
-    if threads <= 1 or count < 2 * threads:
-        return [(0, count)]
-    edges = [count * i // threads for i in range(threads + 1)]
-    return [(edges[i], edges[i + 1]) for i in range(threads)]
-
-
-def _run_parallel(fn, count: int, pool, threads: int) -> None:
-    """``fn(slot, a, b)`` over ``[0, count)`` split into slices, one per thread slot."""
-    parts = _split(count, threads if pool is not None else 1)
-    futures = [pool.submit(fn, i, a, b) for i, (a, b) in enumerate(parts[:-1])]
-    i, (a, b) = len(parts) - 1, parts[-1]
-    fn(i, a, b)
-    for f in futures:
-        f.result()
 
 
 def _f(x: float) -> float | None:
@@ -378,7 +356,7 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
                                 f"{sc!r}: one whole score per side ({ns}), each 0 … "
                                 f"{rules.target - 1}")
         start[:] = sc
-    at_once = bool(rules.v("game_at_once"))
+    at_once = rules.game_at_once
     compact = not (at_once and ns > 2 and rules.tie != "count_out")
     n_units, n_rows = unit_shape(rules, compact)
     tab = rules.tables()
@@ -415,7 +393,7 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
                                 (np.int64(mode), np.int64(fixed), at_once, compact, start),
                                 rows[a:b])
 
-                _run_parallel(work, m, pool, used)
+                run_parallel(work, m, pool, used)
                 w = rows[:, G.G_WINNER]
                 fin = w >= 0
                 unfinished += int((~fin).sum())
@@ -477,7 +455,7 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
     re-raises. ``progress(done, n_hands)`` is called after every chunk."""
     used = max_threads() if threads is None else threads
     pols = _policies(rules, policies)
-    at_once = bool(rules.v("game_at_once"))
+    at_once = rules.game_at_once
     n_units, n_rows = unit_shape(rules, True)
     ns = rules.n_sides
     tab = rules.tables()
@@ -498,7 +476,7 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
                                        np.int64(first + a), np.int64(b - a), (at_once, True),
                                        (steps[first + a:first + b], tside[first + a:first + b]))
 
-                _run_parallel(work, m, pool, used)
+                run_parallel(work, m, pool, used)
                 done = first + m
                 if progress is not None:
                     progress(done, n_hands)
@@ -837,7 +815,7 @@ def solve_equity(rules: Rules, u_steps: np.ndarray, u_tside: np.ndarray, prob: n
     _check_equity_rules(rules)
     T = rules.target
     ns = rules.n_sides
-    at_once = bool(rules.v("game_at_once"))
+    at_once = rules.game_at_once
     tie = _TIE[rules.tie]
     c_n = prob.shape[0]
     u_steps = np.ascontiguousarray(u_steps, dtype=np.int64)

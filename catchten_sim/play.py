@@ -202,13 +202,7 @@ def play(d: Deal, policies: Sequence[object] | object = "heuristic", *,
             raise CatchTenError("script", "too short or negative",
                                 f"{scr.size} entries for {r.n_dealt} cards")
     else:
-        if isinstance(policies, (str, Policy)):
-            pols = [Policy.parse(policies)] * n
-        else:
-            pols = [Policy.parse(p) for p in policies]
-        if len(pols) != n:
-            raise CatchTenError("policies", "wrong number of policies", f"{len(pols)} for {n}")
-        pol = np.array([int(p) for p in pols], dtype=np.int64)
+        pol = np.array([int(p) for p in Policy.per_seat(policies, n)], dtype=np.int64)
         scr = np.zeros(1, dtype=np.int64)
     rng = d.rng_state if rng_state is None else rng_state
     ll, lc, _lw, _hon, _cards, _cp, _ten = K.play_given(

@@ -57,6 +57,24 @@ class Policy(IntEnum):
         raise CatchTenError(field, "unknown policy",
                             f"{name!r}; known: {', '.join(p.name.lower() for p in cls)}")
 
+    @classmethod
+    def per_seat(cls, policies: object, players: int) -> tuple["Policy", ...]:
+        """One Policy per seat from one policy (a name, an id or a Policy) for every seat
+        or a sequence of ``players`` of them.
+
+        Raises
+        ------
+        CatchTenError
+            ``unknown policy``; ``wrong number of policies``.
+        """
+        if isinstance(policies, (str, Policy)):
+            return tuple(cls.parse(policies) for _ in range(players))
+        pols = tuple(cls.parse(p) for p in policies)      # type: ignore[attr-defined]
+        if len(pols) != players:
+            raise CatchTenError("policies", "wrong number of policies",
+                                f"{len(pols)} for {players} players")
+        return pols
+
     @property
     def label(self) -> str:
         return self.name.lower()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import tomllib
 from collections import namedtuple
 from dataclasses import dataclass, field
+from enum import IntEnum
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -32,52 +33,174 @@ from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_ATONCE, P_CARDPTS, P
                               STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
 from .errors import ParseError, RulesError
 
-__all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "Rules", "Tables", "REVOKE_CODES",
-           "TIE_CODES"]
+__all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "REGISTRY", "REVOKE_CODES", "Revoke",
+           "Rules", "SetScoring", "SixPlayers", "SmallDeal", "Switch", "TIE_CODES", "Tables",
+           "Tie", "switch_summary", "switch_table", "sweep_values"]
 
 PRESETS = ("foster", "jaques", "french52")
 
 _BOOL = "bool"
 _INT = "int"
 
-#: name -> (kind or allowed words, presets it belongs to (None = all))
-SWITCHES: dict[str, tuple[Any, tuple[str, ...] | None]] = {
-    "game_at_once": (_BOOL, None),
-    "everyone_alone": (_BOOL, None),
-    "keep_six_of_spades": (_BOOL, None),
-    "revoke": (("game", "hand", "forfeit"), None),
-    "no_trump_first_lead": (_BOOL, None),
-    "exposed_trump": (_BOOL, None),
-    "small_deal": (("sets", "whole"), None),
-    "set_scoring": (("per_set", "per_deal"), None),
-    "target": (_INT, None),
-    "ten_of_diamonds_bonus": (_BOOL, None),
-    "card_points": (("on", "off"), None),
-    "removed_six": (("S", "C"), None),
-    "must_trump": (_BOOL, None),
-    "six_players": (("pairs", "triples"), None),
-    "tie": (("count_out", "higher_total", "replay"), None),
-    "six_as_three_pairs": (_BOOL, ("jaques",)),
-    "dealer_declares": (_BOOL, ("jaques",)),
-    "deck52": (_BOOL, ("jaques",)),
-}
 
-_COMMON_DEFAULTS: dict[str, Any] = {
-    "game_at_once": False, "everyone_alone": False, "keep_six_of_spades": False,
-    "revoke": "game", "no_trump_first_lead": False, "exposed_trump": False,
-    "small_deal": "sets", "set_scoring": "per_set", "target": 41,
-    "ten_of_diamonds_bonus": False, "card_points": "on", "removed_six": "S",
-    "must_trump": False, "six_players": "pairs", "tie": "count_out",
-}
+class Revoke(IntEnum):
+    """``revoke`` (RULES.md §3, §7.4); values are the kernel codes (``REVOKE_*``)."""
+
+    GAME = REVOKE_CODES["game"]
+    HAND = REVOKE_CODES["hand"]
+    FORFEIT = REVOKE_CODES["forfeit"]
+
+
+class Tie(IntEnum):
+    """``tie`` (RULES.md §3, §7.10, §7.11); values are the kernel codes (``TIE_*``)."""
+
+    COUNT_OUT = TIE_CODES["count_out"]
+    HIGHER_TOTAL = TIE_CODES["higher_total"]
+    REPLAY = TIE_CODES["replay"]
+
+
+class SmallDeal(IntEnum):
+    """``small_deal`` (RULES.md §3): 2 or 3 players dealt in six-card sets, or whole."""
+
+    SETS = 0
+    WHOLE = 1
+
+
+class SetScoring(IntEnum):
+    """``set_scoring`` (RULES.md §3, §7.9)."""
+
+    PER_SET = 0
+    PER_DEAL = 1
+
+
+class SixPlayers(IntEnum):
+    """``six_players`` (RULES.md §3): three sides of 2, or two sides of 3."""
+
+    PAIRS = 0
+    TRIPLES = 1
+
+
+@dataclass(frozen=True)
+class Switch:
+    """One rule switch: the single registry entry everything else derives from.
+
+    ``kind`` is ``"bool"``, ``"int"`` or the tuple of allowed words; ``enum`` the IntEnum
+    of a word switch (member ``i`` is word ``i``; for ``removed_six`` the suit);
+    ``defaults`` the default per preset (a preset missing: not a switch of it);
+    ``applies`` where it has an effect; ``section`` the RULES.md section; ``kernel`` the
+    name of its field in :data:`Tables` (a switch flag) or of its ``P_*`` parameter, None
+    when only the Python side reads it; ``text`` one line for ``catchten rules``.
+    """
+
+    name: str
+    kind: Any
+    defaults: Mapping[str, Any]
+    applies: str
+    section: str
+    kernel: str | None
+    text: str
+    enum: Any = None
+
+
+def _all(value: Any, **per_preset: Any) -> dict[str, Any]:
+    return {p: per_preset.get(p, value) for p in PRESETS}
+
+
+#: the switch registry (RULES.md §3, §4): one entry per switch
+REGISTRY: tuple[Switch, ...] = (
+    Switch("game_at_once", _BOOL, _all(False), "all", "§3, §7.13", "P_ATONCE",
+           "a side reaching the target during a hand wins at once"),
+    Switch("everyone_alone", _BOOL, _all(False), "4, 6 or 8 players", "§3, §7.8", None,
+           "no partnerships"),
+    Switch("keep_six_of_spades", _BOOL, _all(False), "5 or 7 players (foster)", "§3, §7.7",
+           "P_DEAD", "deal 35 of 36; the 36th is shown and laid aside"),
+    Switch("revoke", ("game", "hand", "forfeit"), _all("game", jaques="forfeit"), "all",
+           "§3, §7.4", "P_REVOKE", "what a revoke costs", Revoke),
+    Switch("no_trump_first_lead", _BOOL, _all(False), "all", "§3, §7.6",
+           "no_trump_first_lead", "the first lead of a set may not be a trump"),
+    Switch("exposed_trump", _BOOL, _all(False), "with a turn-up", "§3, §7.3", "exposed_trump",
+           "the turn-up is locked until the last two tricks"),
+    Switch("small_deal", ("sets", "whole"), _all("sets"), "2 or 3 players (foster)", "§3, §2",
+           "P_NSETS", "six-card sets, or the whole hand at once", SmallDeal),
+    Switch("set_scoring", ("per_set", "per_deal"), _all("per_set"), "with sets", "§3, §7.9",
+           "P_PERSET", "card points per set or per deal", SetScoring),
+    Switch("target", _INT, _all(41, french52=40), "all", "§3", "P_TARGET",
+           "points to win the game"),
+    Switch("ten_of_diamonds_bonus", _BOOL, _all(False, french52=True), "all", "§3, §7.2",
+           "honours", "the 10♦ is worth 10 extra"),
+    Switch("card_points", ("on", "off"), _all("on", jaques="off", french52="off"), "all",
+           "§3, §7.1", "card_points", "points for cards taken above the share"),
+    Switch("removed_six", ("S", "C"), _all("S"), "5 or 7 players (foster)", "§3", "deck",
+           "which six is removed", Suit),
+    Switch("must_trump", _BOOL, _all(False), "all", "§3, §4", "must_trump",
+           "void in the led suit: trump if able"),
+    Switch("six_players", ("pairs", "triples"), _all("pairs", jaques="triples"), "6 players",
+           "§3, §4", "side_of_seat", "three sides of 2 or two sides of 3", SixPlayers),
+    Switch("tie", ("count_out", "higher_total", "replay"),
+           _all("count_out", jaques="higher_total"), "all", "§3, §7.10, §7.11", "P_TIE",
+           "several sides reach the target in one unit", Tie),
+    Switch("six_as_three_pairs", _BOOL, {"jaques": False}, "6 players (jaques)", "§4",
+           "side_of_seat", "6 players as three sides of 2"),
+    Switch("dealer_declares", _BOOL, {"jaques": False}, "jaques", "§4", "dealer_declares",
+           "the dealer names trumps or no trumps"),
+    Switch("deck52", _BOOL, {"jaques": False}, "4 players (jaques)", "§4", "deck",
+           "play with 52 cards"),
+)
+_BY_NAME = {sw.name: sw for sw in REGISTRY}
+
+#: name -> (kind or allowed words, presets it belongs to (None = all)); from REGISTRY
+SWITCHES: dict[str, tuple[Any, tuple[str, ...] | None]] = {
+    sw.name: (sw.kind, None if set(sw.defaults) == set(PRESETS) else tuple(sw.defaults))
+    for sw in REGISTRY}
+#: preset -> switch -> default; from REGISTRY
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "foster": dict(_COMMON_DEFAULTS),
-    # seed 004: forfeit revoke, no card points, higher total wins, 6 players as two sides of 3
-    "jaques": dict(_COMMON_DEFAULTS, revoke="forfeit", card_points="off", tie="higher_total",
-                   six_players="triples", six_as_three_pairs=False, dealer_declares=False,
-                   deck52=False),
-    # seed 001, last paragraph: 52 cards, 10♦ bonus, no card points, target 40
-    "french52": dict(_COMMON_DEFAULTS, card_points="off", ten_of_diamonds_bonus=True, target=40),
-}
+    p: {sw.name: sw.defaults[p] for sw in REGISTRY if p in sw.defaults} for p in PRESETS}
+
+
+def switch_table(preset: str | None = None) -> list[dict[str, Any]]:
+    """The switch list (for ``catchten rules --switches``, the README and the report's
+    variant sweep): one dict per switch with ``name``, ``values`` (the allowed values),
+    ``default`` (of ``preset``, or per preset), ``applies``, ``section``, ``kernel``,
+    ``text``. Switches that are not of ``preset`` are left out."""
+    rows = []
+    for sw in REGISTRY:
+        if preset is not None and preset not in sw.defaults:
+            continue
+        values = ([False, True] if sw.kind == _BOOL else
+                  "a whole number" if sw.kind == _INT else list(sw.kind))
+        rows.append({"name": sw.name, "values": values,
+                     "default": sw.defaults[preset] if preset else dict(sw.defaults),
+                     "applies": sw.applies, "section": sw.section, "kernel": sw.kernel,
+                     "text": sw.text})
+    return rows
+
+
+def switch_summary() -> str:
+    """The README's one-paragraph switch list, derived from :data:`REGISTRY` (a test
+    checks that the README carries it)."""
+    def spell(sw: Switch) -> str:
+        if sw.kind == _BOOL:
+            return f"`{sw.name}`"
+        if sw.kind == _INT:
+            return f"`{sw.name}=N`"
+        return f"`{sw.name}={'|'.join(sw.kind)}`"
+    common = [spell(sw) for sw in REGISTRY if set(sw.defaults) == set(PRESETS)]
+    only = [spell(sw) for sw in REGISTRY if set(sw.defaults) == {"jaques"}]
+    return (f"Switches (RULES.md §3-§4): {', '.join(common)}; jaques only: "
+            f"{', '.join(only)}.")
+
+
+def sweep_values(name: str, preset: str) -> list[Any]:
+    """The values of switch ``name`` other than ``preset``'s default (a variant sweep);
+    for ``target``, the targets named by RULES.md §3 (31, 41, 51, 61)."""
+    sw = _BY_NAME[name]
+    default = sw.defaults[preset]
+    if sw.kind == _BOOL:
+        return [not default]
+    if sw.kind == _INT:
+        return [t for t in (31, 41, 51, 61) if t != default]
+    return [w for w in sw.kind if w != default]
+
 
 PLAYERS_ALLOWED = {"foster": range(2, 9), "jaques": (4, 6), "french52": (4,)}
 
@@ -323,20 +446,87 @@ class Rules:
         data = _read_toml(path)
         return cls(data.get("rules", "foster"), data.get("players", 4), data.get("variants", {}))
 
-    # ------------------------------------------------------------------ derived facts
+    # ------------------------------------------------------------------ switches, typed
     def v(self, name: str) -> Any:
-        """The resolved value of switch ``name``."""
+        """The resolved value of switch ``name`` as written (a bool, an int or a word).
+        Prefer the typed attributes below."""
         return self.variants[name]
+
+    def _word(self, name: str) -> Any:
+        sw = _BY_NAME[name]
+        word = self.variants[name]
+        if sw.enum is Suit:
+            return Suit[word]
+        return sw.enum(sw.kind.index(word))
+
+    @property
+    def game_at_once(self) -> bool:
+        return bool(self.variants["game_at_once"])
+
+    @property
+    def everyone_alone(self) -> bool:
+        return bool(self.variants["everyone_alone"])
+
+    @property
+    def keep_six_of_spades(self) -> bool:
+        return bool(self.variants["keep_six_of_spades"])
+
+    @property
+    def no_trump_first_lead(self) -> bool:
+        return bool(self.variants["no_trump_first_lead"])
+
+    @property
+    def exposed_trump(self) -> bool:
+        return bool(self.variants["exposed_trump"])
+
+    @property
+    def must_trump(self) -> bool:
+        return bool(self.variants["must_trump"])
+
+    @property
+    def ten_of_diamonds_bonus(self) -> bool:
+        return bool(self.variants["ten_of_diamonds_bonus"])
+
+    @property
+    def six_as_three_pairs(self) -> bool:
+        return bool(self.variants.get("six_as_three_pairs", False))
+
+    @property
+    def revoke(self) -> Revoke:
+        return self._word("revoke")
+
+    @property
+    def tie_rule(self) -> Tie:
+        """``tie`` as its kernel code (:attr:`tie` is the word)."""
+        return self._word("tie")
+
+    @property
+    def small_deal(self) -> SmallDeal:
+        return self._word("small_deal")
+
+    @property
+    def set_scoring(self) -> SetScoring:
+        return self._word("set_scoring")
+
+    @property
+    def six_players(self) -> SixPlayers:
+        return self._word("six_players")
+
+    @property
+    def removed_six(self) -> Suit:
+        return self._word("removed_six")
+
+    # ------------------------------------------------------------------ derived facts
 
     @property
     def deck52(self) -> bool:
-        return self.preset == "french52" or (self.preset == "jaques" and self.v("deck52"))
+        return self.preset == "french52" or (self.preset == "jaques" and bool(self.variants["deck52"]))
 
     @property
     def keep_dead_card(self) -> bool:
         """True when 35 of 36 cards are dealt and one is laid aside (``keep_six_of_spades``)."""
         return (self.preset == "foster" and self.players in (5, 7)
-                and self.v("keep_six_of_spades"))
+                and self.keep_six_of_spades)
 
     @property
     def deck(self) -> list[int]:
@@ -346,7 +536,7 @@ class Rules:
         cards = [card_index(s, r) for s in range(4) for r in range(Rank.SIX, Rank.ACE + 1)]
         removed: set[int] = set()
         if self.preset == "foster" and self.players in (5, 7) and not self.keep_dead_card:
-            removed.add(card_index(Suit[self.v("removed_six")], Rank.SIX))
+            removed.add(card_index(self.removed_six, Rank.SIX))
         if self.preset == "foster" and self.players == 8:
             removed |= {card_index(s, Rank.SIX) for s in range(4)}
         return sorted(c for c in cards if c not in removed)
@@ -363,7 +553,7 @@ class Rules:
     @property
     def n_sets(self) -> int:
         """Six-card sets per deal: 3 with 2 players, 2 with 3, when dealt in sets; else 1."""
-        if self.preset == "foster" and self.players in (2, 3) and self.v("small_deal") == "sets":
+        if self.preset == "foster" and self.players in (2, 3) and self.small_deal == SmallDeal.SETS:
             return self.cards_per_player // 6
         return 1
 
@@ -374,16 +564,16 @@ class Rules:
 
     @property
     def per_set_scoring(self) -> bool:
-        return self.n_sets > 1 and self.v("set_scoring") == "per_set"
+        return self.n_sets > 1 and self.set_scoring == SetScoring.PER_SET
 
     @property
     def n_sides(self) -> int:
         """Number of sides (partnerships, or players alone). RULES.md §2, §4, §7.8."""
         n = self.players
-        if self.v("everyone_alone") or n in (2, 3, 5, 7):
+        if self.everyone_alone or n in (2, 3, 5, 7):
             return n
         if n == 6:
-            pairs = self.v("six_players") == "pairs" or bool(self.variants.get("six_as_three_pairs"))
+            pairs = self.six_players == SixPlayers.PAIRS or self.six_as_three_pairs
             return 3 if pairs else 2
         return n // 2
 
@@ -409,27 +599,27 @@ class Rules:
 
     @property
     def card_points(self) -> bool:
-        return self.v("card_points") == "on"
+        return self.variants["card_points"] == "on"
 
     @property
     def ten_bonus(self) -> bool:
-        return bool(self.v("ten_of_diamonds_bonus"))
+        return self.ten_of_diamonds_bonus
 
     @property
     def target(self) -> int:
-        return int(self.v("target"))
+        return int(self.variants["target"])
 
     @property
     def tie(self) -> str:
-        return self.v("tie")
+        return self.variants["tie"]
 
     @property
     def revoke_penalty(self) -> str:
-        return self.v("revoke")
+        return self.variants["revoke"]
 
     @property
     def dealer_declares(self) -> bool:
-        return self.preset == "jaques" and bool(self.v("dealer_declares"))
+        return self.preset == "jaques" and bool(self.variants["dealer_declares"])
 
     @property
     def trump_order(self) -> tuple[int, ...]:
@@ -474,14 +664,14 @@ class Rules:
         params[P_CARDPTS] = int(self.card_points)
         params[P_PERSET] = int(self.per_set_scoring)
         params[P_DEAD] = int(self.keep_dead_card)
-        params[P_NTFL] = int(self.v("no_trump_first_lead"))
-        params[P_EXPOSED] = int(self.v("exposed_trump"))
-        params[P_MUSTTRUMP] = int(self.v("must_trump"))
+        params[P_NTFL] = int(self.no_trump_first_lead)
+        params[P_EXPOSED] = int(self.exposed_trump)
+        params[P_MUSTTRUMP] = int(self.must_trump)
         params[P_DECLARES] = int(self.dealer_declares)
         params[P_TARGET] = self.target
-        params[P_TIE] = TIE_CODES[self.tie]
-        params[P_ATONCE] = int(self.v("game_at_once"))
-        params[P_REVOKE] = REVOKE_CODES[self.revoke_penalty]
+        params[P_TIE] = int(self.tie_rule)
+        params[P_ATONCE] = int(self.game_at_once)
+        params[P_REVOKE] = int(self.revoke)
         params[P_TDBONUS] = int(self.ten_bonus)
         deck = np.array(self.deck, dtype=np.int64)
         side_of_seat = np.array([self.side_of(s) for s in range(n)], dtype=np.int64)
@@ -523,8 +713,8 @@ class Rules:
                                  ten_card)
         return Tables(params, deck, deck_mask, side_of_seat, trump_power, rank_power, honours,
                       step, ten_card, top_trump,
-                      bool(self.v("no_trump_first_lead")), bool(self.v("exposed_trump")),
-                      bool(self.v("must_trump")), self.card_points, self.dealer_declares,
+                      self.no_trump_first_lead, self.exposed_trump, self.must_trump,
+                      self.card_points, self.dealer_declares,
                       *derived)
 
     # ------------------------------------------------------------------ description
@@ -576,7 +766,7 @@ class Rules:
             "count_out_order": ("Ten, 10♦ bonus, cards, Ace, King, Queen, Jack"
                                 if self.tie == "count_out" else None),
             "revoke": self.revoke_penalty,
-            "game_at_once": bool(self.v("game_at_once")),
+            "game_at_once": self.game_at_once,
             "first_dealer": ("highest card deals (seed 004)" if self.preset == "jaques"
                              else "cut, lowest deals (seed 000); simulations rotate the deal"),
         }

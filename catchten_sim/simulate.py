@@ -22,13 +22,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
-import pandas as pd
 
+from ._lazy import pandas as pd
 from ._kernels import engine as K
 from .aggregate import FIELDS, OutcomeAccumulator
 from .errors import CatchTenError
 from .policies import Policy
 from .rules import Rules
+from .runner import run_parallel
 
 CHUNK = 1 << 17            # deals per kernel call (rows, only with on_chunk: CHUNK * cols * 2 B)
 MAX_SEED = 2 ** 64 - 1
@@ -87,25 +88,13 @@ def _run_slices(kernel: Callable[[int, int, np.ndarray, np.ndarray], None], star
     into ``threads`` slices, slice ``i`` folding into ``parts[i]`` (the calling thread
     runs the last slice). ``rows`` has ``m`` rows or none.
 
-    The kernel releases the GIL, so the slices run in parallel, and each deal's random
-    numbers depend on its number only, so the split does not change the result. (A numba
-    ``prange`` loop would do the same, but compiling it with the inlined heuristic costs
-    ~25 s more per cold start.)"""
-    if pool is None or threads <= 1 or m < 2 * threads:
-        kernel(start, m, rows, parts[0])
-        return
-    edges = [m * i // threads for i in range(threads + 1)]
+    The split is :func:`catchten_sim.runner.run_parallel`'s."""
     has_rows = rows.shape[0] > 0
-    futures = []
-    for i in range(threads):
-        a, b = edges[i], edges[i + 1]
-        args = (start + a, b - a, rows[a:b] if has_rows else rows, parts[i])
-        if i < threads - 1:
-            futures.append(pool.submit(kernel, *args))
-        else:
-            kernel(*args)
-    for f in futures:
-        f.result()
+
+    def slot(i: int, a: int, b: int) -> None:
+        kernel(start + a, b - a, rows[a:b] if has_rows else rows, parts[i])
+
+    run_parallel(slot, m, pool, threads)
 
 
 @dataclass(frozen=True)
@@ -160,10 +149,10 @@ class SimulationResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready result; the keys of FORMATS.md "Simulation output" are stable."""
-        frame = self.to_frame()
         positions = []
         n = self.rules.players
-        for pos, row in frame.iterrows():
+        for row in self.acc.positions_rows():      # rows, not a frame: no pandas import
+            pos = row["position"]
             entry: dict[str, Any] = {"position": int(pos),
                                      "role": ("eldest" if pos == 1 else
                                               "dealer" if pos == n else f"position {pos}")}
@@ -174,8 +163,8 @@ class SimulationResult:
                                   "ci95": [_f(row["advantage_lo"]), _f(row["advantage_hi"])]}
             positions.append(entry)
         sides = []
-        sf = self.acc.sides_frame()
-        for side, row in sf.iterrows():
+        for row in self.acc.sides_rows():
+            side = row["side"]
             sides.append({"side": int(side), "seats": self.rules.seats_of(int(side)),
                           "policies": sorted({self.policies[s].label
                                               for s in self.rules.seats_of(int(side))}),
@@ -248,13 +237,7 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     if threads is not None:
         threads = _check_count("threads", threads, 1, 1024)
     chunk = _check_count("chunk", chunk, 1)
-    if isinstance(policies, (str, Policy)):
-        pols = tuple(Policy.parse(policies) for _ in range(rules.players))
-    else:
-        pols = tuple(Policy.parse(p) for p in policies)
-        if len(pols) != rules.players:
-            raise CatchTenError("policies", "wrong number of policies",
-                                f"{len(pols)} for {rules.players} players")
+    pols = Policy.per_seat(policies, rules.players)
     t = rules.tables()
     pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
     acc = OutcomeAccumulator(rules.players, t.side_of_seat)
@@ -273,7 +256,7 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     off = acc.offsets
 
     def kernel(first: int, count: int, rows: np.ndarray, part: np.ndarray) -> None:
-        K.run_chunk(t, pol_arr, seed_u, np.int64(first), np.int64(count), rows, part, off,
+        K.run_chunk(t, pol_arr, seed_u, np.int64(first), np.int64(count), rows, (part, off),
                     scratch[id(part)])
 
     with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:

@@ -99,7 +99,7 @@ def test_make_unmake_replays_engine_deals(preset, players, variants) -> None:
 
 @njit
 def _side_score(tab, trump, cap, side):
-    return S.side_score(tab, trump, cap, side)
+    return S.side_score(tab, trump, cap, side, cap.shape[0])
 
 
 def test_legal_cards_rules() -> None:
@@ -122,3 +122,31 @@ def test_legal_cards_rules() -> None:
     assert T.lock_bit(1 << 14, 6, 9) == 1 << 14 and T.lock_bit(1 << 14, 7, 9) == 0
     # no trumps: the trump mask is empty
     assert T.trump_mask(L.NO_TRUMPS) == 0
+
+
+def test_heuristic_last_to_act_keeps_the_master_jack() -> None:
+    """jaques (J 10 A K Q): last to act, holding J and A of trumps with the Ten unseen,
+    the cheapest winner is the J (3 points) but it is the master: win with the A (4
+    points) now, else the Ten catches the A later (issue 13 §5)."""
+    from catchten_sim._kernels import policy as P
+    from catchten_sim.cards import Rank, Suit, card_index
+    rules = Rules("jaques", 4)
+    tab = rules.tables()
+    H, C, S_ = Suit.H, Suit.C, Suit.S
+    jh, ah, qh = (card_index(H, r) for r in (Rank.JACK, Rank.ACE, Rank.QUEEN))
+    ac, c8 = card_index(C, Rank.ACE), card_index(C, Rank.EIGHT)
+    s9 = card_index(S_, Rank.NINE)
+    hand = (1 << jh) | (1 << ah) | (1 << s9)
+    owner = np.full(52, -1, dtype=np.int64)
+    owner[ac], owner[c8], owner[qh] = 0, 1, 2          # seat 0 led A♣, seat 2 trumped
+    for c in (jh, ah, s9):
+        owner[c] = 3
+    tm = (1 << ac) | (1 << c8) | (1 << qh)
+    leads = np.zeros(2, dtype=np.int64)
+    pick = P.heuristic_choice(tab, 3, hand, hand, 3, int(C), tm, int(H), 0, leads, owner)
+    assert pick == ah
+    # with the Ten already played the A is a master too: the cheapest winner, the J
+    played = 1 << card_index(H, Rank.TEN)
+    pick = P.heuristic_choice(tab, 3, hand, hand, 3, int(C), tm, int(H), played, leads,
+                              owner)
+    assert pick == jh

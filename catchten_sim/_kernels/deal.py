@@ -2,12 +2,14 @@
 
 API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` bundle)
 -------------------------------------------------------------------------------------
-``deal_cards(tab, dealer, s, set_hands, owner) -> (turnup, dead, s)``
+``sp`` is the shape tuple of :mod:`.spec`.
+
+``deal_cards(tab, sp, dealer, s, set_hands, owner) -> (turnup, dead, s)``
     shuffle and deal one deal from the uint64 RNG state ``s`` (RULES.md §1, §2, §3
     ``keep_six_of_spades``, §7.7); ``set_hands`` int64 (n_sets, n) and ``owner`` int64
     (52,) are filled.
 ``declare_trumps(tab, hand) -> trump``  jaques ``dealer_declares`` (RULES.md §4).
-``deal_trumps(tab, dealer, s, set_hands, owner) -> (trump, turnup, dead, s)``
+``deal_trumps(tab, sp, dealer, s, set_hands, owner) -> (trump, turnup, dead, s)``
     deal, then fix trumps: the turn-up's suit, or the dealer's declaration (``turnup``
     -1 then).
 
@@ -19,12 +21,13 @@ from __future__ import annotations
 from numba import njit
 
 from .bits import JIT, lowest_index, popcount, rng_below_s, select_bit
-from .layout import NO_TRUMPS, P_DECK, P_N, P_NDEALT, P_SETSIZE
+from .layout import NO_TRUMPS
+from .spec import S_DEAD, S_N, S_NSETS, S_SETSIZE
 from .trick import suit_mask
 
 
 @njit(inline="always", **JIT)
-def deal_cards(tab, dealer, s, set_hands, owner):
+def deal_cards(tab, sp, dealer, s, set_hands, owner):
     """Shuffle and deal (RULES.md §1, §2; sets §2; ``keep_six_of_spades`` §3).
 
     Fills ``set_hands`` (n_sets, n) and ``owner`` (seat dealt each card of the deck, -1
@@ -38,12 +41,12 @@ def deal_cards(tab, dealer, s, set_hands, owner):
     is dealt at once. No array is touched but the hands, so no step waits on a memory
     round-trip of the previous one (a Fisher-Yates swap does).
     """
-    params = tab.params
-    n = params[P_N]
-    d = params[P_DECK]
-    n_dealt = params[P_NDEALT]
-    per_set_cards = n * params[P_SETSIZE]
-    for st in range(set_hands.shape[0]):
+    n = sp[S_N]
+    n_sets = sp[S_NSETS]
+    per_set_cards = n * sp[S_SETSIZE]
+    n_dealt = per_set_cards * n_sets
+    d = n_dealt + sp[S_DEAD]
+    for st in range(n_sets):
         for p in range(n):
             set_hands[st, p] = 0
     rest = tab.deck_mask
@@ -59,7 +62,7 @@ def deal_cards(tab, dealer, s, set_hands, owner):
     seat = (dealer + n_dealt) % n
     i = n_dealt - 1
     turnup = -1
-    for st in range(set_hands.shape[0] - 1, -1, -1):
+    for st in range(n_sets - 1, -1, -1):
         hands = set_hands[st]
         for _ in range(per_set_cards):
             s, k = rng_below_s(s, i + 1)      # k = 0 for i = 0: no branch for the last card
@@ -106,10 +109,10 @@ def declare_trumps(tab, hand):
 
 
 @njit(inline="always", **JIT)
-def deal_trumps(tab, dealer, s, set_hands, owner):
+def deal_trumps(tab, sp, dealer, s, set_hands, owner):
     """Deal, then fix trumps: ``(trump, turnup, dead, s)`` (``turnup`` -1 when the dealer
     declares)."""
-    turnup, dead, s = deal_cards(tab, dealer, s, set_hands, owner)
+    turnup, dead, s = deal_cards(tab, sp, dealer, s, set_hands, owner)
     if tab.dealer_declares:
         trump = declare_trumps(tab, set_hands[0, dealer])
         turnup = -1

@@ -9,7 +9,7 @@ together. Every function assumes valid input: the Python wrappers validate first
 
 Entry kernels (``KERNEL_JIT``: no reference counting, allocate nothing)
 ---------------------------------------------------------------------
-``run_chunk(tab, policies, seed, start, count, out, acc, off, scr)``  a batch of deals.
+``run_chunk(tab, policies, seed, start, count, out, accs, scr)``  a batch of deals.
 ``_deal_one(tab, seed, deal_index, scr, res)`` and ``_play_given(tab, scr, deal, policies,
 rng_state, script, logs, res)``: the kernels of :func:`deal_one` and :func:`play_given`.
 
@@ -31,9 +31,11 @@ from .layout import (A_ADV, A_ADVSQ, A_FATE, A_FBH, A_HCP, A_HHON, A_HOLDN, A_HO
                      F_SEAT_TRICKS, F_SEAT_TRUMPS, F_SIDE_TRICKS, F_TOTAL, FATE_CAUGHT,
                      FATE_DEAD, FATE_NO_TRUMPS, FATE_SAVED, HIST, HIST_TRUMPS, LINE,
                      N_FIELDS, N_FIXED, N_PER_POS, NO_TRUMPS, P_N, P_NSETS, P_NSIDES,
-                     P_PERSET, P_SETSIZE, POL_HEURISTIC, POL_RANDOM, POL_SCRIPTED)
+                     P_SETSIZE, POL_HEURISTIC, POL_RANDOM, POL_SCRIPTED)
 from .policy import all_seats_random, choose_card
 from .scoring import honours_dealt, side_score, unit_score
+from .spec import (S_EXPOSED, S_MUSTTRUMP, S_N, S_NSETS, S_NSIDES, S_NTFL, S_PERSET,
+                   S_SETSIZE, spec_of)
 from .trick import card_suit, legal_cards, lock_bit, suit_mask, trump_mask, winning_card
 
 __all__ = [  # layout names re-exported for the callers that read them from here
@@ -94,14 +96,15 @@ def scratch(tab) -> Scratch:
 
 
 @njit(inline="always", **JIT)
-def play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs, do_log,
+def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do_log,
               only_random, start, resume):
     """Play one deal from dealt hands (or from a mid-deal state) to the end; fill the
     capture masks (and the log).
 
     Parameters
     ----------
-    tab : :data:`catchten_sim.rules.Tables`; scr : :data:`Scratch`: ``set_hands`` the
+    tab : :data:`catchten_sim.rules.Tables`; sp : the shape tuple of :mod:`.spec`;
+    scr : :data:`Scratch`: ``set_hands`` the
         deal, ``owner`` the seat of every card; ``cap``, ``seat_tricks``, ``trump_leads``
         out; ``hands`` and ``spos`` work.
     dealer, trump, turnup : ints (``turnup`` -1 when there is none; ``trump`` 4 = none).
@@ -130,7 +133,6 @@ def play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs, do_log
     Rules: :func:`.trick.legal_cards`, :func:`.trick.winning_card`; set transitions
     (RULES.md §2) as :func:`.trick.finish_trick`.
     """
-    params = tab.params
     side_of_seat = tab.side_of_seat
     top_trump = tab.top_trump
     set_hands = scr.set_hands
@@ -140,16 +142,16 @@ def play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs, do_log
     seat_tricks = scr.seat_tricks
     trump_leads = scr.trump_leads
     log_leader, log_cards, log_winner = logs
-    n = params[P_N]
-    n_sets = params[P_NSETS]
-    set_size = params[P_SETSIZE]
-    per_set = params[P_PERSET] != 0
+    n = sp[S_N]
+    n_sets = sp[S_NSETS]
+    set_size = sp[S_SETSIZE]
+    per_set = sp[S_PERSET] != 0
     total_tricks = n_sets * set_size
     turnup_bit = np.int64(0)
-    if tab.exposed_trump and turnup >= 0:
+    if sp[S_EXPOSED] != 0 and turnup >= 0:
         turnup_bit = np.int64(1) << turnup
-    ntfl = tab.no_trump_first_lead
-    must_trump = tab.must_trump
+    ntfl = sp[S_NTFL] != 0
+    must_trump = sp[S_MUSTTRUMP] != 0
     tmask = trump_mask(trump)
     ten = tab.ten_card[trump]
     ten_bit = np.int64(1) << ten if ten >= 0 else np.int64(0)
@@ -222,23 +224,23 @@ def play_deal(tab, scr, dealer, trump, turnup, policies, s, script, logs, do_log
 
 
 @njit(inline="always", **JIT)
-def side_sums(tab, scr, trump):
+def side_sums(tab, sp, scr, trump):
     """Per-side sums of a played deal into ``scr.side_acc`` (7, n_sides), rows ``F_*`` in the
     order: honours taken, cards taken, card points, total, side tricks, (unused), honours
     dealt (RULES.md §2, §7.1, §7.2; :mod:`.scoring`). Returns the seat
     dealt the Ten of trumps (-1: none)."""
-    params = tab.params
-    n_sides = params[P_NSIDES]
+    n_sides = sp[S_NSIDES]
+    n_units = sp[S_NSETS] if sp[S_PERSET] != 0 else 1
     acc = scr.side_acc
     for sd in range(n_sides):
-        h, k, cp = side_score(tab, trump, scr.cap, sd)
+        h, k, cp = side_score(tab, trump, scr.cap, sd, n_units)
         acc[F_HONOURS, sd] = h
         acc[F_CARDS, sd] = k
         acc[F_CARD_POINTS, sd] = cp
         acc[F_TOTAL, sd] = h + cp
         acc[F_SIDE_TRICKS, sd] = 0
         acc[F_HONOURS_DEALT, sd] = 0
-    for q in range(params[P_N]):
+    for q in range(sp[S_N]):
         acc[F_SIDE_TRICKS, tab.side_of_seat[q]] += scr.seat_tricks[q]
     return honours_dealt(tab, trump, scr.owner, acc[F_HONOURS_DEALT])
 
@@ -256,20 +258,20 @@ def ten_fate(tab, trump, holder, ten_taker):
 
 
 @njit(inline="always", **JIT)
-def seat_trumps(tab, scr, trump, seat):
+def seat_trumps(sp, scr, trump, seat):
     """Trumps dealt to ``seat`` (over all sets)."""
     tmask = trump_mask(trump)
     k = 0
-    for st in range(tab.params[P_NSETS]):
+    for st in range(sp[S_NSETS]):
         k += popcount(scr.set_hands[st, seat] & tmask)
     return k
 
 
 @njit(inline="always", **JIT)
-def outcome_row(tab, scr, dealer, trump, ten_taker, holder, row):
+def outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, row):
     """Fill one outcome row (``row``, columns ``C_*`` and per-position fields ``F_*``)
     after :func:`side_sums`."""
-    n = tab.params[P_N]
+    n = sp[S_N]
     acc = scr.side_acc
     row[C_DEALER] = dealer
     row[C_TRUMP] = trump
@@ -283,7 +285,7 @@ def outcome_row(tab, scr, dealer, trump, ten_taker, holder, row):
         if seat == n:
             seat = 0
         side = tab.side_of_seat[seat]
-        strumps = seat_trumps(tab, scr, trump, seat)
+        strumps = seat_trumps(sp, scr, trump, seat)
         if seat == holder:
             row[C_HOLDER_TRUMPS] = strumps
             row[C_TEN_HOLDER] = pos + 1
@@ -304,13 +306,13 @@ def _clip(v, hi):
 
 
 @njit(inline="always", **JIT)
-def fold_deal(tab, scr, dealer, trump, ten_taker, holder, acc, off):
+def fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off):
     """Add one played deal to the flat accumulator ``acc`` (layout ``off``, the ``A_*``
     offsets of :func:`catchten_sim.aggregate.acc_layout`) straight from the per-side sums
     of :func:`side_sums`, without building an outcome row. The same statistics as
     :meth:`catchten_sim.aggregate.OutcomeAccumulator.add` of the deal's outcome row
     (checked by tests/test_kernel_fold.py)."""
-    n = tab.params[P_N]
+    n = sp[S_N]
     side_of_seat = tab.side_of_seat
     sacc = scr.side_acc
     fate = ten_fate(tab, trump, holder, ten_taker)
@@ -362,12 +364,12 @@ def fold_deal(tab, scr, dealer, trump, ten_taker, holder, acc, off):
     if holder >= 0:
         hpos = holder - dealer
         hpos = hpos + n if hpos <= 0 else hpos
-        htr = _clip(seat_trumps(tab, scr, trump, holder), HIST_TRUMPS - 1)
+        htr = _clip(seat_trumps(sp, scr, trump, holder), HIST_TRUMPS - 1)
     acc[off[A_FBH] + (hpos * HIST_TRUMPS + htr) * 4 + fate] += 1
 
 
 @njit(**KERNEL_JIT)
-def run_chunk(tab, policies, seed, start, count, out, acc, off, scr):
+def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     """Deal and play ``count`` deals, numbered ``start, start+1, …``.
 
     Deal ``i`` uses an RNG stream keyed by ``(seed, i)`` and dealer ``i % n`` (the deal
@@ -382,11 +384,14 @@ def run_chunk(tab, policies, seed, start, count, out, acc, off, scr):
     start : int64, number of the first deal; count : int64, number of deals.
     out : int16 (count, N_FIXED + n * N_PER_POS) filled with one outcome row per deal, or
         an array with 0 rows for no rows.
-    acc : int64 flat accumulator that every deal is folded into (layout ``off``, int64
-        offsets ``A_*``; see :func:`catchten_sim.aggregate.acc_layout`), or an empty array.
+    accs : ``(acc, off)``: int64 flat accumulator that every deal is folded into (layout
+        ``off``, int64 offsets ``A_*``; see :func:`catchten_sim.aggregate.acc_layout`),
+        or an empty array.
     scr : :data:`Scratch` (one per thread).
     """
-    n = tab.params[P_N]
+    sp = spec_of(tab)
+    acc, off = accs
+    n = sp[S_N]
     want_rows = out.shape[0] > 0
     want_acc = acc.shape[0] > 0
     all_random = all_seats_random(policies)
@@ -395,28 +400,29 @@ def run_chunk(tab, policies, seed, start, count, out, acc, off, scr):
         deal_index = start + i
         s = rng_seed(seed, deal_index)
         dealer = deal_index % n
-        trump, turnup, dead, s = deal_trumps(tab, dealer, s, scr.set_hands, scr.owner)
+        trump, turnup, dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
         if all_random:
             # a copy of the play loop without the other policies: fewer live values
-            ten_taker, s = play_deal(tab, scr, dealer, trump, turnup, policies, s, scr.spos,
-                                     logs, False, True, FRESH, False)
+            ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s,
+                                     scr.spos, logs, False, True, FRESH, False)
         else:
-            ten_taker, s = play_deal(tab, scr, dealer, trump, turnup, policies, s, scr.spos,
-                                     logs, False, False, FRESH, False)
-        holder = side_sums(tab, scr, trump)
+            ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s,
+                                     scr.spos, logs, False, False, FRESH, False)
+        holder = side_sums(tab, sp, scr, trump)
         if want_acc:
-            fold_deal(tab, scr, dealer, trump, ten_taker, holder, acc, off)
+            fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)
         if want_rows:
-            outcome_row(tab, scr, dealer, trump, ten_taker, holder, out[i])
+            outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, out[i])
 
 
 @njit(**KERNEL_JIT)
 def _deal_one(tab, seed, deal_index, scr, res):
     """Kernel of :func:`deal_one`: ``res`` (int64 (4,)) gets dealer, trump, turnup, dead;
     returns the RNG state."""
-    dealer = deal_index % tab.params[P_N]
+    sp = spec_of(tab)
+    dealer = deal_index % sp[S_N]
     s = rng_seed(seed, deal_index)
-    trump, turnup, dead, s = deal_trumps(tab, dealer, s, scr.set_hands, scr.owner)
+    trump, turnup, dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
     res[0] = dealer
     res[1] = trump
     res[2] = turnup
@@ -446,8 +452,8 @@ def _play_given(tab, scr, deal, policies, rng_state, script, logs, res):
                 owner[lowest_index(m)] = p
                 m &= m - 1
     trump = deal[1]
-    ten_taker, s = play_deal(tab, scr, deal[0], trump, deal[2], policies, rng_state, script,
-                             logs, True, False, FRESH, False)
+    ten_taker, s = play_deal(tab, spec_of(tab), scr, deal[0], trump, deal[2], policies,
+                             rng_state, script, logs, True, False, FRESH, False)
     for u in range(n_sets):
         for sd in range(n_sides):
             cap_hon[u, sd], cap_cards[u, sd], cap_cp[u, sd] = unit_score(tab, trump,
@@ -462,7 +468,7 @@ def simulate_chunk(tab, policies, seed, start, out):
     """Deal and play ``out.shape[0]`` deals numbered ``start, start+1, …`` and fill ``out``
     (int16, one outcome row per deal): :func:`run_chunk` with rows and no accumulator."""
     run_chunk(tab, np.asarray(policies, dtype=np.int64), np.uint64(seed), np.int64(start),
-              np.int64(out.shape[0]), out, _NO_ACC, _NO_ACC, scratch(tab))
+              np.int64(out.shape[0]), out, (_NO_ACC, _NO_ACC), scratch(tab))
 
 
 def deal_one(tab, seed, deal_index):

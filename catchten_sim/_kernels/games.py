@@ -49,6 +49,7 @@ from .layout import (N_STEPS, P_N, P_NSETS, P_NSIDES, P_PERSET, P_SETSIZE, P_SHA
                      TIE_REPLAY)
 from .policy import all_seats_random
 from .scoring import add_steps, card_points, honour_points
+from .spec import spec_of
 
 __all__ = ["N_STEPS", "STEP_CARDS", "TIE_COUNT_OUT", "TIE_HIGHER_TOTAL", "TIE_REPLAY"]
 
@@ -258,13 +259,14 @@ def apply_unit_py(running, flags, steps, tside, target, tie, at_once):
 @njit(inline="always", **JIT)
 def _play_hand(tab, scr, logs, policies, all_random, seed, stream, dealer):
     """Deal number ``stream`` of ``seed`` with the given dealer, played out with the log."""
+    sp = spec_of(tab)
     s = rng_seed(seed, stream)
-    trump, turnup, dead, s = deal_trumps(tab, dealer, s, scr.set_hands, scr.owner)
+    trump, turnup, dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
     if all_random:
-        ten_taker, s = play_deal(tab, scr, dealer, trump, turnup, policies, s, scr.spos,
+        ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, scr.spos,
                                  logs, True, True, FRESH, False)
     else:
-        ten_taker, s = play_deal(tab, scr, dealer, trump, turnup, policies, s, scr.spos,
+        ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, scr.spos,
                                  logs, True, False, FRESH, False)
     return trump
 

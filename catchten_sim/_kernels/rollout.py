@@ -23,6 +23,7 @@ from .layout import (N_R_FIXED, N_STEPS, P_N, P_NSIDES, P_PERSET, P_SETSIZE,
                      R_CARD_POINTS, R_CARDS, R_HONOURS, R_PER_SIDE, R_TEN_HOLDER_SIDE,
                      R_TEN_TAKER_SIDE, R_TOTAL)
 from .scoring import add_steps, unit_score
+from .spec import spec_of
 
 __all__ = ["N_R_FIXED", "N_STEPS", "NO_CARD", "R_CARD_POINTS", "R_CARDS", "R_HONOURS",
            "R_PER_SIDE", "R_TEN_HOLDER_SIDE", "R_TEN_TAKER_SIDE", "R_TOTAL", "RolloutJob",
@@ -65,6 +66,7 @@ def rollout_chunk(tab, scr, job, hands, cands, first, out, do_log, logs):
     Scores by :mod:`.scoring` (honours, card points, count-out steps of the current unit).
     """
     params = tab.params
+    sp = spec_of(tab)
     n = params[P_N]
     n_sides = params[P_NSIDES]
     set_size = params[P_SETSIZE]
@@ -118,7 +120,7 @@ def rollout_chunk(tab, scr, job, hands, cands, first, out, do_log, logs):
                 k = k0 + 1
             scr.spos[0] = 0
             s = rng_seed(job.seed, first + i)
-            ten_taker, s = play_deal(tab, scr, job.dealer, trump, job.turnup, job.policies,
+            ten_taker, s = play_deal(tab, sp, scr, job.dealer, trump, job.turnup, job.policies,
                                      s, scr.spos, logs, do_log, False,
                                      (t0, leader0, k, tm, led, played0, ten_taker0), True)
             o = out[i, j]

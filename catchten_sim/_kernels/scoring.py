@@ -20,9 +20,9 @@ API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` 
 ``honour_points(tab, trump, taken) -> int``     honours in ``taken``, 10♦ bonus included.
 ``unit_score(tab, trump, taken) -> (honours, cards, card_points)``  one side, one unit;
     card points 0 when the switch is off.
-``side_score(tab, trump, cap, side) -> (honours, cards, card_points)``  summed over the
-    deal's scoring units (``cap`` int64 (n_sets, n_sides) capture masks; row 0 only
-    without per-set scoring).
+``side_score(tab, trump, cap, side, n_units) -> (honours, cards, card_points)``  summed
+    over the deal's ``n_units`` scoring units (``cap`` int64 (n_sets, n_sides) capture
+    masks; 1 unit without per-set scoring).
 ``add_steps(tab, trump, taken, row)``           adds one side's unit to a count-out row
     ``row`` (int (N_STEPS,)): honours on their steps, card points on ``STEP_CARDS``.
 ``honours_dealt(tab, trump, owner, acc)``       ``acc[side] +=`` honour points dealt to
@@ -34,7 +34,7 @@ from __future__ import annotations
 from numba import njit
 
 from .bits import JIT, lowest_index, popcount
-from .layout import P_NSETS, P_PERSET, P_SHARE, STEP_CARDS
+from .layout import P_SHARE, STEP_CARDS
 
 
 @njit(inline="always", **JIT)
@@ -65,12 +65,12 @@ def unit_score(tab, trump, taken):
 
 
 @njit(inline="always", **JIT)
-def side_score(tab, trump, cap, side):
-    """``(honours, cards, card_points)`` of ``side`` summed over the units of ``cap``."""
+def side_score(tab, trump, cap, side, n_units):
+    """``(honours, cards, card_points)`` of ``side`` summed over the first ``n_units``
+    scoring units of ``cap``."""
     hon = 0
     cards = 0
     cp = 0
-    n_units = tab.params[P_NSETS] if tab.params[P_PERSET] != 0 else 1
     for u in range(n_units):
         h, k, c = unit_score(tab, trump, cap[u, side])
         hon += h

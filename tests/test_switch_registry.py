@@ -1,0 +1,48 @@
+"""The switch registry (rules.REGISTRY) is the one source of the switch list: the
+README's list, `catchten rules --switches`, the defaults and the typed attributes."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from catchten_sim.rules import (DEFAULTS, PRESETS, REGISTRY, Revoke, Rules, SWITCHES, Tie,
+                                switch_summary, switch_table, sweep_values)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_readme_switch_list_is_the_registry() -> None:
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert switch_summary() in text
+
+
+def test_defaults_and_switches_come_from_the_registry() -> None:
+    for preset in PRESETS:
+        assert set(DEFAULTS[preset]) == {sw.name for sw in REGISTRY if preset in sw.defaults}
+    assert list(SWITCHES) == [sw.name for sw in REGISTRY]
+    for row in switch_table("foster"):
+        assert row["section"].startswith("§")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_typed_attributes_match_the_words(preset) -> None:
+    r = Rules(preset, 4)
+    assert r.revoke == Revoke[r.variants["revoke"].upper()]
+    assert r.tie_rule == Tie[r.variants["tie"].upper()]
+    t = r.tables()
+    assert int(t.params[15]) == int(r.tie_rule) and int(t.params[17]) == int(r.revoke)
+    for sw in REGISTRY:
+        if preset in sw.defaults:
+            for value in sweep_values(sw.name, preset):
+                assert value != sw.defaults[preset]
+
+
+def test_rules_switches_command_lists_every_switch() -> None:
+    from click.testing import CliRunner
+
+    from catchten_sim.cli import cli
+    out = CliRunner().invoke(cli, ["rules", "--switches", "--rules", "jaques"]).output
+    names = re.findall(r"^(\w+)\s", out, flags=re.M)
+    assert names == [sw.name for sw in REGISTRY]
