@@ -281,8 +281,9 @@ class _Player:
         self.ncols = K.N_FIXED + n * K.N_PER_POS
         self._no_acc = (np.zeros(0, np.int64), np.zeros(0, np.int64))
 
-    def side_totals(self, first: int, count: int, policies: np.ndarray) -> np.ndarray:
-        """Hand totals per side, float64 (count, n_sides), of deals ``first …``."""
+    def rows(self, first: int, count: int, policies: np.ndarray) -> np.ndarray:
+        """Outcome rows (int16, the play core's columns) of deals ``first …`` played with
+        ``policies`` (int64 (n,) one id per seat)."""
         rows = np.zeros((count, self.ncols), dtype=np.int16)
         tab, seed, scr, acc = self.tab, self.seed, self.scratch, self._no_acc
 
@@ -291,6 +292,11 @@ class _Player:
                         acc, scr[slot])
 
         run_parallel(work, count, self.pool, self.threads)
+        return rows
+
+    def side_totals(self, first: int, count: int, policies: np.ndarray) -> np.ndarray:
+        """Hand totals per side, float64 (count, n_sides), of deals ``first …``."""
+        rows = self.rows(first, count, policies)
         n = self.n
         dealer = rows[:, K.C_DEALER].astype(np.int64)
         tot = np.zeros((count, self.rules.n_sides))
