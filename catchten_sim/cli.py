@@ -132,6 +132,7 @@ def cli() -> None:
     catchten simulate                 1,000,000 4-player deals, the headline odds
     catchten rules --players 5        what the rules are, resolved
     catchten score RECORD.json        score a hand or game record
+    catchten solve RECORD.json        double-dummy value of every card
     catchten report                   simulate and write a PDF/PNG/CSV report
     """
 
@@ -344,6 +345,30 @@ def score_cmd(record, as_json):
         print_score(result)
 
 
+@cli.command("solve")
+@click.argument("records", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--line", "with_line", is_flag=True,
+              help="Also show one optimal line of play to the end of the deal.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per record and line.")
+def solve_cmd(records, with_line, as_json):
+    """Double-dummy values (all hands visible, best play by all) of the position where each
+    hand record's play stops: every legal card's final score difference for the deal (the
+    mover's side minus the others), the best card(s) and, with --line, an optimal line."""
+    from . import records as rec_mod
+    from .solve import format_solution, solve
+    for path in records:
+        with _errors_as_json(as_json):
+            data = rec_mod.load_record(path)
+            sol = solve(data, line=with_line)
+        if as_json:
+            click.echo(json.dumps(sol.to_dict(), ensure_ascii=False))
+        else:
+            if len(records) > 1:
+                click.echo(f"== {path}")
+            click.echo(format_solution(sol, data))
+
+
 # ---------------------------------------------------------------------------- advise / odds
 def position_options(f):
     """The FORMATS.md position as flags (instead of a POSITION.json file)."""
@@ -394,8 +419,13 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
 @play_options("your side in the rollouts")
 @position_options
 @click.option("--evaluator", type=str, default="rollout", show_default=True,
-              help="How a sampled deal is evaluated: rollout (policies play it out); "
-                   "dd (double-dummy) once the solver exists.")
+              help="How a deal is evaluated: rollout (the policies play it out after the "
+                   "card) or dd (solved double-dummy: perfect play, all hands seen; the "
+                   "heuristic rollouts run alongside and a MODEL line says when they "
+                   "disagree).")
+@click.option("--exact-max", type=int, default=None,
+              help="Enumerate every consistent deal (an exact answer) when there are at "
+                   "most this many (default 100000; 0: always sample).")
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="At most this many sampled deals (every legal card is played on each).")
 @click.option("--time", "time_limit", type=float, default=30.0, show_default=True,
@@ -420,8 +450,9 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
                    "recommended card.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
 def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
-               play, score, dead, policy, opponents, evaluator, samples, time_limit,
-               stop_early, margin, progress, objective, seed, threads, explain_n, as_json):
+               play, score, dead, policy, opponents, evaluator, exact_max, samples,
+               time_limit, stop_early, margin, progress, objective, seed, threads, explain_n,
+               as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
 
     POSITION is a FORMATS.md position JSON file (- for stdin), or give the position with
@@ -449,6 +480,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
             res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                          samples=samples, time_limit=time_limit, seed=seed, threads=threads,
                          objective=objective, stop_early=stop_early, margin=margin,
+                         exact_max=exact_max,
                          progress=bar.update if bar is not None else None)
             deals = explain(res, explain_n) if explain_n and not res.partial else None
     finally:

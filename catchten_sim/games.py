@@ -53,6 +53,7 @@ from ._kernels import engine as K
 from ._kernels import games as G
 from .aggregate import mean_se, wilson
 from .errors import CatchTenError
+from .pimc import kernel_policies
 from .policies import Policy
 from .rules import COUNT_OUT_STEPS, Rules
 from .runner import run_parallel
@@ -360,7 +361,7 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     compact = not (at_once and ns > 2 and rules.tie != "count_out")
     n_units, n_rows = unit_shape(rules, compact)
     tab = rules.tables()
-    pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
+    pol_arr = kernel_policies(pols, "the game simulations")
     slots = max(1, used)
     scr = [K.scratch(tab) for _ in range(slots)]
     gscr = [_gscratch(rules, n_units, n_rows) for _ in range(slots)]
@@ -459,7 +460,7 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
     n_units, n_rows = unit_shape(rules, True)
     ns = rules.n_sides
     tab = rules.tables()
-    pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
+    pol_arr = kernel_policies(pols, "the game simulations")
     scr = [K.scratch(tab) for _ in range(used)]
     gscr = [_gscratch(rules, n_units, n_rows) for _ in range(used)]
     steps = np.zeros((n_hands, n_units, n_rows, ns), dtype=np.int8)

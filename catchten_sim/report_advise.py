@@ -29,12 +29,38 @@ def print_advice(a: Advice) -> None:
     echo(f"hand: {' '.join(format_card(c) for c in cards_of_mask(info.my_hand))}"
          + (f"   trick so far: {' '.join(format_card(c) for _, c in info.trick)}"
             if info.trick else "   (on lead)"))
-    echo(f"{a.n_samples:,} sampled deals (of {a.n_consistent:.3g} consistent), "
-         f"evaluator {a.evaluator}, policies {'/'.join(sorted({p.label for p in a.policies}))}"
+    deals = (f"exact ({a.n_samples:,} deals: every consistent deal)" if a.exact else
+             f"{a.n_samples:,} sampled deals (of {a.n_consistent:.3g} consistent)")
+    echo(f"{deals}, evaluator {a.evaluator}, policies {'/'.join(sorted({p.label for p in a.policies}))}"
          f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s")
     echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
     echo(a.intervals)
     echo("")
+    if "points" not in a.candidates[0].estimates:
+        _dd_table(a)
+    else:
+        _rollout_table(a)
+    echo("")
+    _verdicts(a)
+
+
+def _dd_table(a: Advice) -> None:
+    """The table of an evaluator that gives the objective only (dd): value, best share."""
+    echo = click.echo
+    k = a.objective
+    echo(f"{'card':<5} {'dd value: diff (95%)':<28} {'best in':>8}")
+    for x in a.candidates:
+        e = x.estimates[k]
+        share = "" if x.best_share is None else f"{100 * x.best_share:7.1f}%"
+        line = f"{x.name:<5} {_pm(e):<28} {share:>8}"
+        if x.equivalent_to is not None:
+            line += f"  (= {format_card(x.equivalent_to)})"
+        echo(line)
+    echo("(best in: the share of the deals in which the card is a best card)")
+
+
+def _rollout_table(a: Advice) -> None:
+    echo = click.echo
     hdr = (f"{'card':<5} {'our points (95%)':<24} {'diff vs best opp (95%)':<26} "
            f"{'P(Ten ours)':<20} {'we catch':<20} {'they catch':<20} {'card pts':<8}")
     if a.p_win_available:
@@ -50,7 +76,10 @@ def print_advice(a: Advice) -> None:
         if x.equivalent_to is not None:
             line += f"  (= {format_card(x.equivalent_to)})"
         echo(line)
-    echo("")
+
+
+def _verdicts(a: Advice) -> None:
+    echo = click.echo
     if a.margin is None:
         echo(f"best: {format_card(a.best)}" + (" (the only legal card)" if a.stop == "single"
                                                else " (every card scored the same)"))
@@ -80,6 +109,8 @@ def print_advice(a: Advice) -> None:
         echo(f"lead a trump? {ans}: best trump lead {format_card(a.trump_lead.a)} vs best "
              f"other lead {format_card(a.trump_lead.b)}: {d.mean:+.3f} {a.objective} "
              f"(paired 95%: {d.lo:+.3f} to {d.hi:+.3f})")
+    if a.model_note:
+        echo(f"MODEL: {a.model_note}")
     if a.note:
         echo(f"note: {a.note}")
 

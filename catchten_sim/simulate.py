@@ -239,7 +239,9 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     chunk = _check_count("chunk", chunk, 1)
     pols = Policy.per_seat(policies, rules.players)
     t = rules.tables()
-    pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
+    from .pimc import DealDriver, is_pimc, simulate_pimc
+    with_pimc = any(is_pimc(p) for p in pols)
+    pol_arr = None if with_pimc else np.array([int(p) for p in pols], dtype=np.int64)
     acc = OutcomeAccumulator(rules.players, t.side_of_seat)
     ncols = K.N_FIXED + rules.players * K.N_PER_POS
     # per-deal rows only when someone wants them; the kernel folds every deal into a
@@ -255,7 +257,18 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     scratch = {id(p): K.scratch(t) for p in parts}   # one per thread
     off = acc.offsets
 
+    if with_pimc:
+        # pimc seats: decided deal by deal from Python (catchten_sim.pimc), the solver's
+        # threads inside each decision; the deals are those of the kernel path
+        driver = DealDriver(rules, pols, seed, threads=used)
+        used = 1
+        parts = parts[:1]
+        chunk = min(chunk, 16)
+
     def kernel(first: int, count: int, rows: np.ndarray, part: np.ndarray) -> None:
+        if with_pimc:
+            simulate_pimc(rules, pols, seed, first, count, rows, part, off, driver)
+            return
         K.run_chunk(t, pol_arr, seed_u, np.int64(first), np.int64(count), rows, (part, off),
                     scratch[id(part)])
 

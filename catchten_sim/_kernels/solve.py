@@ -1,0 +1,752 @@
+"""Double-dummy search: the exact value of every legal card, all hands visible.
+
+The value of a position is the final hand score difference for the whole deal, seen from one
+side (the *root side*, normally the side of the player to move): that side's total minus the
+other sides' totals added together (RULES.md §2, §7.1, §7.2: honours and the 10♦ bonus to the
+side taking them, card points ``max(0, cards taken - share)`` per scoring unit). Seats of the
+root side maximise it, every other seat minimises it: exact minimax with two sides, the
+*paranoid* reduction with three or more.
+
+Search (as in bridge double-dummy solvers, on points instead of tricks)
+-------------------------------------------------------------------------
+- fail-soft alpha-beta driven by zero-window tests (MTD(f), Plaat et al. 1996) on points;
+- the value below a node is the *future* score difference (points of the tricks still to
+  come), so a window shifts by the points of each trick as it is quitted;
+- a cut-off from the points still in play: the future value lies in ``[-B, B]``, ``B`` = the
+  honours not yet taken + the card points the remaining cards can still make;
+- a transposition table of flat arrays (fixed size, two-entry buckets, upper and lower bounds,
+  the best lead) stored at trick boundaries, keyed by two independent Zobrist hashes of the
+  cards each seat holds, the leader and, when card points make the score non-linear (three or
+  more sides), each side's card count in the current scoring unit clamped to the share
+  (beyond the share every card is worth one point, so counts above it meet);
+- equivalent cards searched once: two cards of one hand, one suit, no honour points, with no
+  card of another hand (or of the current trick) between them in the order of the remaining
+  cards, give the same value (card points count every card alike); honours never merge;
+- move ordering: the table's best lead first; followers win cheaply, throw honours onto a
+  partner's winning card, and otherwise throw their cheapest card;
+- the last trick is scored without search.
+
+With two sides and card points the card points are linear in the tricks (one side takes
+``c`` cards of the unit's ``2 * share``: the difference is ``c - share``), so each trick is
+worth ``±(honours + players / 2)`` and no card count enters the key.
+
+Rules of play come from the same tables as every kernel (``KernelTables``) and
+:func:`catchten_sim._kernels.engine.legal_mask`: follow suit, ``must_trump``,
+``no_trump_first_lead`` on the first lead of every set, ``exposed_trump`` (the turn-up is
+locked until the deal's last two tricks), six-card sets loaded one after another (the winner
+of a set's last trick leads to the next), per-set or per-deal scoring (RULES.md §1-§3, §7.6).
+
+Kernels assume valid input (the Python wrapper ``catchten_sim.solve`` validates the record).
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from .bits import JIT, KERNEL_JIT, highest_index, lowest_index, mix64
+from .scoring import card_points
+from .trick import legal_cards, lock_bit, suit_mask, trump_mask, winning_card
+
+INF = 30000
+MAX_SEATS = 8
+MAX_SETS = 3
+MAX_PLY = 64
+MAX_MOVES = 24
+
+# solver parameters (SolveTables.p)
+K_N, K_NSIDES, K_SETSIZE, K_NTRICKS, K_UNIT, K_SHARE, K_MODE, K_TRUMP, K_TURNUP, K_EXPOSED, \
+    K_NTFL, K_MUSTTRUMP, K_HALFN, K_HONMASK, K_MERGE, K_NSETS, K_DEALER, K_NPARAMS = range(18)
+# scoring modes
+MODE_HONOURS = 0   # card points off: each trick is worth ± its honours
+MODE_LINEAR = 1    # two sides with card points: ± (honours + players / 2)
+MODE_COUNTS = 2    # three or more sides with card points: counts per side in the key
+
+# statistics (SolveState.st)
+S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_NST = range(7)
+
+SolveTables = namedtuple("SolveTables", "p tp rp pw hon side order top zl1 zl2")
+SolveTables.__doc__ = """The rule tables of one deal for the search (trumps fixed).
+
+p : int64 (K_NPARAMS,) scalars (``K_*``); tp : int64 (52,) trump power (0 = not a trump);
+rp : int64 (52,) power in its own suit; pw : int64 (52,) ``tp`` if a trump else ``rp``;
+hon : int64 (52,) honour points (10♦ bonus included); side : int64 (8,) side of each seat;
+order : int64 (4, 14) each suit's cards of the pack, strongest first (trick order), -1 after
+the last; top : int64 (8192,) ``Tables.top_trump`` (the play core's trick winner); zl1,
+zl2 : uint64 (8,) keys of the leader.
+"""
+SolveState = namedtuple("SolveState", "hands sets owner future trick moves mscore winners tmp st")
+SolveState.__doc__ = """Scratch of one search thread (allocated once, reused per solve).
+
+hands : int64 (8,) cards of the current set held by each seat; sets : int64 (3, 8) the deal's
+sets as dealt; owner : int64 (52,) seat dealt each card; future : int64
+(4,) cards of the sets after set ``s``; trick : int64 (64,) the cards of each trick by ply;
+moves, mscore :
+int64 (MAX_PLY, MAX_MOVES) move lists per ply; winners : int64 (64, 2) (winner seat, honour
+points) of each trick replayed; tmp : int64 (16,) scratch; st : int64 (S_NST,) root side, search id, counters.
+"""
+TTable = namedtuple("TTable", "key1 key2 lo hi move depth sid")
+TTable.__doc__ = """A fixed-size transposition table (2**bits entries, two-entry buckets).
+
+key1, key2 : uint64 hashes; lo, hi : int16 lower / upper bound of the future value;
+move : int8 best lead (card index, -1 none); depth : int8 tricks to go; sid : int64 search id.
+"""
+
+
+def new_state() -> SolveState:
+    """Zeroed scratch for one thread."""
+    return SolveState(np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SETS, MAX_SEATS), np.int64),
+                      np.zeros(52, np.int64), np.zeros(MAX_SETS + 1, np.int64), np.zeros(MAX_PLY, np.int64),
+                      np.zeros((MAX_PLY, MAX_MOVES), np.int64),
+                      np.zeros((MAX_PLY, MAX_MOVES), np.int64),
+                      np.zeros((64, 2), np.int64), np.zeros(16, np.int64),
+                      np.zeros(S_NST, np.int64))
+
+
+def new_table(bits: int = 20) -> TTable:
+    """An empty transposition table of ``2**bits`` entries (~30 bytes each)."""
+    size = 1 << int(bits)
+    return TTable(np.zeros(size, np.uint64), np.zeros(size, np.uint64),
+                  np.zeros(size, np.int16), np.zeros(size, np.int16),
+                  np.full(size, -1, np.int8), np.zeros(size, np.int8),
+                  np.full(size, -1, np.int64))
+
+
+def leader_keys():
+    """Fixed pseudo-random keys of the leader (SplitMix64 of a counter): same on every run."""
+    z = np.zeros(2 * MAX_SEATS, np.uint64)
+    x0 = 0x243F6A8885A308D3
+    for i in range(z.size):
+        x = (x0 + (i + 1) * 0x9E3779B97F4A7C15) % 2 ** 64
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) % 2 ** 64
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) % 2 ** 64
+        z[i] = x ^ (x >> 31)
+    return z[:MAX_SEATS], z[MAX_SEATS:]
+
+
+@njit(inline="always", **JIT)
+def _bit(c):
+    return np.int64(1) << np.int64(c)
+
+
+@njit(inline="always", **JIT)
+def _power(T, c, led):
+    """Strength of card ``c`` in a trick led in suit ``led`` (0 cannot win; RULES.md §1)."""
+    tp = T.tp[c]
+    if tp > 0:
+        return tp
+    if c // 13 == led:
+        return T.rp[c]
+    return 0
+
+
+@njit(inline="always", **JIT)
+def _honours_of(T, mask):
+    """Honour points of the cards in ``mask``."""
+    m = mask & T.p[K_HONMASK]
+    h = 0
+    while m:
+        c = lowest_index(m)
+        h += T.hon[c]
+        m &= m - 1
+    return h
+
+
+@njit(inline="always", **JIT)
+def _trick_value(T, root, wside, hon, cnt, t):
+    """Points of a quitted trick for the root side and the new card counts.
+
+    ``wside``: side that took it; ``hon``: its honour points; ``cnt``: cards taken per side
+    in the current scoring unit (6 bits each, MODE_COUNTS only); ``t``: its index in the deal.
+    Card points are counted as they are made: the winner's ``max(0, count - share)`` grows by
+    ``d``, so the sum over a unit is the unit's card points (RULES.md §2, §7.1).
+    """
+    p = T.p
+    mode = p[K_MODE]
+    pts = hon
+    if mode == MODE_LINEAR:
+        pts += p[K_HALFN]
+    elif mode == MODE_COUNTS:
+        sh = 6 * wside
+        old = (cnt >> sh) & 63
+        new = old + p[K_N]
+        share = p[K_SHARE]
+        d = card_points(new, share) - card_points(old, share)
+        pts += d
+        cnt = cnt + (p[K_N] << sh)
+        if (t + 1) % p[K_UNIT] == 0:
+            cnt = 0
+    if wside != root:
+        pts = -pts
+    return pts, cnt
+
+
+@njit(inline="always", **JIT)
+def _winner(T, S, leader, n, tb):
+    """Seat that wins the complete trick at ``S.trick[tb:tb + n]`` (the play core's
+    ``winning_card``) and its honour points."""
+    tm = np.int64(0)
+    for i in range(n):
+        tm |= _bit(S.trick[tb + i])
+    c = winning_card(tm, suit_mask(S.trick[tb] // 13), T.p[K_TRUMP], T.top)
+    return S.owner[c], _honours_of(T, tm)
+
+
+@njit(inline="always", **JIT)
+def _count_key(T, cnt):
+    """The card counts that still matter (clamped to the share), mixed into a key."""
+    if T.p[K_MODE] != MODE_COUNTS:
+        return np.uint64(0)
+    share = T.p[K_SHARE]
+    packed = np.int64(0)
+    for s in range(T.p[K_NSIDES]):
+        c = (cnt >> (6 * s)) & 63
+        if c > share:
+            c = share
+        packed |= c << (6 * s)
+    return mix64(np.uint64(packed) + np.uint64(0x632BE59BD9B4E019))
+
+
+@njit(inline="always", **JIT)
+def _legal(T, S, seat, k, t):
+    """Legal cards of ``seat`` (RULES.md §1, §3, §7.3, §7.6): the play core's
+    ``legal_cards``."""
+    p = T.p
+    tb = np.int64(0)
+    if p[K_EXPOSED] and p[K_TURNUP] >= 0:
+        tb = _bit(p[K_TURNUP])
+    led = suit_mask(S.trick[t * p[K_N]] // 13) if k > 0 else np.int64(0)
+    return legal_cards(S.hands[seat], lock_bit(tb, t, p[K_NTRICKS]), k, led,
+                       t % p[K_SETSIZE] == 0, trump_mask(p[K_TRUMP]), p[K_NTFL] != 0,
+                       p[K_MUSTTRUMP] != 0)
+
+
+@njit(inline="always", **JIT)
+def _thin(T, S, legal, seat, k, tb):
+    """Drop cards equivalent to a higher card of the same hand (see the module docstring)."""
+    if not T.p[K_MERGE]:
+        return legal
+    n = T.p[K_N]
+    present = np.int64(0)
+    for i in range(n):
+        present |= S.hands[i]
+    for i in range(k):
+        present |= _bit(S.trick[tb + i])
+    gaps = present & ~S.hands[seat]
+    plain = legal & ~T.p[K_HONMASK]
+    out = legal
+    for s in range(4):
+        lane = (plain >> (13 * s)) & 0x1FFF
+        if lane & (lane - 1) == 0:
+            continue
+        g = (gaps >> (13 * s)) & 0x1FFF
+        prev = highest_index(lane)
+        lane &= ~(np.int64(1) << prev)
+        while lane:
+            r = highest_index(lane)
+            lane &= ~(np.int64(1) << r)
+            between = ((np.int64(1) << prev) - 1) & ~((np.int64(1) << (r + 1)) - 1)
+            if g & between == 0:
+                out &= ~(np.int64(1) << (13 * s + r))
+            prev = r
+    return out
+
+
+@njit(inline="always", **JIT)
+def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
+    tb = ply - k
+    """Fill ``S.moves[ply]`` with the cards of ``cands``, best first; returns their number."""
+    n = T.p[K_N]
+    root = S.st[S_ROOT]
+    wpow = -1
+    partner_wins = False
+    led = 0
+    if k > 0:
+        led = S.trick[tb] // 13
+        wi = 0
+        for i in range(k):
+            pw = _power(T, S.trick[tb + i], led)
+            if pw > wpow:
+                wpow = pw
+                wi = i
+        w = leader + wi
+        if w >= n:
+            w -= n
+        partner_wins = (T.side[w] == root) == maximizing
+    top = np.int64(0)
+    if k == 0:
+        # the highest remaining card of each suit
+        allc = np.int64(0)
+        for q in range(n):
+            allc |= S.hands[q]
+        for su in range(4):
+            if (cands >> (13 * su)) & 0x1FFF:
+                for j in range(13):
+                    c = T.order[su, j]
+                    if c < 0:
+                        break
+                    if (allc >> c) & 1:
+                        top |= _bit(c)
+                        break
+    m = 0
+    mv = S.moves[ply]
+    sc = S.mscore[ply]
+    while cands:
+        c = lowest_index(cands)
+        cands &= cands - 1
+        h = T.hon[c]
+        if k == 0:
+            if c == ttmove:
+                s = 100000
+            elif (top >> c) & 1:
+                s = 5000 + T.pw[c]
+            else:
+                s = 1000 - 20 * h - T.pw[c]
+        else:
+            p = _power(T, c, led)
+            if partner_wins:
+                s = 3000 + 20 * h - T.pw[c]
+            elif p > wpow:
+                s = 6000 - p
+                if k == n - 1:
+                    s += 20 * h
+            else:
+                s = 1000 - 20 * h - T.pw[c]
+        # insertion, best first
+        j = m
+        while j > 0 and sc[j - 1] < s:
+            mv[j] = mv[j - 1]
+            sc[j] = sc[j - 1]
+            j -= 1
+        mv[j] = c
+        sc[j] = s
+        m += 1
+    return m
+
+
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_SEP = np.uint64(0x165667B19E3779F9)
+
+
+@njit(inline="always", **JIT)
+def _key(T, S, leader, t, cnt):
+    """Two 64-bit keys of a position at a trick boundary, by *relative rank*: for each suit,
+    the seats holding its remaining cards in trick order, honours (and an exposed turn-up)
+    by name, other cards only by place. Positions that differ only in which plain cards are
+    gone play out alike, so they meet. Also: the leader, the set, the counts that matter."""
+    p = T.p
+    n = p[K_N]
+    allc = np.int64(0)
+    for q in range(n):
+        allc |= S.hands[q]
+    named = p[K_HONMASK]
+    if p[K_EXPOSED] and p[K_TURNUP] >= 0:
+        named |= _bit(p[K_TURNUP])
+    k1 = T.zl1[leader] ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP)
+    k2 = T.zl2[leader] + np.uint64(t // p[K_SETSIZE] + 1)
+    for s in range(4):
+        if (allc >> (13 * s)) & 0x1FFF:
+            for j in range(13):
+                c = T.order[s, j]
+                if c < 0:
+                    break
+                if (allc >> c) & 1:
+                    code = np.uint64(S.owner[c] + 1)
+                    if (named >> c) & 1:
+                        code += np.uint64((c + 1) << 4)
+                    k1 = (k1 ^ code) * _M1
+                    k2 = (k2 + code) * _M2
+        k1 = (k1 ^ _SEP) * _M1
+        k2 = (k2 ^ _SEP) * _M2
+    return mix64(k1), mix64(k2 ^ (k2 >> np.uint64(29)))
+
+
+@njit(inline="always", **JIT)
+def _sure(T, S, root, maxs):
+    """Honour points and tricks sure for each team: the run of the highest remaining trumps
+    held by one team (seats of the root side, or all the others) all go to that team, and
+    the seat of the team holding most of the run wins that many tricks. Returns
+    ``(points_root, tricks_root, points_others, tricks_others)``."""
+    p = T.p
+    tr = p[K_TRUMP]
+    if tr > 3:
+        return 0, 0, 0, 0
+    n = p[K_N]
+    team = -1
+    pts = 0
+    for j in range(13):
+        c = T.order[tr, j]
+        if c < 0:
+            break
+        b = _bit(c)
+        holder = -1
+        for q in range(n):
+            if S.hands[q] & b:
+                holder = q
+                break
+        if holder < 0:
+            continue
+        tm = 1 if T.side[holder] == root else 0
+        if team < 0:
+            team = tm
+            for q in range(n):
+                maxs[q] = 0
+        elif tm != team:
+            break
+        pts += T.hon[c]
+        maxs[holder] += 1
+    if team < 0:
+        return 0, 0, 0, 0
+    most = 0
+    for q in range(n):
+        if maxs[q] > most:
+            most = maxs[q]
+    if team == 1:
+        return pts, most, 0, 0
+    return 0, 0, pts, most
+
+
+@njit(**KERNEL_JIT)
+def _search(T, S, tt, pos, cnt, alpha, beta):
+    """Fail-soft alpha-beta: the future score difference (root side's view) of a position.
+
+    ``pos`` packs the leader (bits 0-7), the cards in the trick (8-15) and the trick index
+    in the deal (16-); ``cnt`` the card counts of the unit. A result ``<= alpha`` is an
+    upper bound, ``>= beta`` a lower bound, else exact.
+    """
+    p = T.p
+    n = p[K_N]
+    leader = pos & 255
+    k = (pos >> 8) & 255
+    t = pos >> 16
+    S.st[S_NODES] += 1
+    seat = leader + k
+    if seat >= n:
+        seat -= n
+    root = S.st[S_ROOT]
+    maximizing = T.side[seat] == root
+    n_tricks = p[K_NTRICKS]
+    ttmove = -1
+    slot = -1
+    k1 = np.uint64(0)
+    k2 = np.uint64(0)
+    if k == 0:
+        if t >= n_tricks:
+            return 0
+        left = n_tricks - t
+        if left == 1:
+            # the last trick: every card is forced
+            for i in range(n):
+                s2 = leader + i
+                if s2 >= n:
+                    s2 -= n
+                S.trick[t * n + i] = lowest_index(S.hands[s2])
+            w, hon = _winner(T, S, leader, n, t * n)
+            v, _c = _trick_value(T, root, T.side[w], hon, cnt, t)
+            return v
+        # the points still in play bound the future value; the top trumps are sure
+        rem = S.future[t // p[K_SETSIZE]]
+        for i in range(n):
+            rem |= S.hands[i]
+        honours = _honours_of(T, rem)
+        pr, tr_, po, to = _sure(T, S, root, S.tmp)
+        mode = p[K_MODE]
+        upper = honours - 2 * po
+        lower = -honours + 2 * pr
+        if mode == MODE_LINEAR:
+            upper += p[K_HALFN] * (left - 2 * to)
+            lower -= p[K_HALFN] * (left - 2 * tr_)
+        elif mode == MODE_COUNTS:
+            upper += n * left
+            lower -= n * left
+        if upper <= alpha:
+            return upper
+        if lower >= beta:
+            return lower
+        # transposition table
+        k1, k2 = _key(T, S, leader, t, cnt)
+        mask = tt.key1.shape[0] - 1
+        base = np.int64(k1 & np.uint64(mask)) & ~np.int64(1)
+        sid = S.st[S_SID]
+        S.st[S_PROBES] += 1
+        for j in range(2):
+            e = base + j
+            if tt.sid[e] == sid and tt.key1[e] == k1 and tt.key2[e] == k2:
+                slot = e
+                S.st[S_HITS] += 1
+                lo = np.int64(tt.lo[e])
+                hi = np.int64(tt.hi[e])
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+                ttmove = np.int64(tt.move[e])
+                break
+    legal = _legal(T, S, seat, k, t)
+    ply = t * n + k
+    cands = _thin(T, S, legal, seat, k, ply - k)
+    if ttmove >= 0 and not (cands >> ttmove) & 1:
+        ttmove = -1
+    m = _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove)
+    alpha0 = alpha
+    beta0 = beta
+    best = -INF if maximizing else INF
+    bestc = -1
+    for i in range(m):
+        c = S.moves[ply, i]
+        v = _child(T, S, tt, pos, cnt, seat, c, alpha, beta)
+        if maximizing:
+            if v > best:
+                best = v
+                bestc = c
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        else:
+            if v < best:
+                best = v
+                bestc = c
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+    if k == 0:
+        _store(S, tt, k1, k2, n_tricks - t, best, alpha0, beta0, bestc, slot)
+    return best
+
+
+@njit(inline="always", **JIT)
+def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
+    """Play card ``c`` for ``seat`` and search on; the future value after it (the points of
+    the trick it completes included)."""
+    p = T.p
+    n = p[K_N]
+    leader = pos & 255
+    k = (pos >> 8) & 255
+    t = pos >> 16
+    b = _bit(c)
+    S.hands[seat] ^= b
+    S.trick[t * n + k] = c
+    if k + 1 < n:
+        v = _search(T, S, tt, pos + 256, cnt, alpha, beta)
+    else:
+        w, hon = _winner(T, S, leader, n, t * n)
+        pts, ncnt = _trick_value(T, S.st[S_ROOT], T.side[w], hon, cnt, t)
+        nt = t + 1
+        loaded = False
+        if nt % p[K_SETSIZE] == 0 and nt < p[K_NTRICKS]:
+            si = nt // p[K_SETSIZE]
+            for q in range(n):
+                S.hands[q] = S.sets[si, q]
+            loaded = True
+        v = pts + _search(T, S, tt, w | (nt << 16), ncnt, alpha - pts, beta - pts)
+        if loaded:
+            for q in range(n):
+                S.hands[q] = 0
+    S.hands[seat] ^= b
+    return v
+
+
+@njit(inline="always", **JIT)
+def _store(S, tt, k1, k2, depth, v, alpha0, beta0, bestc, slot):
+    sid = S.st[S_SID]
+    lo = -INF
+    hi = INF
+    if v <= alpha0:
+        hi = v
+    elif v >= beta0:
+        lo = v
+    else:
+        lo = v
+        hi = v
+    e = slot
+    if slot >= 0 and tt.sid[e] == sid and tt.key1[e] == k1 and tt.key2[e] == k2:
+        # the same position: keep the tighter bounds (both are true bounds)
+        lo = max(lo, np.int64(tt.lo[e]))
+        hi = min(hi, np.int64(tt.hi[e]))
+    else:
+        mask = tt.key1.shape[0] - 1
+        base = np.int64(k1 & np.uint64(mask)) & ~np.int64(1)
+        # slot 0 keeps the deeper entry of this search, slot 1 takes the rest
+        e = base
+        if tt.sid[base] == sid and tt.depth[base] > depth:
+            e = base + 1
+    tt.key1[e] = k1
+    tt.key2[e] = k2
+    tt.lo[e] = lo
+    tt.hi[e] = hi
+    tt.move[e] = bestc
+    tt.depth[e] = depth
+    tt.sid[e] = sid
+    S.st[S_STORES] += 1
+
+
+@njit(**KERNEL_JIT)
+def _mtdf(T, S, tt, pos, cnt, guess, seat, c):
+    """The exact future value by zero-window tests (MTD(f)) from a first guess: of the
+    position itself (``c`` < 0) or of the position after ``seat`` plays card ``c``."""
+    g = guess
+    lo = -INF
+    hi = INF
+    while lo < hi:
+        b = g + 1 if g == lo else g
+        if c < 0:
+            g = _search(T, S, tt, pos, cnt, b - 1, b)
+        else:
+            g = _child(T, S, tt, pos, cnt, seat, c, b - 1, b)
+        if g < b:
+            hi = g
+        else:
+            lo = g
+    return g
+
+
+@njit(inline="always", **JIT)
+def _set_up(T, S, deal, play, n_play, root_side):
+    """Load a deal and replay ``play``; returns ``(pos, cnt, acc)``.
+
+    ``deal``: int64 (n_sets, n) card masks as dealt; ``play``: card indices, legal (checked
+    by the caller). ``acc``: points of the quitted tricks for the root side (the same
+    accounting as the search). ``root_side`` < 0: the side of the player to move.
+    """
+    p = T.p
+    n = p[K_N]
+    ns = p[K_NSETS]
+    size = p[K_SETSIZE]
+    for si in range(MAX_SETS):
+        for q in range(MAX_SEATS):
+            S.sets[si, q] = deal[si, q] if si < ns and q < n else 0
+    acc_mask = np.int64(0)
+    for si in range(ns - 1, -1, -1):
+        S.future[si] = acc_mask
+        for q in range(n):
+            acc_mask |= S.sets[si, q]
+    S.future[ns] = 0
+    for si in range(ns):
+        for q in range(n):
+            m = S.sets[si, q]
+            while m:
+                c = lowest_index(m)
+                m &= m - 1
+                S.owner[c] = q
+    for q in range(MAX_SEATS):
+        S.hands[q] = S.sets[0, q]
+    leader = (p[K_DEALER] + 1) % n
+    k = 0
+    t = 0
+    for j in range(n_play):
+        c = play[j]
+        seat = (leader + k) % n
+        S.hands[seat] &= ~_bit(c)
+        S.trick[t * n + k] = c
+        k += 1
+        if k == n:
+            w, hon = _winner(T, S, leader, n, t * n)
+            S.winners[t, 0] = w
+            S.winners[t, 1] = hon
+            leader = w
+            k = 0
+            t += 1
+            if t % size == 0 and t < p[K_NTRICKS]:
+                for q in range(n):
+                    S.hands[q] = S.sets[t // size, q]
+    mover = (leader + k) % n
+    root = T.side[mover] if root_side < 0 else root_side
+    S.st[S_ROOT] = root
+    acc = 0
+    cnt = np.int64(0)
+    for j in range(t):
+        pts, cnt = _trick_value(T, root, T.side[S.winners[j, 0]], S.winners[j, 1], cnt, j)
+        acc += pts
+    return leader | (k << 8) | (t << 16), cnt, acc
+
+
+@njit(inline="always", **JIT)
+def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
+    """Solve one position; ``out`` (int64, 53): the value of each legal card of the player
+    to move at its card index (INF elsewhere; with ``all_cards`` = 0 only the best value is
+    exact, in ``out[52]``). Returns the best value for the player to move's side."""
+    S.st[S_SID] += 1
+    pos, cnt, acc = _set_up(T, S, deal, play, n_play, root_side)
+    p = T.p
+    n = p[K_N]
+    leader = pos & 255
+    k = (pos >> 8) & 255
+    t = pos >> 16
+    seat = (leader + k) % n
+    maximizing = T.side[seat] == S.st[S_ROOT]
+    for c in range(53):
+        out[c] = INF
+    if not all_cards:
+        v = acc + _mtdf(T, S, tt, pos, cnt, 0, seat, -1)
+        out[52] = v
+        return v
+    legal = _legal(T, S, seat, k, t)
+    ply = t * n + k
+    cands = _thin(T, S, legal, seat, k, ply - k)
+    m = _order(T, S, cands, seat, k, leader, ply, maximizing, -1)
+    guess = 0
+    best = -INF if maximizing else INF
+    for i in range(m):
+        c = S.moves[ply, i]
+        v = _mtdf(T, S, tt, pos, cnt, guess, seat, c)
+        guess = v
+        out[c] = acc + v
+        if (maximizing and v > best) or (not maximizing and v < best):
+            best = v
+    # equivalent cards share the value of the card kept for them
+    # (the card kept is the first plain legal card above it that was searched)
+    plain = legal & ~p[K_HONMASK]
+    dropped = legal & ~cands
+    while dropped:
+        c = lowest_index(dropped)
+        dropped &= dropped - 1
+        s = c // 13
+        for r in range(c % 13 + 1, 13):
+            d = s * 13 + r
+            if (plain >> d) & 1 and out[d] < INF:
+                out[c] = out[d]
+                break
+    out[52] = acc + best
+    return acc + best
+
+
+@njit(**KERNEL_JIT)
+def solve_batch(T, S, tt, deals, play, n_play, root_side, all_cards, out):
+    """Solve a batch of deals from the same play (one thread, one table, no allocation).
+
+    Parameters
+    ----------
+    T : SolveTables
+        The rules of the deals (one trump suit).
+    S : SolveState
+        Scratch of this thread.
+    tt : TTable
+        The transposition table of this thread (entries of earlier solves are ignored).
+    deals : int64 (n_deals, n_sets, n_seats)
+        Card masks of every seat's sets as dealt.
+    play : int64 (>= n_play,)
+        The cards played so far (card indices), legal for every deal.
+    n_play : int
+    root_side : int
+        The side whose score difference is computed; -1: the side of the player to move.
+    all_cards : int
+        1: the value of every legal card; 0: the best value only.
+    out : int64 (n_deals, 53)
+        Per deal, the value of each legal card at its card index (``INF`` = 30000 for cards
+        that cannot be played), and the best value at index 52.
+
+    Returns
+    -------
+    int
+        Nodes searched.
+    """
+    n0 = S.st[S_NODES]
+    for d in range(deals.shape[0]):
+        _solve_one(T, S, tt, deals[d], play, n_play, root_side, all_cards, out[d])
+    return S.st[S_NODES] - n0

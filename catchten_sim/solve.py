@@ -1,0 +1,425 @@
+"""The double-dummy solver: the exact value of every legal card, all hands visible.
+
+``solve(record)`` takes a hand record (FORMATS.md) whose ``play`` stops at the position to
+solve and returns a :class:`Solution`: for every legal card of the player to move, the final
+hand score difference for the whole deal (the mover's side total minus the other sides'
+totals added together; tricks already played and every remaining set included; card points
+per scoring unit, RULES.md §2, §7.1, §7.2) when everyone plays best with every hand visible.
+With three or more sides the value is *paranoid*: the mover's side against the union of the
+others (every other seat plays to minimise it).
+
+The search is in :mod:`catchten_sim._kernels.solve` (alpha-beta on points with zero-window
+tests, a fixed-size transposition table, equivalent cards searched once).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from .cards import format_card
+from .errors import IllegalPlayError
+from .rules import Rules
+from ._kernels import solve as _k
+
+__all__ = ["Solution", "solve", "solve_values", "solve_deals", "solver_tables", "Solver"]
+
+INF = _k.INF
+
+
+def _card_order(c: int) -> tuple[int, int]:
+    """Output order: suits S H D C, high rank first (the order of the worked cases)."""
+    return (c // 13, -(c % 13))
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The double-dummy values of one position.
+
+    Attributes
+    ----------
+    rules : str
+        The rules label (preset, players, switches that differ from the preset).
+    to_move : int
+        The seat to move.
+    side : int
+        The side whose score difference the values are (the mover's).
+    n_sides : int
+    paranoid : bool
+        True with three or more sides: the mover's side against the union of the others.
+    value : int
+        The best value (points): the maximum of ``values``.
+    values : Mapping[str, int]
+        Each legal card (canonical text) -> its value in points, suits S H D C and high
+        cards first.
+    best : tuple of str
+        The cards of the best value, in the same order.
+    line : tuple of str or None
+        With ``line=True``: the remaining cards of one optimal play to the end of the deal,
+        this position's best card first.
+    nodes : int
+        Search nodes visited.
+    """
+
+    rules: str
+    to_move: int
+    side: int
+    n_sides: int
+    paranoid: bool
+    value: int
+    values: Mapping[str, int]
+    best: tuple[str, ...]
+    line: tuple[str, ...] | None = None
+    nodes: int = 0
+    tricks_line: tuple[dict, ...] | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``catchten solve --json`` object (``line`` only when computed)."""
+        out: dict[str, Any] = {
+            "to_move": self.to_move,
+            "side": self.side,
+            "paranoid": self.paranoid,
+            "value": self.value,
+            "cards": [{"card": c, "value": v} for c, v in self.values.items()],
+            "best": list(self.best),
+        }
+        if self.line is not None:
+            out["line"] = list(self.line)
+        return out
+
+    def to_frame(self):
+        """A pandas DataFrame, one row per legal card: ``card``, ``value``, ``best``."""
+        import pandas as pd
+        return pd.DataFrame({"card": list(self.values),
+                             "value": list(self.values.values()),
+                             "best": [c in self.best for c in self.values]})
+
+
+# ------------------------------------------------------------------------------ tables
+_LEADER_KEYS = _k.leader_keys()
+_TABLE_CACHE: dict[tuple, Any] = {}
+
+
+def _merge_ok(tp: np.ndarray, rp: np.ndarray, hon: np.ndarray, deck: Sequence[int]) -> bool:
+    """True when, in every suit, the cards between two cards without honour points are the
+    same in rank order and in trick order, so that the kernel's equivalence test (which
+    walks rank order) is right."""
+    pw = np.where(tp > 0, tp, rp)
+    for s in range(4):
+        cards = [c for c in deck if c // 13 == s]
+        plain = [c for c in cards if hon[c] == 0]
+        for a in plain:
+            for b in plain:
+                if a >= b:
+                    continue
+                by_rank = {c for c in cards if a < c < b}
+                lo, hi = sorted((pw[a], pw[b]))
+                by_power = {c for c in cards if lo < pw[c] < hi}
+                if by_rank != by_power or (pw[a] < pw[b]) != (a < b):
+                    return False
+    return True
+
+
+def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.SolveTables:
+    """The kernel tables of one deal (cached by rules, trump, turn-up and dealer).
+
+    Parameters
+    ----------
+    rules : Rules
+    trump : int
+        Suit code 0-3 (4: no trumps).
+    turnup : int
+        Card index of the turn-up (-1: none).
+    dealer : int
+        The dealer's seat.
+    """
+    key = (rules.preset, rules.players, tuple(sorted(rules.variants.items())), trump, turnup,
+           dealer)
+    hit = _TABLE_CACHE.get(key)
+    if hit is not None:
+        return hit
+    kt = rules.tables()
+    n = rules.players
+    tp = np.ascontiguousarray(kt.trump_power[trump], dtype=np.int64)
+    rp = np.ascontiguousarray(kt.rank_power, dtype=np.int64)
+    hon = np.ascontiguousarray(kt.honours[trump], dtype=np.int64)
+    pw = np.where(tp > 0, tp, rp).astype(np.int64)
+    side = np.zeros(_k.MAX_SEATS, np.int64)
+    side[:n] = kt.side_of_seat
+    unit = rules.set_size if rules.per_set_scoring else rules.cards_per_player
+    if not rules.card_points:
+        mode = _k.MODE_HONOURS
+    elif rules.n_sides == 2 and 2 * rules.share == n * unit:
+        mode = _k.MODE_LINEAR
+    else:
+        mode = _k.MODE_COUNTS
+    p = np.zeros(_k.K_NPARAMS, np.int64)
+    p[_k.K_N] = n
+    p[_k.K_NSIDES] = rules.n_sides
+    p[_k.K_SETSIZE] = rules.set_size
+    p[_k.K_NTRICKS] = rules.cards_per_player
+    p[_k.K_UNIT] = unit
+    p[_k.K_SHARE] = rules.share
+    p[_k.K_MODE] = mode
+    p[_k.K_TRUMP] = trump
+    p[_k.K_TURNUP] = turnup
+    p[_k.K_EXPOSED] = int(bool(rules.v("exposed_trump")))
+    p[_k.K_NTFL] = int(bool(rules.v("no_trump_first_lead")))
+    p[_k.K_MUSTTRUMP] = int(bool(rules.v("must_trump")))
+    p[_k.K_HALFN] = n // 2
+    p[_k.K_HONMASK] = int(sum(1 << c for c in range(52) if hon[c] != 0))
+    p[_k.K_MERGE] = int(_merge_ok(tp, rp, hon, rules.deck))
+    p[_k.K_NSETS] = rules.n_sets
+    p[_k.K_DEALER] = dealer
+    order = np.full((4, 14), -1, np.int64)
+    for s in range(4):
+        cards = sorted((c for c in rules.deck if c // 13 == s), key=lambda c: -pw[c])
+        order[s, :len(cards)] = cards
+    l1, l2 = _LEADER_KEYS
+    tables = _k.SolveTables(p, tp, rp, pw, hon, side, order,
+                            np.ascontiguousarray(kt.top_trump, dtype=np.int64), l1, l2)
+    _TABLE_CACHE[key] = tables
+    return tables
+
+
+class Solver:
+    """A reusable search context: scratch and a fixed-size transposition table.
+
+    Parameters
+    ----------
+    tt_bits : int
+        The table holds ``2**tt_bits`` entries (~30 bytes each); it never grows.
+    """
+
+    def __init__(self, tt_bits: int = 18) -> None:
+        if not 4 <= int(tt_bits) <= 30:
+            raise ValueError("tt_bits must be 4 to 30")
+        self.state = _k.new_state()
+        self.table = _k.new_table(int(tt_bits))
+
+    def stats(self) -> dict[str, int]:
+        """Counters since creation: nodes, table probes, hits, stores."""
+        st = self.state.st
+        return {"nodes": int(st[_k.S_NODES]), "probes": int(st[_k.S_PROBES]),
+                "hits": int(st[_k.S_HITS]), "stores": int(st[_k.S_STORES])}
+
+    def run(self, tables: _k.SolveTables, deals: np.ndarray, play: Sequence[int], *,
+            root_side: int = -1, all_cards: bool = True) -> np.ndarray:
+        """Solve deals (int64, (n_deals, n_sets, n_seats) masks) after ``play``; returns
+        int64 (n_deals, 53): each legal card's value at its index (INF elsewhere), the best
+        value at 52."""
+        deals = np.ascontiguousarray(deals, dtype=np.int64)
+        play_arr = np.zeros(max(1, len(play)), np.int64)
+        play_arr[:len(play)] = play
+        out = np.empty((deals.shape[0], 53), np.int64)
+        _k.solve_batch(tables, self.state, self.table, deals, play_arr, len(play),
+                       int(root_side), int(bool(all_cards)), out)
+        return out
+
+
+_DEFAULT: Solver | None = None
+
+
+def _default_solver() -> Solver:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Solver()
+    return _DEFAULT
+
+
+# ------------------------------------------------------------------------------ records
+@dataclass(frozen=True)
+class _Deal:
+    rules: Rules
+    dealer: int
+    masks: np.ndarray       # int64 (n_sets, n)
+    turnup: int
+    play: tuple[int, ...]
+    to_move: int
+    legal: tuple[int, ...]
+
+
+def _load(record: Any) -> dict:
+    from .records import load_record
+    if isinstance(record, (str, Path)):
+        return load_record(record)
+    return record
+
+
+def _deal_of(record: Any) -> _Deal:
+    """Validate a hand record (``catchten score``'s checks and errors) into a deal."""
+    from .records import hand_from_record, score_record
+    data = _load(record)
+    scored = score_record(data)   # the checking order of RULES.md; revokes are reported
+    rev = scored.get("revoke")
+    if rev is not None:
+        raise IllegalPlayError(
+            "play", "revoke in play",
+            f"seat {rev['seat']} revoked with {rev['card']} in trick {rev['trick']}; the "
+            "solver needs a legal play (every card following suit when able)")
+    rules, dealer, set_hands, turnup, _dead, play = hand_from_record(data)
+    n = rules.players
+    if len(play) >= rules.n_dealt:
+        raise IllegalPlayError("play", "no card left to play",
+                               f"all {rules.n_dealt} cards are played: nothing to solve")
+    masks = np.zeros((rules.n_sets, n), np.int64)
+    for k, seats in enumerate(set_hands):
+        for seat, cards in enumerate(seats):
+            masks[k, seat] = sum(1 << c for c in cards)
+    return _Deal(rules, dealer, masks, turnup, tuple(play), -1, ())
+
+
+def _tables_of(deal: _Deal) -> _k.SolveTables:
+    return solver_tables(deal.rules, deal.turnup // 13, deal.turnup, deal.dealer)
+
+
+def _mover(deal: _Deal, play: Sequence[int]) -> int:
+    """The seat to move after ``play`` (replays trick winners with the same tables)."""
+    r = deal.rules
+    t = _tables_of(deal)
+    n = r.players
+    leader = (deal.dealer + 1) % n
+    trick: list[int] = []
+    for c in play:
+        trick.append(c)
+        if len(trick) == n:
+            led = trick[0] // 13
+            best = max(range(n), key=lambda i: t.tp[trick[i]] if t.tp[trick[i]] > 0
+                       else (t.rp[trick[i]] if trick[i] // 13 == led else 0))
+            leader = (leader + best) % n
+            trick = []
+    return (leader + len(trick)) % n
+
+
+def solve_values(record: Any, *, root_side: int | None = None,
+                 solver: Solver | None = None) -> tuple[int, int, dict[int, int]]:
+    """``(to_move, best, {card index: value})`` of a record's position, the values seen by
+    ``root_side`` (default: the mover's side; when another side is given, the mover's
+    best is that side's minimum)."""
+    deal = _deal_of(record)
+    return _values(deal, deal.play, root_side, solver or _default_solver())
+
+
+def _values(deal: _Deal, play: Sequence[int], root_side: int | None,
+            solver: Solver) -> tuple[int, int, dict[int, int]]:
+    out = solver.run(_tables_of(deal), deal.masks[None], play,
+                     root_side=-1 if root_side is None else root_side)[0]
+    values = {c: int(out[c]) for c in range(52) if out[c] < INF}
+    return _mover(deal, play), int(out[52]), values
+
+
+def solve(record: Any, *, line: bool = False, solver: Solver | None = None) -> Solution:
+    """Solve the position a hand record's ``play`` stops at.
+
+    Parameters
+    ----------
+    record : dict or str or Path
+        A hand record (FORMATS.md "Hand record"), or the path of one.
+    line : bool
+        Also find one optimal line of play to the end of the deal.
+    solver : Solver, optional
+        Reuse a search context (table size); default: one shared 2**18-entry table.
+
+    Returns
+    -------
+    Solution
+
+    Raises
+    ------
+    CatchTenError
+        The record is refused as ``catchten score`` refuses it (field, why); a play holding
+        a revoke (``play: revoke in play``) or a finished play (``play: no card left to
+        play``) is refused too.
+    """
+    solver = solver or _default_solver()
+    deal = _deal_of(record)
+    r = deal.rules
+    nodes0 = solver.stats()["nodes"]
+    to_move, value, vals = _values(deal, deal.play, None, solver)
+    order = sorted(vals, key=_card_order)
+    values = {format_card(c): vals[c] for c in order}
+    best = tuple(format_card(c) for c in order if vals[c] == value)
+    side = r.side_of(to_move)
+    line_cards = None
+    if line:
+        line_cards = tuple(format_card(c) for c in _line(deal, side, solver, order, vals))
+    return Solution(rules=r.label(), to_move=to_move, side=side, n_sides=r.n_sides,
+                    paranoid=r.n_sides > 2, value=value, values=values, best=best,
+                    line=line_cards, nodes=solver.stats()["nodes"] - nodes0)
+
+
+def _line(deal: _Deal, side: int, solver: Solver, order: list[int],
+          vals: dict[int, int]) -> list[int]:
+    """One optimal play to the end: at each step a card of the best value for its seat
+    (the root side maximises, the others minimise), values seen by ``side``."""
+    r = deal.rules
+    play = list(deal.play)
+    target = max(vals.values())
+    first = next(c for c in order if vals[c] == target)
+    out = [first]
+    play.append(first)
+    while len(play) < r.n_dealt:
+        seat, best, v = _values(deal, play, side, solver)
+        assert best == target, "the line lost value: solver inconsistency"
+        pick = next(c for c in sorted(v, key=_card_order) if v[c] == best)
+        out.append(pick)
+        play.append(pick)
+    return out
+
+
+def solve_deals(rules: Rules, dealer: int, turnup: int, deals: np.ndarray,
+                play: Sequence[int] = (), *, all_cards: bool = True,
+                solver: Solver | None = None) -> np.ndarray:
+    """Solve many deals of the same rules, dealer, turn-up and play (e.g. determinizations).
+
+    Parameters
+    ----------
+    deals : int64 array (n_deals, n_sets, players)
+        Each seat's cards as dealt (masks, bit = card index), set by set.
+    play : sequence of int
+        Card indices played so far, legal in every deal (not checked).
+
+    Returns
+    -------
+    int64 array (n_deals, 53)
+        Per deal the value of each legal card at its index (30000 elsewhere) and the best
+        value at index 52, for the side of the player to move.
+    """
+    solver = solver or _default_solver()
+    tables = solver_tables(rules, turnup // 13, turnup, dealer)
+    return solver.run(tables, deals, play, all_cards=all_cards)
+
+
+def format_solution(sol: Solution, record: Any = None) -> str:
+    """The terminal text of a solution: every card's value, the best card(s) and, when the
+    line was computed (and the record is given), the line trick by trick."""
+    who = ("the mover's side against the other sides together (paranoid)" if sol.paranoid
+           else "the mover's side minus the other side")
+    lines = [f"seat {sol.to_move} to move (side {sol.side}); value {sol.value:+d} "
+             f"points: the deal's final score difference, {who}, best play by all"]
+    width = max(len(c) for c in sol.values)
+    for c, v in sol.values.items():
+        mark = "  best" if c in sol.best else ""
+        lines.append(f"  {c:<{width}}  {v:+4d}{mark}")
+    lines.append(f"best: {' '.join(sol.best)}")
+    if sol.line is not None and record is not None:
+        from .records import score_record
+        data = dict(_load(record))
+        done = list(data.get("play") or [])
+        full = score_record(dict(data, play=done + list(sol.line)))
+        players = int(data["players"])
+        first = len(done) // players
+        lines.append("line:")
+        for i, tr in enumerate(full["tricks"][first:], start=first):
+            cards = tr["cards"]
+            shown = []
+            for j, c in enumerate(cards):
+                shown.append(f"({c})" if i * players + j < len(done) else c)
+            label = f"set {tr['set']} " if "set" in tr else ""
+            lines.append(f"  {label}trick {i + 1}: leader {tr['leader']}: {' '.join(shown)}"
+                         f"  -> seat {tr['winner']}")
+        totals = ", ".join(f"side {s['side']} {s['total']}" for s in full["sides"])
+        lines.append(f"  final: {totals} (cards in brackets were already played)")
+    return "\n".join(lines)

@@ -1,0 +1,161 @@
+"""Brute-force double-dummy values, for testing the solver (never imported by the package).
+
+Written separately from ``catchten_sim._kernels.solve``: plain minimax over every legal card
+(no alpha-beta, no bounds, no move ordering, no merging of cards). The rules of play and the
+scores come from ``tests/reference.py`` (the independent reference engine, written from
+RULES.md): its legal cards, trick winner, honour values and shares. Positions reached twice
+are looked up in a dictionary keyed by everything that decides the rest of the deal (the
+cards each seat holds, the trick, the leader, the trick number, the cards each side has taken
+in the current scoring unit), which changes no value: it is not pruning.
+
+Value: the final hand score difference for the whole deal seen from one side (default: the
+side of the player to move): that side's total minus the other sides' totals added together;
+that side's seats maximise, every other seat minimises (paranoid with three or more sides).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import reference as ref  # noqa: E402
+
+
+class Ending:
+    """A hand record replayed to its last card, ready to be searched."""
+
+    def __init__(self, record: dict):
+        r = ref._rules_of(record)
+        self.r = r
+        n = r.n_players
+        self.n = n
+        self.dealer = record["dealer"]
+        hands = [[ref.parse_card(c) for c in h] for h in record["hands"]]
+        self.sets = [tuple(tuple(sorted(h[k * r.set_size:(k + 1) * r.set_size])) for h in hands)
+                     for k in range(r.sets)]
+        self.turnup = ref.parse_card(record["turnup"]) if record.get("turnup") else hands[
+            self.dealer][-1]
+        self.trump = ref.suit_of(self.turnup)
+        # replay (the reference checks every card)
+        deal = ref._Deal(r, self.dealer, hands, self.turnup)
+        for i, c in enumerate(record.get("play") or []):
+            deal.check_and_play(ref.parse_card(c), i)
+        assert deal.revoke is None, "brute force needs legal play"
+        self.held = tuple(tuple(sorted(h)) for h in deal.held)
+        self.trick = tuple(deal.trick)
+        self.leader = deal.leader
+        self.t = deal.trick_index
+        self.tricks = list(deal.tricks)
+        self.to_move = deal.to_play()
+        self.unit = r.set_size if (r.sets > 1 and r.set_scoring == "per_set") else r.n_tricks
+
+    # -- scores
+    def side(self, seat: int) -> int:
+        return self.r.side_of_seat[seat]
+
+    def sign(self, side: int, root: int) -> int:
+        return 1 if side == root else -1
+
+    def unit_points(self, counts: tuple, root: int) -> int:
+        """Card points of one finished unit, signed from ``root``'s view."""
+        if not self.r.card_points:
+            return 0
+        return sum(self.sign(s, root) * ref.card_points(counts[s], self.r.share(s))
+                   for s in range(self.r.n_sides))
+
+    def past(self, root: int) -> tuple[int, tuple]:
+        """Points of the tricks already played (finished units' card points included) and
+        the cards each side has taken in the current unit."""
+        pts = 0
+        counts = [0] * self.r.n_sides
+        for i, tr in enumerate(self.tricks):
+            s = self.side(tr["winner"])
+            pts += self.sign(s, root) * sum(self.r.honour_value(c, self.trump)
+                                            for c in tr["cards"])
+            counts[s] += len(tr["cards"])
+            if (i + 1) % self.unit == 0:
+                pts += self.unit_points(tuple(counts), root)
+                counts = [0] * self.r.n_sides
+        return pts, tuple(counts)
+
+    # -- search
+    def legal(self, held, trick, leader, t):
+        seat = (leader + len(trick)) % self.n
+        r = self.r
+        locked = None
+        if (r.exposed_trump and seat == self.dealer and self.turnup in held[seat]
+                and t < r.n_tricks - 2):
+            locked = self.turnup
+        first = not trick and t % r.set_size == 0
+        return seat, ref.legal_cards(r, held[seat], list(trick), self.trump,
+                                     first_lead_of_set=first, locked=locked)
+
+    def future(self, held, trick, leader, t, counts, root, memo):
+        """Points still to come (current unit's card points included)."""
+        if t == self.r.n_tricks:
+            return 0
+        key = (held, trick, leader, t, counts)
+        if key in memo:
+            return memo[key]
+        seat, legal = self.legal(held, trick, leader, t)
+        vals = [self.after(held, trick, leader, t, counts, root, memo, seat, c) for c in legal]
+        v = max(vals) if self.side(seat) == root else min(vals)
+        memo[key] = v
+        return v
+
+    def after(self, held, trick, leader, t, counts, root, memo, seat, c):
+        """Future points after ``seat`` plays ``c``."""
+        held = tuple(tuple(x for x in h if x != c) if i == seat else h
+                     for i, h in enumerate(held))
+        trick = trick + (c,)
+        if len(trick) < self.n:
+            return self.future(held, trick, leader, t, counts, root, memo)
+        w = ref.trick_winner(self.r, leader, list(trick), self.trump)
+        s = self.side(w)
+        pts = self.sign(s, root) * sum(self.r.honour_value(x, self.trump) for x in trick)
+        counts = tuple(v + self.n if i == s else v for i, v in enumerate(counts))
+        t += 1
+        if t % self.unit == 0:
+            pts += self.unit_points(counts, root)
+            counts = (0,) * self.r.n_sides
+        if t % self.r.set_size == 0 and t < self.r.n_tricks:
+            held = self.sets[t // self.r.set_size]
+        return pts + self.future(held, (), w, t, counts, root, memo)
+
+    def values(self, root: int | None = None) -> dict[int, int]:
+        """Each legal card of the player to move -> its value (from ``root``'s view)."""
+        if root is None:
+            root = self.side(self.to_move)
+        base, counts = self.past(root)
+        memo: dict = {}
+        seat, legal = self.legal(self.held, self.trick, self.leader, self.t)
+        return {c: base + self.after(self.held, self.trick, self.leader, self.t, counts, root,
+                                     memo, seat, c) for c in legal}
+
+
+def brute_values(record: dict, root: int | None = None) -> tuple[int, dict[str, int]]:
+    """``(to_move, {card text: value})`` by brute force."""
+    e = Ending(record)
+    return e.to_move, {ref.card_str(c): v for c, v in e.values(root).items()}
+
+
+def random_ending(rng, preset: str, players: int, variants: dict, left: int) -> dict:
+    """A random hand record played at random (legal cards) until each hand holds at most
+    ``left`` cards in all (some random number of cards of the next trick played too)."""
+    r = ref.ref_rules(preset, players, variants)
+    dealer = rng.randrange(players)
+    hands, turnup, dead = ref.random_deal(r, dealer, rng)
+    deal = ref._Deal(r, dealer, hands, turnup)
+    n_play = players * (r.n_tricks - left) + rng.randrange(players)
+    n_play = max(0, min(n_play, players * r.n_tricks - 1))
+    play = []
+    for _ in range(n_play):
+        legal = deal.legal()
+        c = legal[rng.randrange(len(legal))]
+        deal.play(c)
+        play.append(c)
+    return {"rules": preset, "variants": variants, "players": players, "dealer": dealer,
+            "hands": [[ref.card_str(c) for c in h] for h in hands],
+            "turnup": ref.card_str(turnup), "dead": [ref.card_str(c) for c in dead],
+            "play": [ref.card_str(c) for c in play]}

@@ -1,0 +1,220 @@
+"""The double-dummy solver (issue 9): worked cases, brute force, consistency, CLI."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+sys.path.insert(0, str(TESTS))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import reference as ref  # noqa: E402
+from bruteforce import brute_values, random_ending  # noqa: E402
+
+from catchten_sim.cards import format_card, parse_card  # noqa: E402
+from catchten_sim.cli import cli  # noqa: E402
+from catchten_sim.records import score_record  # noqa: E402
+from catchten_sim.rules import Rules  # noqa: E402
+from catchten_sim.solve import Solution, Solver, solve, solve_deals, solve_values  # noqa: E402
+
+DD = TESTS / "cases" / "dd"
+CASES = sorted(p.name[:-len(".expected.json")] for p in DD.glob("*.expected.json"))
+
+
+def _load(name: str) -> tuple[dict, dict]:
+    return (json.loads((DD / f"{name}.json").read_text()),
+            json.loads((DD / f"{name}.expected.json").read_text()))
+
+
+def _diff(score: dict, rules: Rules, side: int) -> int:
+    """Side's total minus the other sides' totals (from a ``score_record`` output)."""
+    tot = {s["side"]: s["total"] for s in score["sides"]}
+    return tot[side] - sum(v for s, v in tot.items() if s != side)
+
+
+# ------------------------------------------------------------------ worked cases
+@pytest.mark.parametrize("name", CASES)
+def test_shared_dd_case(name):
+    record, want = _load(name)
+    sol = solve(record)
+    assert sol.to_move == want["to_move"]
+    assert sol.value == want["value"]
+    assert sol.values == {c["card"]: c["value"] for c in want["cards"]}
+    assert set(sol.best) == set(want["best"])
+
+
+def test_cases_present():
+    assert len(CASES) >= 20
+
+
+# ------------------------------------------------------------------ brute force
+def test_random_endings_match_brute_force():
+    """Random endings of every preset, player count and play/scoring switch (a few per
+    configuration; scripts/check_solve_exact.py runs thousands)."""
+    from check_solve_exact import check
+    n, bad = check(per_config=8, seed=2024)
+    assert n >= 250
+    assert not bad, bad[:3]
+
+
+def test_brute_force_agrees_with_the_shared_cases():
+    """The brute force itself is right: it reproduces the independent cases."""
+    for name in CASES:
+        record, want = _load(name)
+        if len(record["play"]) < 8 * 2 and record["players"] == 2:
+            continue  # a whole two-player deal: too long for the brute force
+        to_move, vals = brute_values(record)
+        assert to_move == want["to_move"]
+        assert vals == {c["card"]: c["value"] for c in want["cards"]}, name
+
+
+# ------------------------------------------------------------------ consistency
+@pytest.mark.parametrize("preset,players,variants", [
+    ("foster", 4, {}), ("foster", 2, {}), ("foster", 3, {"set_scoring": "per_deal"}),
+    ("foster", 6, {}), ("foster", 5, {"keep_six_of_spades": True}), ("jaques", 6, {}),
+])
+def test_line_scores_the_value_and_children_agree(preset, players, variants):
+    """Whole deals: the printed line, played out and scored by ``catchten score``, makes
+    exactly the value; each root card's value equals the value of the position after it."""
+    rng = random.Random(hash((preset, players)) & 0xFFFF)
+    rules = Rules(preset, players, variants)
+    for _ in range(2):
+        record = random_ending(rng, preset, players, variants, rules.cards_per_player)
+        record["play"] = record["play"][:rng.randrange(players)]
+        sol = solve(record, line=True)
+        full = score_record(dict(record, play=record["play"] + list(sol.line)))
+        assert full["finished"]
+        assert _diff(full, rules, sol.side) == sol.value
+        for card, v in sol.values.items():
+            after = dict(record, play=record["play"] + [card])
+            _seat, best, _vals = solve_values(after, root_side=sol.side)
+            assert best == v, card
+
+
+def test_solution_api_and_frame():
+    record, want = _load("foster4_left4_lead_01")
+    sol = solve(record)
+    assert isinstance(sol, Solution)
+    with pytest.raises(Exception):
+        sol.value = 3  # frozen
+    df = sol.to_frame()
+    assert list(df.columns) == ["card", "value", "best"]
+    assert df["best"].sum() == len(sol.best)
+    assert sol.to_dict()["cards"][0].keys() == {"card", "value"}
+    assert not sol.paranoid and sol.n_sides == 2
+
+
+def test_table_size_is_fixed_and_small_tables_still_exact():
+    record, want = _load("foster4_left5_lead_01")
+    s = Solver(tt_bits=4)   # 16 entries: constant replacement, values unchanged
+    size = s.table.key1.shape[0]
+    assert solve(record, solver=s).values == {c["card"]: c["value"] for c in want["cards"]}
+    assert s.table.key1.shape[0] == size == 16
+
+
+def test_batch_equals_single_solves():
+    """One kernel call on several deals (same rules, dealer, turn-up) gives each deal's
+    values, as single solves do."""
+    rng = random.Random(5)
+    rules = Rules("foster", 4)
+    base = random_ending(rng, "foster", 4, {}, 9)
+    base["play"] = []
+    dealer = base["dealer"]
+    others = [s for s in range(4) if s != dealer]
+    recs = []
+    for k in range(4):
+        hands = [list(h) for h in base["hands"]]
+        a, b = others[k % 3], others[(k + 1) % 3]
+        hands[a], hands[b] = hands[b], hands[a]
+        recs.append(dict(base, hands=hands))
+    deals = np.zeros((len(recs), 1, 4), np.int64)
+    for i, r in enumerate(recs):
+        for seat, h in enumerate(r["hands"]):
+            deals[i, 0, seat] = sum(1 << parse_card(c) for c in h)
+    out = solve_deals(rules, dealer, parse_card(base["turnup"]), deals)
+    for i, r in enumerate(recs):
+        single = solve(r)
+        assert {format_card(c): int(out[i, c]) for c in range(52) if out[i, c] < 30000} == \
+            single.values
+        assert out[i, 52] == single.value
+
+
+# ------------------------------------------------------------------ CLI
+def test_cli_json_matches_case():
+    name = "foster6_left3_lead_01"
+    record, want = _load(name)
+    res = CliRunner().invoke(cli, ["solve", str(DD / f"{name}.json"), "--json"])
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.output)
+    assert got["to_move"] == want["to_move"] and got["value"] == want["value"]
+    assert {c["card"]: c["value"] for c in got["cards"]} == \
+        {c["card"]: c["value"] for c in want["cards"]}
+    assert got["paranoid"] is True
+
+
+def test_cli_several_records_one_line_each_and_line(tmp_path):
+    a = DD / "foster4_left2_lead_01.json"
+    b = DD / "foster2sets_left8_mid1_01.json"
+    res = CliRunner().invoke(cli, ["solve", str(a), str(b), "--json", "--line"])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(x) for x in res.output.strip().splitlines()]
+    assert len(rows) == 2
+    assert rows[1]["line"][0] in rows[1]["best"]
+    res = CliRunner().invoke(cli, ["solve", str(b), "--line"])
+    assert res.exit_code == 0
+    assert "best: AD" in res.output and "trick 18" in res.output
+
+
+def test_cli_refuses_bad_record_like_score(tmp_path):
+    record, _ = _load("foster4_left4_lead_01")
+    bad = dict(record, hands=record["hands"][:3])
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(bad))
+    res = CliRunner().invoke(cli, ["solve", str(p), "--json"])
+    assert res.exit_code == 2
+    err = json.loads(res.output)
+    assert (err["field"], err["why"]) == ("hands", "wrong number of hands")
+    res2 = CliRunner().invoke(cli, ["score", str(p), "--json"])
+    assert json.loads(res2.output)["why"] == err["why"]
+
+
+def test_cli_refuses_a_revoke(tmp_path):
+    # seat 1 discards a club on a spade lead while holding spades
+    rules = Rules("foster", 4)
+    rng = random.Random(3)
+    while True:
+        rec = random_ending(rng, "foster", 4, {}, 9)
+        rec["play"] = []
+        lead_seat = (rec["dealer"] + 1) % 4
+        nxt = (lead_seat + 1) % 4
+        lead = rec["hands"][lead_seat][0]
+        suit = lead[1]
+        follow = [c for c in rec["hands"][nxt] if c[1] == suit]
+        other = [c for c in rec["hands"][nxt] if c[1] != suit]
+        if follow and other:
+            rec["play"] = [lead, other[0]]
+            break
+    p = tmp_path / "revoke.json"
+    p.write_text(json.dumps(rec))
+    res = subprocess.run([sys.executable, "-m", "catchten_sim.cli", "solve", str(p)],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert res.returncode == 2
+    assert res.stderr.count("\n") == 1 and "revoke" in res.stderr
+    assert rules.players == 4
+
+
+def test_cli_refuses_a_finished_play(tmp_path):
+    record, _ = _load("foster4_left2_lead_01")
+    sol = solve(record, line=True)
+    p = tmp_path / "done.json"
+    p.write_text(json.dumps(dict(record, play=record["play"] + list(sol.line))))
+    res = CliRunner().invoke(cli, ["solve", str(p)])
+    assert res.exit_code == 2
