@@ -568,9 +568,9 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 @click.option("--precision", type=float, default=None,
               help="Stop once the 95%% interval's half-width is at most this many points "
                    "per deal.")
-@click.option("--pilot", type=int, default=2_000, show_default=True,
+@click.option("--pilot", type=int, default=None,
               help="Deals of the separate pilot set the control variate is fitted on "
-                   "(0: none).")
+                   "(0: none; default 2,000, or 0 when a side is pimc).")
 @click.option("--early-stop/--no-early-stop", "stop_early", default=True, show_default=True,
               help="Stop as soon as the interval excludes 0 (or reaches --precision).")
 @click.option("--progress/--no-progress", default=None,

@@ -79,6 +79,7 @@ __all__ = ["match", "MatchResult", "seatings", "PILOT_FIRST", "STOPS"]
 #: the counter-based streams of ``bits.rng_seed`` would repeat) and a multiple of 840, so
 #: pilot deal ``PILOT_FIRST + j`` is dealt by seat ``j % n`` like match deal ``j``
 PILOT_FIRST = (2 ** 55 // 840 - 1) * 840
+PILOT_DEALS = 2_000
 STOPS = ("precision", "separated", "deals", "time", "interrupted")
 MAX_ROUNDS_PER_CHUNK = 1 << 13
 CV_POLICY = Policy.HEURISTIC
@@ -96,10 +97,6 @@ def seatings(rules: Rules) -> list[tuple[int, ...]]:
         for k in range(ns):
             out.append(tuple(lone if sd == k else 1 - lone for sd in range(ns)))
     return out
-
-
-def _policy_name(name: object, fld: str) -> Policy:
-    return Policy.parse(name, fld)
 
 
 @dataclass
@@ -260,12 +257,21 @@ class _Player:
         self.seatings = seatings(rules)
         sos = np.array([rules.side_of(s) for s in range(n)], dtype=np.int64)
         self.side_of_seat = sos
-        pols = []
-        for st in self.seatings:
-            pols.append(np.array([int(a) if st[sos[s]] == 0 else int(b) for s in range(n)],
-                                 dtype=np.int64))
+        from .pimc import DealDriver, is_pimc
+        pols: list = []
+        self.drivers: dict[int, Any] = {}
+        for k, st in enumerate(self.seatings):
+            seat_pols = [a if st[sos[s]] == 0 else b for s in range(n)]
+            if any(is_pimc(p) for p in seat_pols):
+                # pimc seats are decided from Python deal by deal (catchten_sim.pimc); the
+                # solver's threads work inside each decision
+                self.drivers[k] = DealDriver(rules, seat_pols, seed, threads=threads)
+                pols.append(k)
+            else:
+                pols.append(np.array([int(p) for p in seat_pols], dtype=np.int64))
         pols.append(np.full(n, int(CV_POLICY), dtype=np.int64))
         self.policies = pols
+        self.slow = bool(self.drivers)
         # masks (K, n_sides): weight of each side in A's mean minus B's mean
         ns = rules.n_sides
         wts = np.zeros((len(self.seatings), ns))
@@ -281,10 +287,16 @@ class _Player:
         self.ncols = K.N_FIXED + n * K.N_PER_POS
         self._no_acc = (np.zeros(0, np.int64), np.zeros(0, np.int64))
 
-    def rows(self, first: int, count: int, policies: np.ndarray) -> np.ndarray:
+    def rows(self, first: int, count: int, policies: np.ndarray | int) -> np.ndarray:
         """Outcome rows (int16, the play core's columns) of deals ``first …`` played with
-        ``policies`` (int64 (n,) one id per seat)."""
+        ``policies`` (int64 (n,) one kernel id per seat, or the number of a seating with
+        ``pimc`` seats, played by its :class:`catchten_sim.pimc.DealDriver`)."""
         rows = np.zeros((count, self.ncols), dtype=np.int16)
+        if not isinstance(policies, np.ndarray):          # a seating with pimc seats
+            driver = self.drivers[policies]
+            for i in range(count):
+                driver.play(first + i, rows[i])
+            return rows
         tab, seed, scr, acc = self.tab, self.seed, self.scratch, self._no_acc
 
         def work(slot: int, a: int, b: int) -> None:
@@ -342,22 +354,27 @@ def fit_beta(x: np.ndarray, c: np.ndarray) -> np.ndarray:
 
 def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int = 1,
           threads: int | None = None, time_limit: float | None = None,
-          precision: float | None = None, pilot: int = 2_000, stop_early: bool = True,
+          precision: float | None = None, pilot: int | None = None, stop_early: bool = True,
           progress: Callable[[int, int], None] | None = None) -> MatchResult:
     """Play a duplicate match of strategy ``a`` against ``b`` (module docstring).
 
     Parameters
     ----------
     rules : Rules
-    a, b : policy names (``random``, ``heuristic``) or Policy.
+    a, b : policy names (``random``, ``heuristic``, ``pimc[:N]``) or policies. A seating
+        with ``pimc`` seats is played deal by deal (:class:`catchten_sim.pimc.DealDriver`,
+        the solver's threads inside each decision; the same deals and results).
     deals : int, most deals per seating (rounded up to whole rounds of ``players`` deals).
     seed : int, 0 … 2**64 - 1; the result depends only on it (never on ``threads``).
     threads : int or None (all cores).
     time_limit : float seconds or None; checked after every chunk.
     precision : float or None: stop at a look once the interval's half-width is at most
         this many points per deal.
-    pilot : int, deals of the pilot set the control-variate coefficients are fitted on
-        (rounded up to whole rounds; 0: no control variate, ``beta = 0``).
+    pilot : int or None, deals of the pilot set the control-variate coefficients are
+        fitted on (rounded up to whole rounds; 0: no control variate, ``beta = 0``).
+        None: :data:`PILOT_DEALS` when both strategies are kernel policies, 0 when one is
+        ``pimc`` (a pilot would cost as much as the match, and with two sides the control
+        variate gains little after duplicate play: README "Matches").
     stop_early : False: no looks before ``deals`` (stops only at ``deals``, ``time`` or
         Ctrl-C); the interval is then the fixed-sample one (z 1.96).
     progress : callable(done, total) in deals, after every chunk.
@@ -374,10 +391,13 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
         Ctrl-C before the first chunk finished (afterwards the result is returned with
         ``stop = "interrupted"``).
     """
-    pa = _policy_name(a, "a")
-    pb = _policy_name(b, "b")
+    pa = Policy.parse(a, "a")
+    pb = Policy.parse(b, "b")
     deals = _check_count("deals", deals, 1, MAX_DEALS)
     seed = _check_count("seed", seed, 0, MAX_SEED)
+    if pilot is None:
+        from .pimc import is_pimc
+        pilot = 0 if is_pimc(pa) or is_pimc(pb) else PILOT_DEALS
     pilot = _check_count("pilot", pilot, 0, 10 ** 7)
     if threads is not None:
         threads = _check_count("threads", threads, 1, 1024)
@@ -412,7 +432,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
         try:
             while done < total_rounds:
                 nxt = next(x for x in plan.looks if x > done)
-                m = min(MAX_ROUNDS_PER_CHUNK, nxt - done)
+                m = min(1 if player.slow else MAX_ROUNDS_PER_CHUNK, nxt - done)
                 x, c, w = player.rounds(done, m)
                 y = (x - c * beta).mean(axis=1)
                 sums.add(x, y, w)
