@@ -577,9 +577,13 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               metavar="DIR", help="Also write match.json, match.txt and match.png to DIR.")
+@click.option("--p-win-game", "p_win_game", is_flag=True,
+              help="Also P(A wins a game from 0-0) through the game-equity table of each "
+                   "seating (two or three sides, kernel policies; built once and cached, "
+                   "minutes on a cold cache).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
 def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads, time_limit,
-              precision, pilot, stop_early, progress, report_dir, as_json):
+              precision, pilot, stop_early, progress, report_dir, p_win_game, as_json):
     """Is strategy A better than B? A duplicate match: every deal played with A on side 0
     and B on the others, then swapped (with three or more sides, every rotation), on the
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
@@ -601,12 +605,19 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
         if bar is not None:
             bar.close()
     d = res.to_dict()
+    if p_win_game:
+        from .match import game_p_win
+        with _errors_as_json(as_json):
+            d["p_win_game"] = game_p_win(rules, a, b, seed=seed, threads=threads)
     if report_dir is not None:
         d["report"] = _write_match_report(res, report_dir)
     if as_json:
         _emit_json(d)
     else:
         click.echo(res.to_text())
+        if p_win_game:
+            click.echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
+                       "(game-equity table of each seating)")
         if report_dir is not None:
             click.echo(f"report: {len(d['report'])} files written to {report_dir}", err=True)
     if res.stop == "interrupted":

@@ -73,7 +73,7 @@ from .rules import Rules
 from .runner import run_parallel
 from .simulate import MAX_DEALS, MAX_SEED, _check_count, _nullpool, max_threads
 
-__all__ = ["match", "MatchResult", "seatings", "PILOT_FIRST", "STOPS"]
+__all__ = ["match", "MatchResult", "seatings", "game_p_win", "PILOT_FIRST", "STOPS"]
 
 #: the first deal number of the pilot set: far from any match's deals (below 2**55, where
 #: the counter-based streams of ``bits.rng_seed`` would repeat) and a multiple of 840, so
@@ -477,3 +477,35 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
                        tuple(float(v) for v in beta), pilot_rounds * n if pilot_rounds >= 2
                        else 0, seatings(rules), stop, z, time.perf_counter() - t0, used,
                        history)
+
+
+def game_p_win(rules: Rules, a: object, b: object, *, n_hands: int = 200_000, seed: int = 1,
+               threads: int | None = None) -> float:
+    """P(A wins a game from 0-0), through the game-equity table: the mean, over the
+    seatings of :func:`seatings` and the first dealer's seat, of the chance that a side
+    played by A wins the game (:meth:`catchten_sim.games.EquityTable.p_win`, the table of
+    that seating's policies built from ``n_hands`` simulated deals and cached on disk).
+    0.5 when A and B play alike. The table's own sampling error is not in the number.
+
+    Raises
+    ------
+    CatchTenError
+        Rules the table does not support (four or more sides, ``game_at_once`` …) or a
+        ``pimc`` side (the table is built by the kernel policies only).
+    """
+    from .games import cached_equity_table
+    from .pimc import kernel_policies
+    pa, pb = Policy.parse(a, "a"), Policy.parse(b, "b")
+    n = rules.players
+    total = 0.0
+    count = 0
+    for st in seatings(rules):
+        pols = [pa if st[rules.side_of(s)] == 0 else pb for s in range(n)]
+        kernel_policies(pols, "the game-equity table")
+        eq = cached_equity_table(rules, pols, n_hands=n_hands,
+                                 seed=seed, threads=threads)
+        for d in range(n):
+            p = eq.p_win((0,) * rules.n_sides, d)
+            total += sum(p[sd] for sd, who in enumerate(st) if who == 0)
+            count += 1
+    return total / count

@@ -172,3 +172,27 @@ def test_report_dir(tmp_path):
     for name in ("match.json", "match.txt", "match.png"):
         assert (tmp_path / "rep" / name).stat().st_size > 0
     assert json.loads((tmp_path / "rep" / "match.json").read_text())["a"] == "heuristic"
+
+
+def test_game_p_win_through_the_equity_table():
+    from catchten_sim.match import game_p_win
+    r2 = Rules.from_options("foster", 2, (), None)
+    assert game_p_win(r2, "heuristic", "heuristic", n_hands=2000) == pytest.approx(0.5, abs=1e-12)
+    assert game_p_win(r2, "heuristic", "random", n_hands=2000) > 0.55
+
+
+def test_pimc_side_plays_the_same_deals():
+    """A seating with a pimc seat (played deal by deal by pimc.DealDriver) sees the cards
+    of the kernel's seatings."""
+    r2 = Rules.from_options("foster", 2, (), None)
+    p = _Player(r2, Policy.parse("pimc:2"), Policy.RANDOM, 3, 1, None)
+    assert p.slow and isinstance(p.policies[0], int)
+    cols = [K.C_DEALER, K.C_TRUMP, K.C_TEN_HOLDER, K.C_HOLDER_TRUMPS]
+    for pos in range(2):
+        base = K.N_FIXED + pos * K.N_PER_POS
+        cols += [base + K.F_HONOURS_DEALT, base + K.F_SEAT_TRUMPS]
+    a = p.rows(6, 2, p.policies[0])
+    b = p.rows(6, 2, p.policies[2])
+    assert np.array_equal(a[:, cols], b[:, cols])
+    res = match(r2, "pimc:2", "random", deals=2, seed=3, threads=1, stop_early=False)
+    assert res.deals == 2 and res.pilot_deals == 0 and res.to_dict()["a"] == "pimc:2"
