@@ -45,7 +45,8 @@ Three standard errors (``se``, points per deal, for the same number of deals):
 the seatings, ``control_variate`` duplicate minus the control variate (the reported
 interval). ``deals_saved_factor = (se_plain / se_control_variate)^2``: how many times
 more deals plain play needs for the same interval. Each duplicate deal costs ``K`` plays
-(the seatings) plus one heuristic self-play, reported as ``plays_per_deal``.
+(the seatings) plus one heuristic self-play (none with ``pilot=0``), reported as
+``plays_per_deal``.
 
 Stopping: :class:`catchten_sim.aggregate.LookPlan` over the rounds (looks at 256 rounds
 and every doubling, and at ``deals``); at every look the run stops when the interval
@@ -185,8 +186,9 @@ class MatchResult:
 
     @property
     def plays_per_deal(self) -> int:
-        """Plays of each deal: one per seating plus the control variate's self-play."""
-        return len(self.seatings) + 1
+        """Plays of each deal: one per seating plus the control variate's self-play (none
+        without a pilot)."""
+        return len(self.seatings) + (1 if self.pilot_deals else 0)
 
     @property
     def verdict(self) -> str:
@@ -272,6 +274,7 @@ class _Player:
         pols.append(np.full(n, int(CV_POLICY), dtype=np.int64))
         self.policies = pols
         self.slow = bool(self.drivers)
+        self.use_cv = True
         # masks (K, n_sides): weight of each side in A's mean minus B's mean
         ns = rules.n_sides
         wts = np.zeros((len(self.seatings), ns))
@@ -333,8 +336,11 @@ class _Player:
             tot = self.side_totals(first, count, self.policies[k])
             x[:, k] = tot @ self.weights[k]
             won += (x[:, k] > 0) + 0.5 * (x[:, k] == 0)
-        tot = self.side_totals(first, count, self.policies[K_])
-        c = tot @ self.weights.T
+        if self.use_cv:
+            tot = self.side_totals(first, count, self.policies[K_])
+            c = tot @ self.weights.T
+        else:                       # no control variate: its self-play is not played
+            c = np.zeros((count, K_))
         shape = (n_rounds, n, K_)
         return (x.reshape(shape).mean(axis=1), c.reshape(shape).mean(axis=1),
                 (won / K_).reshape(n_rounds, n).mean(axis=1))
@@ -428,6 +434,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
             beta = fit_beta(px, pc)
         else:
             beta = np.zeros(K_)
+            player.use_cv = False
         done = 0
         try:
             while done < total_rounds:
