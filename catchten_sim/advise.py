@@ -6,6 +6,8 @@
 ...     "hand": "JS AS 9S KH QH 7D 8C 9C TC".split(), "play": []})
 >>> adv = advise(pos, samples=2000, seed=1)          # doctest: +SKIP
 >>> adv.best, adv.margin                             # doctest: +SKIP
+>>> advise("examples/position-lead.json")           # doctest: +SKIP
+>>> odds(Rules("foster", 4), "JS AS 9S KH QH 7D 8C 9C TC", "7S", seat=0, dealer=3)  # doctest: +SKIP
 
 Method (sound Monte Carlo practice):
 
@@ -51,7 +53,7 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 import pandas as pd
@@ -60,7 +62,7 @@ from ._kernels import engine as K
 from ._kernels import rollout as KR
 from .aggregate import (FIRST_LOOK, Z95, LookPlan, mean_se, normal_interval, paired_diff,
                         verdict, wilson)
-from .cards import cards_of_mask, format_card
+from .cards import Card, cards_of_mask, format_card
 from .determinize import Sampler
 from .errors import CatchTenError
 from .policies import Policy
@@ -82,11 +84,13 @@ STOP_REASONS = {
     "single": "only one legal card",
     "exact": "every consistent deal was evaluated (exact: no sampling error)",
 }
-#: enumerate every consistent deal instead of sampling when there are at most this many
-#: (per evaluator; measured: a double-dummy solve of a late position takes tens of
-#: microseconds, a heuristic rollout of every card a few: 10**5 deals take about a second
-#: or two on one core; see benchmarks/bench_pimc.py)
-EXACT_MAX = {"dd": 100_000, "rollout": 100_000}
+#: enumerate every consistent deal instead of sampling when there are at most this many,
+#: per evaluator. Measured (benchmarks/bench_pimc.py, 4 players, 2 threads on a shared
+#: machine): double-dummy solves of every card run at 2,000-3,300 deals/s with five cards
+#: left each and 5,000-26,000 with four, so 100,000 deals could take over the default 30 s
+#: --time; 20,000 (the default --samples) never costs more than the sampled run it
+#: replaces. Heuristic rollouts of every card run at several 100,000 deals/s: 100,000.
+EXACT_MAX = {"dd": 20_000, "rollout": 100_000}
 ROLLOUT_SALT = 0xD1B54A32D192ED03
 FIRST_BATCH = FIRST_LOOK
 DEFAULT_MARGIN = {"diff": 0.25, "points": 0.25, "p_win": 0.01}   # practical margin
@@ -96,7 +100,7 @@ MAX_SAMPLES = 50_000_000
 
 # ------------------------------------------------------------------------ legal cards
 def legal_cards(info: InfoSet) -> list[int]:
-    """The cards the player to move may play (RULES.md §1, §3, §7.6), ascending:
+    """The cards the player to move may play (docs/rules.md §1, §3, §7.6), ascending:
     :meth:`catchten_sim.state.PlayState.legal_cards` of the position's play so far."""
     if info.state is None:
         raise CatchTenError("position", "no play state", "an InfoSet built without its play")
@@ -270,7 +274,7 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
     r = info.rules
     if info.score is None:
         return None, "P(win) needs the game score (score)"
-    if r.v("game_at_once"):
+    if r.game_at_once:
         return None, "P(win) not available with game_at_once"
     try:
         from .games import cached_equity_table
@@ -409,15 +413,19 @@ def _mean_est(m: float, se: float, n: int, z: float = Z95) -> Estimate:
 class CandidateResult:
     """The evaluation of one legal card."""
 
-    card: int
+    card: Card
     is_trump: bool
     n: int
     estimates: dict[str, Estimate]
-    equivalent_to: int | None = None
+    equivalent_to: Card | None = None
     #: the share of the determinizations in which this card is a best card (objective)
     best_share: float | None = None
     #: exact mode: the sum of the objective over every consistent deal
     value_sum: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "card", _card(self.card))
+        object.__setattr__(self, "equivalent_to", _card(self.equivalent_to))
 
     @property
     def name(self) -> str:
@@ -440,10 +448,14 @@ class CandidateResult:
 class Comparison:
     """A paired comparison of two cards on the objective: ``a`` minus ``b``."""
 
-    a: int
-    b: int
+    a: Card
+    b: Card
     diff: Estimate
     practical_margin: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "a", _card(self.a))
+        object.__setattr__(self, "b", _card(self.b))
 
     @property
     def separated(self) -> bool:
@@ -470,8 +482,8 @@ class Advice:
     position : Position
     policies : tuple of Policy; evaluator : str; objective : str
     candidates : tuple of CandidateResult, best first (by the objective)
-    best : int, the recommended card; second : int or None (the best card not equivalent
-        to it)
+    best : Card, the recommended card (prints as ``7D``; equal to ``"7D"``); second : Card
+        or None (the best card not equivalent to it)
     margin : Comparison or None, best minus second (paired, on the objective)
     trump_lead : Comparison or None, on lead holding trumps and other cards: best trump
         lead minus best other lead
@@ -489,8 +501,8 @@ class Advice:
     evaluator: str
     objective: str
     candidates: tuple[CandidateResult, ...]
-    best: int
-    second: int | None
+    best: Card
+    second: Card | None
     margin: Comparison | None
     trump_lead: Comparison | None
     n_samples: int
@@ -512,6 +524,10 @@ class Advice:
     other: dict | None = None
     #: one line when the two evaluators disagree on the best card or on "lead a trump?"
     model_note: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "best", _card(self.best))
+        object.__setattr__(self, "second", _card(self.second))
 
     def compare(self, a: object, b: object) -> Comparison:
         """The paired comparison (on the objective, same samples) of any two legal cards:
@@ -592,7 +608,34 @@ def _policies(rules: Rules, policy: object, opponents: object, seat: int
                  for s in range(rules.players))
 
 
-def advise(position: Position, *, policy: object = "heuristic", opponents: object = None,
+def _card(c: object) -> Card | None:
+    """A card index (int, numpy int) or Card as a :class:`Card`; None stays None."""
+    return None if c is None else c if isinstance(c, Card) else Card(int(c))
+
+
+def as_position(position: object) -> Position:
+    """A :class:`Position` from a Position, a docs/formats.md position dict, or the path
+    of a position JSON file.
+
+    Raises
+    ------
+    CatchTenError
+        A bad position, or a file that cannot be read.
+    """
+    import os
+    if isinstance(position, Position):
+        return position
+    if isinstance(position, Mapping):
+        return Position.from_dict(position)
+    if isinstance(position, (str, os.PathLike)):
+        return Position.from_json(position)
+    raise CatchTenError("position", "not a position",
+                        f"a Position, a dict or a JSON file path, not "
+                        f"{type(position).__name__}")
+
+
+def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
+           opponents: object = None,
            evaluator: str = "rollout", samples: int = 20_000,
            time_limit: float | None = 30.0, seed: int = 1, threads: int | None = None,
            objective: str | None = None, min_samples: int = FIRST_BATCH,
@@ -603,7 +646,7 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
 
     Parameters
     ----------
-    position : Position
+    position : Position, a docs/formats.md position dict, or the path of a position JSON
     policy : policy of the player's side in the rollouts (``heuristic`` default, ``random``);
     opponents : policy of the other sides (default: the same).
     evaluator : ``rollout`` (or ``dd`` once the double-dummy solver exists).
@@ -618,7 +661,8 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
         cards lies inside ``±margin`` the verdict is "no practical difference" (and the
         run may stop there).
     exact_max : enumerate every consistent deal instead of sampling when there are at
-        most this many (default ``EXACT_MAX`` of the evaluator, 100,000; 0: never): the
+        most this many (default ``EXACT_MAX`` of the evaluator: dd 20,000, rollout
+        100,000; 0: never): the
         result is then exact (``stop = "exact"``, ``Advice.exact``), with no sampling
         error from the deals (with random rollout policies the rollouts' error remains).
     progress : called as ``progress(done, total)`` while the game-equity table is built
@@ -643,6 +687,7 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
     CatchTenError
         Bad counts, an unknown policy/evaluator/objective, or no legal card.
     """
+    position = as_position(position)
     samples = _check_count("samples", samples, 1, MAX_SAMPLES)
     seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
     if threads is not None:
@@ -718,7 +763,7 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
         while True:
             # batches double up to MAX_BATCH and end exactly at the planned looks
             nxt = next(x for x in looks if x > done)
-            m = min(MAX_BATCH, nxt - done, max(plan.first, done))
+            m = min(MAX_BATCH, nxt - done, MAX_BATCH if exact else max(plan.first, done))
             if exact:
                 hidden = sampler.enumerate(m, start=done)
             else:
@@ -792,6 +837,11 @@ def advise(position: Position, *, policy: object = "heuristic", opponents: objec
     trump_lead, note = _trump_lead(acc, cands, order, info, z, margin)
     if eq_why:
         note = (note + "; " if note else "") + eq_why
+    if exact and not exact_done:
+        note = (note + "; " if note else "") + (
+            f"the exact enumeration stopped after {acc.n:,} of {sampler.n_deals:,} deals: "
+            "those are not a random sample, so the intervals do not hold (rerun with more "
+            "--time, or --exact-max 0 to sample)")
     if ev_key == "dd" and rules.n_sides > 2:
         note = (note + "; " if note else "") + (
             "dd values with three or more sides: our side against the others together "
@@ -1041,10 +1091,10 @@ class Odds:
         }
 
 
-def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: int,
-         dead: Sequence[int] = (), policy: object = "heuristic", opponents: object = None,
-         n_deals: int = 20_000, seed: int = 1, threads: int | None = None,
-         exact_max: int | None = None,
+def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: int,
+         dealer: int, dead: Sequence[object] | str = (), policy: object = "heuristic",
+         opponents: object = None, n_deals: int = 20_000, seed: int = 1,
+         threads: int | None = None, exact_max: int | None = None,
          progress: Callable[[int, int], None] | None = None) -> Odds:
     """The odds of ``hand`` (the observer's cards at the deal; with sets, the first set)
     for seat ``seat`` with ``dealer`` dealing and ``turnup`` turned: deals consistent with
@@ -1055,12 +1105,19 @@ def odds(rules: Rules, hand: Sequence[int], turnup: int, *, seat: int, dealer: i
     When the deals consistent with the hand are at most ``exact_max`` (default
     ``EXACT_MAX["rollout"]``; 0: never) every one is played once instead (``exact``).
 
+    ``hand`` and ``dead`` are cards as text (``"JS AS 9S"`` or ``["JS", "AS"]``), card
+    indices or :class:`Card`; ``turnup`` one card the same way.
+
     Raises
     ------
     PositionError, CatchTenError
         Inconsistent hand/turn-up/dead cards, bad counts.
     """
+    from .cards import parse_cards
     from .position import deal_info
+    hand = parse_cards(hand, "hand")
+    dead = parse_cards(dead, "dead")
+    turnup = Card(turnup).idx if turnup is not None else turnup
     n_deals = _check_count("deals", n_deals, 1, MAX_SAMPLES)
     seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
     info = deal_info(rules, dealer=dealer, seat=seat, hand=hand, turnup=turnup, dead=dead)

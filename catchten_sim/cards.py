@@ -1,4 +1,4 @@
-"""Cards, suits, ranks and hands, with the notation of FORMATS.md ("Cards").
+"""Cards, suits, ranks and hands, with the notation of docs/formats.md ("Cards").
 
 A card index is ``suit * 13 + rank`` with suits ``S H D C`` = 0 1 2 3 and rank
 0 = ``2`` … 12 = ``A`` (DESIGN.md §3), so one ``uint64`` mask holds any hand of the 36-,
@@ -121,7 +121,8 @@ def _shown(value: object) -> str:
 
 
 def format_card(idx: int) -> str:
-    """Canonical text of card index ``idx`` (``TD``, ``JS``, ``6C``)."""
+    """Canonical text of card index ``idx`` (or a :class:`Card`): ``TD``, ``JS``, ``6C``."""
+    idx = int(idx)
     return RANK_CHARS[idx % 13] + SUIT_CHARS[idx // 13]
 
 
@@ -212,6 +213,27 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({format_card(self.idx)!r})"
+
+    def __int__(self) -> int:
+        return self.idx
+
+    __index__ = __int__
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to the same card given as a Card, its index or its text (``"TD"``)."""
+        if isinstance(other, Card):
+            return self.idx == other.idx
+        if isinstance(other, int) and not isinstance(other, bool):
+            return self.idx == other
+        if isinstance(other, str):
+            try:
+                return self.idx == parse_card(other)
+            except ParseError:
+                return False
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.idx)
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ failures exit 1; never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from contextlib import contextmanager
@@ -28,9 +29,11 @@ class CatchtenGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):  # noqa: D401
+        from .compile_notice import compile_notice
         try:
-            rv = super().main(args=args, prog_name=prog_name or "catchten",
-                              complete_var=complete_var, standalone_mode=False, **extra)
+            with compile_notice(lambda msg: click.echo(msg, err=True)):
+                rv = super().main(args=args, prog_name=prog_name or "catchten",
+                                  complete_var=complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.UsageError as exc:
@@ -54,7 +57,13 @@ class CatchtenGroup(click.Group):
             sys.exit(130)
         except BrokenPipeError:
             sys.exit(1)
+        except UnicodeDecodeError as exc:  # an input file that is not UTF-8 text
+            click.echo(f"error: input: not UTF-8 text (byte {exc.start}: "
+                       f"{exc.object[exc.start:exc.start + 1]!r})", err=True)
+            sys.exit(2)
         except Exception as exc:  # a bug: say so in one line, keep the exit status 1
+            if os.environ.get("CATCHTEN_DEBUG"):
+                raise
             click.echo(f"error: internal error: {type(exc).__name__}: {_one_line(exc)} "
                        "(please report it)", err=True)
             sys.exit(1)
@@ -66,7 +75,7 @@ class CatchtenGroup(click.Group):
 def rules_options(f):
     """The rules options shared by every command that plays."""
     f = click.option("--variant", "-V", "variants", multiple=True, metavar="NAME[=VALUE]",
-                     help="A rule switch from RULES.md, e.g. keep_six_of_spades or target=31 "
+                     help="A rule switch from docs/rules.md, e.g. keep_six_of_spades or target=31 "
                           "(repeatable).")(f)
     f = click.option("--rules-file", type=click.Path(dir_okay=False),
                      help="TOML file: rules = \"foster\", players = 4, [variants] ...; "
@@ -101,7 +110,7 @@ def make_rules(preset: str | None, players: int | None, variants: tuple[str, ...
 
 @contextmanager
 def _errors_as_json(as_json: bool) -> Iterator[None]:
-    """With ``--json``, a bad-input error is printed as the FORMATS.md error object on one
+    """With ``--json``, a bad-input error is printed as the docs/formats.md error object on one
     line of stdout (exit 2); without it, it reaches the one-line stderr handler."""
     try:
         yield
@@ -142,7 +151,7 @@ def cli() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--switches", is_flag=True,
               help="List the preset's rule switches: values, default, where each applies, "
-                   "its RULES.md section.")
+                   "its docs/rules.md section.")
 def rules_cmd(preset, players, rules_file, variants, as_json, switches):
     """Print the resolved rules: deck, seats and sides, shares, honours, trump order,
     dealing, target, tie and revoke rules."""
@@ -183,14 +192,16 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
               metavar="DIR",
               help="Also write a report of this run to DIR (PDF, PNGs, CSVs, JSON; with "
                    "the player-count, variants and policy sweeps, as `catchten report`).")
+@click.option("--force", is_flag=True,
+              help="With --report: write into DIR even if it already holds files.")
 @click.option("--games", "-g", type=int, default=None,
               help="Play N whole games to the target instead of deals: P(win) by who dealt "
                    "first, hands per game, how often the count-out order decided.")
 @click.option("--first-dealer", type=str, default="rotate", show_default=True,
               help="With --games: rotate (game g: seat g mod n), random, or a seat number.")
 def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opponents,
-                 seat_policies, threads, as_json, out_path, progress, report_dir, games,
-                 first_dealer):
+                 seat_policies, threads, as_json, out_path, progress, report_dir, force,
+                 games, first_dealer):
     """Simulate DEALS deals and print the odds: P(Ten caught) with its 95% interval, and
     each position's expected honours, card points and hand total. With --games N: whole
     games to the target."""
@@ -208,6 +219,8 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
             raise CatchTenError("games", "not with --out/--report",
                                 "--games prints game results only")
         from .games import simulate_games
+        from .simulate import MAX_DEALS, _check_count
+        games = _check_count("games", games, 1, MAX_DEALS)
         fd = first_dealer.strip()
         gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=threads,
                               first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd)
@@ -220,8 +233,10 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
                        "above are for those", err=True)
         return
     if report_dir is not None:
-        from .report import prepare_out_dir
-        prepare_out_dir(report_dir)          # fail before simulating, not after
+        from .report import MIN_REPORT_DEALS, prepare_out_dir
+        from .simulate import _check_count
+        prepare_out_dir(report_dir, force)   # fail before simulating, not after
+        _check_count("deals", deals, MIN_REPORT_DEALS)
     writer = DealWriter(out_path, rules.players) if out_path else None
     show = sys.stderr.isatty() if progress is None else progress
     bar = _Progress(deals) if show else None
@@ -244,7 +259,8 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     if report_dir is not None:
         from .report import build_report
         rep = build_report(rules, pols, n_deals=res.n_deals, seed=seed, out_dir=report_dir,
-                           threads=threads, main=res, progress=_say if show else None)
+                           threads=threads, main=res, force=True,
+                           progress=_say if show else None)
         click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
 
 
@@ -260,7 +276,12 @@ def _say(msg: str) -> None:
 @click.option("--sweep-deals", type=int, default=None,
               help="Deals per sweep run (default: a fifth of --deals, at least 1,000).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              metavar="DIR", help="Directory to write (default: reports/PRESET-Np/).")
+              metavar="DIR",
+              help="Directory to write (default: a new report-PRESET-Np/ in the working "
+                   "directory). Only its last level is created.")
+@click.option("--force", is_flag=True,
+              help="Write into --out even if it already holds files (the earlier report "
+                   "files there are replaced).")
 @click.option("--format", "formats", type=str, default="pdf,png", show_default=True,
               help="Figure formats, comma-separated: pdf (one multi-page file), png "
                    "(one per figure, 150 dpi). CSVs and report.json are always written.")
@@ -273,7 +294,7 @@ def _say(msg: str) -> None:
 @click.option("--progress/--no-progress", default=None,
               help="Say what is running on stderr (default: when stderr is a terminal).")
 def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, policy,
-               opponents, threads, out_dir, formats, sweep_players, sweep_variants,
+               opponents, threads, out_dir, force, formats, sweep_players, sweep_variants,
                compare_policies, progress):
     """Simulate and write a report: one multi-page PDF, a PNG per figure, the numbers
     behind every figure as CSV and a JSON sidecar (rules, policies, deals, seed, versions).
@@ -292,11 +313,15 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     rep = build_report(rules, pols, n_deals=deals, seed=seed, out_dir=out_dir, formats=fmts,
                        sweep_players=sweep_players, sweep_variants=sweep_variants,
                        compare_policies=compare_policies, sweep_deals=sweep_deals,
-                       threads=threads, progress=_say if show else None)
+                       threads=threads, force=force, progress=_say if show else None)
     click.echo(f"{rep.out_dir}: " + ", ".join(p.name for p in rep.files
                                               if p.suffix in (".pdf", ".json"))
                + f" and {sum(p.suffix == '.png' for p in rep.files)} PNG, "
                f"{sum(p.suffix == '.csv' for p in rep.files)} CSV files")
+    if rep.sidecar.get("interrupted"):
+        click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals: the "
+                   "report shows what ran and says so on every figure", err=True)
+        return 130
 
 
 class _Progress:
@@ -332,7 +357,7 @@ class _Progress:
 @click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
 def score_cmd(record, as_json):
-    """Score a hand record or a game record (JSON, FORMATS.md): tricks, honours, card
+    """Score a hand record or a game record (JSON, docs/formats.md): tricks, honours, card
     points, the Ten's fate, revokes; for games the running totals and the winner."""
     from . import records
     with _errors_as_json(as_json):
@@ -371,7 +396,7 @@ def solve_cmd(records, with_line, as_json):
 
 # ---------------------------------------------------------------------------- advise / odds
 def position_options(f):
-    """The FORMATS.md position as flags (instead of a POSITION.json file)."""
+    """The docs/formats.md position as flags (instead of a POSITION.json file)."""
     f = click.option("--score", type=str, default=None, metavar="\"A B\"",
                      help="Each side's game score before this hand, side order.")(f)
     f = click.option("--play", type=str, default=None, metavar="\"CARDS\"",
@@ -425,7 +450,8 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
                    "disagree).")
 @click.option("--exact-max", type=int, default=None,
               help="Enumerate every consistent deal (an exact answer) when there are at "
-                   "most this many (default 100000; 0: always sample).")
+                   "most this many (default 20000 with dd, 100000 with rollout; 0: always "
+                   "sample).")
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="At most this many sampled deals (every legal card is played on each).")
 @click.option("--time", "time_limit", type=float, default=30.0, show_default=True,
@@ -455,7 +481,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
                as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
 
-    POSITION is a FORMATS.md position JSON file (- for stdin), or give the position with
+    POSITION is a docs/formats.md position JSON file (- for stdin), or give the position with
     flags, e.g.
 
     \b
@@ -648,6 +674,7 @@ def _write_match_report(res, out_dir) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- equity
+MAX_EQUITY_HANDS = 20_000_000
 @cli.command("equity")
 @rules_options
 @play_options("side 0 (seat 0 and partners)")
@@ -691,6 +718,9 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
             if hands is None:
                 hands = (1_000_000 if rules.n_sides == 2 else
                          50_000 if rules.n_sets > 1 else 200_000)
+            from .simulate import _check_count
+            # the deal outcomes are held in memory (16 bytes a deal): 20 million is 320 MB
+            hands = _check_count("hands", hands, 1, MAX_EQUITY_HANDS)
             if show and not as_json:
                 bar = _Progress(hands if isinstance(hands, int) else 0)
 

@@ -16,8 +16,8 @@ heuristic rollouts (``rollout``) assume the club player of :mod:`catchten_sim.po
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Sequence
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from ._kernels import solve as _k
 from .position import InfoSet
 from .solve import Solver, solver_tables
 
-__all__ = ["DoubleDummyEvaluator", "dealt_hands", "new_solvers", "DD_MEASURES"]
+__all__ = ["DD_MEASURES", "DoubleDummyEvaluator", "dealt_hands", "new_solvers"]
 
 #: the measures a double-dummy solve gives (the value only: no line is played out)
 DD_MEASURES = ("diff",)

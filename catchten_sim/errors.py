@@ -1,7 +1,7 @@
 """Errors raised by catchten_sim.
 
 Every error a user can cause is a :class:`CatchTenError`. Errors about records and
-positions carry the FORMATS.md ``field`` and ``why`` so that the CLI can print one line
+positions carry the docs/formats.md ``field`` and ``why`` so that the CLI can print one line
 (``error: FIELD: WHY (detail)``) or a JSON object, and exit with status 2.
 """
 from __future__ import annotations
@@ -16,10 +16,10 @@ class CatchTenError(Exception):
     Parameters
     ----------
     field : str
-        The input field at fault (FORMATS.md: ``rules``, ``variants``, ``players``,
+        The input field at fault (docs/formats.md: ``rules``, ``variants``, ``players``,
         ``dealer``, ``hands``, ``turnup``, ``dead``, ``play``, or an option name).
     why : str
-        The problem, one of the FORMATS.md reasons where one applies.
+        The problem, one of the docs/formats.md reasons where one applies.
     detail : str
         The offending value, for the reader.
     """
@@ -35,7 +35,7 @@ class CatchTenError(Exception):
         return f"{self.field}: {self.why}" + (f" ({self.detail})" if self.detail else "")
 
     def to_dict(self) -> dict:
-        """The FORMATS.md error object ``{"kind": "error", "field", "why", "detail"}``."""
+        """The docs/formats.md error object ``{"kind": "error", "field", "why", "detail"}``."""
         return {"kind": "error", "field": self.field, "why": self.why, "detail": self.detail}
 
 

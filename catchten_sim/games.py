@@ -7,7 +7,7 @@
 >>> eq = equity_table(Rules("foster", 4), "heuristic", n_hands=200_000, seed=1)
 >>> eq.p_win((35, 30), dealer=3)                            # doctest: +SKIP
 
-Games (RULES.md §1, §3, §7.9-§7.13, with the readings of :mod:`catchten_sim.records`)
+Games (docs/rules.md §1, §3, §7.9-§7.13, with the readings of :mod:`catchten_sim.records`)
 ----------------------------------------------------------------------------------
 Hands are dealt in turn (the deal passes left), scores carry over, and the winner is
 decided by the rules' ``tie`` (``count_out`` in the order of §7.10, ``higher_total``,
@@ -233,7 +233,7 @@ class GameSimulationResult:
             "start_scores": list(self.start_scores),
             "target": r.target,
             "tie": r.tie,
-            "game_at_once": bool(r.v("game_at_once")),
+            "game_at_once": r.game_at_once,
             "p_win": entries(overall),
             "p_win_by_first_dealer_side": by_side,
             "p_win_by_first_dealer_seat": by_seat if r.players != r.n_sides else [],
@@ -258,7 +258,8 @@ class GameSimulationResult:
         """A short plain-text summary (what ``catchten simulate --games`` prints)."""
         d = self.to_dict()
         r = self.rules
-        lines = [f"{r.label()}: {self.n_games:,} games to {r.target}, tie={r.tie}"
+        lines = [f"{r.label()}: {self.n_games:,} game{'s' if self.n_games != 1 else ''} "
+                 f"to {r.target}, tie={r.tie}"
                  + (", game_at_once" if d["game_at_once"] else "")
                  + f"; policies {', '.join(d['policies']['seats'])}; seed {self.seed}",
                  f"first dealer: {self.first_dealer}"
@@ -268,6 +269,8 @@ class GameSimulationResult:
 
         def fmt(e: dict) -> str:
             lo, hi = e["wilson95"]
+            if e["p_win"] is None:      # no game in this group (e.g. one game in all)
+                return f"side {e['side']}  no games"
             return f"side {e['side']} {100 * e['p_win']:5.1f}% [{100 * lo:4.1f}, {100 * hi:4.1f}]"
 
         lines.append("  all games            " + "   ".join(fmt(e) for e in d["p_win"]))
@@ -294,8 +297,9 @@ class GameSimulationResult:
         if d["ties_carried"]["units"]:
             lines.append(f"ties carried into another unit: {d['ties_carried']['units']:,} "
                          f"(in {d['ties_carried']['games']:,} games)")
-        lines.append("final scores: " + ", ".join(f"side {e['side']} {e['mean']:.2f} "
-                                                   f"(se {e['se']:.2f})" for e in d["final_scores"]))
+        lines.append("final scores: " + ", ".join(
+            f"side {e['side']} {e['mean']:.2f}"
+            + (f" (se {e['se']:.2f})" if e["se"] is not None else "") for e in d["final_scores"]))
         lines.append(f"{self.elapsed_s:.2f} s on {self.threads} thread(s)")
         return "\n".join(lines)
 
@@ -567,7 +571,7 @@ class EquityTable:
 
     def _tied(self, c: int, after: np.ndarray) -> np.ndarray:
         """Two sides, a tie carried into the next deal of class ``c``."""
-        if self.rules.v("game_at_once"):
+        if self.rules.game_at_once:
             p0 = np.full(len(after), self.F[c])
         else:
             d = np.clip(after[:, 0] - after[:, 1], -self.dmax, self.dmax)
@@ -586,7 +590,7 @@ class EquityTable:
         tie = _TIE[self.rules.tie]
         G.resolve_from_flags(sc, np.int64(flags), np.int64(unit), self.steps, self.tside, idx,
                              np.int64(self.target), np.int64(tie),
-                             bool(self.rules.v("game_at_once")), code, after)
+                             self.rules.game_at_once, code, after)
         p = self.prob[c, idx]
         vals = np.zeros((len(idx), ns))
         won = code >= 0
@@ -651,7 +655,7 @@ class EquityTable:
         if arr.ndim != 2 or arr.shape[1] != ns or (arr < 0).any():
             raise CatchTenError("steps", "bad shape",
                                 f"shape {arr.shape}: need (rows, {ns}) of points >= 0")
-        at_once = bool(self.rules.v("game_at_once"))
+        at_once = self.rules.game_at_once
         if at_once:
             rows = np.vstack([arr[:-1][arr[:-1].any(axis=1)], arr[-1:]])
             if (np.count_nonzero(rows[:-1], axis=1) > 1).any():
@@ -736,7 +740,7 @@ class EquityTable:
         """What the table was made from (JSON-ready; the table itself is ``to_frame``)."""
         return {"rules": self.rules.to_dict(), "policies": [p.label for p in self.policies],
                 "hands": self.n_hands, "seed": self.seed, "target": self.target,
-                "tie": self.rules.tie, "game_at_once": bool(self.rules.v("game_at_once")),
+                "tie": self.rules.tie, "game_at_once": self.rules.game_at_once,
                 "classes": "dealer_side" if self.by_side else "dealer_seat",
                 "distinct_outcomes": self.n_outcomes,
                 "simulation_s": round(self.sim_s, 3), "dp_s": round(self.dp_s, 3),

@@ -1,4 +1,4 @@
-"""Reading user files: UTF-8 text and JSON objects, every fault one clear line (FORMATS.md).
+"""Reading user files: UTF-8 text and JSON objects, every fault one clear line (docs/formats.md).
 
 Used by hand and game records (:mod:`catchten_sim.records`) and positions
 (:mod:`catchten_sim.position`); ``-`` reads standard input.

@@ -48,6 +48,18 @@ class Deal:
     dead: tuple[int, ...]
     rng_state: int = 0x9E3779B97F4A7C15
 
+    def __repr__(self) -> str:
+        """The deal as cards (not bitmasks): rules, dealer, trumps, turn-up, each hand."""
+        trump = "SHDC"[self.trump] if self.trump < 4 else "no trumps"
+        hands = "; ".join(f"{s}: {' '.join(format_card(c) for c in self.hand(s))}"
+                          for s in range(self.rules.players))
+        extra = (f", turn-up {format_card(self.turnup)}" if self.turnup is not None else "") \
+            + (f", dead {' '.join(format_card(c) for c in self.dead)}" if self.dead else "")
+        return (f"Deal({self.rules.label()}, dealer {self.dealer}, trumps {trump}{extra}; "
+                f"hands by seat {hands})")
+
+    __str__ = __repr__
+
     def hand(self, seat: int) -> list[int]:
         """A seat's cards in set order (set 1 first), the turn-up last for the dealer."""
         out: list[int] = []
@@ -60,7 +72,7 @@ class Deal:
         return out
 
     def to_record(self, play: Sequence[int] = ()) -> dict[str, Any]:
-        """A FORMATS.md hand record of this deal and the given play."""
+        """A docs/formats.md hand record of this deal and the given play."""
         rec: dict[str, Any] = {
             "rules": self.rules.preset,
             "variants": dict(self.rules.given_variants()),
@@ -133,7 +145,7 @@ def deal_from_hands(rules: Rules, dealer: int, hands: Sequence[Sequence[int]],
 
 @dataclass(frozen=True)
 class PlayedDeal:
-    """A deal played out: the tricks and the score (RULES.md §2, §6, §7.1).
+    """A deal played out: the tricks and the score (docs/rules.md §2, §6, §7.1).
 
     Attributes
     ----------
@@ -152,6 +164,16 @@ class PlayedDeal:
     ten_holder: int | None
     ten_taker: int | None
 
+    def __repr__(self) -> str:
+        """Cards as text: the deal, each trick (leader: cards -> winner), the totals."""
+        tricks = "; ".join(f"{lead}: {' '.join(format_card(c) for c in cards)} -> {win}"
+                           for lead, cards, win in self.tricks)
+        return (f"PlayedDeal({self.deal!r}; tricks by seat {tricks}; totals by side "
+                f"{list(self.total)}, Ten dealt to {self.ten_holder}, taken by "
+                f"{self.ten_taker})")
+
+    __str__ = __repr__
+
     @property
     def play(self) -> list[int]:
         return [c for _, cards, _ in self.tricks for c in cards]
@@ -167,7 +189,7 @@ class PlayedDeal:
         return self.deal.to_record(self.play)
 
     def to_dict(self) -> dict[str, Any]:
-        """The FORMATS.md score output's main keys."""
+        """The docs/formats.md score output's main keys."""
         r = self.deal.rules
         return {
             "finished": True,
@@ -202,7 +224,9 @@ def play(d: Deal, policies: Sequence[object] | object = "heuristic", *,
             raise CatchTenError("script", "too short or negative",
                                 f"{scr.size} entries for {r.n_dealt} cards")
     else:
-        pol = np.array([int(p) for p in Policy.per_seat(policies, n)], dtype=np.int64)
+        from .pimc import kernel_policies
+        pol = kernel_policies(Policy.per_seat(policies, n),
+                              "play() of a given deal (simulate plays pimc seats)")
         scr = np.zeros(1, dtype=np.int64)
     rng = d.rng_state if rng_state is None else rng_state
     ll, lc, _lw, _hon, _cards, _cp, _ten = K.play_given(

@@ -71,10 +71,24 @@ def _styled(fn):
     return wrapper
 
 
+def _footer_lines(style: dict, width_in: float) -> list[str]:
+    """The footer as drawn: wrapped to the figure's width (7.5 pt text)."""
+    footer = style.get("footer")
+    if not footer:
+        return []
+    chars = int(width_in * 72 * 0.97 / (0.56 * 7.5))
+    return "\n".join(textwrap.fill(line, chars, subsequent_indent="  ")
+                     for line in str(footer).splitlines()).splitlines()
+
+
 def _new_figure(style: dict) -> Figure:
-    fig = Figure(figsize=style.get("figsize", FIGSIZE), layout="constrained")
+    size = style.get("figsize", FIGSIZE)
+    fig = Figure(figsize=size, layout="constrained")
     FigureCanvasAgg(fig)
-    bottom = _FOOTER_SPACE if style.get("footer") else 0.0
+    # room for every footer line (and the red stamp line of an interrupted run)
+    n_lines = len(_footer_lines(style, size[0])) + (1 if style.get("stamp") else 0)
+    line = 7.5 * 1.35 / (size[1] * 72)
+    bottom = max(_FOOTER_SPACE, n_lines * line + 0.02) if n_lines else 0.0
     fig.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom), h_pad=0.06, w_pad=0.06)
     return fig
 
@@ -130,13 +144,16 @@ def _finish(fig: Figure, axes: list[Axes], owned: bool, style: dict, title: str,
     else:
         axes[0].set_title(title + (f"\n{subtitle}" if subtitle else ""), loc="left",
                           fontsize=10)
-    footer = style.get("footer")
-    if footer:
-        chars = int(width_in * 72 * 0.97 / (0.56 * 7.5))
-        footer = "\n".join(textwrap.fill(line, chars, subsequent_indent="  ")
-                           for line in str(footer).splitlines())
-        fig.text(0.012, 0.012, footer, ha="left", va="bottom", fontsize=7.5, color=GREY,
-                 linespacing=1.35)
+    lines = _footer_lines(style, width_in)
+    if lines:
+        fig.text(0.012, 0.012, "\n".join(lines), ha="left", va="bottom", fontsize=7.5,
+                 color=GREY, linespacing=1.35)
+    stamp = style.get("stamp")
+    if stamp and owned:
+        # e.g. "INTERRUPTED after N deals": on every page, in red, above the footer
+        y = 0.012 + len(lines) * 7.5 * 1.35 / (fig.get_figheight() * 72)
+        fig.text(0.012, y, stamp, ha="left", va="bottom", fontsize=8, fontweight="bold",
+                 color="#b00020")
     return fig
 
 
@@ -146,6 +163,14 @@ def _pct_axis(axis, decimals: int = 0) -> None:
 
 def _position_labels(positions, roles) -> list[str]:
     return [f"{p}\n{r}" if r else f"{p}" for p, r in zip(positions, roles)]
+
+
+def _pct_range(lo: float, hi: float) -> str:
+    """``[61.6\u201362.4]``: an interval in percent, one decimal (none at 0 and 100)."""
+    def f(x: float) -> str:
+        t = f"{100 * x:.1f}"
+        return t[:-2] if t in ("0.0", "100.0") else t
+    return f"[{f(lo)}\u2013{f(hi)}]"
 
 
 def _minus(s: str) -> str:
@@ -264,29 +289,32 @@ def plot_ten_by_players(data: pd.DataFrame, ax: Axes | None = None, **style: Any
     fig, (a,), owned = _axes(ax, 1, style)
     policies = list(dict.fromkeys(data["policy"]))
     markers = ["o", "s", "D", "^"]
-    # label placement: at each player count the highest series is labelled above its
-    # point, the lowest below, any others to the right
-    rank = data.assign(_r=data.groupby("players")["p_caught"].rank(method="first"),
-                       _k=data.groupby("players")["p_caught"].transform("size"))
+    # each player count is a different game (sides, cards a player, six-card sets): the
+    # points are not joined by lines; the policies sit side by side at each count, each
+    # labelled on its own side (left / right / above for a third), so labels never collide
+    k = len(policies)
+    width = 0.36 if k > 1 else 0.0
+    offsets = np.linspace(-width / 2, width / 2, k) if k > 1 else np.zeros(1)
     for i, pol in enumerate(policies):
-        d = rank[rank["policy"] == pol].sort_values("players")
-        x = d["players"].to_numpy()
+        d = data[data["policy"] == pol].sort_values("players")
+        x = d["players"].to_numpy() + offsets[i]
         y = d["p_caught"].to_numpy()
         err = np.vstack([y - d["lo"].to_numpy(), d["hi"].to_numpy() - y])
         colour = PALETTE[i % len(PALETTE)]
-        a.errorbar(x, y, yerr=err, marker=markers[i % 4], color=colour,
-                   label=f"{pol} (all seats)" if " vs " not in pol else pol, capsize=4)
-        for xi, yi, r, k in zip(x, y, d["_r"], d["_k"]):
-            if k > 1 and r == k:
-                off, va, ha = (0, 9), "bottom", "center"
-            elif k > 1 and r == 1:
-                off, va, ha = (0, -10), "top", "center"
-            elif k > 1:
-                off, va, ha = (9, 0), "center", "left"
-            else:
-                off, va, ha = (0, 9), "bottom", "center"
-            a.annotate(f"{100 * yi:.1f}%", (xi, yi), xytext=off, textcoords="offset points",
-                       fontsize=8.5, ha=ha, va=va, color=colour,
+        a.errorbar(x, y, yerr=err, marker=markers[i % 4], color=colour, linestyle="none",
+                   markersize=7, label=f"{pol} (all seats)" if " vs " not in pol else pol,
+                   capsize=4)
+        if k == 1:
+            off, ha, va = (0, 9), "center", "bottom"
+        elif i == 0:
+            off, ha, va = (-8, 0), "right", "center"
+        elif i == k - 1:
+            off, ha, va = (8, 0), "left", "center"
+        else:
+            off, ha, va = (0, 12), "center", "bottom"
+        for xi, yi, hi in zip(x, y, d["hi"].to_numpy()):
+            a.annotate(f"{100 * yi:.1f}%", (xi, hi if va == "bottom" else yi), xytext=off,
+                       textcoords="offset points", fontsize=8.5, ha=ha, va=va, color=colour,
                        bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none",
                              "alpha": 0.85})
     players = sorted(set(data["players"]))
@@ -294,15 +322,18 @@ def plot_ten_by_players(data: pd.DataFrame, ax: Axes | None = None, **style: Any
     a.set_xticks(players)
     a.set_xticklabels([f"{p}\n" + ("each alone" if sides[p] == p else f"{sides[p]} sides")
                        for p in players])
-    a.set_xlim(min(players) - 0.5, max(players) + 0.7)
+    a.set_xlim(min(players) - 0.6, max(players) + 0.6)
+    for p_ in players[:-1]:      # a thin rule between player counts: separate games
+        a.axvline(p_ + 0.5, color="0.85", lw=0.8, zorder=0)
+    a.grid(axis="x", visible=False)
     a.set_ylim(0, min(1.0, max(0.1, float(data["hi"].max()) * 1.15)))
     _pct_axis(a.yaxis)
     a.set_xlabel("players at the table")
     a.set_ylabel("P(Ten caught), share of deals")
     a.legend(loc="upper left")
     return _finish(fig, [a], owned, style, "P(Ten caught) by number of players",
-                   "The Ten is caught when a side other than its holder's takes it; "
-                   "bars: 95% Wilson intervals")
+                   "The Ten is caught when a side other than its holder's takes it; bars: "
+                   "95% Wilson intervals; each player count is its own game (not joined)")
 
 
 # ---------------------------------------------------------------------------- 3. points
@@ -439,11 +470,12 @@ def plot_fate_heatmap(data: pd.DataFrame, ax: Axes | None = None, **style: Any) 
     trumps = list(range(int(data["holder_trumps"].min()), int(data["holder_trumps"].max()) + 1))
     grid = np.full((n, len(trumps)), np.nan)
     count = np.zeros((n, len(trumps)), dtype=np.int64)
-    half = np.full((n, len(trumps)), np.nan)
+    lo = np.full((n, len(trumps)), np.nan)
+    hi = np.full((n, len(trumps)), np.nan)
     for r in data.itertuples():
         i, j = int(r.holder_position) - 1, trumps.index(int(r.holder_trumps))
         count[i, j] = r.deals
-        half[i, j] = (r.hi - r.lo) / 2
+        lo[i, j], hi[i, j] = r.lo, r.hi
         if r.deals >= min_deals:
             grid[i, j] = r.p_caught
     cmap = mpl.colormaps[CMAP].with_extremes(bad="0.93")
@@ -459,7 +491,9 @@ def plot_fate_heatmap(data: pd.DataFrame, ax: Axes | None = None, **style: Any) 
                 continue
             v = grid[i, j]
             colour = "white" if v < 0.55 else "black"
-            a.text(j, i, f"{100 * v:.0f}%\n\u00b1{100 * half[i, j]:.1f}\nn={count[i, j]:,}",
+            # the Wilson interval as it is: asymmetric near 0% and 100%
+            a.text(j, i, f"{100 * v:.0f}%\n{_pct_range(lo[i, j], hi[i, j])}\n"
+                   f"n={count[i, j]:,}",
                    ha="center", va="center", fontsize=fs, color=colour, linespacing=1.15)
     a.set_xticks(range(len(trumps)))
     a.set_xticklabels([str(t) for t in trumps])
@@ -475,52 +509,57 @@ def plot_fate_heatmap(data: pd.DataFrame, ax: Axes | None = None, **style: Any) 
     cb.set_label("P(Ten caught)")
     _pct_axis(cb.ax.yaxis)
     return _finish(fig, [a], owned, style, "The Ten's fate by its holder",
-                   f"Each cell: P(Ten caught) \u00b1 half its 95% interval, and deals; "
+                   f"Each cell: P(Ten caught), its 95% Wilson interval [low\u2013high], and "
+                   f"deals; "
                    f"grey: fewer than {min_deals} deals")
 
 
 # ---------------------------------------------------------------------------- 7. holding
 @_styled
 def plot_holding_value(data: pd.DataFrame, ax: Axes | None = None, **style: Any) -> Figure:
-    """The value of a holding: a side's mean hand points by the honour points dealt to its
-    players, with 95% intervals and the line "points scored = honours dealt".
+    """The value of a holding: for each set of trump honours a side was dealt (J, 10, A,
+    K, Q), its mean hand points (95% interval) beside the honour points it was dealt.
 
     Parameters
     ----------
     data : DataFrame
-        :func:`catchten_sim.tables.holding_table` (honours_dealt, sides, total_mean, lo, hi).
-    style : ``highlight`` (an honours_dealt value to annotate), ``min_sides`` (rows with
-        fewer sides are not drawn; default 30).
+        :func:`catchten_sim.tables.holdings_table` (holding, honours_dealt, sides,
+        total_mean, lo, hi, net).
+    style : ``min_sides`` (holdings seen fewer times are not drawn; default 30).
     """
     fig, (a,), owned = _axes(ax, 1, style)
     d = data[data["sides"] >= int(style.get("min_sides", 30))]
-    x = d["honours_dealt"].to_numpy()
-    y = d["total_mean"].to_numpy()
-    err = np.vstack([y - d["lo"].to_numpy(), d["hi"].to_numpy() - y])
-    xtop = float(x.max()) + 1.5
-    ytop = float(np.nanmax(d["hi"].to_numpy())) + 2
-    top = max(xtop, ytop)
-    a.plot([0, top], [0, top], color=GREY, linestyle="--", linewidth=1,
-           label="points scored = honour points dealt")
-    a.errorbar(x, y, yerr=err, fmt="o", color=OKABE_ITO["blue"], ecolor="black",
-               capsize=3, label="mean hand points (95% interval)")
-    hl = style.get("highlight")
-    if hl is not None and (d["honours_dealt"] == hl).any():
-        r = d[d["honours_dealt"] == hl].iloc[0]
-        a.annotate(f"dealt {int(hl)}, scores {r.total_mean:.1f}",
-                   (r.honours_dealt, r.total_mean), xytext=(-20, 55), ha="right",
-                   textcoords="offset points", fontsize=9, color=OKABE_ITO["vermillion"],
-                   bbox={"boxstyle": "square,pad=0.15", "fc": "white", "ec": "none"},
-                   arrowprops={"arrowstyle": "->", "color": OKABE_ITO["vermillion"]})
-    a.set_xlim(-1, xtop)
-    a.set_ylim(-1, ytop)
-    a.set_xlabel("honour points dealt to the side's players (points)")
-    a.set_ylabel("side's hand points (mean, points per deal)")
-    a.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=16))
-    a.legend(loc="upper left")
+    if len(d) == 0:             # a small run: draw every holding seen
+        d = data
+    d = d.sort_values(["honours_dealt", "holding"], kind="stable").reset_index(drop=True)
+    y = np.arange(len(d))[::-1]
+    m = d["total_mean"].to_numpy()
+    lo, hi = d["lo"].to_numpy(), d["hi"].to_numpy()
+    dealt = d["honours_dealt"].to_numpy()
+    a.barh(y, dealt, height=0.6, color="0.88", label="honour points dealt (par)")
+    up = m >= dealt
+    for mask, colour, lab in ((up, OKABE_ITO["blue"], "scores more than it was dealt"),
+                              (~up, OKABE_ITO["vermillion"], "scores less than it was dealt")):
+        if mask.any():
+            a.errorbar(m[mask], y[mask], xerr=[m[mask] - lo[mask], hi[mask] - m[mask]],
+                       fmt="o", color=colour, ecolor=colour, capsize=2, markersize=5,
+                       label=f"mean hand points, 95% interval: {lab}")
+    for yi, mi, hv, di in zip(y, m, np.where(np.isnan(hi), m, hi), dealt):
+        a.annotate(f"{mi:.1f} ({mi - di:+.1f})", (max(hv, di), yi), xytext=(5, 0),
+                   textcoords="offset points", va="center", fontsize=7.5, color=GREY)
+    a.set_yticks(y)
+    a.set_yticklabels([f"{h}  ({v})" for h, v in zip(d["holding"], dealt)], fontsize=8)
+    a.set_ylim(-0.7, len(d) - 0.3)
+    top = float(np.nanmax(np.concatenate([hi, dealt.astype(float)])))
+    a.set_xlim(0, top * 1.12 + 1)
+    a.set_xlabel("a side's hand points (mean, points per deal); grey bar: the honour "
+                 "points of the holding")
+    a.set_ylabel("trump honours dealt to the side's players (their points)")
+    a.grid(axis="y", visible=False)
+    a.legend(loc="upper right", fontsize=8)
     return _finish(fig, [a], owned, style, "The value of a holding",
-                   "A side's expected hand points (honours taken + card points) given the "
-                   "honours its players were dealt")
+                   "One row per holding of trump honours. Grey bar: its honour points; dot: "
+                   "the side's mean hand points (gain or loss in brackets)")
 
 
 # ---------------------------------------------------------------------------- 8/9. comparisons
@@ -557,11 +596,14 @@ def plot_variants(data: pd.DataFrame, ax: Axes | Sequence[Axes] | None = None,
                    "switch": OKABE_ITO["orange"]}
     colours = [kind_colour.get(k, PALETTE[0]) for k in d["kind"]]
     _dot_rows(a1, y, d["p_caught"], d["lo"], d["hi"], colours, pct=True)
-    _dot_rows(a2, y, d["points_mean"], d["points_lo"], d["points_hi"], colours, pct=False)
+    # per player (a side's points over its players), so that a partnership and a player
+    # alone (everyone_alone, jaques' sides of three) are compared on the same footing
+    per = "per_player" if "per_player_mean" in d.columns else "points"
+    _dot_rows(a2, y, d[f"{per}_mean"], d[f"{per}_lo"], d[f"{per}_hi"], colours, pct=False)
     base = d[d["kind"] == "baseline"]
     if len(base):
         a1.axvline(float(base["p_caught"].iloc[0]), color=GREY, linestyle=":", linewidth=1)
-        a2.axvline(float(base["points_mean"].iloc[0]), color=GREY, linestyle=":",
+        a2.axvline(float(base[f"{per}_mean"].iloc[0]), color=GREY, linestyle=":",
                    linewidth=1)
     a1.set_yticks(y)
     a1.set_yticklabels(d["variant"])
@@ -572,12 +614,16 @@ def plot_variants(data: pd.DataFrame, ax: Axes | Sequence[Axes] | None = None,
     a2.tick_params(labelleft=False)
     a1.set_ylim(-0.7, len(d) - 0.3)
     a1.set_xlim(0, min(1.0, float(d["hi"].max()) * 1.2 + 0.02))
-    a2.set_xlim(0, float(d["points_hi"].max()) * 1.2 + 0.5)
+    a2.set_xlim(0, float(d[f"{per}_hi"].max()) * 1.2 + 0.5)
     _pct_axis(a1.xaxis)
     a1.set_xlabel("P(Ten caught), share of deals")
-    a2.set_xlabel("a side's hand points (mean, points per deal)")
+    if per == "per_player":
+        a2.set_xlabel("points per player (side's mean \u00f7 its players)")
+        a2.set_title("Hand points per player (seat 0's side)", loc="left", fontsize=10)
+    else:
+        a2.set_xlabel("a side's hand points (mean, points per deal)")
+        a2.set_title("Hand points of a side (side 0)", loc="left", fontsize=10)
     a1.set_title("P(Ten caught)", loc="left", fontsize=10)
-    a2.set_title("Hand points of a side (side 0)", loc="left", fontsize=10)
     for a in axes:
         a.grid(axis="y", visible=False)
     return _finish(fig, axes, owned, style, "Rule variants compared",
@@ -602,26 +648,39 @@ def plot_policies(data: pd.DataFrame, ax: Axes | Sequence[Axes] | None = None,
     a1, a2 = axes
     d = data.iloc[::-1].reset_index(drop=True)
     y = np.arange(len(d))
-    black = [OKABE_ITO["black"]] * len(d)
-    _dot_rows(a1, y, d["p_caught"], d["lo"], d["hi"], black, pct=True)
+    if "p_ours_caught" in d.columns:
+        # whose Ten: side 0's caught by the opponents, and the opponents' caught
+        _dot_rows(a1, y, d["p_ours_caught"], d["p_ours_caught_lo"], d["p_ours_caught_hi"],
+                  [OKABE_ITO["blue"]] * len(d), pct=True, offset=0.13, marker="o")
+        _dot_rows(a1, y, d["p_theirs_caught"], d["p_theirs_caught_lo"],
+                  d["p_theirs_caught_hi"], [OKABE_ITO["vermillion"]] * len(d), pct=True,
+                  offset=-0.13, marker="s")
+        top = float(max(d["p_ours_caught_hi"].max(), d["p_theirs_caught_hi"].max()))
+        ten_title = "Whose Ten is caught"
+    else:
+        _dot_rows(a1, y, d["p_caught"], d["lo"], d["hi"], [OKABE_ITO["black"]] * len(d),
+                  pct=True)
+        top = float(d["hi"].max())
+        ten_title = "P(a Ten is caught), whoever holds it"
     _dot_rows(a2, y, d["side0_mean"], d["side0_lo"], d["side0_hi"],
               [OKABE_ITO["blue"]] * len(d), pct=False, offset=0.13, marker="o",
               label="side 0 (first policy)")
     _dot_rows(a2, y, d["side1_mean"], d["side1_lo"], d["side1_hi"],
               [OKABE_ITO["vermillion"]] * len(d), pct=False, offset=-0.13, marker="s",
-              label="side 1, an opposing side (second policy)")
+              label="an opposing side (second policy)")
     a1.set_yticks(y)
     a1.set_yticklabels([f"{p}\nvs {o}" for p, o in zip(d["policy"], d["opponents"])])
     a2.tick_params(labelleft=False)
     a1.set_ylim(-0.7, len(d) - 0.3)
-    a1.set_xlim(0, min(1.0, float(d["hi"].max()) * 1.25 + 0.02))
+    a1.set_xlim(0, min(1.0, top * 1.25 + 0.02))
     lo = float(min(d["side0_lo"].min(), d["side1_lo"].min()))
     hi = float(max(d["side0_hi"].max(), d["side1_hi"].max()))
     a2.set_xlim(max(0.0, lo - 0.25 * (hi - lo) - 1), hi + 0.25 * (hi - lo) + 1)
     _pct_axis(a1.xaxis)
-    a1.set_xlabel("P(Ten caught), share of deals")
+    a1.set_xlabel("P(the side's Ten is caught), of deals it was dealt the Ten"
+                  if ten_title == "Whose Ten is caught" else "P(Ten caught), share of deals")
     a2.set_xlabel("hand points (mean, points per deal)")
-    a1.set_title("P(Ten caught)", loc="left", fontsize=10)
+    a1.set_title(ten_title, loc="left", fontsize=10)
     a2.set_title("Hand points by side", loc="left", fontsize=10)
     a1.set_ylabel("side 0's policy vs the opponents'")
     for a in axes:

@@ -78,7 +78,7 @@ class Policy(IntEnum):
         CatchTenError
             ``unknown policy``; ``wrong number of policies``.
         """
-        if isinstance(policies, (str, Policy)):
+        if isinstance(policies, (str, Policy)) or not hasattr(policies, "__iter__"):
             return tuple(cls.parse(policies) for _ in range(players))
         pols = tuple(cls.parse(p) for p in policies)      # type: ignore[attr-defined]
         if len(pols) != players:

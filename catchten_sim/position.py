@@ -1,11 +1,11 @@
-"""A decision point seen by one player, and what that player knows (FORMATS.md "Position").
+"""A decision point seen by one player, and what that player knows (docs/formats.md "Position").
 
 A :class:`Position` is validated when built: the history must be playable under the rules,
 the player to move must be ``seat``, and the cards held, played, turned up and laid aside
 must be consistent. :meth:`Position.info` replays the history into an :class:`InfoSet`:
 the current trick, the points already taken, the voids each player has shown, the hidden
 hands' sizes and which cards are known to be where (the turn-up in the dealer's hand, dead
-cards). Any sampler of hidden hands must respect all of it (RULES.md §1, last line).
+cards). Any sampler of hidden hands must respect all of it (docs/rules.md §1, last line).
 
 The replay is :class:`~catchten_sim.state.PlayState`'s (the package's one Python reading of
 the rules of play): first with every hand unknown (who played what, the voids shown), then
@@ -13,7 +13,7 @@ with the player to move's current-set hand known (its own plays must have been l
 :class:`InfoSet` keeps that state, and :func:`catchten_sim.advise.legal_cards` asks it.
 Unknown keys in a position are refused (:func:`catchten_sim.errors.check_keys`).
 
-Readings (where RULES.md and FORMATS.md are silent):
+Readings (where docs/rules.md and docs/formats.md are silent):
 
 - A void is shown for the current set only: with six-card sets (2-3 players) every set is
   a fresh hand, and later sets are unseen by everyone, the player to move included.
@@ -146,7 +146,7 @@ class InfoSet:
         }
 
 
-#: the keys of a position (FORMATS.md "Position"; ``variants`` as in a record, ``trump`` with
+#: the keys of a position (docs/formats.md "Position"; ``variants`` as in a record, ``trump`` with
 #: jaques ``dealer_declares``); any other key is refused
 POSITION_KEYS = ("rules", "variants", "players", "dealer", "seat", "hand", "turnup", "play",
                  "dead", "score", "trump")
@@ -154,7 +154,7 @@ POSITION_KEYS = ("rules", "variants", "players", "dealer", "seat", "hand", "turn
 
 @dataclass(frozen=True)
 class Position:
-    """A decision point seen by the player to move (FORMATS.md "Position").
+    """A decision point seen by the player to move (docs/formats.md "Position").
 
     Parameters
     ----------
@@ -198,7 +198,7 @@ class Position:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> "Position":
-        """Build from a FORMATS.md position object (JSON-like dict)."""
+        """Build from a docs/formats.md position object (JSON-like dict)."""
         if not isinstance(data, Mapping):
             raise ParseError("position", "not an object",
                              f"a position is a JSON object, not {json_kind(data)}")
@@ -322,7 +322,7 @@ def _replay(p: Position) -> InfoSet:
     if len(p.play) >= r.n_dealt:
         raise PositionError("play", "play longer than deal",
                             f"{len(p.play)} cards played; the deal has {r.n_dealt}")
-    # -- replay the tricks (RULES.md §1-§3 through PlayState): first with every hand
+    # -- replay the tricks (docs/rules.md §1-§3 through PlayState): first with every hand
     # unknown, which finds who played each card and what each play showed
     state = _replay_play(p, r, trump, None)
     to_move = state.to_move

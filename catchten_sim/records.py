@@ -1,7 +1,7 @@
-"""Hand records and game records: parse, validate and score them (FORMATS.md).
+"""Hand records and game records: parse, validate and score them (docs/formats.md).
 
-This is readable pure Python, not a hot path. It follows FORMATS.md ("Hand record",
-"Score output", "Game record", "Game score output", "Errors in records") and RULES.md,
+This is readable pure Python, not a hot path. It follows docs/formats.md ("Hand record",
+"Score output", "Game record", "Game score output", "Errors in records") and docs/rules.md,
 whose §7 fine points and closing checking order are normative.
 
 Public API
@@ -9,25 +9,25 @@ Public API
 load_record(path) -> dict
     Read a JSON record file (``ParseError`` with field ``record`` when it is not one).
 score_record(data) -> dict
-    A hand record -> the FORMATS.md "Score output".
+    A hand record -> the docs/formats.md "Score output".
 score_game(data) -> dict
-    A game record -> the FORMATS.md "Game score output".
+    A game record -> the docs/formats.md "Game score output".
 is_game_record(data) -> bool, score_any(data) -> dict
     Tell the two kinds apart by shape and score either.
 hand_from_record(data) -> (Rules, dealer, set_hands, turnup, dead, play)
     A validated hand record as plain values, for code that replays it.
 
-Checking order (RULES.md, end; the first fault wins): rules, variants, players, dealer,
+Checking order (docs/rules.md, end; the first fault wins): rules, variants, players, dealer,
 number of hands, card syntax (hands, then dead), cards in the deck, duplicates, cards per
 hand, dead count, turn-up, play length, then the play card by card (played twice, not in
 hand, exposed trump, trump led first, revoke). Every refusal is a
-:class:`~catchten_sim.errors.CatchTenError` carrying the FORMATS.md ``field`` and ``why``.
-A revoke is not an error: it is reported and penalised (RULES.md §7.3-§7.5).
+:class:`~catchten_sim.errors.CatchTenError` carrying the docs/formats.md ``field`` and ``why``.
+A revoke is not an error: it is reported and penalised (docs/rules.md §7.3-§7.5).
 
-Readings decided here where the texts are silent (RULES.md says: follow seed 000, and say so)
+Readings decided here where the texts are silent (docs/rules.md says: follow seed 000, and say so)
 --------------------------------------------------------------------------------------------
 - A bad ``dealer`` is field ``dealer`` with why ``dealer out of range`` (issue 13). Keys
-  that FORMATS.md does not name are refused (field: the key, why ``unknown field``, the
+  that docs/formats.md does not name are refused (field: the key, why ``unknown field``, the
   nearest known key in the detail), before anything else. A missing ``turnup`` means the dealer's last card; a missing ``dead`` or
   ``play`` is empty. A malformed turn-up is checked at the turn-up step, a malformed play card
   at its place in the play (card syntax in the checking order names hands and dead only).
@@ -72,7 +72,7 @@ from .state import PlayState, unit_scores
 __all__ = ["load_record", "score_record", "score_game", "is_game_record", "score_any",
            "hand_from_record", "rules_of_record"]
 
-#: the keys of a hand record and of a game record (FORMATS.md); any other key is refused
+#: the keys of a hand record and of a game record (docs/formats.md); any other key is refused
 HAND_KEYS = ("rules", "variants", "players", "dealer", "hands", "turnup", "dead", "play")
 GAME_KEYS = ("rules", "variants", "players", "hands")
 
@@ -116,7 +116,7 @@ def rules_of_record(data: dict) -> Rules:
     """The rules a record asks for, checked in the order rules, variants, players.
 
     ``rules`` defaults to ``foster`` and ``variants`` to none; ``players`` is required.
-    A record asking for ``dealer_declares`` is refused (RULES.md §7.8: a record has no
+    A record asking for ``dealer_declares`` is refused (docs/rules.md §7.8: a record has no
     field for the declaration).
 
     Raises
@@ -137,7 +137,7 @@ def rules_of_record(data: dict) -> Rules:
     if probe.dealer_declares:
         raise RulesError("variants", "bad variant value",
                          "dealer_declares=true cannot be written in a record "
-                         "(no field for the declaration, RULES.md §7.8)")
+                         "(no field for the declaration, docs/rules.md §7.8)")
     players = data.get("players")
     if players is None:
         raise RulesError("players", "players out of range", "players missing")
@@ -149,7 +149,7 @@ def rules_of_record(data: dict) -> Rules:
 
 # ------------------------------------------------------------------------------ dealing
 def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[int], int, list]:
-    """Validate a hand record up to the play length (the checking order, RULES.md end).
+    """Validate a hand record up to the play length (the checking order, docs/rules.md end).
 
     Returns ``(dealer, hands, dead, turnup, raw_play)`` with ``hands[seat]`` the seat's
     cards in set order (card indices) and ``raw_play`` the play as written.
@@ -257,7 +257,7 @@ def _card(text: Any, field: str, where: str) -> int:
 def _play_deal(rules: Rules, dealer: int, hands: list[list[int]], turnup: int,
                raw_play: list) -> PlayState:
     """Play the record card by card through :class:`~catchten_sim.state.PlayState`, which
-    checks each card (RULES.md checking order: played twice, not in hand, exposed trump,
+    checks each card (docs/rules.md checking order: played twice, not in hand, exposed trump,
     trump led first, revoke). The first revoke is kept, not raised (§7.3); a revoke in an
     unfinished last trick still counts. Only completed tricks are scored (§7.1).
     """
@@ -328,7 +328,7 @@ class _ScoredDeal:
             self.revoke["effect"] = _apply_penalty(rules, self.units[u], side)
 
     def output(self) -> dict:
-        """The FORMATS.md "Score output"."""
+        """The docs/formats.md "Score output"."""
         r = self.rules
         with_sets = r.n_sets > 1
         penalised = self.revoke is not None and r.revoke_penalty != "game"
@@ -393,7 +393,7 @@ def _copy_revoke(revoke: dict | None) -> dict | None:
 
 
 def score_record(data: dict) -> dict:
-    """Validate and score a hand record (FORMATS.md "Hand record" -> "Score output").
+    """Validate and score a hand record (docs/formats.md "Hand record" -> "Score output").
 
     Parameters
     ----------
@@ -413,7 +413,7 @@ def score_record(data: dict) -> dict:
     Raises
     ------
     CatchTenError
-        The first fault in the checking order (RULES.md, end).
+        The first fault in the checking order (docs/rules.md, end).
     """
     _check_record_keys(data, HAND_KEYS)
     rules = rules_of_record(data)
@@ -448,7 +448,7 @@ def hand_from_record(data: dict) -> tuple[Rules, int, list[list[list[int]]], int
 
 # ------------------------------------------------------------------------------ games
 class _Game:
-    """Running totals and the result of a game being scored (RULES.md §2, §3, §7.9-§7.14)."""
+    """Running totals and the result of a game being scored (docs/rules.md §2, §3, §7.9-§7.14)."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -516,7 +516,7 @@ def _where(rules: Rules, set_no: int, trick: int) -> dict:
     out: dict[str, int] = {}
     if rules.n_sets > 1:
         out["set"] = set_no
-    if rules.n_sets > 1 or rules.v("game_at_once"):
+    if rules.n_sets > 1 or rules.game_at_once:
         out["trick"] = trick
     return out
 
@@ -525,7 +525,7 @@ def _play_game_hand(game: _Game, deal: _ScoredDeal, k: int) -> None:
     """Add one scored hand to the game, scoring unit by scoring unit."""
     r = game.rules
     revoke = deal.revoke
-    at_once = bool(r.v("game_at_once"))
+    at_once = r.game_at_once
     n_units = len(deal.units)
     for u in range(n_units):
         unit = deal.units[u]
@@ -616,9 +616,9 @@ def _hand_of_game(data: dict, rules: Rules, k: int, hand: Any) -> dict:
 
 
 def score_game(data: dict) -> dict:
-    """Validate and score a game record (FORMATS.md "Game record" -> "Game score output").
+    """Validate and score a game record (docs/formats.md "Game record" -> "Game score output").
 
-    Rules: RULES.md §2 (target, count-out order), §3 (``tie``, ``game_at_once``), §7.9
+    Rules: docs/rules.md §2 (target, count-out order), §3 (``tie``, ``game_at_once``), §7.9
     (reaching = total >= target, checked after each set with per-set scoring), §7.10
     (count-out), §7.11 (higher total), §7.12 (revoke, penalty ``game``), §7.13
     (``game_at_once``), §7.14 (unfinished last hand, hands after the end, inherited rules).
@@ -659,7 +659,7 @@ def score_game(data: dict) -> dict:
         running.append(list(game.running))
     out: dict[str, Any] = {
         "rules": {"preset": rules.preset, "players": rules.players,
-                  "variants": {str(name): rules.v(str(name)) for name in variants}},
+                  "variants": {str(name): rules.variants[str(name)] for name in variants}},
         "sides": [{"side": s, "seats": rules.seats_of(s)} for s in range(rules.n_sides)],
         "target": rules.target,
         "hands_scored": len(running),

@@ -12,7 +12,7 @@ What it runs (all with the same seed, so runs share their deals where the rules 
   foster), every seat heuristic, then every seat random (and the main run's mixture of
   policies when it has one);
 - the **variants sweep**: the other presets at the same player count, and each switch of
-  RULES.md §3-4 that changes a single deal, turned on (or off) on top of the main rules;
+  docs/rules.md §3-4 that changes a single deal, turned on (or off) on top of the main rules;
   game-level switches (``target``, ``tie``, ``revoke``, ``game_at_once``) change games,
   not deals, and are left out;
 - the **policy comparison**: side 0 heuristic or random against opponents heuristic or
@@ -21,7 +21,8 @@ What it runs (all with the same seed, so runs share their deals where the rules 
 Sweep runs have ``sweep_deals`` deals each (default: a fifth of ``n_deals``, at least
 1,000); every figure's footer states the rules, policies, deals and seed behind it.
 
-Files written to ``out_dir`` (default ``reports/<preset>-<players>p/``):
+Files written to ``out_dir`` (default: a new ``report-<preset>-<players>p/`` in the
+working directory; an existing non-empty directory only with ``force``):
 ``report.pdf`` (one page per figure, vector), ``figNN_<name>.png`` (150 dpi), the
 numbers behind each figure in ``figNN_<name>.csv`` and ``report.json`` (rules, policies,
 deals, seed, every run, package versions, run time). The CSVs, PNGs and PDF depend only on
@@ -41,6 +42,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from . import plotting as P
@@ -59,8 +61,18 @@ FIGURES = ("summary", "ten_by_players", "points_distribution", "seat_advantage",
            "convergence", "fate_by_holder", "holding_value", "variants", "policies")
 PNG_DPI = 150
 MIN_SWEEP_DEALS = 1_000
+#: fewest deals a report (main run, sweep runs) is made from: fewer leave figures empty
+MIN_REPORT_DEALS = 100
+#: deals the holdings figure (fig07) is drawn from: each is dealt again in Python to see
+#: which honours each side holds (about 0.1-0.2 ms a deal)
+HOLDING_DEALS = 50_000
+#: each figure's number, the same whichever figures a report holds (a report without the
+#: sweeps, or cut short by Ctrl-C, keeps the numbers of the full report)
+FIGURE_NUMBERS = {"summary": 1, "ten_by_players": 2, "points_distribution": 3,
+                  "seat_advantage": 4, "convergence": 5, "fate_by_holder": 6,
+                  "holding_value": 7, "variants": 8, "policies": 9}
 
-#: switches that change a single deal (RULES.md §3-4), with where they apply:
+#: switches that change a single deal (docs/rules.md §3-4), with where they apply:
 #: name -> (presets or None for all, player counts or None for all)
 DEAL_SWITCHES: dict[str, tuple[tuple[str, ...] | None, tuple[int, ...] | None]] = {
     "everyone_alone": (None, (4, 6, 8)),
@@ -114,24 +126,44 @@ def parse_formats(formats: str | Iterable[str] | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def default_out_dir(rules: Rules) -> Path:
-    """``reports/<preset>-<players>p``."""
-    return Path("reports") / f"{rules.preset}-{rules.players}p"
+def default_out_dir(rules: Rules, base: str | Path = ".") -> Path:
+    """A new directory in ``base`` (the working directory): ``report-<preset>-<players>p``,
+    or ``...-2``, ``-3``, ... when that one exists and is not empty (a report never
+    overwrites another unless asked to)."""
+    from .paths import is_empty_dir
+    stem = f"report-{rules.preset}-{rules.players}p"
+    path = Path(base) / stem
+    k = 2
+    while not is_empty_dir(path):
+        path = Path(base) / f"{stem}-{k}"
+        k += 1
+    return path
 
 
-def prepare_out_dir(out_dir: str | Path) -> Path:
-    """Create ``out_dir`` and check that files can be written in it.
+def prepare_out_dir(out_dir: str | Path, force: bool = False) -> Path:
+    """Create ``out_dir`` (only its last level) and check that files can be written in it.
+
+    Parameters
+    ----------
+    out_dir : path
+    force : bool
+        Write into a directory that already holds files (the report files of an earlier
+        run there are replaced; other files are left alone).
 
     Raises
     ------
     CatchTenError
-        ``out: cannot write`` naming the directory and the reason.
+        ``out: not empty`` (without ``force``), ``out: cannot write`` naming the directory
+        and the reason (a file, a missing parent, no permission).
     """
+    from .paths import ensure_dir, is_empty_dir
     path = Path(out_dir)
-    if path.exists() and not path.is_dir():
-        raise CatchTenError("out", "cannot write", f"{path}: exists and is not a directory")
+    if not force and path.is_dir() and not is_empty_dir(path):
+        raise CatchTenError("out", "not empty",
+                            f"{path} already holds files; choose a new directory, or add "
+                            "--force to replace the report in it")
+    ensure_dir(path, "out")
     try:
-        path.mkdir(parents=True, exist_ok=True)
         probe = path / ".catchten-write-test"
         probe.write_bytes(b"")
         probe.unlink()
@@ -144,6 +176,30 @@ def prepare_out_dir(out_dir: str | Path) -> Path:
 def sweep_deals_for(n_deals: int) -> int:
     """Deals per sweep run: a fifth of the main run, at least 1,000 (at most ``n_deals``)."""
     return max(1, min(int(n_deals), max(MIN_SWEEP_DEALS, int(n_deals) // 5)))
+
+
+class TenBySide:
+    """Counts, from a run's per-deal rows, whose Ten of trumps was caught: side 0's (the
+    Ten dealt to seat 0 or a partner) and the other sides' (an ``on_chunk`` callback of
+    :func:`~catchten_sim.simulate.simulate`)."""
+
+    def __init__(self, rules: Rules) -> None:
+        from ._kernels import engine as K
+        self.n = rules.players
+        self.side_of_seat = np.asarray(rules.tables().side_of_seat)
+        self.cols = (K.C_DEALER, K.C_TEN_HOLDER, K.C_TEN_FATE, K.FATE_SAVED, K.FATE_CAUGHT)
+        self.in_play = np.zeros(2, dtype=np.int64)     # [side 0's Ten, the others' Ten]
+        self.caught = np.zeros(2, dtype=np.int64)
+
+    def __call__(self, rows: np.ndarray, first: int) -> None:
+        c_dealer, c_holder, c_fate, saved, caught = self.cols
+        pos = rows[:, c_holder].astype(np.int64)
+        fate = rows[:, c_fate]
+        live = (pos > 0) & ((fate == saved) | (fate == caught))
+        seat = (rows[:, c_dealer].astype(np.int64) + pos) % self.n
+        other = (self.side_of_seat[seat] != 0).astype(np.int64)
+        self.in_play += np.bincount(other[live], minlength=2)
+        self.caught += np.bincount(other[live & (fate == caught)], minlength=2)
 
 
 def _split_policies(rules: Rules, policies: Any) -> tuple[tuple[Policy, ...], Policy, Policy]:
@@ -259,7 +315,9 @@ def _versions() -> dict[str, str]:
         try:
             out[pkg] = metadata.version(pkg)
         except metadata.PackageNotFoundError:  # pragma: no cover
-            out[pkg] = "unknown"
+            # run from a source tree without installing: the package says its version
+            from . import __version__
+            out[pkg] = __version__ if pkg == "catchten_sim" else "unknown"
     return out
 
 
@@ -307,7 +365,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                  formats: str | Iterable[str] = FORMATS, sweep_players: bool = True,
                  sweep_variants: bool = True, compare_policies: bool = True,
                  sweep_deals: int | None = None, threads: int | None = None,
-                 main: Any = None,
+                 main: Any = None, force: bool = False,
                  progress: Callable[[str], None] | None = None) -> Report:
     """Run the simulations of a report and write its files.
 
@@ -320,7 +378,8 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     seed : int
         Seed of every run (0 … 2**64 - 1).
     out_dir : path, optional
-        Default ``reports/<preset>-<players>p``. Created if missing.
+        Default :func:`default_out_dir` (a new directory in the working directory). Only
+        its last level is created.
     formats : ``"pdf,png"`` or an iterable of ``pdf``/``png``
         Figure files to write; CSVs and ``report.json`` are always written.
     sweep_players, sweep_variants, compare_policies : bool
@@ -332,6 +391,8 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     main : SimulationResult, optional
         An already simulated main run (``rules``, ``seed`` and ``n_deals`` are taken from
         it), e.g. from ``catchten simulate --report``.
+    force : bool
+        Write into ``out_dir`` even if it already holds files.
     progress : callable(str), optional
         Told what is being run or drawn.
 
@@ -342,7 +403,15 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     Raises
     ------
     CatchTenError
-        Unknown format, an unwritable ``out_dir``, bad deals, seed, threads or policies.
+        Unknown format, an unwritable or non-empty ``out_dir``, bad deals (fewer than
+        ``MIN_REPORT_DEALS``), seed, threads or policies.
+
+    Notes
+    -----
+    Ctrl-C stops the run under way (its deals are kept) and skips the runs still to come;
+    the report is then built from what ran: every figure carries "INTERRUPTED after N
+    deals", footers state the deals that ran, figure numbers stay those of a full report,
+    and ``report.json`` has ``"interrupted": true``.
     """
     from .simulate import MAX_DEALS, _check_count, seat_policies, simulate
 
@@ -352,22 +421,23 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     if main is not None:
         rules, seed, n_deals = main.rules, main.seed, main.n_deals
         policies = main.policies
-    n_deals = _check_count("deals", n_deals, 1, MAX_DEALS)
+    n_deals = _check_count("deals", n_deals, 1 if main is not None else MIN_REPORT_DEALS,
+                           MAX_DEALS)
     seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
     sweep = sweep_deals_for(n_deals) if sweep_deals is None else \
-        _check_count("sweep-deals", sweep_deals, 1)
+        _check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
     pols, mine, theirs = _split_policies(rules, policies)
-    out = prepare_out_dir(default_out_dir(rules) if out_dir is None else out_dir)
+    out = prepare_out_dir(default_out_dir(rules) if out_dir is None else out_dir, force)
     version = _versions()["catchten_sim"]
     runs_log: list[dict] = []
     # Ctrl-C stops the run under way (its deals are kept) and skips the runs still to come;
     # the report is then built from what was simulated and says so (report.json)
     stopped = [False]
 
-    def run(r: Rules, ps: Sequence[Policy], deals: int, what: str):
+    def run(r: Rules, ps: Sequence[Policy], deals: int, what: str, on_chunk=None):
         say(f"{what}: {r.label()}, {_policy_text(ps[0], _split_policies(r, ps)[2])}, "
             f"{deals:,} deals")
-        res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads)
+        res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads, on_chunk=on_chunk)
         runs_log.append({"part": what, "rules": r.to_dict(), "label": r.label(),
                          "policies": [p.label for p in res.policies], "deals": res.n_deals,
                          "seed": seed, "p_caught": res.ten["p_caught"],
@@ -387,39 +457,59 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                          "seed": seed, "p_caught": main.ten["p_caught"],
                          "elapsed_s": round(main.elapsed_s, 3)})
     pol_text = _policy_text(mine, theirs, pols)
-    players_runs = []
-    if sweep_players:
-        combos = [(Policy.HEURISTIC, Policy.HEURISTIC), (Policy.RANDOM, Policy.RANDOM)]
-        if mine != theirs:
-            combos.append((mine, theirs))
-        for m_, t_ in combos:
-            for r in _player_rules(rules):
-                if not stopped[0]:
-                    players_runs.append(run(r, seat_policies(r, m_, t_), sweep, "players"))
-    variant_runs = []
-    if sweep_variants:
-        for label, kind, r in variant_rules(rules):
-            if stopped[0]:
-                break
-            variant_runs.append((label, kind, run(r, seat_policies(r, mine, theirs), sweep,
-                                                  "variants")))
-    policy_runs = []
-    if compare_policies:
-        for m_ in (Policy.HEURISTIC, Policy.RANDOM):
-            for t_ in (Policy.HEURISTIC, Policy.RANDOM):
+    players_runs: list = []
+    variant_runs: list = []
+    policy_runs: list = []
+    hold = None
+    try:        # Ctrl-C anywhere in the sweeps: keep what ran, say so, build the report
+        if sweep_players:
+            combos = [(Policy.HEURISTIC, Policy.HEURISTIC), (Policy.RANDOM, Policy.RANDOM)]
+            if mine != theirs:
+                combos.append((mine, theirs))
+            for m_, t_ in combos:
+                for r in _player_rules(rules):
+                    if not stopped[0]:
+                        players_runs.append(run(r, seat_policies(r, m_, t_), sweep,
+                                                "players"))
+        if sweep_variants:
+            for label, kind, r in variant_rules(rules):
                 if stopped[0]:
                     break
-                policy_runs.append((m_.label, t_.label,
-                                    run(rules, seat_policies(rules, m_, t_), sweep, "policies")))
+                variant_runs.append((label, kind, run(r, seat_policies(r, mine, theirs),
+                                                      sweep, "variants")))
+        if compare_policies:
+            for m_ in (Policy.HEURISTIC, Policy.RANDOM):
+                for t_ in (Policy.HEURISTIC, Policy.RANDOM):
+                    if stopped[0]:
+                        break
+                    whose = TenBySide(rules)
+                    policy_runs.append((m_.label, t_.label,
+                                        run(rules, seat_policies(rules, m_, t_), sweep,
+                                            "policies", on_chunk=whose), whose))
+        if not stopped[0]:
+            n_hold = min(int(main.n_deals), HOLDING_DEALS)
+            say(f"holdings: which honours each side was dealt, first {n_hold:,} deals")
+            hold = T.holdings_table(rules, pols, n_deals=n_hold, seed=seed, threads=threads)
+    except KeyboardInterrupt:
+        stopped[0] = True
+        say("interrupted: building the report from what ran")
 
     # ------------------------------------------------------------ tables and titles
     say("tables and figures")
-    footer_main = (f"Rules: {rules.label()}  \u00b7  policies: {pol_text}  \u00b7  "
+    total_deals = sum(int(r["deals"]) for r in runs_log)
+    stamp = (f"INTERRUPTED (Ctrl-C) after {total_deals:,} deals in all: main run "
+             f"{main.n_deals:,} of {getattr(main, 'requested', main.n_deals):,} deals; runs "
+             "not made are left out") if stopped[0] else None
+    cut = ""
+    footer_main = (f"{cut}Rules: {rules.label()}  \u00b7  policies: {pol_text}  \u00b7  "
                    f"{main.n_deals:,} deals  \u00b7  seed {seed}  \u00b7  the deal rotates  "
                    f"\u00b7  95% intervals  \u00b7  catchten_sim {version}")
 
-    def footer_sweep(what: str, pol: str) -> str:
-        return (f"{what}\nPolicies: {pol}  \u00b7  {sweep:,} deals per run  \u00b7  "
+    def footer_sweep(what: str, pol: str, runs: Sequence[Any]) -> str:
+        ns = sorted({int(r.n_deals) for r in runs})
+        per = (f"{ns[0]:,} deals per run" if len(ns) == 1 else
+               f"{ns[0]:,} to {ns[-1]:,} deals per run")
+        return (f"{cut}{what}\nPolicies: {pol}  \u00b7  {per}  \u00b7  "
                 f"seed {seed}  \u00b7  95% intervals  \u00b7  catchten_sim {version}  "
                 f"\u00b7  main run: {rules.label()}, {main.n_deals:,} deals")
 
@@ -445,10 +535,12 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                                    "player count",
                                    " / ".join(dict.fromkeys(tp["policy"])) + " (all seats"
                                    + (", or side 0 vs the others" if mine != theirs else "")
-                                   + ")")}))
+                                   + ")", players_runs)}))
     dist = T.points_distribution_table(main)
     specs.append(("points_distribution", dist, P.plot_points_distribution, {
-        "title": T.finding_points(dist), "footer": footer_main}))
+        # a histogram of every deal: no intervals drawn, so the footer promises none
+        "title": T.finding_points(dist),
+        "footer": footer_main.replace("  \u00b7  95% intervals", "")}))
     adv = T.seat_advantage_table(main)
     specs.append(("seat_advantage", adv, P.plot_seat_advantage, {
         "title": T.finding_advantage(adv), "footer": footer_main}))
@@ -460,13 +552,12 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         specs.append(("fate_by_holder", fate, P.plot_fate_heatmap, {
             "title": T.finding_fate(T.fate_by_trumps_table(main)), "footer": footer_main,
             "n_players": rules.players}))
-    hold = T.holding_table(main)
-    if len(hold):
-        worst = hold[(hold["sides"] >= 100) & (hold["honours_dealt"] > 0)]
+    if hold is not None and len(hold):
         specs.append(("holding_value", hold, P.plot_holding_value, {
-            "title": T.finding_holding(hold), "footer": footer_main,
-            "highlight": (int(worst.loc[worst["net"].idxmin(), "honours_dealt"])
-                          if len(worst) else None)}))
+            "title": T.finding_holding(hold), "figsize": (10.0, 8.5),
+            "footer": footer_main.replace(f"{main.n_deals:,} deals",
+                                          f"the first {n_hold:,} of the {main.n_deals:,} "
+                                          "deals")}))
     if variant_runs:
         vt = T.variants_table(variant_runs)
         specs.append(("variants", vt, P.plot_variants, {
@@ -474,12 +565,13 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
             "footer": footer_sweep(f"Baseline: {rules.label()}; presets at "
                                    f"{rules.players} players; target, tie, revoke and "
                                    "game_at_once change games, not deals: not shown",
-                                   pol_text)}))
+                                   pol_text, [r for _, _, r in variant_runs])}))
     if policy_runs:
         pt = T.policies_table(policy_runs)
         specs.append(("policies", pt, P.plot_policies, {
             "title": T.finding_policies(pt),
-            "footer": footer_sweep(f"Rules: {rules.label()}", "as in each row")}))
+            "footer": footer_sweep(f"Rules: {rules.label()}", "as in each row",
+                                   [run[2] for run in policy_runs])}))
 
     # ------------------------------------------------------------ files
     written: list[Path] = []
@@ -492,12 +584,15 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         pdf = PdfPages(pdf_path, metadata={
             "Title": f"Catch the Ten simulation report: {rules.label()}",
             "Author": "catchten_sim", "Subject": f"{pol_text}; {main.n_deals:,} deals; "
-                                                 f"seed {seed}",
+                                                 f"seed {seed}"
+                                                 + (f"; {stamp}" if stamp else ""),
             "Creator": f"catchten_sim {version}", "Producer": "matplotlib",
             "CreationDate": None, "ModDate": None})
     try:
         for page, (name, df, fn, style) in enumerate(specs, start=1):
-            stem = f"fig{page:02d}_{name}"
+            stem = f"fig{FIGURE_NUMBERS[name]:02d}_{name}"
+            if stamp:
+                style = {**style, "stamp": stamp}
             say(f"figure {page}: {name}")
             fig = fn(df, **style)
             csv_path = out / f"{stem}.csv"
@@ -541,6 +636,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         "main": main.to_dict(),
         "runs": runs_log,
         "interrupted": stopped[0],
+        "interrupted_after_deals": total_deals if stopped[0] else None,
         "versions": _versions(),
         "threads": threads,
         "run_time_s": None,

@@ -5,7 +5,7 @@ import math
 
 import click
 
-from .advise import STOP_REASONS, Advice, Odds
+from .advise import STOP_REASONS, Advice, Odds, trump_answer
 from .cards import cards_of_mask, format_card
 
 
@@ -17,11 +17,96 @@ def _pm(e, pct: bool = False, digits: int = 2) -> str:
     return f"{e.mean:6.{digits}f} ({e.lo:.{digits}f} to {e.hi:.{digits}f})"
 
 
-def print_advice(a: Advice) -> None:
+def _p(x: float) -> str:
+    """A percentage with one decimal, ``100`` and ``0`` without it."""
+    t = f"{100 * x:.1f}"
+    return t[:-2] if t in ("100.0", "0.0", "-0.0") else t
+
+
+def _iv(e, pct: bool = False) -> str:
+    """``mean [lo, hi]``: the 95% interval as computed (not necessarily symmetric)."""
+    if e is None or e.mean is None or math.isnan(e.mean):
+        return "n/a"
+    if pct:
+        if math.isnan(e.lo):
+            return f"{_p(e.mean)}%"
+        return f"{_p(e.mean)}% [{_p(e.lo)}, {_p(e.hi)}]"
+    if math.isnan(e.lo):
+        return f"{e.mean:.2f}"
+    return f"{e.mean:.2f} [{e.lo:.2f}, {e.hi:.2f}]"
+
+
+def _dd_table(a: Advice, con) -> None:
+    """The table of an evaluator that gives the objective only (dd): each card's mean
+    value with its interval (or exact), and the share of deals in which it is best."""
+    from rich import box
+    from rich.table import Table
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for c in ("card", "double-dummy value", "best in"):
+        t.add_column(c, justify="left" if c == "card" else "right", no_wrap=True)
+    for x in a.candidates:
+        e = x.estimates[a.objective]
+        name = x.name + (f"={format_card(x.equivalent_to)}"
+                         if x.equivalent_to is not None else "")
+        t.add_row(name, f"{e.mean:.2f}" if a.z == 0 else _iv(e),
+                  "" if x.best_share is None else f"{_p(x.best_share)}%")
+    con.print("\nPer card: our side's points minus the others', best play by all with all "
+              "hands\nseen" + (" (exact):" if a.z == 0 else " (mean [95% interval]):"),
+              markup=False, highlight=False)
+    con.print(t)
+    con.print("best in: the share of the deals in which the card is a best card.",
+              markup=False, highlight=False)
+
+
+def _candidate_tables(a: Advice, console=None) -> None:
+    """Two tables, each under 80 columns: points (and P(win)), then the Ten of trumps
+    (with dd: the one table of :func:`_dd_table`)."""
+    from rich import box
+    from rich.table import Table
+
+    from .report_text import _console
+    con = console or _console
+    if "points" not in a.candidates[0].estimates:
+        _dd_table(a, con)
+        return
+    pts = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    ten = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for t, cols in ((pts, ["card", "our points", "minus best opponents"]
+                     + (["P(win the game)"] if a.p_win_available else [])),
+                    (ten, ["card", "ends with us", "we catch theirs", "they catch ours",
+                           "card pts"])):
+        for c in cols:
+            t.add_column(c, justify="left" if c == "card" else "right", no_wrap=True)
+    for x in a.candidates:
+        e = x.estimates
+        name = x.name + (f"={format_card(x.equivalent_to)}"
+                         if x.equivalent_to is not None else "")
+        pts.add_row(name, _iv(e["points"]), _iv(e["diff"]),
+                    *([_iv(e["p_win"], True)] if a.p_win_available else []))
+        ten.add_row(name, _iv(e["ten_ours"], True), _iv(e["caught_by_us"], True),
+                    _iv(e["caught_by_them"], True), f"{e['card_points'].mean:.2f}")
+    con.print("\nPoints of our side this hand, per card (mean [95% interval]):",
+              markup=False, highlight=False)
+    con.print(pts)
+    con.print("The Ten of trumps, per card:", markup=False, highlight=False)
+    con.print(ten)
+    if any(x.equivalent_to is not None for x in a.candidates):
+        con.print("X=Y: X is played exactly as Y (cards next in rank are worth the same).",
+                  markup=False, highlight=False)
+
+
+def print_advice(a: Advice, console=None) -> None:
+    """Print an :class:`Advice`; the tables fit 80 columns (``console``: a rich Console,
+    default the terminal)."""
     pos = a.position
     info = pos.info()
     r = pos.rules
-    echo = click.echo
+    from .report_text import _console
+    con = console or _console
+
+    def echo(text: str = "") -> None:
+        con.print(text, markup=False, highlight=False)
+
     echo(f"{r.label()}  seat {info.seat} (side {r.side_of(info.seat)}) to play, "
          f"trick {info.trick_index + 1}" + (f", set {info.set_index + 1}" if r.n_sets > 1
                                             else "")
@@ -31,84 +116,36 @@ def print_advice(a: Advice) -> None:
             if info.trick else "   (on lead)"))
     deals = (f"exact ({a.n_samples:,} deals: every consistent deal)" if a.exact else
              f"{a.n_samples:,} sampled deals (of {a.n_consistent:.3g} consistent)")
-    echo(f"{deals}, evaluator {a.evaluator}, policies {'/'.join(sorted({p.label for p in a.policies}))}"
+    pols = "/".join(sorted({p.label for p in a.policies}))
+    echo(f"{deals}, evaluator {a.evaluator}, policies {pols}"
          f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s")
     echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
     echo(a.intervals)
-    echo("")
-    if "points" not in a.candidates[0].estimates:
-        _dd_table(a)
-    else:
-        _rollout_table(a)
-    echo("")
-    _verdicts(a)
-
-
-def _dd_table(a: Advice) -> None:
-    """The table of an evaluator that gives the objective only (dd): value, best share."""
-    echo = click.echo
-    k = a.objective
-    echo(f"{'card':<5} {'dd value: diff (95%)':<28} {'best in':>8}")
-    for x in a.candidates:
-        e = x.estimates[k]
-        share = "" if x.best_share is None else f"{100 * x.best_share:7.1f}%"
-        line = f"{x.name:<5} {_pm(e):<28} {share:>8}"
-        if x.equivalent_to is not None:
-            line += f"  (= {format_card(x.equivalent_to)})"
-        echo(line)
-    echo("(best in: the share of the deals in which the card is a best card)")
-
-
-def _rollout_table(a: Advice) -> None:
-    echo = click.echo
-    hdr = (f"{'card':<5} {'our points (95%)':<24} {'diff vs best opp (95%)':<26} "
-           f"{'P(Ten ours)':<20} {'we catch':<20} {'they catch':<20} {'card pts':<8}")
-    if a.p_win_available:
-        hdr += "  P(win)"
-    echo(hdr)
-    for x in a.candidates:
-        e = x.estimates
-        line = (f"{x.name:<5} {_pm(e['points']):<24} {_pm(e['diff']):<26} "
-                f"{_pm(e['ten_ours'], True):<20} {_pm(e['caught_by_us'], True):<20} "
-                f"{_pm(e['caught_by_them'], True):<20} {e['card_points'].mean:8.2f}")
-        if a.p_win_available:
-            line += f"  {_pm(e['p_win'], True)}"
-        if x.equivalent_to is not None:
-            line += f"  (= {format_card(x.equivalent_to)})"
-        echo(line)
-
-
-def _verdicts(a: Advice) -> None:
-    echo = click.echo
+    _candidate_tables(a, con)
     if a.margin is None:
         echo(f"best: {format_card(a.best)}" + (" (the only legal card)" if a.stop == "single"
                                                else " (every card scored the same)"))
     else:
         d = a.margin.diff
         v = a.margin.verdict
-        span = f"paired 95%: {d.lo:+.3f} to {d.hi:+.3f}"
+        span = (f"paired 95%: {d.lo:+.3f} to {d.hi:+.3f}" if a.z > 0 else
+                "exact, every consistent deal")
         if v == "no practical difference":
             echo(f"best: no practical difference between {format_card(a.best)} and "
                  f"{format_card(a.second)}: {d.mean:+.3f} {a.objective} ({span}; inside "
                  f"the practical margin ±{a.practical_margin:g})")
         else:
             verdict = "separated at 95%" if v == "separated" else "not separated at 95%"
+            if a.z == 0:
+                verdict = "no sampling error"
             echo(f"best: {format_card(a.best)}, by {d.mean:+.3f} {a.objective} over "
                  f"{format_card(a.second)} ({span}; {verdict})")
     if a.trump_lead is not None:
         d = a.trump_lead.diff
-        v = a.trump_lead.verdict
-        if v == "no practical difference":
-            ans = "no practical difference"
-        elif d.lo > 0:
-            ans = "YES"
-        elif d.hi < 0:
-            ans = "NO"
-        else:
-            ans = "too close to call"
+        ans = trump_answer(a.trump_lead)
         echo(f"lead a trump? {ans}: best trump lead {format_card(a.trump_lead.a)} vs best "
              f"other lead {format_card(a.trump_lead.b)}: {d.mean:+.3f} {a.objective} "
-             f"(paired 95%: {d.lo:+.3f} to {d.hi:+.3f})")
+             + (f"(paired 95%: {d.lo:+.3f} to {d.hi:+.3f})" if a.z > 0 else "(exact)"))
     if a.model_note:
         echo(f"MODEL: {a.model_note}")
     if a.note:
@@ -139,7 +176,10 @@ def print_odds(o: Odds) -> None:
          f"{' '.join(format_card(c) for c in cards_of_mask(info.my_hand))}")
     if o.partial:
         echo(f"PARTIAL: interrupted after {o.n_deals:,} of {o.requested:,} deals")
-    echo(f"{o.n_deals:,} deals consistent with the hand, played out by "
+    if o.exact:
+        echo(f"exact ({o.n_deals:,} deals): every deal consistent with the hand played once")
+    echo(f"{o.n_deals:,} deal{'' if o.n_deals == 1 else 's'} consistent with the hand, "
+         f"played out by "
          f"{'/'.join(sorted({p.label for p in o.policies}))}; seed {o.seed}; "
          f"{o.elapsed_s:.2f} s")
     echo(f"  our side's hand points     {_pm(o.points)}")

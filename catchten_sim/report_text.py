@@ -44,40 +44,56 @@ def print_rules(d: dict[str, Any]) -> None:
     _console.print(t)
 
 
-def print_simulation(res) -> None:
-    """Print a :class:`SimulationResult` as a short header and a table by position."""
+def _num(x: float | None, fmt: str) -> str:
+    """``x`` formatted, or ``n/a`` when it is undefined (e.g. a standard error of one deal)."""
+    return "n/a" if x is None or x != x else format(x, fmt)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def print_simulation(res, console: Console | None = None) -> None:
+    """Print a :class:`SimulationResult` as a short header and a table by position, laid
+    out to fit 80 columns."""
+    con = console or _console
     d = res.to_dict()
     ten = d["ten"]
     n = res.rules.players
     lo, hi = ten["wilson95"]
-    _console.print(f"[bold]{res.rules.label()}[/bold]  policies: {d['policies']['label']}  "
-                   f"deals: {d['deals']:,}  seed: {d['seed']}  "
-                   f"({d['elapsed_s']:.1f} s, {d['threads']} threads, deal rotates)")
+    con.print(f"[bold]{res.rules.label()}[/bold]  policies: {d['policies']['label']}  "
+              f"deals: {d['deals']:,}  seed: {d['seed']}  "
+              f"({d['elapsed_s']:.1f} s, {d['threads']} threads, deal rotates)")
     if ten["in_play"]:
-        _console.print(
+        con.print(
             f"Ten of trumps caught: [bold]{_pct(ten['p_caught'])}[/bold] "
-            f"(95% CI {_pct(lo)} to {_pct(hi)}) of {ten['in_play']:,} deals with the Ten in "
-            f"play; saved by its holder's side {_pct(ten['p_saved'])}"
-            + (f"; dead in {ten['dead']:,} deals" if ten["dead"] else "")
-            + (f"; no trumps in {ten['no_trumps']:,} deals" if ten["no_trumps"] else ""))
+            f"(95% CI {_pct(lo)} to {_pct(hi)}) of {_plural(ten['in_play'], 'deal')} with "
+            f"the Ten in play; saved by its holder's side {_pct(ten['p_saved'])}"
+            + (f"; dead in {_plural(ten['dead'], 'deal')}" if ten["dead"] else "")
+            + (f"; no trumps in {_plural(ten['no_trumps'], 'deal')}" if ten["no_trumps"] else ""))
     else:
-        _console.print("The Ten of trumps was never in play.")
-    t = Table(title="Points per deal of the side holding each position (mean ± s.e.)",
-              title_justify="left", box=box.SIMPLE_HEAD)
-    for col in ("position", "honours", "card pts", "total", "advantage", "advantage 95% CI",
-                "tricks side/seat"):
+        con.print("The Ten of trumps was never in play.")
+    t = Table(title="Mean points per deal of the side holding each position",
+              title_justify="left", box=box.SIMPLE_HEAD, caption_justify="left",
+              pad_edge=False,
+              caption="advantage: the position's total minus the mean over all positions")
+    for col in ("position", "honours", "card\npoints", "total", "advantage\n(95% CI)",
+                "tricks\nside / seat"):
         t.add_column(col, justify="right", no_wrap=True)
     for p in d["positions"]:
         role = {1: " eldest", n: " dealer"}.get(p["position"], "")
         a = p["advantage"]
+        ci = a["ci95"] or [None, None]
         t.add_row(f"{p['position']}{role}",
-                  f"{p['honours']['mean']:.2f}",
-                  f"{p['card_points']['mean']:.2f}",
-                  f"{p['total']['mean']:.2f} ± {p['total']['se']:.2f}",
-                  f"{a['mean']:+.2f}",
-                  f"{a['ci95'][0]:+.2f} to {a['ci95'][1]:+.2f}",
-                  f"{p['side_tricks']['mean']:.2f} / {p['seat_tricks']['mean']:.2f}")
-    _console.print(t)
+                  _num(p["honours"]["mean"], ".2f"),
+                  _num(p["card_points"]["mean"], ".2f"),
+                  _num(p["total"]["mean"], ".2f"),
+                  f"{_num(a['mean'], '+.2f')} "
+                  + (f"({_num(ci[0], '+.2f')} to {_num(ci[1], '+.2f')})"
+                     if ci[0] is not None else "(n/a)"),
+                  f"{_num(p['side_tricks']['mean'], '.2f')} / "
+                  f"{_num(p['seat_tricks']['mean'], '.2f')}")
+    con.print(t)
     if len({x for x in d["policies"]["seats"]}) > 1:
         s = Table(title="Per side (side 0 holds seat 0)", title_justify="left",
                   box=box.SIMPLE_HEAD)
@@ -86,8 +102,9 @@ def print_simulation(res) -> None:
         for side in d["sides"]:
             s.add_row(str(side["side"]), " ".join(map(str, side["seats"])),
                       "/".join(side["policies"]),
-                      f"{side['total']['mean']:.2f} ± {side['total']['se']:.2f}")
-        _console.print(s)
+                      f"{_num(side['total']['mean'], '.2f')} ± "
+                      f"{_num(side['total']['se'], '.2f')}")
+        con.print(s)
 
 
 def print_score(result: dict[str, Any]) -> None:

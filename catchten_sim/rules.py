@@ -1,4 +1,4 @@
-"""Rule presets and variant switches (RULES.md §2-§5, fine points §7), resolved once.
+"""Rule presets and variant switches (docs/rules.md §2-§5, fine points §7), resolved once.
 
 ``Rules`` is frozen and validated: a preset name, a player count and a mapping of
 switches. Everything the kernels need is derived once by :meth:`Rules.tables`
@@ -7,13 +7,14 @@ switches. Everything the kernels need is derived once by :meth:`Rules.tables`
 Presets
 -------
 ``foster`` (default; seeds 000, 003, 001), ``jaques`` (seed 004 as written) and
-``french52`` (seed 001, last paragraph). Every switch of RULES.md §3 and §4 is accepted
+``french52`` (seed 001, last paragraph). Every switch of docs/rules.md §3 and §4 is accepted
 with every preset where it makes sense; switches that do not apply to the player count
 are accepted and do nothing (§7.7). Combinations that cannot work are refused with a
 :class:`RulesError` that says why.
 """
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections import namedtuple
 from dataclasses import dataclass, field
@@ -24,14 +25,15 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .cards import RANK_CHARS, SUIT_CHARS, Rank, Suit, card_index, format_card
+from .cards import RANK_CHARS, SUIT_CHARS, Rank, Suit, _shown, card_index, format_card
 from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_ATONCE, P_CARDPTS, P_DEAD,
                               P_DECK, P_DECLARES, P_EXPOSED, P_MUSTTRUMP, P_N, P_NDEALT,
                               P_NPARAMS, P_NSETS, P_NSIDES, P_NTFL, P_PERSET, P_REVOKE,
                               P_SETSIZE, P_SHARE, P_TARGET, P_TDBONUS, P_TIE, REVOKE_CODES,
                               STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
                               STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
-from .errors import ParseError, RulesError
+from .errors import ParseError, RulesError, check_keys
+from .inputs import json_kind, read_text
 
 __all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "REGISTRY", "REVOKE_CODES", "Revoke",
            "Rules", "SetScoring", "SixPlayers", "SmallDeal", "Switch", "TIE_CODES", "Tables",
@@ -44,7 +46,7 @@ _INT = "int"
 
 
 class Revoke(IntEnum):
-    """``revoke`` (RULES.md §3, §7.4); values are the kernel codes (``REVOKE_*``)."""
+    """``revoke`` (docs/rules.md §3, §7.4); values are the kernel codes (``REVOKE_*``)."""
 
     GAME = REVOKE_CODES["game"]
     HAND = REVOKE_CODES["hand"]
@@ -52,7 +54,7 @@ class Revoke(IntEnum):
 
 
 class Tie(IntEnum):
-    """``tie`` (RULES.md §3, §7.10, §7.11); values are the kernel codes (``TIE_*``)."""
+    """``tie`` (docs/rules.md §3, §7.10, §7.11); values are the kernel codes (``TIE_*``)."""
 
     COUNT_OUT = TIE_CODES["count_out"]
     HIGHER_TOTAL = TIE_CODES["higher_total"]
@@ -60,21 +62,21 @@ class Tie(IntEnum):
 
 
 class SmallDeal(IntEnum):
-    """``small_deal`` (RULES.md §3): 2 or 3 players dealt in six-card sets, or whole."""
+    """``small_deal`` (docs/rules.md §3): 2 or 3 players dealt in six-card sets, or whole."""
 
     SETS = 0
     WHOLE = 1
 
 
 class SetScoring(IntEnum):
-    """``set_scoring`` (RULES.md §3, §7.9)."""
+    """``set_scoring`` (docs/rules.md §3, §7.9)."""
 
     PER_SET = 0
     PER_DEAL = 1
 
 
 class SixPlayers(IntEnum):
-    """``six_players`` (RULES.md §3): three sides of 2, or two sides of 3."""
+    """``six_players`` (docs/rules.md §3): three sides of 2, or two sides of 3."""
 
     PAIRS = 0
     TRIPLES = 1
@@ -87,7 +89,7 @@ class Switch:
     ``kind`` is ``"bool"``, ``"int"`` or the tuple of allowed words; ``enum`` the IntEnum
     of a word switch (member ``i`` is word ``i``; for ``removed_six`` the suit);
     ``defaults`` the default per preset (a preset missing: not a switch of it);
-    ``applies`` where it has an effect; ``section`` the RULES.md section; ``kernel`` the
+    ``applies`` where it has an effect; ``section`` the docs/rules.md section; ``kernel`` the
     name of its field in :data:`Tables` (a switch flag) or of its ``P_*`` parameter, None
     when only the Python side reads it; ``text`` one line for ``catchten rules``.
     """
@@ -106,7 +108,7 @@ def _all(value: Any, **per_preset: Any) -> dict[str, Any]:
     return {p: per_preset.get(p, value) for p in PRESETS}
 
 
-#: the switch registry (RULES.md §3, §4): one entry per switch
+#: the switch registry (docs/rules.md §3, §4): one entry per switch
 REGISTRY: tuple[Switch, ...] = (
     Switch("game_at_once", _BOOL, _all(False), "all", "§3, §7.13", "P_ATONCE",
            "a side reaching the target during a hand wins at once"),
@@ -186,13 +188,13 @@ def switch_summary() -> str:
         return f"`{sw.name}={'|'.join(sw.kind)}`"
     common = [spell(sw) for sw in REGISTRY if set(sw.defaults) == set(PRESETS)]
     only = [spell(sw) for sw in REGISTRY if set(sw.defaults) == {"jaques"}]
-    return (f"Switches (RULES.md §3-§4): {', '.join(common)}; jaques only: "
-            f"{', '.join(only)}.")
+    return (f"Switches ([docs/rules.md](docs/rules.md) §3-§4): {', '.join(common)}; "
+            f"jaques only: {', '.join(only)}.")
 
 
 def sweep_values(name: str, preset: str) -> list[Any]:
     """The values of switch ``name`` other than ``preset``'s default (a variant sweep);
-    for ``target``, the targets named by RULES.md §3 (31, 41, 51, 61)."""
+    for ``target``, the targets named by docs/rules.md §3 (31, 41, 51, 61)."""
     sw = _BY_NAME[name]
     default = sw.defaults[preset]
     if sw.kind == _BOOL:
@@ -228,13 +230,14 @@ def _as_bool(name: str, value: Any) -> bool:
         return True
     if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
         return False
-    raise RulesError("variants", "bad variant value", f"{name}={value!r}")
+    raise RulesError("variants", "bad variant value", f"{name}={_shown(value)}")
 
 
 def _normalise_switch(preset: str, name: str, value: Any) -> Any:
     if name not in SWITCHES:
-        raise RulesError("variants", "unknown variant",
-                         f"{name!r}; known: {', '.join(sorted(SWITCHES))}")
+        close = difflib.get_close_matches(name, sorted(SWITCHES), n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(sorted(SWITCHES))}"
+        raise RulesError("variants", "unknown variant", f"{name!r}: {hint}")
     kind, presets = SWITCHES[name]
     if presets is not None and preset not in presets:
         raise RulesError("variants", "unknown variant",
@@ -243,27 +246,27 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
         return _as_bool(name, value)
     if kind == _INT:
         if isinstance(value, bool):
-            raise RulesError("variants", "bad variant value", f"{name}={value!r}")
+            raise RulesError("variants", "bad variant value", f"{name}={_shown(value)}")
         try:
             v = int(value) if not isinstance(value, float) or value.is_integer() else None
         except (TypeError, ValueError):
             v = None
         if v is None or not 1 <= v <= 10000:
             raise RulesError("variants", "bad variant value",
-                             f"{name}={value!r} (a whole number of points, 1 to 10000)")
+                             f"{name}={_shown(value)} (a whole number of points, 1 to 10000)")
         return v
     # a word
     if name == "card_points" and isinstance(value, bool):
         return "on" if value else "off"
     if not isinstance(value, str):
         raise RulesError("variants", "bad variant value",
-                         f"{name}={value!r} (one of {', '.join(kind)})")
+                         f"{name}={_shown(value)} (one of {', '.join(kind)})")
     word = value.strip()
     for allowed in kind:
         if word.lower() == allowed.lower():
             return allowed
     raise RulesError("variants", "bad variant value",
-                     f"{name}={value!r} (one of {', '.join(kind)})")
+                     f"{name}={_shown(value)} (one of {', '.join(kind)})")
 
 
 #: the kernels' table bundle (a numba-compatible named tuple, built once per Rules and
@@ -273,14 +276,14 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
 #:   ``params`` int64 (P_NPARAMS,): scalar rule parameters by the ``P_*`` indices of
 #:   :mod:`catchten_sim._kernels.layout`; ``deck`` int64 (deck_size,) card indices of the
 #:   pack, ascending; ``deck_mask`` int64 scalar, the same as a mask; ``side_of_seat``
-#:   int64 (n,) (RULES.md §7.8); ``trump_power`` int64 (5, 52): > 0 when card ``c`` is a
+#:   int64 (n,) (docs/rules.md §7.8); ``trump_power`` int64 (5, 52): > 0 when card ``c`` is a
 #:   trump with trumps ``t`` (4 = no trumps), higher wins; ``rank_power`` int64 (52,)
 #:   strength in its own suit (rank + 1); ``honours`` int64 (5, 52) honour points, the
 #:   10♦ bonus included (§2, §4, §7.2); ``step`` int64 (5, 52) count-out step of a card's
 #:   honour points (``STEP_*``, -1 none; §7.10); ``ten_card`` int64 (5,) the Ten of
 #:   trumps per trump code (-1 with no trumps); ``top_trump`` int64 (8192,) rank of the
 #:   highest trump in a 13-bit lane in the preset's trump order (-1 empty lane).
-#: Switch flags (bools, named after the switches; RULES.md §3, §4)
+#: Switch flags (bools, named after the switches; docs/rules.md §3, §4)
 #:   ``no_trump_first_lead``, ``exposed_trump``, ``must_trump``, ``card_points`` (on),
 #:   ``dealer_declares``.
 #: Derived policy tables (the heuristic policy; per trump code ``t``)
@@ -292,11 +295,15 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
 #:   ``c`` as a trump, else in its own suit; ``top3`` int64 (5,) the three highest trumps
 #:   other than the Ten; ``opp_after`` int64 (n, n): 1 when an opponent of ``seat`` plays
 #:   after it when it plays the ``k``-th card (0-based) of a trick.
+#: Scoring table
+#:   ``hon_lane`` int64 (5, 4, 64): honour points of the cards of suit ``s`` of rank 9 or
+#:   higher given as a 6-bit lane (bit ``r - 7`` for rank code ``r``), per trump code: a
+#:   side's honours are four lookups (:func:`catchten_sim._kernels.scoring.honour_points`).
 Tables = namedtuple("Tables", [
     "params", "deck", "deck_mask", "side_of_seat", "trump_power", "rank_power", "honours",
     "step", "ten_card", "top_trump",
     "no_trump_first_lead", "exposed_trump", "must_trump", "card_points", "dealer_declares",
-    "hon_mask", "beats", "clow", "cwin", "pw", "top3", "opp_after"])
+    "hon_mask", "beats", "clow", "cwin", "pw", "top3", "opp_after", "hon_lane"])
 
 
 def _policy_tables(n, deck_mask, side_of_seat, trump_power, rank_power, honours, ten_card):
@@ -326,8 +333,15 @@ def _policy_tables(n, deck_mask, side_of_seat, trump_power, rank_power, honours,
         for k in range(n):
             opp_after[seat, k] = any(side_of_seat[(seat + j) % n] != side_of_seat[seat]
                                      for j in range(1, n - k))
+    assert not (hon[:, :] != 0)[:, (np.arange(52) % 13) < 7].any(), "honours below the 9"
+    hon_lane = np.zeros((5, 4, 64), dtype=np.int64)
+    for lane in range(64):
+        for r in range(6):
+            if lane >> r & 1:
+                for s in range(4):
+                    hon_lane[:, s, lane] += hon[:, s * 13 + 7 + r]
     return (hon_mask, beats, clow.astype(np.int64), cwin.astype(np.int64),
-            pw.astype(np.int64), top3, opp_after)
+            pw.astype(np.int64), top3, opp_after, hon_lane)
 
 
 @dataclass(frozen=True)
@@ -337,11 +351,11 @@ class Rules:
     Parameters
     ----------
     preset : str
-        ``foster`` (default), ``jaques`` or ``french52`` (RULES.md §2, §4, §5).
+        ``foster`` (default), ``jaques`` or ``french52`` (docs/rules.md §2, §4, §5).
     players : int
         2 to 8 for foster; 4 or 6 for jaques (4 with ``deck52``); 4 for french52.
     variants : Mapping[str, Any]
-        Switches of RULES.md §3/§4 by name; values true/false, a number or a word.
+        Switches of docs/rules.md §3/§4 by name; values true/false, a number or a word.
         Only switches that differ from the preset's defaults need be given.
 
     Raises
@@ -368,7 +382,7 @@ class Rules:
         else:
             raise RulesError("variants", "bad variant value",
                              f"variants must be a mapping of switch names to values, "
-                             f"not {type(self.variants).__name__}")
+                             f"not {json_kind(self.variants)}")
         values = dict(DEFAULTS[preset])
         for name, value in given.items():
             values[str(name)] = _normalise_switch(preset, str(name), value)
@@ -378,7 +392,7 @@ class Rules:
                 p = int(str(self.players))
             except ValueError:
                 raise RulesError("players", "players out of range",
-                                 f"{self.players!r} is not a number of players") from None
+                                 f"{_shown(self.players)} is not a number of players") from None
         else:
             p = int(self.players)
         object.__setattr__(self, "players", p)
@@ -388,7 +402,7 @@ class Rules:
         if p not in allowed:
             what = f"{preset} with deck52" if preset == "jaques" and values["deck52"] else preset
             raise RulesError("players", "players out of range",
-                             f"{p} players with {what} (allowed: "
+                             f"{p} {'player' if p == 1 else 'players'} with {what} (allowed: "
                              f"{', '.join(str(a) for a in allowed)})")
         self._check_combinations(values)
 
@@ -397,7 +411,7 @@ class Rules:
         if v["game_at_once"] and v["revoke"] in ("hand", "forfeit"):
             raise RulesError("variants", "bad variant value",
                              f"game_at_once with revoke={v['revoke']} is not supported "
-                             "(RULES.md §7.4)")
+                             "(docs/rules.md §7.4)")
         if self.preset == "jaques" and v.get("six_as_three_pairs") and \
                 "six_players" in self._given() and v["six_players"] == "triples":
             raise RulesError("variants", "bad variant value",
@@ -530,7 +544,7 @@ class Rules:
 
     @property
     def deck(self) -> list[int]:
-        """Card indices of the pack, ascending (RULES.md §1, §2 player table, §3)."""
+        """Card indices of the pack, ascending (docs/rules.md §1, §2 player table, §3)."""
         if self.deck52:
             return list(range(52))
         cards = [card_index(s, r) for s in range(4) for r in range(Rank.SIX, Rank.ACE + 1)]
@@ -568,7 +582,7 @@ class Rules:
 
     @property
     def n_sides(self) -> int:
-        """Number of sides (partnerships, or players alone). RULES.md §2, §4, §7.8."""
+        """Number of sides (partnerships, or players alone). docs/rules.md §2, §4, §7.8."""
         n = self.players
         if self.everyone_alone or n in (2, 3, 5, 7):
             return n
@@ -578,7 +592,7 @@ class Rules:
         return n // 2
 
     def side_of(self, seat: int) -> int:
-        """Side of a seat: seat mod number of sides (RULES.md §7.8)."""
+        """Side of a seat: seat mod number of sides (docs/rules.md §7.8)."""
         return seat % self.n_sides
 
     def seats_of(self, side: int) -> list[int]:
@@ -630,7 +644,7 @@ class Rules:
 
     @property
     def honour_values(self) -> dict[int, int]:
-        """Honour points of the trump ranks (RULES.md §2, §4)."""
+        """Honour points of the trump ranks (docs/rules.md §2, §4)."""
         return dict(_JAQUES_HONOURS if self.preset == "jaques" else _FOSTER_HONOURS)
 
     @property
@@ -700,7 +714,7 @@ class Rules:
                 honours[NO_TRUMPS, card_index(s, r)] = hv[r]
                 step[NO_TRUMPS, card_index(s, r)] = _STEP_OF_RANK[r]
         if self.ten_bonus:
-            # diamonds are not trumps, so the 10♦ is worth 10 extra (RULES.md §3)
+            # diamonds are not trumps, so the 10♦ is worth 10 extra (docs/rules.md §3)
             honours[NO_TRUMPS, td] += 10
         top_trump = np.full(1 << 13, -1, dtype=np.int64)
         for lane in range(1, 1 << 13):
@@ -773,18 +787,15 @@ class Rules:
 
 
 def _read_toml(path: str | Path) -> dict:
-    p = Path(path)
+    """The rules file's table: a UTF-8 TOML file with ``rules``, ``players`` and a
+    ``[variants]`` table, nothing else (an unknown key is an error naming the nearest
+    known one, :func:`catchten_sim.errors.check_keys`)."""
+    text = read_text(path, "rules-file")
     try:
-        with p.open("rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ParseError("rules-file", "file not found", str(p)) from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ParseError("rules-file", "not TOML", f"{p}: {exc}") from None
-    unknown = set(data) - {"rules", "players", "variants"}
-    if unknown:
-        raise ParseError("rules-file", "unknown key",
-                         f"{', '.join(sorted(unknown))} (allowed: rules, players, [variants])")
+        raise ParseError("rules-file", "not TOML", f"{path}: {exc}") from None
+    check_keys(data, ("rules", "players", "variants"), where=f"rules file {path}")
     if not isinstance(data.get("variants", {}), dict):
         raise ParseError("rules-file", "bad variants", "[variants] must be a table")
     return data

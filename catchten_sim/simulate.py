@@ -148,7 +148,7 @@ class SimulationResult:
         return ", ".join(f"seat {s} {p.label}" for s, p in enumerate(self.policies))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready result; the keys of FORMATS.md "Simulation output" are stable."""
+        """JSON-ready result; the keys of docs/formats.md "Simulation output" are stable."""
         positions = []
         n = self.rules.players
         for row in self.acc.positions_rows():      # rows, not a frame: no pandas import
@@ -283,11 +283,14 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
                 for p in parts[1:]:
                     total += p
                     p[:] = 0
-                acc.add_flat(total)
-                total[:] = 0
-                if on_chunk is not None:
-                    on_chunk(rows, done)
-                done += m
+                # a chunk is counted and written whole or not at all: Ctrl-C here waits
+                # until both are done, so a --out file holds exactly the deals counted
+                with _sigint_deferred():
+                    acc.add_flat(total)
+                    total[:] = 0
+                    if on_chunk is not None:
+                        on_chunk(rows, done)
+                    done += m
                 if progress is not None:
                     progress(done, n_deals)
         except KeyboardInterrupt:
@@ -297,6 +300,30 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     if done == 0:
         raise KeyboardInterrupt
     return SimulationResult(rules, pols, seed, done, n_deals, used, acc, elapsed, interrupted)
+
+
+@contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) that arrives inside the block until the block ends, then
+    raise KeyboardInterrupt. Outside the main thread (where handlers cannot be set) the
+    block runs as is."""
+    import signal
+    import threading
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[object] = []
+    try:
+        old = signal.signal(signal.SIGINT, lambda *a: caught.append(a))
+    except ValueError:          # not settable here (e.g. an embedded interpreter)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if caught:
+        raise KeyboardInterrupt
 
 
 @contextmanager
@@ -336,8 +363,9 @@ class DealWriter:
                                 f"{self.path.name}: use .csv or .parquet")
         self.kind = suffix[1:]
         self._writer = None
+        from .paths import ensure_dir
+        ensure_dir(self.path.parent, "out")
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             if self.kind == "csv":
                 self._fh = self.path.open("w", newline="")
         except OSError as exc:

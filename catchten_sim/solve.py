@@ -13,7 +13,7 @@ tests, a fixed-size transposition table, equivalent cards searched once).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -73,7 +73,6 @@ class Solution:
     best: tuple[str, ...]
     line: tuple[str, ...] | None = None
     nodes: int = 0
-    tricks_line: tuple[dict, ...] | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """The ``catchten solve --json`` object (``line`` only when computed)."""

@@ -1,4 +1,4 @@
-"""The play of one deal in readable Python: every rule of play written once (RULES.md §1-§3, §7).
+"""The play of one deal in readable Python: every rule of play written once (docs/rules.md §1-§3, §7).
 
 :class:`PlayState` follows one deal card by card with the *verify / can / do* pattern:
 
@@ -47,8 +47,8 @@ class RuleTables:
     Attributes
     ----------
     trump : int, suit code 0-3 (S H D C) or 4 for no trumps
-    trump_power : list (52) of int, > 0 for a trump (higher wins), else 0 (RULES.md §2, §4)
-    rank_power : list (52) of int, strength of a card in its own suit (RULES.md §1)
+    trump_power : list (52) of int, > 0 for a trump (higher wins), else 0 (docs/rules.md §2, §4)
+    rank_power : list (52) of int, strength of a card in its own suit (docs/rules.md §1)
     honours : list (52) of int, honour points (the 10♦ bonus included, §7.2)
     step : list (52) of int, count-out step of those points (index in ``COUNT_OUT_STEPS``)
     ten : int, the Ten of trumps (-1 with no trumps)
@@ -62,14 +62,14 @@ class RuleTables:
     ten: int
 
     def power(self, card: int, led: int) -> int:
-        """Strength of ``card`` in a trick led in suit ``led`` (RULES.md §1); 0 cannot win."""
+        """Strength of ``card`` in a trick led in suit ``led`` (docs/rules.md §1); 0 cannot win."""
         tp = self.trump_power[card]
         if tp > 0:
             return tp
         return self.rank_power[card] if card // 13 == led else 0
 
     def winner_index(self, cards: Sequence[int]) -> int:
-        """Index in ``cards`` (play order) of the card that wins the trick (RULES.md §1):
+        """Index in ``cards`` (play order) of the card that wins the trick (docs/rules.md §1):
         the highest trump, else the highest card of the led suit."""
         led = cards[0] // 13
         return max(range(len(cards)), key=lambda i: self.power(cards[i], led))
@@ -101,7 +101,7 @@ class Trick:
 
     Attributes
     ----------
-    index : int, over the whole deal from 0 (RULES.md §7.5)
+    index : int, over the whole deal from 0 (docs/rules.md §7.5)
     set : int, the set it belongs to, from 1
     leader : int, the seat that led
     cards : tuple of int, in play order
@@ -116,7 +116,7 @@ class Trick:
 
 
 def unit_scores(rules: Rules, table: RuleTables, tricks: Iterable[Trick]) -> list[dict[str, Any]]:
-    """Each side's score from a scoring unit's tricks (RULES.md §2, §7.1, §7.2).
+    """Each side's score from a scoring unit's tricks (docs/rules.md §2, §7.1, §7.2).
 
     Returns
     -------
@@ -145,13 +145,13 @@ def unit_scores(rules: Rules, table: RuleTables, tricks: Iterable[Trick]) -> lis
 
 def card_points(rules: Rules, cards_taken: int) -> int:
     """Card points of a side in one scoring unit: one per card above the share
-    (RULES.md §2), none when ``card_points = off`` (§3)."""
+    (docs/rules.md §2), none when ``card_points = off`` (§3)."""
     return max(0, cards_taken - rules.share) if rules.card_points else 0
 
 
 # ------------------------------------------------------------------------------ the state
 class PlayState:
-    """One deal being played, card by card (RULES.md §1-§3, §7.1-§7.6).
+    """One deal being played, card by card (docs/rules.md §1-§3, §7.1-§7.6).
 
     Parameters
     ----------
@@ -198,10 +198,10 @@ class PlayState:
         self.n_tricks = rules.n_sets * rules.set_size
         self._set_hands = [[None if h is None else frozenset(int(c) for c in h) for h in row]
                            for row in set_hands]
-        # switches read once (RULES.md §3)
-        self.exposed = bool(rules.v("exposed_trump")) and self.turnup is not None
-        self.no_trump_first_lead = bool(rules.v("no_trump_first_lead")) and self.trump < NO_TRUMPS
-        self.must_trump = bool(rules.v("must_trump")) and self.trump < NO_TRUMPS
+        # switches read once (docs/rules.md §3)
+        self.exposed = rules.exposed_trump and self.turnup is not None
+        self.no_trump_first_lead = rules.no_trump_first_lead and self.trump < NO_TRUMPS
+        self.must_trump = rules.must_trump and self.trump < NO_TRUMPS
         self.leader = (self.dealer + 1) % self.n  # the eldest hand leads (§1)
         self.trick: list[tuple[int, int]] = []
         self.tricks: list[Trick] = []
@@ -227,7 +227,7 @@ class PlayState:
 
     # -------------------------------------------------------------- where we are
     def _load_set(self, k: int) -> None:
-        """A new set is a fresh hand: its cards, no voids shown (RULES.md §2 sets)."""
+        """A new set is a fresh hand: its cards, no voids shown (docs/rules.md §2 sets)."""
         self.hands: list[set[int] | None] = [None if h is None else set(h)
                                              for h in self._set_hands[k]]
         self.voids = [0] * self.n
@@ -262,11 +262,11 @@ class PlayState:
         return [self.set_size - c for c in self.counts]
 
     def first_lead_of_set(self) -> bool:
-        """True at the opening lead of a set (RULES.md §7.6: ``no_trump_first_lead``)."""
+        """True at the opening lead of a set (docs/rules.md §7.6: ``no_trump_first_lead``)."""
         return not self.trick and self.trick_index % self.set_size == 0
 
     def locked_turnup(self, seat: int) -> int | None:
-        """The exposed turn-up when ``seat`` may not play it yet (RULES.md §3
+        """The exposed turn-up when ``seat`` may not play it yet (docs/rules.md §3
         ``exposed_trump``, §7.6: it may be played in the last two tricks of the deal), else
         None. A locked turn-up does not count as holding its suit (§7.3)."""
         if (self.exposed and seat == self.dealer and not self.turnup_played
@@ -284,7 +284,7 @@ class PlayState:
 
     # -------------------------------------------------------------- can / verify
     def legal_cards(self) -> list[int]:
-        """The cards the player to move may play, ascending (RULES.md §1, §3, §7.6).
+        """The cards the player to move may play, ascending (docs/rules.md §1, §3, §7.6).
 
         Follow suit if able, else any card (``must_trump``: a trump if able);
         ``no_trump_first_lead``: no trump at a set's opening lead unless holding only trumps;
@@ -326,7 +326,7 @@ class PlayState:
     def verify_play(self, card: int) -> None:
         """Raise the error naming the rule that playing ``card`` now would break.
 
-        Checks in the order of RULES.md's checking order for records: played twice, not in
+        Checks in the order of docs/rules.md's checking order for records: played twice, not in
         hand, exposed trump, trump led first, revoke.
 
         Raises
@@ -365,7 +365,7 @@ class PlayState:
         if card == self.locked_turnup(seat):
             raise IllegalPlayError("play", "exposed trump played early",
                                    f"{where} in trick {self.trick_index} (exposed_trump: "
-                                   "not before the last two tricks, RULES.md §3, §7.6)")
+                                   "not before the last two tricks, docs/rules.md §3, §7.6)")
         suit = card // 13
         if hand is None:
             # an unknown hand: only what it has shown (its voids this set) can be checked
@@ -381,24 +381,24 @@ class PlayState:
                     and any(c // 13 != trump for c in playable)):
                 raise IllegalPlayError("play", "trump led first",
                                        f"{where}: seat {seat} holds other suits "
-                                       "(no_trump_first_lead, RULES.md §3, §7.6)")
+                                       "(no_trump_first_lead, docs/rules.md §3, §7.6)")
             return
         led = self.led_suit
         if suit != led and any(c // 13 == led for c in playable):
             raise RevokeError("play", "revoke",
                               f"{where}: seat {seat} holds {SUIT_CHARS[led]}, the led suit "
-                              "(follow suit, RULES.md §1)")
+                              "(follow suit, docs/rules.md §1)")
         if (self.must_trump and suit != led and suit != trump
                 and any(c // 13 == trump for c in playable)):
             raise RevokeError("play", "revoke",
-                              f"{where}: seat {seat} holds a trump (must_trump, RULES.md §3)")
+                              f"{where}: seat {seat} holds a trump (must_trump, docs/rules.md §3)")
 
     # -------------------------------------------------------------- do
     def play(self, card: int, *, allow_revoke: bool = False) -> Trick | None:
         """Play ``card`` for the player to move; returns the trick when it completes one.
 
         ``allow_revoke``: a revoke is not refused but kept in :attr:`revoke` (the first one
-        only) and the card counts as played (RULES.md §7.3); every other fault raises.
+        only) and the card counts as played (docs/rules.md §7.3); every other fault raises.
 
         Raises
         ------
@@ -435,7 +435,7 @@ class PlayState:
         return self._finish_trick()
 
     def _infer_voids(self, seat: int, card: int) -> None:
-        """What the play shows to everyone (RULES.md §1, last line)."""
+        """What the play shows to everyone (docs/rules.md §1, last line)."""
         suit = card // 13
         trump = self.trump
         led = self.led_suit
@@ -448,7 +448,7 @@ class PlayState:
                 self.voids[seat] |= 1 << trump
 
     def _finish_trick(self) -> Trick:
-        """The winner takes the trick and leads next, also to the next set (RULES.md §1, §2)."""
+        """The winner takes the trick and leads next, also to the next set (docs/rules.md §1, §2)."""
         cards = tuple(c for _, c in self.trick)
         winner = self.trick[self.table.winner_index(cards)][0]
         k = self.trick_index
@@ -483,7 +483,7 @@ class PlayState:
         return [t for t in self.tricks if t.set == k + 1]
 
     def unit_scores(self, u: int) -> list[dict[str, Any]]:
-        """Each side's score from the completed tricks of scoring unit ``u`` (RULES.md §2,
+        """Each side's score from the completed tricks of scoring unit ``u`` (docs/rules.md §2,
         §7.1, §7.2); see :func:`unit_scores`."""
         return unit_scores(self.rules, self.table, self.unit_tricks(u))
 

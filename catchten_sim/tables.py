@@ -221,6 +221,70 @@ def holding_table(res) -> pd.DataFrame:
     return h.reset_index(drop=True)
 
 
+def holdings_table(rules, policies, *, n_deals: int, seed: int,
+                   threads: int | None = None) -> pd.DataFrame:
+    """The value of a holding: a side's mean hand points by *which* trump honours its
+    players were dealt (J, 10, A, K, Q; jaques also the 9), over the first ``n_deals``
+    deals of the run with ``seed`` (the same deals as the main run).
+
+    A sum of honour points cannot tell J+Q (13) from 10+K (13), which play very
+    differently (the Ten can be caught): holdings are kept apart, each compared with its
+    own honour points.
+
+    Returns
+    -------
+    DataFrame
+        ``holding`` (e.g. ``"J 10 A"``, ``"none"``), ``honours_dealt`` (its honour
+        points), ``sides`` (side-deals with that holding), ``total_mean``, ``total_se``,
+        ``lo``, ``hi`` (95% normal interval) and ``net`` (= total_mean − honours_dealt),
+        sorted by honour points then holding. Deals at no trumps are left out.
+    """
+    from ._kernels import engine as K
+    from .cards import format_card
+    from .play import deal as deal_of
+    from .simulate import simulate
+    t = rules.tables()
+    n = rules.players
+    chunks: list[np.ndarray] = []
+    simulate(rules, policies, n_deals=n_deals, seed=seed, threads=threads,
+             on_chunk=lambda rows, first: chunks.append(rows.copy()))
+    rows = np.concatenate(chunks) if chunks else np.zeros((0, K.N_FIXED), dtype=np.int16)
+    n_sides = rules.n_sides
+    seats_of = [rules.seats_of(sd) for sd in range(n_sides)]
+    totals: dict[tuple[int, ...], list[float]] = {}
+    honours = np.asarray(t.honours)
+    for i in range(len(rows)):
+        d = deal_of(rules, seed=seed, index=i)
+        if d.trump > 3:
+            continue
+        hon = [c for c in np.nonzero(honours[d.trump])[0]]
+        hon.sort(key=lambda c: (-int(honours[d.trump][c]), -int(c)))
+        dealer = int(rows[i, K.C_DEALER])
+        for sd in range(n_sides):
+            mask = 0
+            for st in d.set_hands:
+                for seat in seats_of[sd]:
+                    mask |= int(st[seat])
+            held = tuple(int(c) for c in hon if mask >> int(c) & 1)
+            pos = (seats_of[sd][0] - dealer) % n or n        # 1 = eldest … n = dealer
+            total = float(rows[i, K.N_FIXED + (pos - 1) * K.N_PER_POS + K.F_TOTAL])
+            key = tuple(int(honours[d.trump][c]) for c in held), tuple(
+                format_card(c)[0].replace("T", "10") for c in held)
+            totals.setdefault(key, []).append(total)
+    out = []
+    for (vals, names), xs in totals.items():
+        x = np.asarray(xs)
+        m = float(x.mean())
+        se = float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else math.nan
+        lo, hi = normal_interval(m, se)
+        out.append({"holding": " ".join(names) or "none", "honours_dealt": int(sum(vals)),
+                    "sides": len(x), "total_mean": m, "total_se": se,
+                    "lo": lo, "hi": hi, "net": m - sum(vals)})
+    cols = ["holding", "honours_dealt", "sides", "total_mean", "total_se", "lo", "hi", "net"]
+    df = pd.DataFrame(out, columns=cols)
+    return df.sort_values(["honours_dealt", "holding"], kind="stable").reset_index(drop=True)
+
+
 # ---------------------------------------------------------------------------- sweeps
 def ten_by_players_table(runs: Iterable) -> pd.DataFrame:
     """P(Ten caught) by player count and policy, one row per run.
@@ -253,8 +317,11 @@ def variants_table(runs: Sequence[tuple[str, str, object]]) -> pd.DataFrame:
     DataFrame
         ``variant``, ``kind``, ``rules``, ``deals``, ``in_play``, ``caught``, ``p_caught``,
         ``lo``, ``hi`` and ``points_mean``/``_se``/``_lo``/``_hi``: the mean hand points of
-        side 0 (the deal rotates, so side 0 stands for any side), ``n_sides``, and the
-        differences from the baseline run (``d_p_caught``, ``d_points``).
+        side 0 (the deal rotates, so side 0 stands for any side), ``n_sides``,
+        ``side_size`` (players in side 0), ``per_player_mean``/``_lo``/``_hi`` (side 0's
+        points divided by its players: comparable between partnerships and players alone,
+        e.g. ``everyone_alone``), and the differences from the baseline run
+        (``d_p_caught``, ``d_points``, ``d_per_player``).
     """
     rows = []
     for label, kind, res in runs:
@@ -262,12 +329,17 @@ def variants_table(runs: Sequence[tuple[str, str, object]]) -> pd.DataFrame:
         side = _side_row(res, 0, "points")
         row.update(side)
         row["n_sides"] = res.rules.n_sides
+        size = len(res.rules.seats_of(0))
+        row["side_size"] = size
+        for k in ("mean", "lo", "hi"):
+            row[f"per_player_{k}"] = row[f"points_{k}"] / size
         rows.append(row)
     df = pd.DataFrame(rows)
     base = df[df["kind"] == "baseline"]
     if len(base):
         df["d_p_caught"] = df["p_caught"] - float(base["p_caught"].iloc[0])
         df["d_points"] = df["points_mean"] - float(base["points_mean"].iloc[0])
+        df["d_per_player"] = df["per_player_mean"] - float(base["per_player_mean"].iloc[0])
     return df
 
 
@@ -276,19 +348,31 @@ def policies_table(runs: Sequence[tuple[str, str, object]]) -> pd.DataFrame:
 
     Parameters
     ----------
-    runs : sequence of (side 0 policy, opponents' policy, SimulationResult)
+    runs : sequence of (side 0 policy, opponents' policy, SimulationResult[, whose]);
+        ``whose`` (:class:`catchten_sim.report.TenBySide`) counts whose Ten was caught.
 
     Returns
     -------
     DataFrame
-        ``policy``, ``opponents``, ``label``, the Ten's fate (``p_caught``, ``lo``, ``hi``),
+        ``policy``, ``opponents``, ``label``, the Ten's fate (``p_caught``, ``lo``, ``hi``:
+        any side's Ten caught), with ``whose``: ``p_ours_caught`` (side 0's Ten caught by
+        an opponent) and ``p_theirs_caught`` (an opponent's Ten caught), each with
+        ``_lo``/``_hi`` (95% Wilson),
         side 0's mean hand points (``side0_*``) and side 1's (``side1_*``: an opposing
         side), with se and 95% intervals; ``margin`` = side0_mean − side1_mean.
     """
     rows = []
-    for mine, theirs, res in runs:
+    for run in runs:
+        mine, theirs, res = run[:3]
         row = {"policy": mine, "opponents": theirs, "label": f"{mine} vs {theirs}",
                **_ten_row(res)}
+        if len(run) > 3:
+            w = run[3]
+            for k, name in ((0, "ours"), (1, "theirs")):
+                n_, c_ = int(w.in_play[k]), int(w.caught[k])
+                lo, hi = wilson(c_, n_)
+                row[f"p_{name}_caught"] = c_ / n_ if n_ else math.nan
+                row[f"p_{name}_caught_lo"], row[f"p_{name}_caught_hi"] = lo, hi
         row.update(_side_row(res, 0, "side0"))
         row.update(_side_row(res, 1, "side1"))
         row["margin"] = row["side0_mean"] - row["side1_mean"]
@@ -372,11 +456,18 @@ def finding_holding(hold: pd.DataFrame, min_sides: int = 100) -> str:
     h = hold[(hold["sides"] >= min_sides) & (hold["honours_dealt"] > 0)]
     if len(h) == 0:
         return "A side's hand points by the honours it was dealt"
+    if "holding" not in h.columns:
+        w = h.loc[h["net"].idxmin()]
+        return (f"Dealt {int(w.honours_dealt)} honour points, a side scores only "
+                f"{fmt_pts(w.total_mean)} on average")
     w = h.loc[h["net"].idxmin()]
-    top = h.iloc[-1]
-    return (f"Dealt {int(w.honours_dealt)} honour points, a side scores only "
-            f"{fmt_pts(w.total_mean)} on average; dealt {int(top.honours_dealt)}, "
-            f"{fmt_pts(top.total_mean)}")
+    b = h.loc[h["net"].idxmax()]
+    def name(h: str) -> str:
+        return f"the {h} of trumps alone" if " " not in h else f"{h} of trumps"
+
+    return (f"Dealt {name(w.holding)} ({int(w.honours_dealt)} honour points), a "
+            f"side scores {fmt_pts(w.total_mean)} on average; dealt {name(b.holding)} "
+            f"({int(b.honours_dealt)}), {fmt_pts(b.total_mean)}")
 
 
 def finding_variants(df: pd.DataFrame) -> str:
@@ -390,8 +481,11 @@ def finding_policies(df: pd.DataFrame) -> str:
     m = df[(df["policy"] == "heuristic") & (df["opponents"] == "random")]
     if len(m):
         r = m.iloc[0]
-        return (f"Heuristic play against random opponents: {fmt_pts(r.side0_mean)} points a "
-                f"deal to {fmt_pts(r.side1_mean)}; the Ten is caught in {pct(r.p_caught)} of deals")
+        whose = (f"their Ten is caught in {pct(r.p_theirs_caught)}, ours in "
+                 f"{pct(r.p_ours_caught)}" if "p_ours_caught" in df.columns else
+                 f"a Ten is caught in {pct(r.p_caught)} of deals")
+        return (f"Heuristic vs random play: {fmt_pts(r.side0_mean)} points a deal to "
+                f"{fmt_pts(r.side1_mean)}; {whose}")
     r = df.loc[df["margin"].idxmax()]
     return (f"{r.policy} vs {r.opponents}: {fmt_pts(r.side0_mean)} points a deal to "
             f"{fmt_pts(r.side1_mean)}")

@@ -10,7 +10,7 @@ game scores drawn near the target. For each, ``advise`` ranks the legal cards tw
 same sampled deals: by the point difference to the opponents (``diff``) and by P(winning
 the game) from the equity table (``p_win``). A position is reported when the two best
 cards differ and each is separated from the other on its own objective at 95% (paired
-intervals). It prints the position (FORMATS.md JSON) and both rankings.
+intervals). It prints the position (docs/formats.md JSON) and both rankings.
 """
 from __future__ import annotations
 

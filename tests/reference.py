@@ -1,15 +1,15 @@
 """Reference engine for Catch the Ten / Scotch Whist (pure Python, standard library only).
 
 This module is the project's slow, obviously-correct yardstick.  It is written from
-``RULES.md`` and ``FORMATS.md`` only (the shared specification) and never imports the
+``docs/rules.md`` and ``docs/formats.md`` only (the specification) and never imports the
 ``catchten_sim`` package, so that the two can be compared (parity tests).
 
-Section references like "§7.3" point at RULES.md; "F:Errors" etc. at FORMATS.md.
+Section references like "§7.3" point at docs/rules.md; "F:Errors" etc. at docs/formats.md.
 
 Public API
 ----------
 CARD_INDEX, parse_card, card_str          cards (index = suit * 13 + rank; S H D C; 2 .. A)
-RefError                                  (field, why, detail) as in FORMATS.md "Errors in records"
+RefError                                  (field, why, detail) as in docs/formats.md "Errors in records"
 ref_rules(preset, players, variants)      -> RefRules
 legal_cards(rules, hand, trick, trump, ...) the legal cards at one decision point
 play_hand(rules, dealer, hands, turnup, dead, choose) -> score dict (+ "play")
@@ -25,7 +25,7 @@ import random as _random
 from collections import Counter
 
 # ---------------------------------------------------------------------------------------
-# Cards (FORMATS.md "Cards"; DESIGN.md §3: index = suit * 13 + rank)
+# Cards (docs/formats.md "Cards"; DESIGN.md §3: index = suit * 13 + rank)
 # ---------------------------------------------------------------------------------------
 
 SUITS = "SHDC"
@@ -60,7 +60,7 @@ def card(rank: int, suit: int) -> int:
 
 
 class RefError(Exception):
-    """A refused input: ``field`` and ``why`` as in FORMATS.md "Errors in records"."""
+    """A refused input: ``field`` and ``why`` as in docs/formats.md "Errors in records"."""
 
     def __init__(self, field: str, why: str, detail: str = ""):
         super().__init__(f"{field}: {why} ({detail})")
@@ -91,7 +91,7 @@ def parse_card(s) -> int:
 
 
 # ---------------------------------------------------------------------------------------
-# Rules (RULES.md §1-§5, §7.7-§7.8)
+# Rules (docs/rules.md §1-§5, §7.7-§7.8)
 # ---------------------------------------------------------------------------------------
 
 PRESETS = ("foster", "jaques", "french52")
@@ -210,9 +210,9 @@ class RefRules:
 
 
 def ref_rules(preset: str = "foster", players: int = 4, variants: dict | None = None) -> RefRules:
-    """Resolve a preset + switches + player count into ``RefRules`` (RULES.md §1-§5, §7.7-§7.8).
+    """Resolve a preset + switches + player count into ``RefRules`` (docs/rules.md §1-§5, §7.7-§7.8).
 
-    Checking order (end of RULES.md): rules, variants, players.
+    Checking order (end of docs/rules.md): rules, variants, players.
     Raises RefError(field, why, detail) with field in {rules, variants, players}.
     """
     if preset is None:
@@ -464,7 +464,7 @@ class _Deal:
 
     def check_and_play(self, c: int, pos: int):
         """Play card ``c`` as the ``pos``-th card of the record, checking it in the order of
-        RULES.md (end): played twice, not in hand, exposed trump, trump led first, revoke."""
+        docs/rules.md (end): played twice, not in hand, exposed trump, trump led first, revoke."""
         seat = self.to_play()
         where = f"play[{pos}]={card_str(c)}"
         if c in self.played_set:
@@ -581,7 +581,7 @@ def _penalise(rules: RefRules, unit: list, revoker: int) -> dict:
 
 
 def _score_deal(rules: RefRules, dealer: int, hands, turnup: int, dead, deal: _Deal) -> dict:
-    """Build the FORMATS.md "Score output" for a played (possibly partial) deal.
+    """Build the docs/formats.md "Score output" for a played (possibly partial) deal.
 
     Private keys (removed by ``_public``) carry what a game needs: ``_units`` (per unit:
     its set number, its tricks, whether it is complete, its ledgers after any penalty).
@@ -749,7 +749,7 @@ def play_hand(rules: RefRules, dealer: int, hands, turnup: int, dead, choose, *,
 
 
 # ---------------------------------------------------------------------------------------
-# Records (FORMATS.md "Hand record"; RULES.md checking order)
+# Records (docs/formats.md "Hand record"; docs/rules.md checking order)
 # ---------------------------------------------------------------------------------------
 
 def _validate_deal(rules: RefRules, dealer, hands, dead, turnup):
@@ -785,11 +785,11 @@ def _validate_deal(rules: RefRules, dealer, hands, dead, turnup):
 
 
 def _parse_hand_record(record: dict, rules: RefRules):
-    """Validate a hand record up to the play (checking order, end of RULES.md).
+    """Validate a hand record up to the play (checking order, end of docs/rules.md).
 
     DECISIONS: a missing ``turnup`` means the dealer's last card; missing ``dead``/``play``
     are empty; a bad ``dealer`` is reported as field "dealer", why "players out of range"
-    (the closest word of FORMATS.md's list).
+    (the closest word of docs/formats.md's list).
     """
     n = rules.n_players
     dealer = record.get("dealer")
@@ -866,9 +866,9 @@ def _score_hand_internal(record: dict, rules: RefRules) -> dict:
 
 
 def score_record(record: dict) -> dict:
-    """Validate and score one hand record (FORMATS.md "Hand record" -> "Score output").
+    """Validate and score one hand record (docs/formats.md "Hand record" -> "Score output").
 
-    Raises RefError for the first fault in the checking order at the end of RULES.md.
+    Raises RefError for the first fault in the checking order at the end of docs/rules.md.
     A revoke is not an error: it is reported in ``revoke`` and penalised (§7.3-§7.5).
     """
     if not isinstance(record, dict):
@@ -1035,7 +1035,7 @@ def _same_as_game(record: dict, rules: RefRules, hand: dict, k: int) -> dict:
 
 
 def score_game(record: dict) -> dict:
-    """Score a game record (FORMATS.md "Game record" -> "Game score output").
+    """Score a game record (docs/formats.md "Game record" -> "Game score output").
 
     - §7.9 target reached means total >= target; with per-set scoring checked after each set.
     - §7.10 count-out / §7.11 higher total / §3 tie.

@@ -1,4 +1,4 @@
-"""The ``catchten`` command line through click's CliRunner (DESIGN.md §6; FORMATS.md).
+"""The ``catchten`` command line through click's CliRunner (DESIGN.md §6; docs/formats.md).
 
 Bad input: exit status 2 and exactly one line on stderr, ``error: FIELD: WHY (detail)``,
 naming the field; never a traceback. click 8.2+ keeps stderr apart in the runner
@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from catchten_sim.cli import cli
 
-CASES = Path(__file__).resolve().parents[1].parent / "shared" / "cases"
+CASES = Path(__file__).resolve().parent / "cases"
 TIMING_KEYS = ("elapsed_s", "deals_per_s", "threads")
 
 
@@ -199,7 +199,7 @@ def test_rules_bad_rules_file(tmp_path) -> None:
     f.write_text("rules = = foster\n")
     _one_error_line(run("rules", "--rules-file", str(f)), "rules-file")
     f.write_text('rules = "foster"\ncolour = 1\n')
-    _one_error_line(run("rules", "--rules-file", str(f)), "rules-file")
+    _one_error_line(run("rules", "--rules-file", str(f)), "colour")
 
 
 # --------------------------------------------------------------------------- score
@@ -214,12 +214,12 @@ def _case_files() -> list[str]:
 
 
 def test_cases_folder_present() -> None:
-    assert CASES.is_dir(), f"worked cases not found at {CASES} (shared/cases beside the repo)"
+    assert CASES.is_dir(), f"worked cases not found at {CASES} (tests/cases)"
     assert _case_files() != ["<missing>"]
 
 
 @pytest.mark.parametrize("name", _case_files())
-def test_score_every_shared_case(name) -> None:
+def test_score_every_worked_case(name) -> None:
     assert name != "<missing>", f"no worked cases under {CASES}"
     group, stem = name.split("/")
     path = CASES / group / f"{stem}.json"

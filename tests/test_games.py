@@ -1,7 +1,7 @@
 """Whole games and the game-equity table (issue 5).
 
 - resolution of a scoring unit: count-out steps, several sides at one step, higher_total,
-  replay, game_at_once (hand-computed cases, RULES.md §7.9-§7.13);
+  replay, game_at_once (hand-computed cases, docs/rules.md §7.9-§7.13);
 - whole games from the kernel agree with ``records.score_game`` on game records rebuilt
   from the same deals (``play.deal``/``play``), over presets and switches;
 - the DP on synthetic outcome distributions against closed forms;
@@ -55,7 +55,7 @@ G_HOW = ("none", "reached", "count_out", "higher_total", "unfinished")
 
 # ------------------------------------------------------------------------------ units
 def test_count_out_ten_first_beats_higher_total():
-    # side 1 has more in all, but side 0's Ten counts first (RULES.md §7.10)
+    # side 1 has more in all, but side 0's Ten counts first (docs/rules.md §7.10)
     w, how, step, after, _ = apply([35, 38], unit(2, ten=(10, 0), cards=(0, 5), ace=(0, 4)))
     assert (w, how, step, after) == (0, "count_out", "ten", [45, 47])
 

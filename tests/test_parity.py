@@ -396,14 +396,14 @@ def test_simulate_row_is_play_of_deal(cid, preset, players, variants) -> None:
 
 
 # --------------------------------------------------------------------------- invariants
-#: honour values by preset family (RULES.md §2, §4), rank code -> points
+#: honour values by preset family (docs/rules.md §2, §4), rank code -> points
 _FOSTER_HON = {9: 11, 8: 10, 12: 4, 11: 3, 10: 2}           # J T A K Q
 _JAQUES_HON = {9: 3, 8: 10, 12: 4, 11: 3, 10: 2, 7: 1}      # J T A K Q 9
 _TEN_D = 2 * 13 + 8
 
 
 def _card_honour(preset: str, variants: dict, trump: int, c: int) -> int:
-    """Points card ``c`` scores when taken, written from RULES.md directly."""
+    """Points card ``c`` scores when taken, written from docs/rules.md directly."""
     values = _JAQUES_HON if preset == "jaques" else _FOSTER_HON
     pts = 0
     if trump == 4:  # no trumps: A K Q J 10 of every suit at their honour values

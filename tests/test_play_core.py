@@ -103,7 +103,7 @@ def _side_score(tab, trump, cap, side):
 
 
 def test_legal_cards_rules() -> None:
-    """One case per clause of legal_cards (RULES.md §1, §3, §4, §7.3, §7.6)."""
+    """One case per clause of legal_cards (docs/rules.md §1, §3, §4, §7.3, §7.6)."""
     sm = [0x1FFF << (13 * s) for s in range(4)]
     hand = (1 << 0) | (1 << 14) | (1 << 27)          # 2♣? suits 0, 1, 2: one card each
     lc = T.legal_cards

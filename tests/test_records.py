@@ -1,8 +1,8 @@
-"""Tests of catchten_sim.records: the shared worked cases, then one test per rule clause.
+"""Tests of catchten_sim.records: the worked cases, then one test per rule clause.
 
-The worked cases live in shared/cases beside the repository (cases/README.md says how to
+The worked cases live in tests/cases (tests/cases/README.md says how to
 compare them). The focused tests use small hand-written deals whose results were worked
-out by hand from RULES.md; the arithmetic is written next to each assertion.
+out by hand from docs/rules.md; the arithmetic is written next to each assertion.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from catchten_sim.errors import CatchTenError, ParseError
 from catchten_sim.records import (hand_from_record, is_game_record, load_record, score_any,
                                   score_game, score_record)
 
-CASES = Path(__file__).resolve().parents[1].parent / "shared" / "cases"
+CASES = Path(__file__).resolve().parent / "cases"
 GROUPS = ("score", "illegal", "games")
 
 
@@ -33,9 +33,9 @@ def _case_names() -> list[str]:
 
 
 @pytest.mark.parametrize("name", _case_names())
-def test_shared_case(name: str) -> None:
-    assert name != "<missing>", f"no worked cases found under {CASES} (expected shared/cases " \
-                                f"beside the repository, with {', '.join(GROUPS)}/)"
+def test_worked_case(name: str) -> None:
+    assert name != "<missing>", f"no worked cases found under {CASES} (expected tests/cases" \
+                                f" with {', '.join(GROUPS)}/)"
     group, stem = name.split("/")
     record = json.loads((CASES / group / f"{stem}.json").read_text())
     expected = json.loads((CASES / group / f"{stem}.expected.json").read_text())
@@ -75,7 +75,7 @@ def test_shared_case(name: str) -> None:
 
 
 def test_cases_folder_is_present() -> None:
-    assert (CASES / "README.md").is_file(), f"shared cases missing: {CASES}"
+    assert (CASES / "README.md").is_file(), f"worked cases missing: {CASES}"
     assert all((CASES / g).is_dir() for g in GROUPS)
 
 
@@ -225,7 +225,7 @@ def test_ten_caught_is_null_while_not_taken() -> None:
 
 def test_ten_saved_when_holders_side_takes_it() -> None:
     # rotated deal B: TH is dealt to seat 0 (the dealer) and won back by seat 0 (a catch is
-    # in the shared worked_example_1 case)
+    # in the worked_example_1 case)
     out = score_record(deal_b_rotated())
     assert out["ten"] == {"holder": 0, "taken_by": 0, "caught": False}
 

@@ -1,5 +1,5 @@
-"""Tests of the reference engine (tests/reference.py) against the shared worked cases,
-the RULES.md §2 worked examples, and invariants over random deals."""
+"""Tests of the reference engine (tests/reference.py) against the worked cases in tests/cases,
+the docs/rules.md §2 worked examples, and invariants over random deals."""
 from __future__ import annotations
 
 import json
@@ -13,7 +13,7 @@ from hypothesis import given, strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref  # noqa: E402
 
-CASES = Path(__file__).resolve().parents[1].parent / "shared" / "cases"
+CASES = Path(__file__).resolve().parent / "cases"
 
 
 def _case_names(group: str) -> list:
@@ -26,14 +26,14 @@ def _case_names(group: str) -> list:
 
 def _load(group: str, name: str):
     if name.startswith("MISSING-"):
-        pytest.fail(f"shared cases folder missing or empty: {CASES / group}")
+        pytest.fail(f"worked cases folder missing or empty: {CASES / group}")
     rec = json.loads((CASES / group / f"{name}.json").read_text())
     exp = json.loads((CASES / group / f"{name}.expected.json").read_text())
     return rec, exp
 
 
 def test_cases_folder_present():
-    assert CASES.is_dir(), f"shared cases folder missing: {CASES}"
+    assert CASES.is_dir(), f"worked cases folder missing: {CASES}"
     for g in ("score", "illegal", "games"):
         assert _case_names(g), f"no cases in {CASES / g}"
 
@@ -243,7 +243,7 @@ def test_dealer_declares_refused_in_records():
 
 
 # ---------------------------------------------------------------------------------------
-# RULES.md §2 worked examples, written by hand
+# docs/rules.md §2 worked examples, written by hand
 # ---------------------------------------------------------------------------------------
 
 def test_worked_example_1_ten_caught_by_leaders_side():

@@ -1,4 +1,4 @@
-"""One test per rule clause of RULES.md §1-§5, through the public API.
+"""One test per rule clause of docs/rules.md §1-§5, through the public API.
 
 Deals are built with ``deal_from_hands`` and played by the kernel with a script (``play(d,
 script=...)``: each card played takes the next entry k and plays ``legal[k % len(legal)]``,
@@ -74,7 +74,7 @@ def _legal_at(d, prefix: list[int]) -> set[int]:
 
 
 # --------------------------------------------------------------------------- worked hands
-# RULES.md §2 worked example 2 as a full deal: four play, spades trumps, dealer seat 3.
+# docs/rules.md §2 worked example 2 as a full deal: four play, spades trumps, dealer seat 3.
 WE2_HANDS = [
     "JS AS AH KH QH AD KD QD JD",
     "TS KS QS 6D 7D 8D 9D TD 8S",
@@ -784,8 +784,32 @@ def test_rules_from_toml_unknown_key(tmp_path) -> None:
     f.write_text('rules = "foster"\nplayers = 4\ncolour = "red"\n')
     with pytest.raises(ParseError) as e:
         Rules.from_toml(f)
-    assert (e.value.field, e.value.why) == ("rules-file", "unknown key")
-    assert "colour" in e.value.detail
+    assert (e.value.field, e.value.why) == ("colour", "unknown field")
+    assert str(f) in e.value.detail
+
+
+def test_rules_from_toml_unknown_key_names_the_nearest(tmp_path) -> None:
+    f = tmp_path / "u.toml"
+    f.write_text('rules = "foster"\nplayer = 4\n')
+    with pytest.raises(ParseError) as e:
+        Rules.from_toml(f)
+    assert (e.value.field, e.value.why) == ("player", "unknown field")
+    assert "did you mean 'players'?" in e.value.detail
+
+
+def test_rules_from_toml_not_utf8(tmp_path) -> None:
+    f = tmp_path / "latin.toml"
+    f.write_bytes('rules = "foster" # caf\xe9\n'.encode("latin-1"))
+    with pytest.raises(ParseError) as e:
+        Rules.from_toml(f)
+    assert (e.value.field, e.value.why) == ("rules-file", "not UTF-8 text")
+
+
+def test_unknown_switch_names_the_nearest() -> None:
+    with pytest.raises(RulesError) as e:
+        Rules("foster", 4, {"exposed_trmp": True})
+    assert e.value.why == "unknown variant"
+    assert "did you mean 'exposed_trump'?" in e.value.detail
 
 
 def test_rules_from_toml_bad_values_and_missing_file(tmp_path) -> None:

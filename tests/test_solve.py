@@ -218,3 +218,17 @@ def test_cli_refuses_a_finished_play(tmp_path):
     p.write_text(json.dumps(dict(record, play=record["play"] + list(sol.line))))
     res = CliRunner().invoke(cli, ["solve", str(p)])
     assert res.exit_code == 2
+
+
+def test_solver_runs_without_jit():
+    """NUMBA_DISABLE_JIT=1 runs the search as plain Python, with the same values."""
+    name = "foster4_left3_mid2_01"
+    code = ("import json; from catchten_sim.solve import solve; "
+            f"print(json.dumps(solve({str(DD / (name + '.json'))!r}).values))")
+    import os
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(ROOT))
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, cwd=ROOT, timeout=300)
+    assert res.returncode == 0, res.stderr
+    _record, want = _load(name)
+    assert json.loads(res.stdout) == {c["card"]: c["value"] for c in want["cards"]}

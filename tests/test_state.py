@@ -8,7 +8,7 @@ from catchten_sim.errors import IllegalPlayError, RevokeError
 from catchten_sim.rules import Rules
 from catchten_sim.state import PlayState
 
-# RULES.md §2 worked example 2 as a full deal: four play, spades trumps, dealer seat 3
+# docs/rules.md §2 worked example 2 as a full deal: four play, spades trumps, dealer seat 3
 HANDS = ["JS AS AH KH QH AD KD QD JD",
          "TS KS QS 6D 7D 8D 9D TD 8S",
          "JH TH 9H 8H 7H 6H AC KC 9S",
@@ -50,7 +50,7 @@ def test_follow_suit_verify_can_and_play() -> None:
     assert not s.can_play(C("AC"))
     with pytest.raises(RevokeError) as info:
         s.verify_play(C("AC"))
-    assert info.value.why == "revoke" and "follow suit, RULES.md §1" in info.value.detail
+    assert info.value.why == "revoke" and "follow suit, docs/rules.md §1" in info.value.detail
     assert info.value.detail.startswith("play[2]=AC")
     with pytest.raises(RevokeError):
         s.play(C("AC"))

@@ -5,10 +5,10 @@ API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` 
 ``sp`` is the shape tuple of :mod:`.spec`.
 
 ``deal_cards(tab, sp, dealer, s, set_hands, owner) -> (turnup, dead, s)``
-    shuffle and deal one deal from the uint64 RNG state ``s`` (RULES.md §1, §2, §3
+    shuffle and deal one deal from the uint64 RNG state ``s`` (docs/rules.md §1, §2, §3
     ``keep_six_of_spades``, §7.7); ``set_hands`` int64 (n_sets, n) and ``owner`` int64
     (52,) are filled.
-``declare_trumps(tab, hand) -> trump``  jaques ``dealer_declares`` (RULES.md §4).
+``declare_trumps(tab, hand) -> trump``  jaques ``dealer_declares`` (docs/rules.md §4).
 ``deal_trumps(tab, sp, dealer, s, set_hands, owner) -> (trump, turnup, dead, s)``
     deal, then fix trumps: the turn-up's suit, or the dealer's declaration (``turnup``
     -1 then).
@@ -28,7 +28,7 @@ from .trick import suit_mask
 
 @njit(inline="always", **JIT)
 def deal_cards(tab, sp, dealer, s, set_hands, owner):
-    """Shuffle and deal (RULES.md §1, §2; sets §2; ``keep_six_of_spades`` §3).
+    """Shuffle and deal (docs/rules.md §1, §2; sets §2; ``keep_six_of_spades`` §3).
 
     Fills ``set_hands`` (n_sets, n) and ``owner`` (seat dealt each card of the deck, -1
     for a card laid aside; entries of cards outside the deck are left alone) and returns

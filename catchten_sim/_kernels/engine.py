@@ -58,9 +58,13 @@ FRESH = (_Z, _Z, _Z, _Z, _Z, _Z, np.int64(-1))
 #: none); ``cap`` (n_sets, n_sides) cards taken per scoring unit and side (row 0 only
 #: without per-set scoring); ``seat_tricks`` (n,); ``trump_leads`` (n_sides,);
 #: ``spos`` (1,) position in a script; ``side_acc`` (7, n_sides) per-side sums of a deal;
-#: ``row`` (N_FIXED + n * N_PER_POS,) one outcome row. All int64.
+#: the fold's per-(dealer, side) and per-(dealer, seat) sums (:func:`fold_deal`):
+#: ``c_sums`` (n, n_sides, 2, F_SEAT_TRICKS) sums and sums of squares of the side fields,
+#: ``c_seat`` (n, n, 2) of seat tricks, ``c_hist`` (n, n_sides, 3, HIST) histograms of
+#: total, honours and card points, ``c_adv`` (n, n_sides, 2) of the advantage. All int64.
 Scratch = namedtuple("Scratch", ["set_hands", "hands", "owner", "cap", "seat_tricks",
-                                 "trump_leads", "spos", "side_acc", "row"])
+                                 "trump_leads", "spos", "side_acc", "c_sums", "c_seat",
+                                 "c_hist", "c_adv"])
 
 
 def padded_zeros(shapes, fill=None):
@@ -90,9 +94,9 @@ def scratch(tab) -> Scratch:
     n_sets = int(params[P_NSETS])
     n_sides = int(params[P_NSIDES])
     shapes = [(n_sets, n), (n,), (52,), (n_sets, n_sides), (n,), (n_sides,), (1,),
-              (F_HONOURS_DEALT + 1, n_sides), (N_FIXED + n * N_PER_POS,)]
-    return Scratch(*padded_zeros(shapes, [None, None, -1, None, None, None, None, None,
-                                          None]))
+              (F_HONOURS_DEALT + 1, n_sides), (n, n_sides, 2, F_SEAT_TRICKS), (n, n, 2),
+              (n, n_sides, 3, HIST), (n, n_sides, 2)]
+    return Scratch(*padded_zeros(shapes, [None, None, -1] + [None] * 9))
 
 
 @njit(inline="always", **JIT)
@@ -112,7 +116,8 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
     script : int64 choices for ``POL_SCRIPTED`` (``scr.spos[0]`` the next position).
     logs : ``(log_leader (tricks,), log_cards (tricks, n) in play order, log_winner
         (tricks,))``, filled when ``do_log``.
-    only_random : bool, every seat plays ``random`` (a leaner loop).
+    only_random : bool, every seat plays ``random`` (a leaner loop; ``trump_leads`` is
+        then not kept).
     start : tuple of ints ``(t0, leader0, k0, tm0, led0, played0, ten_taker0)``, used only
         with ``resume``: play from trick ``t0`` (over the whole deal) led by ``leader0``,
         whose first ``k0`` cards (mask ``tm0``, led suit ``led0``) are already on the table
@@ -131,7 +136,7 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
         The seat that took the Ten of trumps (-1 when nobody did), the RNG state.
 
     Rules: :func:`.trick.legal_cards`, :func:`.trick.winning_card`; set transitions
-    (RULES.md §2) as :func:`.trick.finish_trick`.
+    (docs/rules.md §2) as :func:`.trick.finish_trick`.
     """
     side_of_seat = tab.side_of_seat
     top_trump = tab.top_trump
@@ -214,7 +219,8 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
             cap_mask[unit, side_of_seat[win_seat]] |= tm
             seat_tricks[win_seat] += 1
             ten_taker = win_seat if (tm & ten_bit) != 0 else ten_taker
-            trump_leads[side_of_seat[leader]] += 1 if led == trump else 0
+            if not only_random:             # only the heuristic reads trump leads
+                trump_leads[side_of_seat[leader]] += 1 if led == trump else 0
             if do_log:
                 log_leader[t_index] = leader
                 log_winner[t_index] = win_seat
@@ -227,7 +233,7 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
 def side_sums(tab, sp, scr, trump):
     """Per-side sums of a played deal into ``scr.side_acc`` (7, n_sides), rows ``F_*`` in the
     order: honours taken, cards taken, card points, total, side tricks, (unused), honours
-    dealt (RULES.md §2, §7.1, §7.2; :mod:`.scoring`). Returns the seat
+    dealt (docs/rules.md §2, §7.1, §7.2; :mod:`.scoring`). Returns the seat
     dealt the Ten of trumps (-1: none)."""
     n_sides = sp[S_NSIDES]
     n_units = sp[S_NSETS] if sp[S_PERSET] != 0 else 1
@@ -242,7 +248,7 @@ def side_sums(tab, sp, scr, trump):
         acc[F_HONOURS_DEALT, sd] = 0
     for q in range(sp[S_N]):
         acc[F_SIDE_TRICKS, tab.side_of_seat[q]] += scr.seat_tricks[q]
-    return honours_dealt(tab, trump, scr.owner, acc[F_HONOURS_DEALT])
+    return honours_dealt(tab, sp[S_N], scr.set_hands, trump, acc[F_HONOURS_DEALT])
 
 
 @njit(inline="always", **JIT)
@@ -307,58 +313,48 @@ def _clip(v, hi):
 
 @njit(inline="always", **JIT)
 def fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off):
-    """Add one played deal to the flat accumulator ``acc`` (layout ``off``, the ``A_*``
-    offsets of :func:`catchten_sim.aggregate.acc_layout`) straight from the per-side sums
-    of :func:`side_sums`, without building an outcome row. The same statistics as
-    :meth:`catchten_sim.aggregate.OutcomeAccumulator.add` of the deal's outcome row
-    (checked by tests/test_kernel_fold.py)."""
+    """Add one played deal to the statistics, straight from the per-side sums of
+    :func:`side_sums` (no outcome row): the per-position blocks go to the per-(dealer,
+    side) and per-(dealer, seat) sums of ``scr`` (a position's values are its side's, so
+    one write per side instead of one per position), spread to positions by
+    :func:`fold_flush`; the rest to the flat accumulator ``acc`` (layout ``off``, the
+    ``A_*`` offsets of :func:`catchten_sim.aggregate.acc_layout`). Together the same
+    statistics as :meth:`catchten_sim.aggregate.OutcomeAccumulator.add` of the deal's
+    outcome row (checked by tests/test_kernel_fold.py)."""
     n = sp[S_N]
+    n_sides = sp[S_NSIDES]
     side_of_seat = tab.side_of_seat
     sacc = scr.side_acc
     fate = ten_fate(tab, trump, holder, ten_taker)
     acc[off[A_FATE] + fate] += 1
     acc[off[A_NDEALS]] += 1
-    o_sums = off[A_SUMS]
-    o_sumsq = off[A_SUMSQ]
-    o_ht = off[A_HTOT]
-    o_hh = off[A_HHON]
-    o_hc = off[A_HCP]
-    o_adv = off[A_ADV]
-    o_advsq = off[A_ADVSQ]
     row_sum = 0
     for q in range(n):
         row_sum += sacc[F_TOTAL, side_of_seat[q]]
-    seen = 0
-    seat = dealer
-    for p in range(n):
-        seat += 1
-        if seat == n:
-            seat = 0
-        side = side_of_seat[seat]
-        b = p * N_FIELDS
+        v = scr.seat_tricks[q]
+        scr.c_seat[dealer, q, 0] += v
+        scr.c_seat[dealer, q, 1] += v * v
+    for side in range(n_sides):
+        cs = scr.c_sums[dealer, side]
         for j in range(F_SEAT_TRICKS):
             v = sacc[j, side]
-            acc[o_sums + b + j] += v
-            acc[o_sumsq + b + j] += v * v
-        v = scr.seat_tricks[seat]
-        acc[o_sums + b + F_SEAT_TRICKS] += v
-        acc[o_sumsq + b + F_SEAT_TRICKS] += v * v
+            cs[0, j] += v
+            cs[1, j] += v * v
         tot = sacc[F_TOTAL, side]
-        acc[o_ht + p * HIST + _clip(tot, HIST - 1)] += 1
-        acc[o_hh + p * HIST + _clip(sacc[F_HONOURS, side], HIST - 1)] += 1
-        acc[o_hc + p * HIST + _clip(sacc[F_CARD_POINTS, side], HIST - 1)] += 1
+        ch = scr.c_hist[dealer, side]
+        ch[0, _clip(tot, HIST - 1)] += 1
+        ch[1, _clip(sacc[F_HONOURS, side], HIST - 1)] += 1
+        ch[2, _clip(sacc[F_CARD_POINTS, side], HIST - 1)] += 1
         d = n * tot - row_sum
-        acc[o_adv + p] += d
-        acc[o_advsq + p] += d * d
-        if (seen >> side) & 1 == 0:
-            # side totals (by side number), and the value of a holding: each side once
-            seen |= 1 << side
-            acc[off[A_SIDE] + side] += tot
-            acc[off[A_SIDESQ] + side] += tot * tot
-            dealt = _clip(sacc[F_HONOURS_DEALT, side], HIST - 1)
-            acc[off[A_HOLDN] + dealt] += 1
-            acc[off[A_HOLDS] + dealt] += tot
-            acc[off[A_HOLDSS] + dealt] += tot * tot
+        scr.c_adv[dealer, side, 0] += d
+        scr.c_adv[dealer, side, 1] += d * d
+        # side totals (by side number), and the value of a holding: each side once
+        acc[off[A_SIDE] + side] += tot
+        acc[off[A_SIDESQ] + side] += tot * tot
+        dealt = _clip(sacc[F_HONOURS_DEALT, side], HIST - 1)
+        acc[off[A_HOLDN] + dealt] += 1
+        acc[off[A_HOLDS] + dealt] += tot
+        acc[off[A_HOLDSS] + dealt] += tot * tot
     hpos = 0
     htr = 0
     if holder >= 0:
@@ -366,6 +362,35 @@ def fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off):
         hpos = hpos + n if hpos <= 0 else hpos
         htr = _clip(seat_trumps(sp, scr, trump, holder), HIST_TRUMPS - 1)
     acc[off[A_FBH] + (hpos * HIST_TRUMPS + htr) * 4 + fate] += 1
+
+
+@njit(inline="always", **JIT)
+def fold_flush(tab, sp, scr, acc, off):
+    """Spread the per-(dealer, side/seat) sums of :func:`fold_deal` to the positions of
+    ``acc`` (position ``p`` of dealer ``d`` is seat ``(d + 1 + p) % n``) and zero them."""
+    n = sp[S_N]
+    o_sums = off[A_SUMS]
+    o_sumsq = off[A_SUMSQ]
+    for d in range(n):
+        for p in range(n):
+            seat = (d + 1 + p) % n
+            side = tab.side_of_seat[seat]
+            b = p * N_FIELDS
+            for j in range(F_SEAT_TRICKS):
+                acc[o_sums + b + j] += scr.c_sums[d, side, 0, j]
+                acc[o_sumsq + b + j] += scr.c_sums[d, side, 1, j]
+            acc[o_sums + b + F_SEAT_TRICKS] += scr.c_seat[d, seat, 0]
+            acc[o_sumsq + b + F_SEAT_TRICKS] += scr.c_seat[d, seat, 1]
+            for k, blk in enumerate((A_HTOT, A_HHON, A_HCP)):
+                o = off[blk] + p * HIST
+                for v in range(HIST):
+                    acc[o + v] += scr.c_hist[d, side, k, v]
+            acc[off[A_ADV] + p] += scr.c_adv[d, side, 0]
+            acc[off[A_ADVSQ] + p] += scr.c_adv[d, side, 1]
+    scr.c_sums[:] = 0
+    scr.c_seat[:] = 0
+    scr.c_hist[:] = 0
+    scr.c_adv[:] = 0
 
 
 @njit(**KERNEL_JIT)
@@ -413,6 +438,8 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
             fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)
         if want_rows:
             outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, out[i])
+    if want_acc:
+        fold_flush(tab, sp, scr, acc, off)
 
 
 @njit(**KERNEL_JIT)

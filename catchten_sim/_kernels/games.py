@@ -2,7 +2,7 @@
 unit against the target, whole games, and the exact game-equity table by dynamic
 programming over the per-deal outcome distribution.
 
-Rules (RULES.md §3 ``tie``/``game_at_once``, §7.9-§7.13; the readings of
+Rules (docs/rules.md §3 ``tie``/``game_at_once``, §7.9-§7.13; the readings of
 :mod:`catchten_sim.records`, whose ``score_game`` is the reference these kernels agree with):
 
 - a scoring unit is the hand, or each six-card set with per-set scoring (2/3 players);
@@ -273,7 +273,7 @@ def _play_hand(tab, scr, logs, policies, all_random, seed, stream, dealer):
 
 @njit(**KERNEL_JIT)
 def run_games(tab, scr, gscr, policies, seed, first_game, count, gcfg, out):
-    """Play ``count`` whole games numbered ``first_game, …`` (RULES.md §1, §3, §7.9-13).
+    """Play ``count`` whole games numbered ``first_game, …`` (docs/rules.md §1, §3, §7.9-13).
 
     Game ``g``'s first dealer is ``g % n`` (``dealer_mode`` 0), drawn from a stream keyed
     by ``(seed, g)`` (1), or ``fixed_dealer`` (2); the deal passes left. Hand ``h`` of game

@@ -8,11 +8,11 @@ Groups
 ------
 ``P_*``        indices into ``Tables.params`` (int64 (P_NPARAMS,)), built by
                :meth:`catchten_sim.rules.Rules.tables`.
-``NO_TRUMPS``  trump code 4: a no-trump hand (jaques ``dealer_declares``, RULES.md §4).
+``NO_TRUMPS``  trump code 4: a no-trump hand (jaques ``dealer_declares``, docs/rules.md §4).
 ``POL_*``      policy ids (:class:`catchten_sim.policies.Policy` has the same values).
-``TIE_*``      ``tie`` switch codes (RULES.md §3, §7.10, §7.11).
-``REVOKE_*``   ``revoke`` switch codes (RULES.md §3, §7.4).
-``STEP_*``     count-out steps, rows of a step matrix (RULES.md §7.10), in
+``TIE_*``      ``tie`` switch codes (docs/rules.md §3, §7.10, §7.11).
+``REVOKE_*``   ``revoke`` switch codes (docs/rules.md §3, §7.4).
+``STEP_*``     count-out steps, rows of a step matrix (docs/rules.md §7.10), in
                ``COUNT_OUT_STEPS`` order; ``N_STEPS`` of them.
 ``C_*``/``F_*`` columns of a per-deal outcome row: ``N_FIXED`` fixed columns, then per
                position ``p`` (0 = eldest … n-1 = dealer) ``N_PER_POS`` fields at
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 # ----------------------------------------------------------------- rule parameters
 P_N = 0           # players
-P_NSIDES = 1      # sides (RULES.md §2, §7.8)
+P_NSIDES = 1      # sides (docs/rules.md §2, §7.8)
 P_NSETS = 2       # six-card sets per deal (1 when the hand is dealt whole; §2)
 P_SETSIZE = 3     # cards per player per set
 P_NDEALT = 4      # cards dealt (deck less a card laid aside; §3 keep_six_of_spades)
@@ -67,7 +67,7 @@ REVOKE_HAND = 1
 REVOKE_FORFEIT = 2
 REVOKE_CODES = {"game": REVOKE_GAME, "hand": REVOKE_HAND, "forfeit": REVOKE_FORFEIT}
 
-#: count-out order of RULES.md §7.10, as step names; kernels use the index
+#: count-out order of docs/rules.md §7.10, as step names; kernels use the index
 COUNT_OUT_STEPS = ("ten", "ten_of_diamonds", "cards", "ace", "king", "queen", "jack", "nine")
 STEP_TEN = 0
 STEP_TEN_OF_DIAMONDS = 1

@@ -44,7 +44,7 @@ def scripted_deal(tab, scr, policies, seed, deal_index, script, logs, row, acc, 
     n = sp[S_N]
     s = rng_seed(seed, deal_index)
     dealer = deal_index % n
-    trump, turnup, dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
+    trump, turnup, _dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
     scr.spos[0] = 0
     ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs,
                              True, False, FRESH, False)

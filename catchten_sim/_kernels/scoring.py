@@ -1,7 +1,7 @@
 """The scores of a scoring unit, once: honours, the 10♦ bonus, card points, count-out steps.
 
-A scoring unit is the deal, or each six-card set with per-set scoring (RULES.md §3
-``set_scoring``, §7.9). A side scores, per unit (RULES.md §2, §7.1, §7.2):
+A scoring unit is the deal, or each six-card set with per-set scoring (docs/rules.md §3
+``set_scoring``, §7.9). A side scores, per unit (docs/rules.md §2, §7.1, §7.2):
 
 - the honour points of the trump honours it took (``Tables.honours[trump, card]``: J 11,
   10 10, A 4, K 3, Q 2 in foster; jaques J 3, 9 1; no trumps: A K Q J 10 of every suit),
@@ -9,7 +9,7 @@ A scoring unit is the deal, or each six-card set with per-set scoring (RULES.md 
   not trumps, in the same table);
 - card points ``max(0, cards taken - share)`` when ``card_points`` is on.
 
-Count-out (RULES.md §7.10) adds a unit's points step by step, rows ``STEP_*`` of
+Count-out (docs/rules.md §7.10) adds a unit's points step by step, rows ``STEP_*`` of
 :mod:`catchten_sim._kernels.layout` (``COUNT_OUT_STEPS``): each honour card's points on
 its step (``Tables.step[trump, card]``), card points on ``STEP_CARDS``.
 
@@ -25,13 +25,15 @@ API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` 
     masks; 1 unit without per-set scoring).
 ``add_steps(tab, trump, taken, row)``           adds one side's unit to a count-out row
     ``row`` (int (N_STEPS,)): honours on their steps, card points on ``STEP_CARDS``.
-``honours_dealt(tab, trump, owner, acc)``       ``acc[side] +=`` honour points dealt to
-    each side (cards by ``owner``, int64 (52,), -1 undealt); returns the seat dealt the Ten
-    of trumps (-1: none).
+``honours_dealt(tab, n, set_hands, trump, acc)``  ``acc[side] +=`` honour points dealt
+    to each side (``set_hands`` int64 (n_sets, n)); returns the seat dealt the Ten of
+    trumps (-1: none).
 """
 from __future__ import annotations
 
 from numba import njit
+
+import numpy as np
 
 from .bits import JIT, lowest_index, popcount
 from .layout import P_SHARE, STEP_CARDS
@@ -46,13 +48,13 @@ def card_points(n_taken, share):
 
 @njit(inline="always", **JIT)
 def honour_points(tab, trump, taken):
-    """Honour points of the cards ``taken`` with trumps ``trump`` (10♦ bonus included)."""
-    m = taken & tab.hon_mask[trump]
-    h = 0
-    while m != 0:
-        h += tab.honours[trump, lowest_index(m)]
-        m &= m - 1
-    return h
+    """Honour points of the cards ``taken`` with trumps ``trump`` (10♦ bonus included):
+    one lookup per suit in ``tab.hon_lane`` (honours are cards of rank 9 or higher)."""
+    hl = tab.hon_lane[trump]
+    return (hl[0, (taken >> np.int64(7)) & np.int64(63)]
+            + hl[1, (taken >> np.int64(20)) & np.int64(63)]
+            + hl[2, (taken >> np.int64(33)) & np.int64(63)]
+            + hl[3, (taken >> np.int64(46)) & np.int64(63)])
 
 
 @njit(inline="always", **JIT)
@@ -92,18 +94,17 @@ def add_steps(tab, trump, taken, row):
 
 
 @njit(inline="always", **JIT)
-def honours_dealt(tab, trump, owner, acc):
-    """``acc[side] +=`` the honour points dealt to each side; returns the seat dealt the
-    Ten of trumps (-1: none: dead, or no trumps)."""
+def honours_dealt(tab, sp_n, set_hands, trump, acc):
+    """``acc[side] +=`` the honour points dealt to each side (``set_hands`` int64
+    (n_sets, n), ``sp_n`` players); returns the seat dealt the Ten of trumps (-1: none:
+    dead, or no trumps)."""
     ten = tab.ten_card[trump]
+    ten_bit = np.int64(1) << ten if ten >= 0 else np.int64(0)
     holder = -1
-    m = tab.hon_mask[trump] & tab.deck_mask
-    while m != 0:
-        c = lowest_index(m)
-        m &= m - 1
-        o = owner[c]
-        if o >= 0:
-            acc[tab.side_of_seat[o]] += tab.honours[trump, c]
-        holder = o if c == ten else holder
+    for p in range(sp_n):
+        m = np.int64(0)
+        for st in range(set_hands.shape[0]):
+            m |= set_hands[st, p]
+        acc[tab.side_of_seat[p]] += honour_points(tab, trump, m)
+        holder = p if (m & ten_bit) != 0 else holder
     return holder
-

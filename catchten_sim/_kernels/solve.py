@@ -347,17 +347,18 @@ def _key(T, S, leader, t, cnt):
     k1 = T.zl1[leader] ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP)
     k2 = T.zl2[leader] + np.uint64(t // p[K_SETSIZE] + 1)
     for s in range(4):
-        if (allc >> (13 * s)) & 0x1FFF:
-            for j in range(13):
-                c = T.order[s, j]
-                if c < 0:
-                    break
-                if (allc >> c) & 1:
-                    code = np.uint64(S.owner[c] + 1)
-                    if (named >> c) & 1:
-                        code += np.uint64((c + 1) << 4)
-                    k1 = (k1 ^ code) * _M1
-                    k2 = (k2 + code) * _M2
+        lane = allc & suit_mask(s)
+        j = 0
+        while lane:
+            c = T.order[s, j]
+            j += 1
+            if (lane >> c) & 1:
+                lane ^= _bit(c)
+                code = np.uint64(S.owner[c] + 1)
+                if (named >> c) & 1:
+                    code += np.uint64((c + 1) << 4)
+                k1 = (k1 ^ code) * _M1
+                k2 = (k2 + code) * _M2
         k1 = (k1 ^ _SEP) * _M1
         k2 = (k2 ^ _SEP) * _M2
     return mix64(k1), mix64(k2 ^ (k2 >> np.uint64(29)))
@@ -376,18 +377,18 @@ def _sure(T, S, root, maxs):
     n = p[K_N]
     team = -1
     pts = 0
-    for j in range(13):
+    allc = np.int64(0)
+    for q in range(n):
+        allc |= S.hands[q]
+    lane = allc & suit_mask(tr)
+    j = 0
+    while lane:
         c = T.order[tr, j]
-        if c < 0:
-            break
-        b = _bit(c)
-        holder = -1
-        for q in range(n):
-            if S.hands[q] & b:
-                holder = q
-                break
-        if holder < 0:
+        j += 1
+        if not (lane >> c) & 1:
             continue
+        lane ^= _bit(c)
+        holder = S.owner[c]
         tm = 1 if T.side[holder] == root else 0
         if team < 0:
             team = tm

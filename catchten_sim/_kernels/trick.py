@@ -6,7 +6,7 @@ double-dummy solver all call them. Cards are indices ``suit * 13 + rank`` (rank 
 12 = A); a hand or a trick is an int64 mask. Trump code 4 (``NO_TRUMPS``) means no trumps;
 its suit mask is 0, so every trump rule below is then a no-op without a branch.
 
-Rules (RULES.md)
+Rules (docs/rules.md)
 ----------------
 - follow suit, else any card (§1); ``must_trump``: a trump if unable to follow and able to
   trump (§4);
@@ -108,13 +108,13 @@ def card_suit(c):
 @njit(inline="always", **JIT)
 def lock_bit(turnup_bit, t, total):
     """The exposed turn-up's bit while it may not be played: before the deal's last two
-    tricks (RULES.md §7.3). ``turnup_bit`` is 0 without ``exposed_trump``."""
+    tricks (docs/rules.md §7.3). ``turnup_bit`` is 0 without ``exposed_trump``."""
     return turnup_bit if t < total - 2 else np.int64(0)
 
 
 @njit(inline="always", **JIT)
 def legal_cards(hand, lock, k, ledmask, first_of_set, tmask, ntfl, must_trump):
-    """The legal cards (mask) of ``hand`` for the ``k``-th card of a trick (RULES.md §1,
+    """The legal cards (mask) of ``hand`` for the ``k``-th card of a trick (docs/rules.md §1,
     §3 ``no_trump_first_lead``, §4 ``must_trump``, §7.3, §7.6).
 
     ``lock``: the locked turn-up's bit (0: none); it is neither playable nor counted as
@@ -150,7 +150,7 @@ def winning_card(tm, ledmask, trump, top_trump):
 @njit(inline="always", **JIT)
 def start_play(tab, ps, dealer, trump, turnup):
     """Set ``ps`` to the start of a deal: ``ps.set_hands`` and ``ps.owner`` hold the deal;
-    eldest (the dealer's left) leads (RULES.md §1). ``turnup`` -1: none."""
+    eldest (the dealer's left) leads (docs/rules.md §1). ``turnup`` -1: none."""
     params = tab.params
     n = params[P_N]
     for p in range(n):
@@ -231,7 +231,7 @@ def unplay_card(tab, ps):
 def finish_trick(tab, ps):
     """Resolve the current trick (all ``n`` cards played): the winner's side takes the
     cards in the current scoring unit, the winner leads next; after a set's last trick
-    the next set's hands are taken up (RULES.md §1, §2). Returns the winning seat."""
+    the next set's hands are taken up (docs/rules.md §1, §2). Returns the winning seat."""
     params = tab.params
     v = ps.v
     t = v[V_TRICK]

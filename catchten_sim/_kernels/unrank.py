@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from .bits import JIT, lowest_index, popcount
+from .sampler import next_split
 
 
 @njit(inline="always", **JIT)
@@ -75,6 +76,7 @@ def unrank_hidden(pool, b_size, b_class, cls_cap, cls_void, ways, radix, start, 
     suit_cards = np.zeros(13, dtype=np.int64)
     bk_cards = np.zeros((n_b, 52), dtype=np.int64)
     bk_n = np.zeros(n_b, dtype=np.int64)
+    b_idx = np.zeros(n_b, dtype=np.int64)
     # ways of sharing each class's cards among its buckets (mixed radix of r_split)
     split_c = np.ones(n_cls, dtype=np.int64)
     for c in range(n_cls):
@@ -127,17 +129,7 @@ def unrank_hidden(pool, b_size, b_class, cls_cap, cls_void, ways, radix, start, 
                             st = nxt
                             break
                         r -= w
-                cc = 0
-                while cc < n_cls:
-                    lim = rem[cc] if rem[cc] < k else k
-                    if (cls_void[cc] >> s) & 1:
-                        lim = 0
-                    if x[cc] < lim:
-                        x[cc] += 1
-                        break
-                    x[cc] = 0
-                    cc += 1
-                if cc == n_cls:
+                if not next_split(x, rem, k, cls_void, s, n_cls):
                     break
             j = 0
             while m != 0:
@@ -148,40 +140,20 @@ def unrank_hidden(pool, b_size, b_class, cls_cap, cls_void, ways, radix, start, 
                 y[c] = x[c]
                 rem[c] -= x[c]
             _unrank_arrangement(a, suit_cards, k, y, n_cls, cls_cards, cls_n)
-        # share each class's cards (ascending) among its buckets
-        for b in range(n_b):
-            bk_n[b] = 0
+        # share each class's cards (ascending) among its buckets, in bucket order
         for c in range(n_cls):
             rc = r_split % split_c[c]
             r_split //= split_c[c]
-            _share(cls_cards[c], cls_n[c], b_size, b_class, c, rc, bk_cards, bk_n, y)
-        for b in range(n_b):
-            mm = np.int64(0)
-            for q in range(bk_n[b]):
-                mm |= np.int64(1) << bk_cards[b, q]
-            out[i, b] = mm
-
-
-@njit(inline="always", **JIT)
-def _share(cards, n_cards, b_size, b_class, c, a, bk_cards, bk_n, y):
-    """The ``a``-th arrangement of a class's ``cards`` over its buckets (in bucket order),
-    written to ``bk_cards[b, bk_n[b]]``."""
-    n_b = b_size.shape[0]
-    for j in range(n_cards):
-        for b in range(n_b):
-            if b_class[b] != c:
-                continue
-            if bk_n[b] >= b_size[b]:
-                continue
-            # arrangements of the rest with this card in bucket b
             nb = 0
-            for q in range(n_b):
-                if b_class[q] == c:
-                    y[nb] = b_size[q] - bk_n[q] - (1 if q == b else 0)
+            for b in range(n_b):
+                if b_class[b] == c:
+                    y[nb] = b_size[b]
+                    b_idx[nb] = b
+                    bk_n[nb] = 0
                     nb += 1
-            cnt = _multinomial(y, nb)
-            if a < cnt:
-                bk_cards[b, bk_n[b]] = cards[j]
-                bk_n[b] += 1
-                break
-            a -= cnt
+            _unrank_arrangement(rc, cls_cards[c], cls_n[c], y, nb, bk_cards, bk_n)
+            for q in range(nb):
+                mm = np.int64(0)
+                for j in range(bk_n[q]):
+                    mm |= np.int64(1) << bk_cards[q, j]
+                out[i, b_idx[q]] = mm

@@ -1,0 +1,229 @@
+"""What a user meets: bad inputs on every command, 80-column tables, Ctrl-C keeping files
+honest, report directories, the compile notice and the Python API's types."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from rich.console import Console
+
+from catchten_sim import Rules
+from catchten_sim.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+FORBIDDEN = ("internal error", "Traceback", "NoneType", "None", "1 deals")
+
+
+def _invoke(args, **kw):
+    return CliRunner().invoke(cli, [str(a) for a in args], **kw)
+
+
+def _clean(res) -> str:
+    out = (res.stderr or "") + (res.stdout or "")
+    for word in FORBIDDEN:
+        assert word not in out, f"{word!r} in output: {out[-400:]}"
+    return out
+
+
+@pytest.fixture
+def files(tmp_path):
+    f = {
+        "nonutf8": tmp_path / "bad.json", "nonutf8_toml": tmp_path / "bad.toml",
+        "null": tmp_path / "null.json", "list": tmp_path / "list.json",
+        "full": tmp_path / "full", "missing": tmp_path / "no" / "such" / "dir",
+    }
+    f["nonutf8"].write_bytes(b'{"players": \xff}')
+    f["nonutf8_toml"].write_bytes(b'rules = "foster"\nplayers = \xff\n')
+    f["null"].write_text("null")
+    f["list"].write_text("[]")
+    f["full"].mkdir()
+    (f["full"] / "keep.txt").write_text("mine")
+    return f
+
+
+# --------------------------------------------------------------------------- bad inputs
+BAD = [
+    (["simulate", "--rules-file", "{nonutf8_toml}"], "UTF-8"),
+    (["score", "{nonutf8}"], "UTF-8"),
+    (["advise", "{nonutf8}"], "UTF-8"),
+    (["score", "{null}"], "null"),
+    (["advise", "{null}"], "null"),
+    (["advise", "{list}"], "not an object"),
+    (["report", "--deals", "1"], "deals"),
+    (["report", "--deals", "500", "--sweep-deals", "1"], "sweep-deals"),
+    (["equity", "--hands", "10000000000000"], "hands"),
+    (["report", "--deals", "200", "--out", "{missing}"], "does not exist"),
+    (["simulate", "--deals", "200", "--out", "{missing}/x.csv"], "does not exist"),
+    (["simulate", "--deals", "200", "--report", "{full}"], "not empty"),
+    (["report", "--deals", "200", "--out", "{full}"], "not empty"),
+    (["advise", "--seat", "0"], "dealer"),
+]
+
+
+@pytest.mark.parametrize("args, word", BAD, ids=[" ".join(a[:3]) for a, _ in BAD])
+def test_bad_input_is_one_clear_line_and_exit_2(files, args, word):
+    args = [a.format(**{k: str(v) for k, v in files.items()}) for a in args]
+    res = _invoke(args)
+    out = _clean(res)
+    assert res.exit_code == 2, out
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    assert word.lower() in lines[0].lower(), lines[0]
+
+
+def test_one_deal_and_one_game_work():
+    res = _invoke(["simulate", "--deals", "1", "--no-progress"])
+    assert res.exit_code == 0, res.output
+    out = _clean(res)
+    assert "of 1 deal with the Ten" in out or "never in play" in out
+    res = _invoke(["simulate", "--games", "1"])
+    assert res.exit_code == 0, res.output
+    _clean(res)
+
+
+def test_odds_with_one_deal_says_deal():
+    res = _invoke(["odds", "--hand", "JS AS 9S KH QH 7D 8C 9C TC", "--turnup", "7S",
+                   "--deals", "1"])
+    assert res.exit_code == 0, res.output
+    assert "1 deal consistent" in _clean(res)
+
+
+# --------------------------------------------------------------------------- 80 columns
+def _width_ok(text: str) -> None:
+    lines = text.splitlines()
+    assert max(len(ln) for ln in lines) <= 80, max(lines, key=len)
+    assert "\u2026" not in text, "a cell was cut short"
+
+
+def test_headline_table_fits_80_columns():
+    from catchten_sim.report_text import print_simulation
+    from catchten_sim.simulate import simulate
+    for rules, n in ((Rules("foster", 4), 3000), (Rules("foster", 8), 3000),
+                     (Rules("foster", 4), 1)):
+        con = Console(width=80, record=True, highlight=False)
+        print_simulation(simulate(rules, ["heuristic", "random"] * (rules.players // 2),
+                                  n_deals=n, seed=1), con)
+        _width_ok(con.export_text())
+
+
+def test_advise_tables_fit_80_columns():
+    from catchten_sim.advise import advise
+    from catchten_sim.report_advise import print_advice
+    for f in ("position-lead.json", "position-score.json"):
+        con = Console(width=80, record=True, highlight=False)
+        print_advice(advise(EXAMPLES / f, samples=200, seed=1, time_limit=None), con)
+        text = con.export_text()
+        _width_ok(text)
+        assert "[" in text and "best:" in text
+
+
+# --------------------------------------------------------------------------- Ctrl-C
+def test_ctrl_c_counts_exactly_the_rows_written():
+    from catchten_sim.simulate import simulate
+    written = []
+
+    def writer(rows, first):
+        written.append(len(rows))
+        if len(written) == 3:               # Ctrl-C while this chunk is being written
+            os.kill(os.getpid(), signal.SIGINT)
+
+    res = simulate(Rules("foster", 4), "heuristic", n_deals=100_000, seed=3, chunk=1000,
+                   on_chunk=writer)
+    assert res.interrupted
+    assert sum(written) == res.n_deals == res.to_dict()["deals"]
+
+
+def test_interrupted_report_is_marked_numbered_as_a_full_one_and_exits_130(tmp_path,
+                                                                         monkeypatch):
+    import catchten_sim.simulate as S
+    real = S.simulate
+    calls = []
+
+    def flaky(*a, **kw):
+        calls.append(1)
+        if len(calls) == 3:                 # Ctrl-C during the second sweep run
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    monkeypatch.setattr(S, "simulate", flaky)
+    out = tmp_path / "rep"
+    res = _invoke(["report", "--deals", "300", "--sweep-deals", "200", "--out", out,
+                   "--format", "png", "--no-sweep-variants", "--no-compare-policies"])
+    assert res.exit_code == 130, res.output
+    side = json.loads((out / "report.json").read_text())
+    assert side["interrupted"] and side["interrupted_after_deals"] == 300 + 200
+    names = sorted(p.name for p in out.glob("fig*.png"))
+    # the player-count sweep ran one run: fig02 is still number 2, the rest keep theirs
+    assert "fig02_ten_by_players.png" in names and "fig04_seat_advantage.png" in names
+    assert not any(n.startswith("fig07") for n in names)      # not run: left out
+    from catchten_sim.report import FIGURE_NUMBERS
+    for f in side["figures"]:
+        assert f["png"].startswith(f"fig{FIGURE_NUMBERS[f['name']]:02d}_")
+
+
+def test_report_default_directory_is_new_and_never_overwritten(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = ["report", "--deals", "200", "--format", "png", "--no-sweep-players",
+            "--no-sweep-variants", "--no-compare-policies"]
+    for _ in range(2):
+        res = _invoke(args)
+        assert res.exit_code == 0, res.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report-foster-4p",
+                                                          "report-foster-4p-2"]
+    full = tmp_path / "report-foster-4p"
+    before = {p.name: p.stat().st_mtime_ns for p in full.iterdir()}
+    res = _invoke(args + ["--out", full])
+    assert res.exit_code == 2 and "not empty" in res.stderr
+    assert {p.name: p.stat().st_mtime_ns for p in full.iterdir()} == before
+    res = _invoke(args + ["--out", full, "--force"])
+    assert res.exit_code == 0, res.output
+
+
+# --------------------------------------------------------------------------- compile
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="nothing compiles")
+def test_compile_notice_is_said_once_when_numba_compiles():
+    from numba import njit
+
+    from catchten_sim.compile_notice import compile_notice
+    said = []
+
+    @njit(cache=False)
+    def f(x):
+        return x + 1
+
+    with compile_notice(said.append):
+        f(1)
+        f(2.0)          # a second signature compiles too: still one notice
+    assert len(said) == 1 and said[0].startswith("compiling the engine (once, about ")
+    said.clear()
+    with compile_notice(said.append):
+        f(3)            # compiled already: nothing to say
+    assert said == []
+
+
+# --------------------------------------------------------------------------- Python API
+def test_api_takes_paths_dicts_and_card_text():
+    from catchten_sim.advise import advise, odds
+    from catchten_sim.cards import Card
+    a = advise(EXAMPLES / "position-lead.json", samples=200, seed=2, time_limit=None)
+    b = advise(json.loads((EXAMPLES / "position-lead.json").read_text()), samples=200,
+               seed=2, time_limit=None)
+    assert isinstance(a.best, Card) and a.best == b.best
+    assert a.best == str(a.best) and len(str(a.best)) == 2
+    assert all(isinstance(x.card, Card) for x in a.candidates)
+    o = odds(Rules("foster", 4), "JS AS 9S KH QH 7D 8C 9C TC", "7S", seat=0, dealer=3,
+             n_deals=300)
+    assert o.n_deals == 300 and 0 <= o.ten_ours.mean <= 1
+
+
+def test_deals_print_as_cards():
+    from catchten_sim.play import deal, play
+    d = deal(Rules("foster", 4), seed=7, index=0)
+    text = repr(d) + repr(play(d, "heuristic"))
+    assert "turn-up" in text
+    assert not any(len(tok) > 4 and tok.strip("(),;:[]").isdigit() for tok in text.split())
