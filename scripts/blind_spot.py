@@ -20,18 +20,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from catchten_sim import Rules  # noqa: E402
-from catchten_sim._kernels import engine as K  # noqa: E402
-from catchten_sim.aggregate import Z95, mean_se  # noqa: E402
-from catchten_sim.match import _Player  # noqa: E402
-from catchten_sim.policies import Policy  # noqa: E402
-from catchten_sim.solve import solve_deals  # noqa: E402
+from catchten_sim import Rules
+from catchten_sim._kernels import engine as K
+from catchten_sim.aggregate import Z95, mean_se
+from catchten_sim.match import _Player
+from catchten_sim.policies import Policy
+from catchten_sim.solve import solve_deals
 
 
 def eldest_diff(rules: Rules, first: int, tot: np.ndarray) -> np.ndarray:

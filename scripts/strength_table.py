@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The strength table (issue 11, item 3): a round robin of duplicate matches.
 
-    python scripts/strength_table.py                                  # the README's table
+    PYTHONPATH=. python scripts/strength_table.py                                  # the README's table
     python scripts/strength_table.py --pimc pimc:10 --pimc-deals 200 --pimc-time 900
 
 Every pair of strategies plays a duplicate match (:func:`catchten_sim.match.match`: every
@@ -25,10 +25,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from catchten_sim import Rules  # noqa: E402
-from catchten_sim.match import match  # noqa: E402
+from catchten_sim import Rules
+from catchten_sim.match import match
 
 RULES = (("foster", 4), ("foster", 2))
 
