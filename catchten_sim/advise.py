@@ -53,7 +53,8 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -242,7 +243,8 @@ def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
         return RolloutEvaluator(info, candidates, policies, seed, threads)
     if key == "dd":
         from .dd import DoubleDummyEvaluator
-        return DoubleDummyEvaluator(info, candidates, seed=seed, threads=threads)
+        return DoubleDummyEvaluator(info, candidates, seed=seed,  # type: ignore[return-value]
+                                    threads=threads)   # (duck-typed: has measures())
     raise CatchTenError("evaluator", "unknown evaluator", f"{name!r}; known: rollout, dd")
 
 
@@ -398,7 +400,7 @@ class Estimate:
         return f"{self.mean:+.2f} ({self.lo:+.2f} to {self.hi:+.2f})"
 
 
-def _r(x: float, d: int = 4) -> float | None:
+def _r(x: float | None, d: int = 4) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), d)
 
 
@@ -538,7 +540,8 @@ class Advice:
         if ca not in self._cands or cb not in self._cands:
             raise CatchTenError("card", "not a legal card", f"{a!r} / {b!r}")
         d, se, _ = self._acc.pair(self._cands.index(ca), self._cands.index(cb))
-        return Comparison(ca, cb, _mean_est(d, se, self._acc.n, self.z), self.practical_margin)
+        return Comparison(Card(ca), Card(cb), _mean_est(d, se, self._acc.n, self.z),
+                          self.practical_margin)
 
     @property
     def partial(self) -> bool:
@@ -608,7 +611,7 @@ def _policies(rules: Rules, policy: object, opponents: object, seat: int
                  for s in range(rules.players))
 
 
-def _card(c: object) -> Card | None:
+def _card(c: Any) -> Card | None:
     """A card index (int, numpy int) or Card as a :class:`Card`; None stays None."""
     return None if c is None else c if isinstance(c, Card) else Card(int(c))
 
@@ -628,7 +631,7 @@ def as_position(position: object) -> Position:
     if isinstance(position, Mapping):
         return Position.from_dict(position)
     if isinstance(position, (str, os.PathLike)):
-        return Position.from_json(position)
+        return Position.from_json(os.fspath(position))
     raise CatchTenError("position", "not a position",
                         f"a Position, a dict or a JSON file path, not "
                         f"{type(position).__name__}")
@@ -776,7 +779,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                 meas = _measures(out, my_side, rules.n_sides)
                 if eq is not None:
                     meas["p_win"] = eq(out)[..., my_side]
-            if other is not None:
+            if other is not None and acc_o is not None:
                 acc_o.add(_measures(other.evaluate(hands, done), my_side, rules.n_sides))
             acc.add(meas)
             done += m
@@ -832,7 +835,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     best_margin = None
     if second_j is not None:
         d, se, _ = acc.pair(best_j, second_j)
-        best_margin = Comparison(cands[best_j], cands[second_j], _mean_est(d, se, acc.n, z),
+        best_margin = Comparison(Card(cands[best_j]), Card(cands[second_j]),
+                                 _mean_est(d, se, acc.n, z),
                                  margin)
     trump_lead, note = _trump_lead(acc, cands, order, info, z, margin)
     if eq_why:
@@ -850,8 +854,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     model_note = ""
     if acc_o is not None and acc_o.n:
         other_d, model_note = _compare_models(acc, acc_o, cands, info, z, margin, equiv)
-    return Advice(position, pols, ev.name, objective, tuple(results), cands[best_j],
-                  None if second_j is None else cands[second_j], best_margin, trump_lead,
+    return Advice(position, pols, ev.name, objective, tuple(results), Card(cands[best_j]),
+                  None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
                   intervals, margin, acc, tuple(cands), exact_done, other_d, model_note)
 
@@ -871,8 +875,8 @@ def _results(acc: _Acc, cands: Sequence[int], order: Sequence[int], equiv: dict[
             else:
                 est[k] = _mean_est(m_, se, acc.n, z)
         results.append(CandidateResult(
-            cands[j], _is_trump(info, cands[j]), acc.n, est,
-            cands[equiv[j]] if j in equiv else None,
+            Card(cands[j]), _is_trump(info, cands[j]), acc.n, est,
+            Card(cands[equiv[j]]) if j in equiv else None,
             float(acc.best_count[j]) / acc.n if acc.n else None,
             float(acc.s1[acc.objective][j]) if exact else None))
     return results
@@ -889,7 +893,7 @@ def _trump_lead(acc: _Acc, cands: Sequence[int], order: Sequence[int], info: Inf
     holds_trumps = bool(info.my_hand & (0x1FFF << (13 * info.trump)))
     if tr and other:
         d, se, _ = acc.pair(tr[0], other[0])
-        return Comparison(cands[tr[0]], cands[other[0]], _mean_est(d, se, acc.n, z),
+        return Comparison(Card(cands[tr[0]]), Card(cands[other[0]]), _mean_est(d, se, acc.n, z),
                           margin), ""
     if holds_trumps and not tr:
         return None, "a trump lead is not allowed here"
@@ -946,7 +950,7 @@ def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
         # card x beats card y by more than the practical margin, separated at 95%
         d, se, _ = a.pair(x, y)
         e = _mean_est(d, se, a.n, z)
-        return Comparison(cands[x], cands[y], e, margin).verdict == "separated" and \
+        return Comparison(Card(cands[x]), Card(cands[y]), e, margin).verdict == "separated" and \
             d > margin
     if best_o not in top_d and best_d not in top_o and (
             firm(acc, best_d, best_o) or firm(acc_o, best_o, best_d)):
@@ -1002,7 +1006,8 @@ def explain(advice: Advice, n_deals: int = 3, *, card: object = None) -> list[di
     pos = advice.position
     info = pos.info()
     r = pos.rules
-    c = advice.best if card is None else (card if isinstance(card, int) else parse_card(card))
+    c = int(advice.best) if card is None else (int(card) if isinstance(card, int)
+                                               else parse_card(card))
     ev = RolloutEvaluator(info, [c], advice.policies, advice.seed, 1)
     sampler = Sampler(info)
     hidden = sampler.sample(n_deals, seed=advice.seed, start=0)

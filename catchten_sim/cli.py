@@ -10,7 +10,8 @@ import os
 import sys
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import click
 
@@ -331,7 +332,7 @@ class _Progress:
         self.total = total
         self.label = label
         self.start = time.perf_counter()
-        self.bar = None
+        self.bar: Any = None
         self.task = None
 
     def update(self, done: int, total: int) -> None:

@@ -44,11 +44,15 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from ._lazy import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas
 from ._kernels import engine as K
 from ._kernels import games as G
 from .aggregate import mean_se, wilson
@@ -132,14 +136,14 @@ class GameSimulationResult:
     start_scores: tuple[int, ...]
     wins: np.ndarray = field(repr=False)
     unfinished: int = 0
-    hands_hist: np.ndarray = field(repr=False, default=None)
-    how: np.ndarray = field(repr=False, default=None)
-    count_out_steps: np.ndarray = field(repr=False, default=None)
-    unit_hist: np.ndarray = field(repr=False, default=None)
+    hands_hist: Any = field(repr=False, default=None)
+    how: Any = field(repr=False, default=None)
+    count_out_steps: Any = field(repr=False, default=None)
+    unit_hist: Any = field(repr=False, default=None)
     replays: int = 0
     games_with_replay: int = 0
-    score_sum: np.ndarray = field(repr=False, default=None)
-    score_sumsq: np.ndarray = field(repr=False, default=None)
+    score_sum: Any = field(repr=False, default=None)
+    score_sumsq: Any = field(repr=False, default=None)
     elapsed_s: float = 0.0
     threads: int = 1
     interrupted: bool = False
@@ -160,7 +164,7 @@ class GameSimulationResult:
             return list(range(n))
         return [s for s in range(n) if self.rules.side_of(s) == first_dealer_side]
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self) -> pandas.DataFrame:
         """P(win) of each side by who dealt first: one row per (first dealer, side), the
         first dealer being a seat, a side (``seat`` = -1) or all games (both -1).
 
@@ -184,7 +188,7 @@ class GameSimulationResult:
                              "lo": lo, "hi": hi})
         return pd.DataFrame(rows)
 
-    def hands_frame(self) -> pd.DataFrame:
+    def hands_frame(self) -> pandas.DataFrame:
         """The distribution of hands per game: hands, games, share."""
         h = self.hands_hist
         idx = np.nonzero(h)[0]
@@ -196,7 +200,7 @@ class GameSimulationResult:
         n_played = self.n_games
         frame = self.to_frame()
 
-        def entries(sub: pd.DataFrame) -> list[dict]:
+        def entries(sub: pandas.DataFrame) -> list[dict]:
             return [{"side": int(x.side), "seats": r.seats_of(int(x.side)), "wins": int(x.wins),
                      "p_win": _f(x.p_win), "wilson95": [_f(x.lo), _f(x.hi)]}
                     for x in sub.itertuples()]
@@ -245,7 +249,8 @@ class GameSimulationResult:
                           "by_step": {COUNT_OUT_STEPS[j]: int(self.count_out_steps[j])
                                       for j in range(len(COUNT_OUT_STEPS))
                                       if self.count_out_steps[j]}},
-            "deciding_set": ({str(u + 1): int(self.unit_hist[u]) for u in range(len(self.unit_hist))}
+            "deciding_set": ({str(u + 1): int(self.unit_hist[u])
+                              for u in range(len(self.unit_hist))}
                              if len(self.unit_hist) > 1 else None),
             "ties_carried": {"units": self.replays, "games": self.games_with_replay},
             "final_scores": scores,
@@ -403,15 +408,16 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
                 fin = w >= 0
                 unfinished += int((~fin).sum())
                 np.add.at(wins, (rows[fin, G.G_FIRST_DEALER], w[fin]), 1)
-                hands_hist += np.bincount(rows[:, G.G_HANDS], minlength=len(hands_hist))[:len(hands_hist)]
+                nh = len(hands_hist)
+                hands_hist += np.bincount(rows[:, G.G_HANDS], minlength=nh)[:nh]
                 how += np.bincount(rows[:, G.G_HOW], minlength=len(how))[:len(how)]
                 co = rows[rows[:, G.G_HOW] == G.HOW_COUNT_OUT, G.G_STEP]
                 co_steps += np.bincount(co, minlength=len(co_steps))[:len(co_steps)]
                 uw = rows[fin, G.G_UNIT]
                 unit_hist += np.bincount(uw, minlength=n_units)[:n_units]
-                sc = rows[:, G.G_RUNNING:G.G_RUNNING + ns].astype(np.float64)
-                s_sum += sc.sum(axis=0)
-                s_sq += (sc * sc).sum(axis=0)
+                run_sc = rows[:, G.G_RUNNING:G.G_RUNNING + ns].astype(np.float64)
+                s_sum += run_sc.sum(axis=0)
+                s_sq += (run_sc * run_sc).sum(axis=0)
                 if on_rows is not None:
                     on_rows(rows.copy(), done)
                 replays += int(rows[:, G.G_REPLAYS].sum())
@@ -555,7 +561,8 @@ class EquityTable:
 
     def _scores(self, scores: Sequence[int]) -> np.ndarray:
         sc = list(scores)
-        if len(sc) != self.n_sides or any(isinstance(x, bool) or not isinstance(x, (int, np.integer))
+        if len(sc) != self.n_sides or any(isinstance(x, bool)
+                                          or not isinstance(x, (int, np.integer))
                                           or not 0 <= int(x) < self.target for x in sc):
             raise CatchTenError("score", "out of range",
                                 f"{sc!r}: one score per side ({self.n_sides}), each 0 … "
@@ -690,7 +697,7 @@ class EquityTable:
         return tuple(float(x) for x in vals)
 
     # ---------------------------------------------------------------- output
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self) -> pandas.DataFrame:
         """One row per state: ``score_0 … , dealer_side`` (``dealer_seat`` too when the
         classes are seats), ``p_win_0 …``. Scores are before the deal, 0 … target-1."""
         T = self.target
@@ -786,7 +793,11 @@ def _groups(u_steps: np.ndarray, prob: np.ndarray) -> tuple:
     tau = u_steps.sum(axis=(1, 2))                      # (K, ns)
     ns = tau.shape[1]
     g_ptr = [0]
-    g_tau, g_p, l_ptr, l_idx, l_p = [], [], [0], [], []
+    g_tau: list = []
+    g_p: list = []
+    l_ptr = [0]
+    l_idx: list = []
+    l_p: list = []
     for c in range(prob.shape[0]):
         idx = np.nonzero(prob[c])[0]
         t = tau[idx]

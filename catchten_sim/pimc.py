@@ -105,7 +105,7 @@ def is_pimc(p: object) -> bool:
     return isinstance(p, PimcPolicy)
 
 
-def kernel_policies(pols: Sequence[object], where: str) -> np.ndarray:
+def kernel_policies(pols: Sequence[Any], where: str) -> np.ndarray:
     """int64 policy ids for a kernel that cannot play ``pimc`` (refused, naming it)."""
     if any(is_pimc(p) for p in pols):
         raise CatchTenError("policy", "not available",
@@ -174,7 +174,7 @@ class DealDriver:
     :func:`catchten_sim.play.deal`); ``row``/``acc`` as :func:`._kernels.pimc.scripted_deal`.
     """
 
-    def __init__(self, rules: Rules, policies: Sequence[object], seed: int, *,
+    def __init__(self, rules: Rules, policies: Sequence[Any], seed: int, *,
                  threads: int = 1) -> None:
         self.rules = rules
         self.n = rules.players
@@ -235,6 +235,7 @@ class DealDriver:
             card, _ = choose(info, pol.n, seed=decision_seed(self.seed, index, k),
                              threads=self.threads, evaluator=self.solvers)
             self.decisions += 1
+            assert info.state is not None   # _info_of replays the play
             legal = info.state.legal_cards()
             script[used] = sorted(legal).index(card)
             used += 1

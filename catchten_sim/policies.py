@@ -46,7 +46,7 @@ class Policy(IntEnum):
     HEURISTIC = 1
 
     @classmethod
-    def parse(cls, name: object, field: str = "policy") -> "Policy":
+    def parse(cls, name: object, field: str = "policy") -> Policy:
         """``Policy`` from a name (``random``, ``heuristic``), an id or a Policy; ``pimc``
         or ``pimc:N`` give a :class:`catchten_sim.pimc.PimcPolicy` instead.
 
@@ -69,7 +69,7 @@ class Policy(IntEnum):
                             f"{', '.join(p.name.lower() for p in cls)}, pimc[:N]")
 
     @classmethod
-    def per_seat(cls, policies: object, players: int) -> tuple["Policy", ...]:
+    def per_seat(cls, policies: object, players: int) -> tuple[Policy, ...]:
         """One Policy per seat from one policy (a name, an id or a Policy) for every seat
         or a sequence of ``players`` of them.
 
@@ -80,7 +80,7 @@ class Policy(IntEnum):
         """
         if isinstance(policies, (str, Policy)) or not hasattr(policies, "__iter__"):
             return tuple(cls.parse(policies) for _ in range(players))
-        pols = tuple(cls.parse(p) for p in policies)      # type: ignore[attr-defined]
+        pols = tuple(cls.parse(p) for p in policies)
         if len(pols) != players:
             raise CatchTenError("policies", "wrong number of policies",
                                 f"{len(pols)} for {players} players")

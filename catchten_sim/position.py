@@ -30,12 +30,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from .cards import format_card, parse_card, parse_cards
-from .errors import CatchTenError, IllegalPlayError, ParseError, PositionError, check_keys
+from .errors import IllegalPlayError, ParseError, PositionError, check_keys
 from .inputs import json_kind, preset_name, read_json_object
 from .rules import NO_TRUMPS, Rules
 from .state import PlayState
@@ -197,7 +198,7 @@ class Position:
         return self._info
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> "Position":
+    def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> Position:
         """Build from a docs/formats.md position object (JSON-like dict)."""
         if not isinstance(data, Mapping):
             raise ParseError("position", "not an object",
@@ -226,20 +227,22 @@ class Position:
                     isinstance(x, int) and not isinstance(x, bool) and 0 <= x < rules.target
                     for x in score):
                 raise PositionError("score", "bad score",
-                                    f"{json.dumps(score, default=str)}: {rules.n_sides} whole numbers from 0 to "
+                                    f"{json.dumps(score, default=str)}: "
+                                    f"{rules.n_sides} whole numbers from 0 to "
                                     f"{rules.target - 1}, one per side")
             score = tuple(int(x) for x in score)
         trump = data.get("trump")
         if trump is not None:
             names = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
             if str(trump).upper() not in names:
-                raise PositionError("trump", "bad trump", f"{json.dumps(trump, default=str)}: S, H, D, C or NT")
+                raise PositionError("trump", "bad trump",
+                                    f"{json.dumps(trump, default=str)}: S, H, D, C or NT")
             trump = names[str(trump).upper()]
         return cls(rules, dealer, seat, tuple(hand), turnup, tuple(play), tuple(dead), score,
                    trump)
 
     @classmethod
-    def from_json(cls, path: str | Path) -> "Position":
+    def from_json(cls, path: str | Path) -> Position:
         """Read a position file (``-``: standard input); see :meth:`from_dict`.
 
         Raises
@@ -397,7 +400,7 @@ def _replay_play(p: Position, r: Rules, trump: int,
     return state
 
 
-def info_arrays(info: InfoSet) -> dict[str, np.ndarray]:
+def info_arrays(info: InfoSet) -> dict[str, Any]:
     """The information set as kernel arrays (for the determinization sampler).
 
     Returns ``pool`` (int64 mask), and per bucket (hidden hand): ``b_set``, ``b_seat``,
@@ -436,7 +439,8 @@ def deal_info(rules: Rules, *, dealer: int, seat: int, hand: Sequence[int],
     for name, v in (("dealer", dealer), ("seat", seat)):
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
             raise PositionError(name, f"{name} out of range", f"{name}="
-                                f"{'missing' if v is None else json.dumps(v, default=str)} (allowed 0 to "
+                                f"{'missing' if v is None else json.dumps(v, default=str)}"
+                                f" (allowed 0 to "
                                 f"{n - 1})")
     deck = set(rules.deck)
     hand = [int(c) for c in hand]

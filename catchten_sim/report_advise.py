@@ -132,14 +132,14 @@ def print_advice(a: Advice, console=None) -> None:
                 "exact, every consistent deal")
         if v == "no practical difference":
             echo(f"best: no practical difference between {format_card(a.best)} and "
-                 f"{format_card(a.second)}: {d.mean:+.3f} {a.objective} ({span}; inside "
+                 f"{a.second}: {d.mean:+.3f} {a.objective} ({span}; inside "
                  f"the practical margin ±{a.practical_margin:g})")
         else:
             verdict = "separated at 95%" if v == "separated" else "not separated at 95%"
             if a.z == 0:
                 verdict = "no sampling error"
             echo(f"best: {format_card(a.best)}, by {d.mean:+.3f} {a.objective} over "
-                 f"{format_card(a.second)} ({span}; {verdict})")
+                 f"{a.second} ({span}; {verdict})")
     if a.trump_lead is not None:
         d = a.trump_lead.diff
         ans = trump_answer(a.trump_lead)
@@ -172,7 +172,7 @@ def print_odds(o: Odds) -> None:
     info = o.info
     r = info.rules
     echo(f"{r.label()}  seat {info.seat} (side {r.side_of(info.seat)}), dealer {info.dealer}, "
-         f"turn-up {format_card(info.turnup)}; hand "
+         f"turn-up {'none' if info.turnup is None else format_card(info.turnup)}; hand "
          f"{' '.join(format_card(c) for c in cards_of_mask(info.my_hand))}")
     if o.partial:
         echo(f"PARTIAL: interrupted after {o.n_deals:,} of {o.requested:,} deals")

@@ -8,7 +8,7 @@ costs ~25 s more per cold start.)
 from __future__ import annotations
 
 from concurrent.futures import Executor
-from typing import Callable
+from collections.abc import Callable
 
 
 def split_range(count: int, threads: int) -> list[tuple[int, int]]:
@@ -26,7 +26,8 @@ def run_parallel(fn: Callable[[int, int, int], None], count: int, pool: Executor
     the calling thread runs the last slice, ``pool`` (``threads - 1`` workers) the others.
     Exceptions of any slice are raised here."""
     parts = split_range(count, threads if pool is not None else 1)
-    futures = [pool.submit(fn, i, a, b) for i, (a, b) in enumerate(parts[:-1])]
+    futures = [] if pool is None else [pool.submit(fn, i, a, b)
+                                       for i, (a, b) in enumerate(parts[:-1])]
     i, (a, b) = len(parts) - 1, parts[-1]
     fn(i, a, b)
     for f in futures:

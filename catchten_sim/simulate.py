@@ -19,11 +19,15 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
 from ._lazy import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas
 from ._kernels import engine as K
 from .aggregate import FIELDS, OutcomeAccumulator
 from .errors import CatchTenError
@@ -130,7 +134,7 @@ class SimulationResult:
         """The Ten of trumps: counts of saved/caught/dead, ``p_caught`` and ``wilson95``."""
         return self.acc.ten_summary()
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self) -> pandas.DataFrame:
         """Per-position summary (see :meth:`OutcomeAccumulator.positions_frame`)."""
         return self.acc.positions_frame()
 
@@ -261,6 +265,7 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
         # pimc seats: decided deal by deal from Python (catchten_sim.pimc), the solver's
         # threads inside each decision; the deals are those of the kernel path
         driver = DealDriver(rules, pols, seed, threads=used)
+        solver_threads = used
         used = 1
         parts = parts[:1]
         chunk = min(chunk, 16)
@@ -299,7 +304,8 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     elapsed = time.perf_counter() - start_time
     if done == 0:
         raise KeyboardInterrupt
-    return SimulationResult(rules, pols, seed, done, n_deals, used, acc, elapsed, interrupted)
+    return SimulationResult(rules, pols, seed, done, n_deals,
+                            solver_threads if with_pimc else used, acc, elapsed, interrupted)
 
 
 @contextmanager
@@ -362,7 +368,7 @@ class DealWriter:
             raise CatchTenError("out", "unknown file type",
                                 f"{self.path.name}: use .csv or .parquet")
         self.kind = suffix[1:]
-        self._writer = None
+        self._writer: Any = None
         from .paths import ensure_dir
         ensure_dir(self.path.parent, "out")
         try:
