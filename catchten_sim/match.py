@@ -107,9 +107,9 @@ class _Sums:
 
     k: int
     n: int = 0
-    sx: np.ndarray = field(default=None)       # type: ignore[assignment]
-    ssx: np.ndarray = field(default=None)      # type: ignore[assignment]
-    s: dict = field(default_factory=dict)
+    sx: np.ndarray = field(init=False)
+    ssx: np.ndarray = field(init=False)
+    s: dict = field(init=False)
 
     def __post_init__(self) -> None:
         self.sx = np.zeros(self.k)
@@ -479,8 +479,8 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     lo, hi = normal_interval(mu, se_y, z)
     wlo, whi = normal_interval(mw, se_w, z)
     # per deal: a round's value is a mean of n deals, so its se is that of n deals
-    se = {"plain": sums.se_plain(), "duplicate": se_d, "control_variate": se_y}
-    return MatchResult(rules, pa, pb, seed, sums.n * n, total_rounds * n, mu, (lo, hi), se,
+    ses = {"plain": sums.se_plain(), "duplicate": se_d, "control_variate": se_y}
+    return MatchResult(rules, pa, pb, seed, sums.n * n, total_rounds * n, mu, (lo, hi), ses,
                        {"duplicate": md}, (mw, max(0.0, wlo), min(1.0, whi)),
                        tuple(float(v) for v in beta), pilot_rounds * n if pilot_rounds >= 2
                        else 0, seatings(rules), stop, z, time.perf_counter() - t0, used,

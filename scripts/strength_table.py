@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The strength table (issue 11, item 3): a round robin of duplicate matches.
 
-    PYTHONPATH=. python scripts/strength_table.py                                  # the README's table
+    PYTHONPATH=. python scripts/strength_table.py       # the README's table
     python scripts/strength_table.py --pimc pimc:10 --pimc-deals 200 --pimc-time 900
 
 Every pair of strategies plays a duplicate match (:func:`catchten_sim.match.match`: every
