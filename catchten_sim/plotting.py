@@ -37,7 +37,7 @@ __all__ = [
     "OKABE_ITO", "PALETTE", "STYLE", "FIGSIZE",
     "plot_summary", "plot_ten_by_players", "plot_points_distribution", "plot_seat_advantage",
     "plot_convergence", "plot_fate_heatmap", "plot_holding_value", "plot_variants",
-    "plot_policies", "plot_equity",
+    "plot_policies", "plot_equity", "plot_matches",
 ]
 
 #: Okabe & Ito (2008) colour-blind-safe palette
@@ -740,3 +740,32 @@ def plot_equity(data: pd.DataFrame, ax: Axes | Sequence[Axes] | None = None,
     return _finish(fig, axes, owned, style, "Game equity: P(side 0 wins) by the score",
                    f"Exact DP over the simulated deal outcomes; contours at 25%, 50%, 75%; "
                    f"target {T}", sub_in_axes=False)
+
+
+# ---------------------------------------------------------------------------- matches
+@_styled
+def plot_matches(data: pd.DataFrame, ax: Axes | None = None, **style: Any) -> Figure:
+    """Duplicate matches: the mean point difference per deal (A minus B) with its 95%
+    interval, one row per match.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Columns ``label`` (the row's name, e.g. "heuristic vs random, foster 4p"),
+        ``mean``, ``lo``, ``hi`` (points per deal), as :func:`catchten_sim.match.match`
+        reports them (``MatchResult.mean_difference`` and ``ci95``).
+    ax : Axes, optional
+    """
+    fig, axes, owned = _axes(ax, 1, style)
+    a = axes[0]
+    d = data.iloc[::-1].reset_index(drop=True)
+    y = np.arange(len(d))
+    _dot_rows(a, y, d["mean"], d["lo"], d["hi"], [OKABE_ITO["blue"]] * len(d), pct=False)
+    a.axvline(0.0, color=GREY, linewidth=1.0)
+    a.set_yticks(y)
+    a.set_yticklabels(list(d["label"]))
+    a.set_ylim(-0.7, len(d) - 0.3)
+    a.set_xlabel("A minus B, points per deal (duplicate; 95% interval)")
+    a.grid(axis="y", visible=False)
+    return _finish(fig, axes, owned, style, "Strategy matches",
+                   "Every deal played in every seating on the same cards; bars: 95% intervals")
