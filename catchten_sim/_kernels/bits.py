@@ -19,8 +19,8 @@ from numba import njit
 
 #: every JIT option comes from here (DESIGN.md §3); CATCHTEN_NO_CACHE=1 turns the on-disk
 #: cache off, for inspecting the generated code
-JIT: dict[str, Any] = dict(cache=not os.environ.get("CATCHTEN_NO_CACHE"), nogil=True, fastmath=False,
-           error_model="numpy")
+JIT: dict[str, Any] = dict(cache=not os.environ.get("CATCHTEN_NO_CACHE"), nogil=True,
+                           fastmath=False, error_model="numpy")
 #: the entry kernels: no reference counting (``_nrt=False``). With it, every array that
 #: reaches an ``inline="always"`` helper is increfed and decrefed (atomic operations, ~2 ns
 #: each) at every call, which cost more than the playing itself; so the kernels allocate
