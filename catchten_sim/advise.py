@@ -53,7 +53,8 @@ import math
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -82,7 +83,15 @@ STOP_REASONS = {
     "samples": "the --samples limit was reached",
     "time": "the --time limit was reached",
     "single": "only one legal card",
+    "exact": "every consistent deal was evaluated (exact: no sampling error)",
 }
+#: enumerate every consistent deal instead of sampling when there are at most this many,
+#: per evaluator. Measured (benchmarks/bench_pimc.py, 4 players, 2 threads on a shared
+#: machine): double-dummy solves of every card run at 2,000-3,300 deals/s with five cards
+#: left each and 5,000-26,000 with four, so 100,000 deals could take over the default 30 s
+#: --time; 20,000 (the default --samples) never costs more than the sampled run it
+#: replaces. Heuristic rollouts of every card run at several 100,000 deals/s: 100,000.
+EXACT_MAX = {"dd": 20_000, "rollout": 100_000}
 ROLLOUT_SALT = 0xD1B54A32D192ED03
 FIRST_BATCH = FIRST_LOOK
 DEFAULT_MARGIN = {"diff": 0.25, "points": 0.25, "p_win": 0.01}   # practical margin
@@ -167,7 +176,8 @@ class RolloutEvaluator:
         # a separate key, else the play would be correlated with the deal drawn
         self._play_seed = (int(self.seed) ^ ROLLOUT_SALT) & (2 ** 64 - 1)
         self._cands = np.array(list(self.candidates), dtype=np.int64)
-        self._pols = np.array([int(p) for p in self.policies], dtype=np.int64)
+        from .pimc import kernel_policies
+        self._pols = kernel_policies(self.policies, "advise's rollouts")
         t = self._rs.t
         self._scr = [K.scratch(t) for _ in range(max(1, self.threads))]
         rs = self._rs
@@ -220,25 +230,21 @@ class RolloutEvaluator:
 
 def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
                    policies: Sequence[Policy], seed: int, threads: int) -> Evaluator:
-    """The evaluator called ``name``: ``rollout`` (policies play the deal out) or, once the
-    double-dummy solver exists, ``dd``.
+    """The evaluator called ``name``: ``rollout`` (policies play the deal out) or ``dd``
+    (every deal solved double-dummy, :class:`catchten_sim.dd.DoubleDummyEvaluator`).
 
     Raises
     ------
     CatchTenError
-        ``unknown evaluator``, or ``dd`` before the solver exists.
+        ``unknown evaluator``.
     """
     key = str(name).strip().lower()
     if key == "rollout":
         return RolloutEvaluator(info, candidates, policies, seed, threads)
     if key == "dd":
-        try:
-            from . import dd as _dd        # noqa: F401  (the double-dummy issue adds it)
-        except ImportError:
-            raise CatchTenError("evaluator", "not available",
-                                "dd: the double-dummy solver is not built yet; use rollout") \
-                from None
-        return _dd.DoubleDummyEvaluator(info, candidates, seed=seed, threads=threads)
+        from .dd import DoubleDummyEvaluator
+        return DoubleDummyEvaluator(info, candidates, seed=seed,  # type: ignore[return-value]
+                                    threads=threads)   # (duck-typed: has measures())
     raise CatchTenError("evaluator", "unknown evaluator", f"{name!r}; known: rollout, dd")
 
 
@@ -276,6 +282,9 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
         from .games import cached_equity_table
     except ImportError:                       # pragma: no cover - issue 5 not merged
         return None, "P(win) not available: no game-equity table"
+    from .pimc import is_pimc
+    if any(is_pimc(p) for p in policies):
+        return None, "P(win) not available with pimc rollouts (no game-equity table for pimc)"
     key = (repr(sorted(r.to_dict().items(), key=str)), tuple(int(p) for p in policies), n_hands)
     table = _EQUITY_CACHE.get(key)
     why = ""
@@ -348,6 +357,9 @@ class _Acc:
         self.s2 = {k: np.zeros(n_cand) for k in names}
         self.objective = objective
         self.cross = np.zeros((n_cand, n_cand))
+        #: per candidate, the samples in which it is a best card (objective within 1e-9
+        #: of the sample's best)
+        self.best_count = np.zeros(n_cand)
 
     def add(self, meas: dict[str, np.ndarray]) -> None:
         for k in self.names:
@@ -356,6 +368,7 @@ class _Acc:
             self.s2[k] += (x * x).sum(axis=0)
         x = meas[self.objective]
         self.cross += x.T @ x
+        self.best_count += (x >= x.max(axis=1, keepdims=True) - 1e-9).sum(axis=0)
         self.n += x.shape[0]
 
     def mean_se(self, k: str, j: int) -> tuple[float, float]:
@@ -387,7 +400,7 @@ class Estimate:
         return f"{self.mean:+.2f} ({self.lo:+.2f} to {self.hi:+.2f})"
 
 
-def _r(x: float, d: int = 4) -> float | None:
+def _r(x: float | None, d: int = 4) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), d)
 
 
@@ -407,6 +420,10 @@ class CandidateResult:
     n: int
     estimates: dict[str, Estimate]
     equivalent_to: Card | None = None
+    #: the share of the determinizations in which this card is a best card (objective)
+    best_share: float | None = None
+    #: exact mode: the sum of the objective over every consistent deal
+    value_sum: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "card", _card(self.card))
@@ -417,10 +434,16 @@ class CandidateResult:
         return format_card(self.card)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"card": self.name, "trump": self.is_trump,
-                **{k: v.to_dict() for k, v in self.estimates.items()},
-                "equivalent_to": None if self.equivalent_to is None
-                else format_card(self.equivalent_to)}
+        out = {"card": self.name, "trump": self.is_trump,
+               **{k: v.to_dict() for k, v in self.estimates.items()},
+               "equivalent_to": None if self.equivalent_to is None
+               else format_card(self.equivalent_to),
+               "best_share": _r(self.best_share, 6)}
+        if self.value_sum is not None:
+            vs = float(self.value_sum)
+            out["value_sum"] = int(vs) if vs.is_integer() else vs
+            out["mean_value"] = round(vs / self.n, 6)
+        return out
 
 
 @dataclass(frozen=True)
@@ -496,6 +519,13 @@ class Advice:
     practical_margin: float = 0.0
     _acc: Any = field(default=None, repr=False, compare=False)
     _cands: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    #: every consistent deal was evaluated (no sampling error from the deals)
+    exact: bool = False
+    #: with the dd evaluator: the heuristic rollouts' answer on the same deals
+    #: (``{"evaluator", "best", "trump_lead", "candidates"}``), else None
+    other: dict | None = None
+    #: one line when the two evaluators disagree on the best card or on "lead a trump?"
+    model_note: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "best", _card(self.best))
@@ -510,7 +540,8 @@ class Advice:
         if ca not in self._cands or cb not in self._cands:
             raise CatchTenError("card", "not a legal card", f"{a!r} / {b!r}")
         d, se, _ = self._acc.pair(self._cands.index(ca), self._cands.index(cb))
-        return Comparison(ca, cb, _mean_est(d, se, self._acc.n, self.z), self.practical_margin)
+        return Comparison(Card(ca), Card(cb), _mean_est(d, se, self._acc.n, self.z),
+                          self.practical_margin)
 
     @property
     def partial(self) -> bool:
@@ -557,6 +588,8 @@ class Advice:
             "elapsed_s": round(self.elapsed_s, 3),
             "seed": self.seed,
             "consistent_deals": float(self.n_consistent),
+            "n_consistent_deals": int(round(self.n_consistent)),
+            "exact": self.exact,
             "p_win_available": self.p_win_available,
             "best": format_card(self.best),
             "second": None if self.second is None else format_card(self.second),
@@ -564,6 +597,8 @@ class Advice:
             "trump_lead": None if self.trump_lead is None else self.trump_lead.to_dict(),
             "candidates": [x.to_dict() for x in self.candidates],
             "note": self.note,
+            "other_evaluator": self.other,
+            "model_note": self.model_note,
         }
 
 
@@ -576,7 +611,7 @@ def _policies(rules: Rules, policy: object, opponents: object, seat: int
                  for s in range(rules.players))
 
 
-def _card(c: object) -> Card | None:
+def _card(c: Any) -> Card | None:
     """A card index (int, numpy int) or Card as a :class:`Card`; None stays None."""
     return None if c is None else c if isinstance(c, Card) else Card(int(c))
 
@@ -596,7 +631,7 @@ def as_position(position: object) -> Position:
     if isinstance(position, Mapping):
         return Position.from_dict(position)
     if isinstance(position, (str, os.PathLike)):
-        return Position.from_json(position)
+        return Position.from_json(os.fspath(position))
     raise CatchTenError("position", "not a position",
                         f"a Position, a dict or a JSON file path, not "
                         f"{type(position).__name__}")
@@ -608,6 +643,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
            time_limit: float | None = 30.0, seed: int = 1, threads: int | None = None,
            objective: str | None = None, min_samples: int = FIRST_BATCH,
            stop_early: bool = True, margin: float | None = None,
+           exact_max: int | None = None,
            progress: Callable[[int, int], None] | None = None) -> Advice:
     """Evaluate every legal card of ``position`` on common determinizations.
 
@@ -616,8 +652,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     position : Position, a docs/formats.md position dict, or the path of a position JSON
     policy : policy of the player's side in the rollouts (``heuristic`` default, ``random``);
     opponents : policy of the other sides (default: the same).
-    evaluator : ``rollout`` (or ``dd`` once the double-dummy solver exists).
-    samples : int, the most determinizations; time_limit : seconds (None: no limit).
+    evaluator : ``rollout`` (heuristic play after the card) or ``dd`` (double-dummy play).
+    samples : int, the most determinizations; time_limit : seconds (None: no limit), not
+        counting the engine's one-time compile on a cold cache.
     seed : int, the result depends only on it (and the other arguments), not on threads.
     objective : ``p_win`` (the default when ``score`` is given and the game-equity table
         supports the rules), else ``diff``; or ``points``.
@@ -627,8 +664,18 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         ``diff``/``points``, 0.01 for ``p_win``): when the paired interval of the best two
         cards lies inside ``±margin`` the verdict is "no practical difference" (and the
         run may stop there).
+    exact_max : enumerate every consistent deal instead of sampling when there are at
+        most this many (default ``EXACT_MAX`` of the evaluator: dd 20,000, rollout
+        100,000; 0: never): the
+        result is then exact (``stop = "exact"``, ``Advice.exact``), with no sampling
+        error from the deals (with random rollout policies the rollouts' error remains).
     progress : called as ``progress(done, total)`` while the game-equity table is built
         and after every batch.
+
+    With ``evaluator="dd"`` the objective is ``diff`` (the double-dummy value; p_win and
+    the points/Ten measures are not available), and the heuristic rollouts run on the same
+    deals: ``Advice.other`` holds their answer and ``Advice.model_note`` says in one line
+    when the two disagree on the best card or on "lead a trump?".
 
     Intervals: every interval in the result uses the critical value
     ``Advice.z`` of :class:`catchten_sim.aggregate.LookPlan`, valid whatever look the run
@@ -659,10 +706,23 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     cands = legal_cards(info)
     if not cands:
         raise CatchTenError("hand", "no legal card", "the player to move holds no card")
+    from .compile_notice import compile_seconds
     t0 = time.perf_counter()
-    eq, eq_why = game_equity_hook(
-        info, pols, progress=progress,
-        time_limit=None if time_limit is None else time_limit / 2)
+    c0 = compile_seconds()        # --time leaves out the engine's one-time compile
+    ev_key = str(evaluator).strip().lower()
+    if ev_key == "dd":
+        eq, eq_why = None, ("P(win) and the points/Ten measures are not available with the "
+                            "dd evaluator (a solve gives the score difference, not the "
+                            "line's count-out steps)")
+        if objective not in (None, "diff"):
+            raise CatchTenError("objective", "not available",
+                                f"{objective}: the dd evaluator values cards by the score "
+                                "difference only (use --objective diff or --evaluator "
+                                "rollout)")
+    else:
+        eq, eq_why = game_equity_hook(
+            info, pols, progress=progress,
+            time_limit=None if time_limit is None else time_limit / 2)
     if objective is None:
         objective = "p_win" if eq is not None else "diff"
     if objective not in OBJECTIVES:
@@ -678,35 +738,60 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         raise CatchTenError("margin", "out of range", f"margin={margin!r} (allowed: 0 or more)")
     margin = float(margin)
     min_samples = _check_count("min_samples", min_samples, 1, MAX_SAMPLES)
-    plan = LookPlan(samples, early=stop_early, first=min_samples)
-    names = list(MEASURES) + (["p_win"] if eq is not None else [])
     used = max_threads() if threads is None else threads
     sampler = Sampler(info)
+    if exact_max is None:
+        exact_max = EXACT_MAX.get(ev_key, 0)
+    exact_max = _check_count("exact_max", exact_max, 0, 10 ** 9)
+    exact = sampler.can_enumerate(exact_max)
     ev = make_evaluator(evaluator, info, cands, pols, seed, used)
+    names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
+    # with dd, the heuristic rollouts run on the same deals (cheap next to the solves), so
+    # that a disagreement between the two models can be shown
+    other = RolloutEvaluator(info, cands, pols, seed, used) if ev_key == "dd" else None
     acc = _Acc(len(cands), names, objective)
+    acc_o = _Acc(len(cands), list(MEASURES), "diff") if other is not None else None
+    if exact:
+        # every consistent deal once: no sampling error from the deals
+        total = sampler.n_deals
+        plan = LookPlan(total, early=False)
+        looks: tuple[int, ...] = (total,)
+        stop_early_run = False
+    else:
+        total = samples
+        plan = LookPlan(samples, early=stop_early, first=min_samples)
+        looks = plan.looks
+        stop_early_run = stop_early
     done = 0
     stop = "samples"
     equiv: dict[int, int] = {}
-    looks = plan.looks
     try:
         while True:
             # batches double up to MAX_BATCH and end exactly at the planned looks
             nxt = next(x for x in looks if x > done)
-            m = min(MAX_BATCH, nxt - done, max(plan.first, done))
-            hidden = sampler.sample(m, seed=seed, start=done)
+            m = min(MAX_BATCH, nxt - done, MAX_BATCH if exact else max(plan.first, done))
+            if exact:
+                hidden = sampler.enumerate(m, start=done)
+            else:
+                hidden = sampler.sample(m, seed=seed, start=done)
             hands = sampler.full_hands(hidden)
-            out = ev.evaluate(hands, done)
-            meas = _measures(out, my_side, rules.n_sides)
-            if eq is not None:
-                meas["p_win"] = eq(out)[..., my_side]
+            if hasattr(ev, "measures"):
+                meas = ev.measures(hands, done)
+            else:
+                out = ev.evaluate(hands, done)
+                meas = _measures(out, my_side, rules.n_sides)
+                if eq is not None:
+                    meas["p_win"] = eq(out)[..., my_side]
+            if other is not None and acc_o is not None:
+                acc_o.add(_measures(other.evaluate(hands, done), my_side, rules.n_sides))
             acc.add(meas)
             done += m
             if progress is not None:
-                progress(done, samples)
-            if len(cands) == 1 and stop_early:
+                progress(done, total)
+            if len(cands) == 1 and stop_early_run:
                 stop = "single"
                 break
-            if stop_early and plan.is_look(done):
+            if stop_early_run and plan.is_look(done):
                 order, second = _rank(acc, cands, equiv)
                 if second is not None:
                     d, se, _ = acc.pair(order[0], second)
@@ -718,10 +803,11 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                     if v == "no practical difference":
                         stop = "equivalent"
                         break
-            if done >= samples:
-                stop = "samples"
+            if done >= total:
+                stop = "exact" if exact else "samples"
                 break
-            if time_limit is not None and time.perf_counter() - t0 >= time_limit:
+            if time_limit is not None and (time.perf_counter() - t0
+                                           - (compile_seconds() - c0)) >= time_limit:
                 stop = "time"
                 break
     except KeyboardInterrupt:
@@ -731,49 +817,162 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     finally:
         if hasattr(ev, "close"):
             ev.close()
+        if other is not None:
+            other.close()
+    exact_done = exact and stop == "exact"
+    # exact: the deals carry no sampling error; the evaluation none either unless a
+    # random policy plays in the rollouts (then the rollouts' error remains)
+    no_error = exact_done and (ev_key == "dd" or all(p != Policy.RANDOM for p in pols))
     if stop == "single":          # nothing was decided from the data: one look
         plan = LookPlan(done, early=False)
-    z = plan.z_at(done)
+    z = 0.0 if no_error else plan.z_at(done)
+    if exact_done:
+        intervals = (f"exact ({acc.n:,} deals): every consistent deal evaluated once"
+                     + ("" if no_error else "; the intervals are the random rollouts' "
+                        "error only (fixed sample, z 1.96)"))
+    else:
+        intervals = plan.describe(done)
     elapsed = time.perf_counter() - t0
     order, second_j = _rank(acc, cands, equiv)
+    results = _results(acc, cands, order, equiv, names, z, info, exact_done)
+    best_j = order[0]
+    best_margin = None
+    if second_j is not None:
+        d, se, _ = acc.pair(best_j, second_j)
+        best_margin = Comparison(Card(cands[best_j]), Card(cands[second_j]),
+                                 _mean_est(d, se, acc.n, z),
+                                 margin)
+    trump_lead, note = _trump_lead(acc, cands, order, info, z, margin)
+    if eq_why:
+        note = (note + "; " if note else "") + eq_why
+    if exact and not exact_done:
+        note = (note + "; " if note else "") + (
+            f"the exact enumeration stopped after {acc.n:,} of {sampler.n_deals:,} deals: "
+            "those are not a random sample, so the intervals do not hold (rerun with more "
+            "--time, or --exact-max 0 to sample)")
+    if ev_key == "dd" and rules.n_sides > 2:
+        note = (note + "; " if note else "") + (
+            "dd values with three or more sides: our side against the others together "
+            "(paranoid), not against the best other side")
+    other_d = None
+    model_note = ""
+    if acc_o is not None and acc_o.n:
+        other_d, model_note = _compare_models(acc, acc_o, cands, info, z, margin, equiv)
+    return Advice(position, pols, ev.name, objective, tuple(results), Card(cands[best_j]),
+                  None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
+                  acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
+                  intervals, margin, acc, tuple(cands), exact_done, other_d, model_note)
+
+
+def _results(acc: _Acc, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
+             names: Sequence[str], z: float, info: InfoSet, exact: bool
+             ) -> list[CandidateResult]:
+    """One :class:`CandidateResult` per candidate, in ``order``."""
     results = []
     for j in order:
         est: dict[str, Estimate] = {}
         for k in names:
             m_, se = acc.mean_se(k, j)
             if k in PROPORTIONS:
-                lo, hi = wilson(int(round(acc.s1[k][j])), acc.n, z)
+                lo, hi = wilson(int(round(acc.s1[k][j])), acc.n, z) if z > 0 else (m_, m_)
                 est[k] = Estimate(m_, lo, hi, acc.n, se)
             else:
                 est[k] = _mean_est(m_, se, acc.n, z)
-        results.append(CandidateResult(cands[j], _is_trump(info, cands[j]), acc.n, est,
-                                       cands[equiv[j]] if j in equiv else None))
-    best_j = order[0]
-    best_margin = None
-    if second_j is not None:
-        d, se, _ = acc.pair(best_j, second_j)
-        best_margin = Comparison(cands[best_j], cands[second_j], _mean_est(d, se, acc.n, z),
-                                 margin)
-    trump_lead = None
+        results.append(CandidateResult(
+            Card(cands[j]), _is_trump(info, cands[j]), acc.n, est,
+            Card(cands[equiv[j]]) if j in equiv else None,
+            float(acc.best_count[j]) / acc.n if acc.n else None,
+            float(acc.s1[acc.objective][j]) if exact else None))
+    return results
+
+
+def _trump_lead(acc: _Acc, cands: Sequence[int], order: Sequence[int], info: InfoSet,
+                z: float, margin: float) -> tuple[Comparison | None, str]:
+    """On lead with trumps and other cards: best trump lead minus best other lead (paired,
+    on the objective); else None and why."""
+    if info.trick or info.trump >= NO_TRUMPS:
+        return None, ""
+    tr = [j for j in order if _is_trump(info, cands[j])]
+    other = [j for j in order if not _is_trump(info, cands[j])]
+    holds_trumps = bool(info.my_hand & (0x1FFF << (13 * info.trump)))
+    if tr and other:
+        d, se, _ = acc.pair(tr[0], other[0])
+        return Comparison(Card(cands[tr[0]]), Card(cands[other[0]]), _mean_est(d, se, acc.n, z),
+                          margin), ""
+    if holds_trumps and not tr:
+        return None, "a trump lead is not allowed here"
+    if tr and not other:
+        return None, "only trumps can be led"
+    return None, ""
+
+
+def trump_answer(c: Comparison | None) -> str | None:
+    """"YES", "NO", "no practical difference" or "too close to call" for a trump-lead
+    comparison (None: no such question here)."""
+    if c is None:
+        return None
+    v = c.verdict
+    if v == "no practical difference":
+        return "no practical difference"
+    if c.diff.lo > 0:
+        return "YES"
+    if c.diff.hi < 0:
+        return "NO"
+    return "too close to call"
+
+
+def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
+                    z: float, margin: float, equiv: dict[int, int]) -> tuple[dict, str]:
+    """The heuristic rollouts' answer on the dd run's deals, and one line when it differs
+    from the double-dummy answer: on the best card when the two picks are not tied on
+    every deal and at least one model separates its pick from the other's by more than
+    the practical margin; on "lead a trump?" when the two lean opposite ways and at least
+    one answers firmly (YES or NO)."""
+    eq_o: dict[int, int] = {}
+    order_o, _ = _rank(acc_o, cands, eq_o)
+    order_d = sorted(range(len(cands)), key=lambda j: (-acc.s1[acc.objective][j], cands[j]))
+    best_d, best_o = order_d[0], order_o[0]
+    # cards tied with the best on every deal count as best too
+    top_d = {best_d} | {j for j, b in equiv.items() if b == best_d}
+    top_o = {best_o} | {j for j, b in eq_o.items() if b == best_o}
+    tl_d, _ = _trump_lead(acc, cands, order_d, info, z, margin)
+    tl_o, _ = _trump_lead(acc_o, cands, order_o, info, z, margin)
+    z_o = z if z > 0 else 0.0
+    other = {
+        "evaluator": "rollout",
+        "objective": "diff",
+        "best": format_card(cands[best_o]),
+        "trump_lead": None if tl_o is None else {**tl_o.to_dict(),
+                                                  "answer": trump_answer(tl_o)},
+        "candidates": [{"card": format_card(cands[j]),
+                        "diff": _mean_est(*acc_o.mean_se("diff", j), acc_o.n, z_o).to_dict()}
+                       for j in order_o],
+    }
+    parts = []
+
+    def firm(a: _Acc, x: int, y: int) -> bool:
+        # card x beats card y by more than the practical margin, separated at 95%
+        d, se, _ = a.pair(x, y)
+        e = _mean_est(d, se, a.n, z)
+        return Comparison(Card(cands[x]), Card(cands[y]), e, margin).verdict == "separated" and \
+            d > margin
+    if best_o not in top_d and best_d not in top_o and (
+            firm(acc, best_d, best_o) or firm(acc_o, best_o, best_d)):
+        md = acc.s1[acc.objective][best_d] / acc.n
+        mo = acc_o.s1["diff"][best_o] / acc_o.n
+        parts.append(f"best card: dd {format_card(cands[best_d])} ({md:+.2f}), heuristic "
+                     f"rollouts {format_card(cands[best_o])} ({mo:+.2f})")
+    if tl_d is not None and tl_o is not None:
+        a_d, a_o = trump_answer(tl_d), trump_answer(tl_o)
+        if (tl_d.diff.mean > 0) != (tl_o.diff.mean > 0) and ("YES" in (a_d, a_o) or
+                                                             "NO" in (a_d, a_o)):
+            parts.append(f"lead a trump? dd {a_d} ({tl_d.diff.mean:+.2f}), heuristic "
+                         f"rollouts {a_o} ({tl_o.diff.mean:+.2f})")
     note = ""
-    if not info.trick and info.trump < NO_TRUMPS:
-        tr = [j for j in order if _is_trump(info, cands[j])]
-        other = [j for j in order if not _is_trump(info, cands[j])]
-        holds_trumps = bool(info.my_hand & (0x1FFF << (13 * info.trump)))
-        if tr and other:
-            d, se, _ = acc.pair(tr[0], other[0])
-            trump_lead = Comparison(cands[tr[0]], cands[other[0]],
-                                    _mean_est(d, se, acc.n, z), margin)
-        elif holds_trumps and not tr:
-            note = "a trump lead is not allowed here"
-        elif tr and not other:
-            note = "only trumps can be led"
-    if eq_why:
-        note = (note + "; " if note else "") + eq_why
-    return Advice(position, pols, ev.name, objective, tuple(results), cands[best_j],
-                  None if second_j is None else cands[second_j], best_margin, trump_lead,
-                  acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
-                  plan.describe(done), margin, acc, tuple(cands))
+    if parts:
+        note = ("the answer depends on the model of play: " + "; ".join(parts)
+                + " (dd: perfect play, all hands seen; rollouts: the heuristic's play)")
+    return other, note
 
 
 def _is_trump(info: InfoSet, c: int) -> bool:
@@ -811,7 +1010,8 @@ def explain(advice: Advice, n_deals: int = 3, *, card: object = None) -> list[di
     pos = advice.position
     info = pos.info()
     r = pos.rules
-    c = advice.best if card is None else (card if isinstance(card, int) else parse_card(card))
+    c = int(advice.best) if card is None else (int(card) if isinstance(card, int)
+                                               else parse_card(card))
     ev = RolloutEvaluator(info, [c], advice.policies, advice.seed, 1)
     sampler = Sampler(info)
     hidden = sampler.sample(n_deals, seed=advice.seed, start=0)
@@ -867,6 +1067,8 @@ class Odds:
     elapsed_s: float = 0.0
     requested: int = 0
     partial: bool = False
+    #: every consistent deal was played once (few enough: at most ``exact_max``)
+    exact: bool = False
 
     def to_frame(self) -> pd.DataFrame:
         """The distribution of our side's hand points: ``points``, ``p``, ``cum_p``."""
@@ -892,14 +1094,16 @@ class Odds:
             "elapsed_s": round(self.elapsed_s, 3),
             "requested_deals": self.requested or self.n_deals,
             "partial": self.partial,
-            "intervals": "95%, fixed sample size (odds does not stop early)",
+            "exact": self.exact,
+            "intervals": ("exact: every consistent deal played once" if self.exact else
+                          "95%, fixed sample size (odds does not stop early)"),
         }
 
 
 def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: int,
          dealer: int, dead: Sequence[object] | str = (), policy: object = "heuristic",
          opponents: object = None, n_deals: int = 20_000, seed: int = 1,
-         threads: int | None = None,
+         threads: int | None = None, exact_max: int | None = None,
          progress: Callable[[int, int], None] | None = None) -> Odds:
     """The odds of ``hand`` (the observer's cards at the deal; with sets, the first set)
     for seat ``seat`` with ``dealer`` dealing and ``turnup`` turned: deals consistent with
@@ -907,6 +1111,8 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
     It always plays ``n_deals`` (no early stop), so its intervals are the fixed-sample
     95% ones. Ctrl-C returns the deals finished so far (``partial=True``) when at least
     one batch finished; ``progress(done, total)`` is called after every batch.
+    When the deals consistent with the hand are at most ``exact_max`` (default
+    ``EXACT_MAX["rollout"]``; 0: never) every one is played once instead (``exact``).
 
     ``hand`` and ``dead`` are cards as text (``"JS AS 9S"`` or ``["JS", "AS"]``), card
     indices or :class:`Card`; ``turnup`` one card the same way.
@@ -918,6 +1124,10 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
     """
     from .cards import parse_cards
     from .position import deal_info
+    if not isinstance(rules, Rules):
+        raise CatchTenError("rules", "not a Rules object",
+                            f"{rules!r}: pass Rules(preset, players, variants), "
+                            "e.g. Rules('foster', 4)")
     hand = parse_cards(hand, "hand")
     dead = parse_cards(dead, "dead")
     turnup = Card(turnup).idx if turnup is not None else turnup
@@ -927,6 +1137,11 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
     pols = _policies(rules, policy, opponents, seat)
     used = max_threads() if threads is None else _check_count("threads", threads, 1, 1024)
     sampler = Sampler(info)
+    if exact_max is None:
+        exact_max = EXACT_MAX["rollout"]
+    exact = sampler.can_enumerate(_check_count("exact_max", exact_max, 0, 10 ** 9))
+    if exact:
+        n_deals = sampler.n_deals
     ev = RolloutEvaluator(info, [KR.NO_CARD], pols, seed, used)
     my_side = rules.side_of(seat)
     t0 = time.perf_counter()
@@ -938,7 +1153,9 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
     try:
         while done < n_deals:
             m = min(MAX_BATCH * 4, n_deals - done)
-            hands = sampler.full_hands(sampler.sample(m, seed=seed, start=done))
+            hidden = sampler.enumerate(m, start=done) if exact else \
+                sampler.sample(m, seed=seed, start=done)
+            hands = sampler.full_hands(hidden)
             out = ev.evaluate(hands, done)[:, 0, :]
             meas = _measures(out, my_side, rules.n_sides)
             for k in sums:
@@ -975,4 +1192,4 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
                 prop(k_ours, done), prop(k_holder, done),
                 prop(k_lost, k_holder) if k_holder else None,
                 {k: v / done for k, v in sorted(hist.items())},
-                time.perf_counter() - t0, n_deals, partial)
+                time.perf_counter() - t0, n_deals, partial, exact and not partial)

@@ -11,10 +11,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from statistics import NormalDist
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._lazy import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas
 from ._kernels import engine as K
 
 FIELDS = {"honours": K.F_HONOURS, "cards_taken": K.F_CARDS, "card_points": K.F_CARD_POINTS,
@@ -235,21 +239,21 @@ class OutcomeAccumulator:
     n_players: int
     side_of_seat: np.ndarray
     n_deals: int = 0
-    fate: np.ndarray = field(default=None)            # (4,) deals by the Ten's fate
-    sums: np.ndarray = field(default=None)            # (n_pos, n_fields) int64
-    sumsq: np.ndarray = field(default=None)
-    adv_sum: np.ndarray = field(default=None)         # (n_pos,) sum of n*(total_p - mean)
-    adv_sumsq: np.ndarray = field(default=None)
-    side_sums: np.ndarray = field(default=None)       # (n_sides,) totals by side
-    side_sumsq: np.ndarray = field(default=None)
+    fate: Any = field(default=None)            # (4,) deals by the Ten's fate
+    sums: Any = field(default=None)            # (n_pos, n_fields) int64
+    sumsq: Any = field(default=None)
+    adv_sum: Any = field(default=None)         # (n_pos,) sum of n*(total_p - mean)
+    adv_sumsq: Any = field(default=None)
+    side_sums: Any = field(default=None)       # (n_sides,) totals by side
+    side_sumsq: Any = field(default=None)
     side_count: int = 0
-    hist_total: np.ndarray = field(default=None)      # (n_pos, MAX_POINTS)
-    hist_honours: np.ndarray = field(default=None)
-    hist_card_points: np.ndarray = field(default=None)
-    fate_by_holder: np.ndarray = field(default=None)  # (n_pos + 1, MAX_TRUMPS, 4)
-    holding_count: np.ndarray = field(default=None)   # (MAX_POINTS,) by side honours dealt
-    holding_sum: np.ndarray = field(default=None)
-    holding_sumsq: np.ndarray = field(default=None)
+    hist_total: Any = field(default=None)      # (n_pos, MAX_POINTS)
+    hist_honours: Any = field(default=None)
+    hist_card_points: Any = field(default=None)
+    fate_by_holder: Any = field(default=None)  # (n_pos + 1, MAX_TRUMPS, 4)
+    holding_count: Any = field(default=None)   # (MAX_POINTS,) by side honours dealt
+    holding_sum: Any = field(default=None)
+    holding_sumsq: Any = field(default=None)
     convergence: list = field(default_factory=list)   # (deals, caught, in_play)
 
     def __post_init__(self) -> None:
@@ -363,7 +367,8 @@ class OutcomeAccumulator:
                                 + K.F_HONOURS_DEALT].astype(np.int64), 0, MAX_POINTS - 1)
             tot = totals[np.arange(m), p_first]
             self.holding_count += np.bincount(dealt, minlength=MAX_POINTS)
-            self.holding_sum += np.bincount(dealt, weights=tot, minlength=MAX_POINTS).astype(np.int64)
+            self.holding_sum += np.bincount(dealt, weights=tot,
+                                            minlength=MAX_POINTS).astype(np.int64)
             self.holding_sumsq += np.bincount(dealt, weights=tot * tot,
                                               minlength=MAX_POINTS).astype(np.int64)
         self.flat[self.offsets[K.A_NDEALS]] += m
@@ -379,7 +384,7 @@ class OutcomeAccumulator:
                 "saved": saved, "p_caught": p, "wilson95": list(wilson(caught, in_play)),
                 "p_saved": (saved / in_play if in_play else math.nan)}
 
-    def positions_frame(self) -> pd.DataFrame:
+    def positions_frame(self) -> pandas.DataFrame:
         """:meth:`positions_rows` as a frame indexed by position."""
         return pd.DataFrame(self.positions_rows()).set_index("position")
 
@@ -394,7 +399,7 @@ class OutcomeAccumulator:
         n = self.n_players
         rows = []
         for p in range(n):
-            row = {"position": p + 1}
+            row: dict[str, float] = {"position": p + 1}
             for j, name in enumerate(FIELDS):
                 row[f"{name}_mean"], row[f"{name}_se"] = mean_se(
                     float(self.sums[p, j]), float(self.sumsq[p, j]), self.n_deals)
@@ -405,7 +410,7 @@ class OutcomeAccumulator:
             rows.append(row)
         return rows
 
-    def sides_frame(self) -> pd.DataFrame:
+    def sides_frame(self) -> pandas.DataFrame:
         """:meth:`sides_rows` as a frame indexed by side."""
         return pd.DataFrame(self.sides_rows()).set_index("side")
 
@@ -418,7 +423,7 @@ class OutcomeAccumulator:
             rows.append({"side": s, "total_mean": m, "total_se": se})
         return rows
 
-    def points_distribution(self) -> pd.DataFrame:
+    def points_distribution(self) -> pandas.DataFrame:
         """Tidy distribution of a side's hand points: position, points, kind, deals."""
         frames = []
         for kind, h in (("total", self.hist_total), ("honours", self.hist_honours),
@@ -429,7 +434,7 @@ class OutcomeAccumulator:
                                             "deals": h[p, nz]}))
         return pd.concat(frames, ignore_index=True)
 
-    def fate_by_holder_frame(self) -> pd.DataFrame:
+    def fate_by_holder_frame(self) -> pandas.DataFrame:
         """Deals by the Ten holder's position and trumps dealt to the holder, and fate."""
         rows = []
         for pos in range(1, self.n_players + 1):
@@ -444,7 +449,7 @@ class OutcomeAccumulator:
         return pd.DataFrame(rows, columns=["holder_position", "holder_trumps", "deals",
                                            "caught", "p_caught", "lo", "hi"])
 
-    def holding_frame(self) -> pd.DataFrame:
+    def holding_frame(self) -> pandas.DataFrame:
         """A side's mean hand points by the honour points its players were dealt (each
         side counted once per deal)."""
         rows = []
@@ -455,7 +460,7 @@ class OutcomeAccumulator:
                          "total_mean": m, "total_se": se})
         return pd.DataFrame(rows, columns=["honours_dealt", "sides", "total_mean", "total_se"])
 
-    def convergence_frame(self) -> pd.DataFrame:
+    def convergence_frame(self) -> pandas.DataFrame:
         """Running P(Ten caught) against deals, with Wilson bounds."""
         rows = []
         for deals, c, i in self.convergence:

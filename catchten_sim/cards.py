@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Iterable, Union
+from typing import Union
+from collections.abc import Iterable
 
 from .errors import ParseError
 
@@ -120,7 +121,7 @@ def _shown(value: object) -> str:
         return repr(value)
 
 
-def format_card(idx: int) -> str:
+def format_card(idx: int | Card) -> str:
     """Canonical text of card index ``idx`` (or a :class:`Card`): ``TD``, ``JS``, ``6C``."""
     idx = int(idx)
     return RANK_CHARS[idx % 13] + SUIT_CHARS[idx // 13]
@@ -145,9 +146,10 @@ def parse_cards(cards: object, field: str = "cards") -> list[int]:
         items: list[object] = [t for t in cards.replace(",", " ").split() if t]
     else:
         try:
-            items = list(cards)  # type: ignore[arg-type]
+            items = list(cards)  # type: ignore[call-overload]
         except TypeError:
-            raise ParseError(field, "malformed card", f"{field}={_shown(cards)} is not a list of cards")
+            raise ParseError(field, "malformed card",
+                             f"{field}={_shown(cards)} is not a list of cards") from None
     out = []
     for i, it in enumerate(items):
         if isinstance(it, int) and not isinstance(it, bool):
@@ -197,7 +199,7 @@ class Card:
             object.__setattr__(self, "idx", parse_card(card))
 
     @classmethod
-    def of(cls, suit: int, rank: int) -> "Card":
+    def of(cls, suit: int, rank: int) -> Card:
         return cls(card_index(suit, rank))
 
     @property
@@ -243,7 +245,7 @@ class Hand:
     mask: int
 
     @classmethod
-    def parse(cls, cards: object, field: str = "hand") -> "Hand":
+    def parse(cls, cards: object, field: str = "hand") -> Hand:
         """Parse card-likes into a hand; duplicates raise ``ParseError`` (``duplicate card``)."""
         idx = parse_cards(cards, field)
         m = 0

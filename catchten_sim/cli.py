@@ -10,7 +10,8 @@ import os
 import sys
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import click
 
@@ -37,6 +38,8 @@ class CatchtenGroup(click.Group):
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.UsageError as exc:
+            if _json_wanted(args):
+                _usage_error_json(exc)
             hint = ""
             if exc.ctx is not None and exc.ctx.command is not None:
                 hint = f" (see: catchten {exc.ctx.command.name} --help)" \
@@ -47,6 +50,9 @@ class CatchtenGroup(click.Group):
             click.echo(f"error: {_one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code if exc.exit_code else 1)
         except CatchTenError as exc:
+            if _json_wanted(args):
+                click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
+                sys.exit(2)
             click.echo(f"error: {_one_line(exc.line())}", err=True)
             sys.exit(2)
         except click.Abort:
@@ -103,9 +109,52 @@ def play_options(whose: str):
     return deco
 
 
+def run_options(f):
+    """``--run-dir``, ``--scheduler``, ``--workers`` and ``--chunk``: where a long run keeps
+    its finished chunks and where it runs (:mod:`catchten_sim.runner`)."""
+    f = click.option("--chunk", type=int, default=None,
+                     help="Deals per chunk (the unit of work and of --run-dir files; "
+                          "default 131072); results do not depend on it.")(f)
+    f = click.option("--workers", type=int, default=None,
+                     help="Run on a local Dask cluster of N single-threaded processes "
+                          '(pip install -e ".[cluster]").')(f)
+    f = click.option("--scheduler", type=str, default=None, metavar="tcp://HOST:PORT",
+                     help="Run on a running Dask cluster (`dask scheduler`, `dask worker`); "
+                          "same numbers as a local run.")(f)
+    f = click.option("--run-dir", type=click.Path(file_okay=False), default=None,
+                     metavar="DIR",
+                     help="Keep every finished chunk in DIR (Parquet) with a manifest: a "
+                          "killed run loses only chunks in flight; `catchten resume DIR` "
+                          "finishes it, `catchten summarize DIR` reads it.")(f)
+    return f
+
+
 def make_rules(preset: str | None, players: int | None, variants: tuple[str, ...],
                rules_file: str | None) -> Rules:
     return Rules.from_options(preset, players, variants, rules_file)
+
+
+def _json_wanted(args: Any) -> bool:
+    """True when the command line asks for ``--json`` (then even errors that click finds
+    before a command runs are printed as the docs/formats.md error object)."""
+    words = sys.argv[1:] if args is None else list(args)
+    return "--json" in words
+
+
+def _usage_error_json(exc: click.UsageError) -> None:
+    """A click usage error (bad option value, missing option, unknown option) as the
+    docs/formats.md error object on one line of stdout; exit 2."""
+    param = getattr(exc, "param", None)
+    field = None
+    if param is not None and getattr(param, "name", None):
+        field = str(param.name).replace("_", "-")
+    kind = type(exc).__name__
+    why = {"BadParameter": "bad option value", "MissingParameter": "missing option",
+           "NoSuchOption": "unknown option", "BadOptionUsage": "bad option value",
+           "BadArgumentUsage": "bad argument"}.get(kind, "usage error")
+    click.echo(json.dumps({"kind": "error", "field": field, "why": why,
+                           "detail": _one_line(exc.format_message())}, ensure_ascii=False))
+    sys.exit(2)
 
 
 @contextmanager
@@ -199,9 +248,10 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
                    "first, hands per game, how often the count-out order decided.")
 @click.option("--first-dealer", type=str, default="rotate", show_default=True,
               help="With --games: rotate (game g: seat g mod n), random, or a seat number.")
+@run_options
 def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opponents,
                  seat_policies, threads, as_json, out_path, progress, report_dir, force,
-                 games, first_dealer):
+                 games, first_dealer, run_dir, scheduler, workers, chunk):
     """Simulate DEALS deals and print the odds: P(Ten caught) with its 95% interval, and
     each position's expected honours, card points and hand total. With --games N: whole
     games to the target."""
@@ -215,9 +265,9 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         overrides[int(seat)] = pol
     pols = make_policies(rules, policy, opponents, overrides)
     if games is not None:
-        if out_path or report_dir:
-            raise CatchTenError("games", "not with --out/--report",
-                                "--games prints game results only")
+        if out_path or report_dir or run_dir or scheduler or workers:
+            raise CatchTenError("games", "not with --out/--report/--run-dir/a Dask cluster",
+                                "--games prints game results only, on this machine")
         from .games import simulate_games
         from .simulate import MAX_DEALS, _check_count
         games = _check_count("games", games, 1, MAX_DEALS)
@@ -231,7 +281,8 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         if gres.interrupted:
             click.echo(f"interrupted: {gres.n_games:,} of {games:,} games played; the numbers "
                        "above are for those", err=True)
-        return
+            return 130
+        return None
     if report_dir is not None:
         from .report import MIN_REPORT_DEALS, prepare_out_dir
         from .simulate import _check_count
@@ -242,26 +293,80 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     bar = _Progress(deals) if show else None
     try:
         res = simulate(rules, pols, n_deals=deals, seed=seed, threads=threads,
-                       on_chunk=writer, progress=bar.update if bar else None)
+                       on_chunk=writer, progress=bar.update if bar else None,
+                       run_dir=run_dir, scheduler=scheduler, workers=workers,
+                       **({"chunk": chunk} if chunk is not None else {}))
     finally:
         if bar:
             bar.close()
         if writer:
             writer.close()
-    if as_json:
-        _emit_json(res.to_dict())
-    else:
-        from .report_text import print_simulation
-        print_simulation(res)
-    if res.interrupted:
-        click.echo(f"interrupted: {res.n_deals} of {res.requested} deals simulated; "
-                   "the numbers above are for those", err=True)
+    _print_result(res, as_json, run_dir)
     if report_dir is not None:
         from .report import build_report
         rep = build_report(rules, pols, n_deals=res.n_deals, seed=seed, out_dir=report_dir,
                            threads=threads, main=res, force=True,
                            progress=_say if show else None)
         click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
+    if res.interrupted:
+        return 130          # like report, advise and odds: a script can tell it was cut short
+    return None
+
+
+def _print_result(res, as_json: bool, run_dir, stopped: str | None = None) -> None:
+    """Print a simulation result; when it is short of the deals asked for, say so on
+    stderr (``stopped``: the line to print then; default: interrupted)."""
+    if as_json:
+        _emit_json(res.to_dict())
+    else:
+        from .report_text import print_simulation
+        print_simulation(res)
+    if res.interrupted:
+        click.echo(stopped or (
+            f"interrupted: {res.n_deals:,} of {res.requested:,} deals simulated; "
+            "the numbers above are for those"
+            + (f"; finish with: catchten resume {run_dir}" if run_dir else "")), err=True)
+
+
+@cli.command("resume")
+@click.argument("run_dir", metavar="DIR", type=click.Path(file_okay=False))
+@click.option("--threads", "-t", type=int, default=None,
+              help="Threads (default: all cores); results do not depend on it.")
+@click.option("--scheduler", type=str, default=None, metavar="tcp://HOST:PORT",
+              help="Run the remaining chunks on a running Dask cluster.")
+@click.option("--workers", type=int, default=None,
+              help="Run the remaining chunks on a local Dask cluster of N processes.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+def resume_cmd(run_dir, threads, scheduler, workers, as_json, progress):
+    """Finish the run in DIR (made by simulate --run-dir): run only the chunks not yet
+    written there. The numbers equal those of an uninterrupted run with the same seed."""
+    from .simulate import open_run, resume
+    requested = open_run(run_dir)[3]
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = _Progress(requested) if show else None
+    try:
+        res = resume(run_dir, threads=threads, scheduler=scheduler, workers=workers,
+                     progress=bar.update if bar else None)
+    finally:
+        if bar:
+            bar.close()
+    _print_result(res, as_json, run_dir)
+    return 130 if res.interrupted else None
+
+
+@cli.command("summarize")
+@click.argument("run_dir", metavar="DIR", type=click.Path(file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def summarize_cmd(run_dir, as_json):
+    """Print the result of the run in DIR from the chunks written there, without running
+    anything (a run still going, or stopped, shows the deals finished so far)."""
+    from .simulate import summarize
+    res = summarize(run_dir)
+    _print_result(res, as_json, run_dir,
+                  f"unfinished: {res.n_deals:,} of {res.requested:,} deals in {run_dir}; "
+                  f"finish with: catchten resume {run_dir}")
 
 
 def _say(msg: str) -> None:
@@ -293,9 +398,13 @@ def _say(msg: str) -> None:
               help="Run heuristic and random play against each other.")
 @click.option("--progress/--no-progress", default=None,
               help="Say what is running on stderr (default: when stderr is a terminal).")
+@click.option("--from", "from_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR",
+              help="Take the main run from a run directory (simulate --run-dir) instead of "
+                   "simulating it: its rules, policies, seed and finished deals.")
 def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, policy,
                opponents, threads, out_dir, force, formats, sweep_players, sweep_variants,
-               compare_policies, progress):
+               compare_policies, progress, from_dir):
     """Simulate and write a report: one multi-page PDF, a PNG per figure, the numbers
     behind every figure as CSV and a JSON sidecar (rules, policies, deals, seed, versions).
 
@@ -307,19 +416,30 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     from .report import build_report, parse_formats
     from .simulate import seat_policies as make_policies
     fmts = parse_formats(formats)
-    rules = make_rules(preset, players, variants, rules_file)
-    pols = make_policies(rules, policy, opponents)
+    main = None
+    if from_dir is not None:
+        if preset or players or rules_file or variants:
+            raise CatchTenError("from", "not with rules options",
+                                "the rules of the main run are those of the run directory")
+        from .simulate import summarize
+        main = summarize(from_dir)
+        rules, pols = main.rules, main.policies
+    else:
+        rules = make_rules(preset, players, variants, rules_file)
+        pols = make_policies(rules, policy, opponents)
     show = sys.stderr.isatty() if progress is None else progress
     rep = build_report(rules, pols, n_deals=deals, seed=seed, out_dir=out_dir, formats=fmts,
                        sweep_players=sweep_players, sweep_variants=sweep_variants,
                        compare_policies=compare_policies, sweep_deals=sweep_deals,
-                       threads=threads, force=force, progress=_say if show else None)
+                       threads=threads, force=force, progress=_say if show else None,
+                       main=main)
     click.echo(f"{rep.out_dir}: " + ", ".join(p.name for p in rep.files
                                               if p.suffix in (".pdf", ".json"))
                + f" and {sum(p.suffix == '.png' for p in rep.files)} PNG, "
                f"{sum(p.suffix == '.csv' for p in rep.files)} CSV files")
     if rep.sidecar.get("interrupted"):
-        click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals: the "
+        click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals in all "
+                   "(main run and sweeps): the "
                    "report shows what ran and says so on every figure", err=True)
         return 130
 
@@ -331,7 +451,7 @@ class _Progress:
         self.total = total
         self.label = label
         self.start = time.perf_counter()
-        self.bar = None
+        self.bar: Any = None
         self.task = None
 
     def update(self, done: int, total: int) -> None:
@@ -444,8 +564,14 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
 @play_options("your side in the rollouts")
 @position_options
 @click.option("--evaluator", type=str, default="rollout", show_default=True,
-              help="How a sampled deal is evaluated: rollout (policies play it out); "
-                   "dd (double-dummy) once the solver exists.")
+              help="How a deal is evaluated: rollout (the policies play it out after the "
+                   "card) or dd (solved double-dummy: perfect play, all hands seen; the "
+                   "heuristic rollouts run alongside and a MODEL line says when they "
+                   "disagree).")
+@click.option("--exact-max", type=int, default=None,
+              help="Enumerate every consistent deal (an exact answer) when there are at "
+                   "most this many (default 20000 with dd, 100000 with rollout; 0: always "
+                   "sample).")
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="At most this many sampled deals (every legal card is played on each).")
 @click.option("--time", "time_limit", type=float, default=30.0, show_default=True,
@@ -470,8 +596,9 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
                    "recommended card.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
 def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
-               play, score, dead, policy, opponents, evaluator, samples, time_limit,
-               stop_early, margin, progress, objective, seed, threads, explain_n, as_json):
+               play, score, dead, policy, opponents, evaluator, exact_max, samples,
+               time_limit, stop_early, margin, progress, objective, seed, threads, explain_n,
+               as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
 
     POSITION is a docs/formats.md position JSON file (- for stdin), or give the position with
@@ -499,6 +626,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
             res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                          samples=samples, time_limit=time_limit, seed=seed, threads=threads,
                          objective=objective, stop_early=stop_early, margin=margin,
+                         exact_max=exact_max,
                          progress=bar.update if bar is not None else None)
             deals = explain(res, explain_n) if explain_n and not res.partial else None
     finally:
@@ -567,6 +695,102 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
         from .report_advise import print_odds
         print_odds(res)
     return 130 if res.partial else None
+
+
+# ---------------------------------------------------------------------------- match
+@cli.command("match")
+@click.argument("a")
+@click.argument("b")
+@rules_options
+@click.option("--deals", "-d", type=int, default=100_000, show_default=True,
+              help="Most deals, each played in every seating (rounded up to whole rounds "
+                   "of one deal per dealer).")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="Random seed (0 to 2**64-1); results depend only on it.")
+@click.option("--threads", "-t", type=int, default=None,
+              help="Threads (default: all cores); results do not depend on it.")
+@click.option("--time", "time_limit", type=float, default=None,
+              help="Stop after this many seconds (whole chunks).")
+@click.option("--precision", type=float, default=None,
+              help="Stop once the 95%% interval's half-width is at most this many points "
+                   "per deal.")
+@click.option("--pilot", type=int, default=None,
+              help="Deals of the separate pilot set the control variate is fitted on "
+                   "(0: none; default 2,000, or 0 when a side is pimc).")
+@click.option("--early-stop/--no-early-stop", "stop_early", default=True, show_default=True,
+              help="Stop as soon as the interval excludes 0 (or reaches --precision).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+              metavar="DIR", help="Also write match.json, match.txt and match.png to DIR.")
+@click.option("--p-win-game", "p_win_game", is_flag=True,
+              help="Also P(A wins a game from 0-0) through the game-equity table of each "
+                   "seating (two or three sides, kernel policies; built once and cached, "
+                   "minutes on a cold cache).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
+def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads, time_limit,
+              precision, pilot, stop_early, progress, report_dir, p_win_game, as_json):
+    """Is strategy A better than B? A duplicate match: every deal played with A on side 0
+    and B on the others, then swapped (with three or more sides, every rotation), on the
+    same cards; the mean point difference per deal (A minus B) with its 95% interval, made
+    narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished."""
+    from .match import match
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = None
+    try:
+        with _errors_as_json(as_json):
+            rules = make_rules(preset, players, variants, rules_file)
+            if report_dir is not None:
+                from .report import prepare_out_dir
+                prepare_out_dir(report_dir)
+            bar = _Progress(max(deals, 1) if isinstance(deals, int) else 0) if show else None
+            res = match(rules, a, b, deals=deals, seed=seed, threads=threads,
+                        time_limit=time_limit, precision=precision, pilot=pilot,
+                        stop_early=stop_early, progress=bar.update if bar else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    d = res.to_dict()
+    if p_win_game:
+        from .match import game_p_win
+        with _errors_as_json(as_json):
+            d["p_win_game"] = game_p_win(rules, a, b, seed=seed, threads=threads)
+    if report_dir is not None:
+        d["report"] = _write_match_report(res, report_dir)
+    if as_json:
+        _emit_json(d)
+    else:
+        click.echo(res.to_text())
+        if p_win_game:
+            click.echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
+                       "(game-equity table of each seating)")
+        if report_dir is not None:
+            click.echo(f"report: {len(d['report'])} files written to {report_dir}", err=True)
+    if res.stop == "interrupted":
+        click.echo(f"interrupted: {res.deals:,} deals played; the numbers above are for those",
+                   err=True)
+        return 130
+    return None
+
+
+def _write_match_report(res, out_dir) -> list[str]:
+    """match.json, match.txt and match.png (plotting.plot_matches) in ``out_dir``."""
+    from pathlib import Path
+    import pandas as pd
+    from .plotting import plot_matches
+    out = Path(out_dir)
+    files = []
+    (out / "match.json").write_text(json.dumps(res.to_dict(), indent=2, allow_nan=False) + "\n")
+    (out / "match.txt").write_text(res.to_text() + "\n")
+    lo, hi = res.ci95
+    frame = pd.DataFrame({"label": [f"{res.a.label} vs {res.b.label}"],
+                          "mean": [res.mean_difference], "lo": [lo], "hi": [hi]})
+    fig = plot_matches(frame, footer=f"{res.rules.label()}; {res.deals:,} deals x "
+                                      f"{len(res.seatings)} seatings; seed {res.seed}")
+    fig.savefig(out / "match.png", dpi=150)
+    for name in ("match.json", "match.txt", "match.png"):
+        files.append(str(out / name))
+    return files
 
 
 # ---------------------------------------------------------------------------- equity

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._kernels import sampler as KS
+from ._kernels import unrank as KU
 from .errors import DealNotGeneratedError
 from .position import InfoSet
 
@@ -71,6 +72,34 @@ class Sampler:
         """int64 (n, n_buckets): the hidden cards of each bucket (fixed cards excluded)."""
         out = np.zeros((n, len(self.buckets)), dtype=np.int64)
         KS.sample_hidden(np.int64(self.pool), *self._args, np.uint64(seed), np.int64(start), out)
+        return out
+
+    @property
+    def n_deals(self) -> int:
+        """The number of consistent deals as an exact int (each deal counted once)."""
+        return int(round(self.n_consistent))
+
+    def can_enumerate(self, limit: int) -> bool:
+        """True when the consistent deals are at most ``limit`` (and few enough to be
+        numbered exactly: below 2**53)."""
+        return self.n_consistent <= min(float(limit), 2.0 ** 52)
+
+    def enumerate(self, n: int, *, start: int = 0) -> np.ndarray:
+        """Deals number ``start … start + n - 1`` of the consistent deals, each deal of
+        the information set exactly once over ``0 … n_deals - 1`` (in the layout of
+        :meth:`sample`): exhaustive enumeration by unranking the sampler's counts.
+
+        Raises
+        ------
+        ValueError
+            The range leaves ``0 … n_deals - 1``, or there are too many deals to number.
+        """
+        if not self.can_enumerate(2 ** 52):
+            raise ValueError("too many consistent deals to enumerate")
+        if start < 0 or n < 0 or start + n > self.n_deals:
+            raise ValueError(f"deals {start}..{start + n - 1} outside 0..{self.n_deals - 1}")
+        out = np.zeros((n, len(self.buckets)), dtype=np.int64)
+        KU.unrank_hidden(np.int64(self.pool), *self._args, np.int64(start), out)
         return out
 
     def full_hands(self, hidden: np.ndarray) -> np.ndarray:

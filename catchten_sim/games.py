@@ -41,22 +41,26 @@ from __future__ import annotations
 
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from ._lazy import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas
 from ._kernels import engine as K
 from ._kernels import games as G
 from .aggregate import mean_se, wilson
 from .errors import CatchTenError
+from .pimc import kernel_policies
 from .policies import Policy
 from .rules import COUNT_OUT_STEPS, Rules
-from .runner import run_parallel
-from .simulate import _check_count, _nullpool, max_threads, MAX_SEED
+from . import runner
+from .simulate import _check_count, max_threads, MAX_SEED
 
 __all__ = ["simulate_games", "GameSimulationResult", "equity_table", "cached_equity_table",
            "EquityTable",
@@ -131,14 +135,14 @@ class GameSimulationResult:
     start_scores: tuple[int, ...]
     wins: np.ndarray = field(repr=False)
     unfinished: int = 0
-    hands_hist: np.ndarray = field(repr=False, default=None)
-    how: np.ndarray = field(repr=False, default=None)
-    count_out_steps: np.ndarray = field(repr=False, default=None)
-    unit_hist: np.ndarray = field(repr=False, default=None)
+    hands_hist: Any = field(repr=False, default=None)
+    how: Any = field(repr=False, default=None)
+    count_out_steps: Any = field(repr=False, default=None)
+    unit_hist: Any = field(repr=False, default=None)
     replays: int = 0
     games_with_replay: int = 0
-    score_sum: np.ndarray = field(repr=False, default=None)
-    score_sumsq: np.ndarray = field(repr=False, default=None)
+    score_sum: Any = field(repr=False, default=None)
+    score_sumsq: Any = field(repr=False, default=None)
     elapsed_s: float = 0.0
     threads: int = 1
     interrupted: bool = False
@@ -159,7 +163,7 @@ class GameSimulationResult:
             return list(range(n))
         return [s for s in range(n) if self.rules.side_of(s) == first_dealer_side]
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self) -> pandas.DataFrame:
         """P(win) of each side by who dealt first: one row per (first dealer, side), the
         first dealer being a seat, a side (``seat`` = -1) or all games (both -1).
 
@@ -183,7 +187,7 @@ class GameSimulationResult:
                              "lo": lo, "hi": hi})
         return pd.DataFrame(rows)
 
-    def hands_frame(self) -> pd.DataFrame:
+    def hands_frame(self) -> pandas.DataFrame:
         """The distribution of hands per game: hands, games, share."""
         h = self.hands_hist
         idx = np.nonzero(h)[0]
@@ -195,7 +199,7 @@ class GameSimulationResult:
         n_played = self.n_games
         frame = self.to_frame()
 
-        def entries(sub: pd.DataFrame) -> list[dict]:
+        def entries(sub: pandas.DataFrame) -> list[dict]:
             return [{"side": int(x.side), "seats": r.seats_of(int(x.side)), "wins": int(x.wins),
                      "p_win": _f(x.p_win), "wilson95": [_f(x.lo), _f(x.hi)]}
                     for x in sub.itertuples()]
@@ -244,7 +248,8 @@ class GameSimulationResult:
                           "by_step": {COUNT_OUT_STEPS[j]: int(self.count_out_steps[j])
                                       for j in range(len(COUNT_OUT_STEPS))
                                       if self.count_out_steps[j]}},
-            "deciding_set": ({str(u + 1): int(self.unit_hist[u]) for u in range(len(self.unit_hist))}
+            "deciding_set": ({str(u + 1): int(self.unit_hist[u])
+                              for u in range(len(self.unit_hist))}
                              if len(self.unit_hist) > 1 else None),
             "ties_carried": {"units": self.replays, "games": self.games_with_replay},
             "final_scores": scores,
@@ -301,6 +306,32 @@ class GameSimulationResult:
             + (f" (se {e['se']:.2f})" if e["se"] is not None else "") for e in d["final_scores"]))
         lines.append(f"{self.elapsed_s:.2f} s on {self.threads} thread(s)")
         return "\n".join(lines)
+
+
+class _GamesTask:
+    """Whole games as a run-engine task (:mod:`catchten_sim.runner`): games ``first …
+    first+count-1`` give one int64 row each (columns ``_kernels.games.G_*``). Local
+    executors only (it holds the rules' tables)."""
+
+    def __init__(self, rules: Rules, tab, pol_arr, seed_u, mode, n_units, n_rows, ncols):
+        self.rules, self.tab, self.pol_arr, self.seed_u = rules, tab, pol_arr, seed_u
+        self.mode, self.n_units, self.n_rows, self.ncols = mode, n_units, n_rows, ncols
+        self.key = "games"
+
+    def scratch(self):
+        return K.scratch(self.tab), _gscratch(self.rules, self.n_units, self.n_rows)
+
+    def run(self, first: int, count: int, scr) -> Any:
+        rows = np.zeros((count, self.ncols), dtype=np.int64)
+        G.run_games(self.tab, scr[0], scr[1], self.pol_arr, self.seed_u, np.int64(first),
+                    np.int64(count), self.mode, rows)
+        return rows
+
+    def combine(self, parts: list) -> Any:
+        return np.concatenate(parts)
+
+    def warm(self) -> None:
+        self.run(0, 1, self.scratch())
 
 
 def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
@@ -364,13 +395,11 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     compact = not (at_once and ns > 2 and rules.tie != "count_out")
     n_units, n_rows = unit_shape(rules, compact)
     tab = rules.tables()
-    pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
-    slots = max(1, used)
-    scr = [K.scratch(tab) for _ in range(slots)]
-    gscr = [_gscratch(rules, n_units, n_rows) for _ in range(slots)]
+    pol_arr = kernel_policies(pols, "the game simulations")
     chunk = _check_count("chunk", chunk, 1)
-    out = np.zeros((min(chunk, n_games), G.N_GCOLS + ns), dtype=np.int64)
-    seed_u = np.uint64(seed)
+    task = _GamesTask(rules, tab, pol_arr, np.uint64(seed),
+                      (np.int64(mode), np.int64(fixed), at_once, compact, start),
+                      n_units, n_rows, G.N_GCOLS + ns)
 
     wins = np.zeros((n, ns), dtype=np.int64)
     hands_hist = np.zeros(G.MAX_HANDS + 1, dtype=np.int64)
@@ -379,48 +408,36 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     unit_hist = np.zeros(n_units, dtype=np.int64)
     s_sum = np.zeros(ns)
     s_sq = np.zeros(ns)
-    replays = 0
-    games_rep = 0
-    unfinished = 0
-    t0 = time.perf_counter()
-    done = 0
-    interrupted = False
-    with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
-        try:  # Ctrl-C between chunks keeps the games already played
-            while done < n_games:
-                m = min(chunk, n_games - done)
-                rows = out[:m]
+    tally = {"replays": 0, "games_rep": 0, "unfinished": 0}
 
-                def work(slot: int, a: int, b: int, first=done, rows=rows) -> None:
-                    G.run_games(tab, scr[slot], gscr[slot], pol_arr, seed_u,
-                                np.int64(first + a), np.int64(b - a),
-                                (np.int64(mode), np.int64(fixed), at_once, compact, start),
-                                rows[a:b])
+    def fold(c, rows: np.ndarray) -> None:
+        # integer counts, and sums of whole scores (exact in float64): any chunk order
+        w = rows[:, G.G_WINNER]
+        fin = w >= 0
+        tally["unfinished"] += int((~fin).sum())
+        np.add.at(wins, (rows[fin, G.G_FIRST_DEALER], w[fin]), 1)
+        nh = len(hands_hist)
+        hands_hist[:] += np.bincount(rows[:, G.G_HANDS], minlength=nh)[:nh]
+        how[:] += np.bincount(rows[:, G.G_HOW], minlength=len(how))[:len(how)]
+        co = rows[rows[:, G.G_HOW] == G.HOW_COUNT_OUT, G.G_STEP]
+        co_steps[:] += np.bincount(co, minlength=len(co_steps))[:len(co_steps)]
+        uw = rows[fin, G.G_UNIT]
+        unit_hist[:] += np.bincount(uw, minlength=n_units)[:n_units]
+        sc = rows[:, G.G_RUNNING:G.G_RUNNING + ns].astype(np.float64)
+        s_sum[:] += sc.sum(axis=0)
+        s_sq[:] += (sc * sc).sum(axis=0)
+        if on_rows is not None:
+            on_rows(rows, c.first)
+        tally["replays"] += int(rows[:, G.G_REPLAYS].sum())
+        tally["games_rep"] += int((rows[:, G.G_REPLAYS] > 0).sum())
 
-                run_parallel(work, m, pool, used)
-                w = rows[:, G.G_WINNER]
-                fin = w >= 0
-                unfinished += int((~fin).sum())
-                np.add.at(wins, (rows[fin, G.G_FIRST_DEALER], w[fin]), 1)
-                hands_hist += np.bincount(rows[:, G.G_HANDS], minlength=len(hands_hist))[:len(hands_hist)]
-                how += np.bincount(rows[:, G.G_HOW], minlength=len(how))[:len(how)]
-                co = rows[rows[:, G.G_HOW] == G.HOW_COUNT_OUT, G.G_STEP]
-                co_steps += np.bincount(co, minlength=len(co_steps))[:len(co_steps)]
-                uw = rows[fin, G.G_UNIT]
-                unit_hist += np.bincount(uw, minlength=n_units)[:n_units]
-                sc = rows[:, G.G_RUNNING:G.G_RUNNING + ns].astype(np.float64)
-                s_sum += sc.sum(axis=0)
-                s_sq += (sc * sc).sum(axis=0)
-                if on_rows is not None:
-                    on_rows(rows.copy(), done)
-                replays += int(rows[:, G.G_REPLAYS].sum())
-                games_rep += int((rows[:, G.G_REPLAYS] > 0).sum())
-                done += m
-        except KeyboardInterrupt:
-            interrupted = True
-    if done == 0:
-        raise KeyboardInterrupt
-    elapsed = time.perf_counter() - t0
+    executor = runner.make_executor(used)
+    try:
+        run = runner.run(task, runner.chunk_plan(n_games, chunk, marks=False), executor, fold)
+    finally:
+        executor.close()
+    done, elapsed, interrupted = run.items, run.elapsed_s, run.interrupted
+    replays, games_rep, unfinished = tally["replays"], tally["games_rep"], tally["unfinished"]
     last = int(np.nonzero(hands_hist)[0].max()) if hands_hist.any() else 0
     return GameSimulationResult(rules, pols, seed, done, label, tuple(int(x) for x in start),
                                 wins, unfinished, hands_hist[:last + 1].copy(), how, co_steps,
@@ -444,6 +461,26 @@ def _check_equity_rules(rules: Rules) -> None:
             f"target is not a state below the target; the 3-side table needs tie=count_out")
 
 
+class _SamplesTask(_GamesTask):
+    """Deals as units of a game (:func:`sample_outcomes`) on the run engine: a chunk
+    gives its ``(steps, tside)`` (int8, (count, U, S, n_sides) and (count, U, S))."""
+
+    def __init__(self, rules: Rules, tab, pol_arr, seed_u, at_once, n_units, n_rows):
+        super().__init__(rules, tab, pol_arr, seed_u, (at_once, True), n_units, n_rows, 0)
+        self.key = "samples"
+
+    def run(self, first: int, count: int, scr) -> tuple[np.ndarray, np.ndarray]:
+        ns = self.rules.n_sides
+        steps = np.zeros((count, self.n_units, self.n_rows, ns), dtype=np.int8)
+        tside = np.zeros((count, self.n_units, self.n_rows), dtype=np.int8)
+        G.run_unit_samples(self.tab, scr[0], scr[1], self.pol_arr, self.seed_u,
+                           np.int64(first), np.int64(count), self.mode, (steps, tside))
+        return steps, tside
+
+    def combine(self, parts: list) -> tuple[np.ndarray, np.ndarray]:
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
 def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
                     n_hands: int, seed: int = 1, threads: int | None = None,
                     chunk: int = 1 << 15,
@@ -463,32 +500,23 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
     n_units, n_rows = unit_shape(rules, True)
     ns = rules.n_sides
     tab = rules.tables()
-    pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
-    scr = [K.scratch(tab) for _ in range(used)]
-    gscr = [_gscratch(rules, n_units, n_rows) for _ in range(used)]
+    pol_arr = kernel_policies(pols, "the game simulations")
     steps = np.zeros((n_hands, n_units, n_rows, ns), dtype=np.int8)
     tside = np.zeros((n_hands, n_units, n_rows), dtype=np.int8)
-    seed_u = np.uint64(seed)
-    done = 0
+    task = _SamplesTask(rules, tab, pol_arr, np.uint64(seed), at_once, n_units, n_rows)
+
+    def fold(c, part) -> None:
+        steps[c.first:c.first + c.count], tside[c.first:c.first + c.count] = part
+
+    executor = runner.make_executor(used)
     try:
-        with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
-            for first in range(0, n_hands, chunk):
-                m = min(chunk, n_hands - first)
-
-                def work(slot: int, a: int, b: int, first=first) -> None:
-                    G.run_unit_samples(tab, scr[slot], gscr[slot], pol_arr, seed_u,
-                                       np.int64(first + a), np.int64(b - a), (at_once, True),
-                                       (steps[first + a:first + b], tside[first + a:first + b]))
-
-                run_parallel(work, m, pool, used)
-                done = first + m
-                if progress is not None:
-                    progress(done, n_hands)
-                if deadline is not None and time.perf_counter() >= deadline:
-                    break
-    except KeyboardInterrupt:
-        if done == 0:
-            raise
+        out = runner.run(task, runner.chunk_plan(n_hands, chunk, marks=False), executor, fold,
+                         progress=progress,
+                         stop=(lambda: time.perf_counter() >= deadline)
+                         if deadline is not None else None)
+    finally:
+        executor.close()
+    done = out.items        # local executors finish chunks in order: the first deals
     if done < n_hands:
         return steps[:done].copy(), tside[:done].copy()
     return steps, tside
@@ -554,7 +582,8 @@ class EquityTable:
 
     def _scores(self, scores: Sequence[int]) -> np.ndarray:
         sc = list(scores)
-        if len(sc) != self.n_sides or any(isinstance(x, bool) or not isinstance(x, (int, np.integer))
+        if len(sc) != self.n_sides or any(isinstance(x, bool)
+                                          or not isinstance(x, (int, np.integer))
                                           or not 0 <= int(x) < self.target for x in sc):
             raise CatchTenError("score", "out of range",
                                 f"{sc!r}: one score per side ({self.n_sides}), each 0 … "
@@ -689,7 +718,7 @@ class EquityTable:
         return tuple(float(x) for x in vals)
 
     # ---------------------------------------------------------------- output
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self) -> pandas.DataFrame:
         """One row per state: ``score_0 … , dealer_side`` (``dealer_seat`` too when the
         classes are seats), ``p_win_0 …``. Scores are before the deal, 0 … target-1."""
         T = self.target
@@ -725,8 +754,9 @@ class EquityTable:
         if suffix not in (".csv", ".parquet"):
             raise CatchTenError("out", "unknown file type",
                                 f"{p.name}: use a .csv or .parquet file name")
+        from .paths import ensure_dir
+        ensure_dir(p.parent if str(p.parent) else ".")   # only the last level is created
         try:
-            p.parent.mkdir(parents=True, exist_ok=True)
             if suffix == ".parquet":
                 self.to_frame().to_parquet(p, index=False)
             else:
@@ -785,7 +815,11 @@ def _groups(u_steps: np.ndarray, prob: np.ndarray) -> tuple:
     tau = u_steps.sum(axis=(1, 2))                      # (K, ns)
     ns = tau.shape[1]
     g_ptr = [0]
-    g_tau, g_p, l_ptr, l_idx, l_p = [], [], [0], [], []
+    g_tau: list = []
+    g_p: list = []
+    l_ptr = [0]
+    l_idx: list = []
+    l_p: list = []
     for c in range(prob.shape[0]):
         idx = np.nonzero(prob[c])[0]
         t = tau[idx]

@@ -13,7 +13,8 @@ be reproduced and inspected.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -224,7 +225,9 @@ def play(d: Deal, policies: Sequence[object] | object = "heuristic", *,
             raise CatchTenError("script", "too short or negative",
                                 f"{scr.size} entries for {r.n_dealt} cards")
     else:
-        pol = np.array([int(p) for p in Policy.per_seat(policies, n)], dtype=np.int64)
+        from .pimc import kernel_policies
+        pol = kernel_policies(Policy.per_seat(policies, n),
+                              "play() of a given deal (simulate plays pimc seats)")
         scr = np.zeros(1, dtype=np.int64)
     rng = d.rng_state if rng_state is None else rng_state
     ll, lc, _lw, _hon, _cards, _cp, _ten = K.play_given(

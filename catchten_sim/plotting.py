@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import functools
 import textwrap
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 import matplotlib as mpl
 import numpy as np
@@ -30,12 +31,13 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, MaxNLocator
+from matplotlib.transforms import Bbox
 
 __all__ = [
     "OKABE_ITO", "PALETTE", "STYLE", "FIGSIZE",
     "plot_summary", "plot_ten_by_players", "plot_points_distribution", "plot_seat_advantage",
     "plot_convergence", "plot_fate_heatmap", "plot_holding_value", "plot_variants",
-    "plot_policies", "plot_equity",
+    "plot_policies", "plot_equity", "plot_matches",
 ]
 
 #: Okabe & Ito (2008) colour-blind-safe palette
@@ -89,12 +91,13 @@ def _new_figure(style: dict) -> Figure:
     n_lines = len(_footer_lines(style, size[0])) + (1 if style.get("stamp") else 0)
     line = 7.5 * 1.35 / (size[1] * 72)
     bottom = max(_FOOTER_SPACE, n_lines * line + 0.02) if n_lines else 0.0
-    fig.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom), h_pad=0.06, w_pad=0.06)
+    engine: Any = fig.get_layout_engine()   # constrained layout (set above)
+    engine.set(rect=(0, bottom, 1, 1 - bottom), h_pad=0.06, w_pad=0.06)
     return fig
 
 
 def _axes(ax: Any, n: int, style: dict, direction: str = "right", share: bool = True,
-          size: str = "100%", pad: float = 0.8) -> tuple[Figure, list[Axes], bool]:
+          size: str = "100%", pad: float = 0.8) -> tuple[Any, list[Axes], bool]:
     """The figure and ``n`` panel axes: new ones, the ones given, or a given Axes split."""
     if ax is None:
         fig = _new_figure(style)
@@ -222,7 +225,7 @@ def plot_summary(data: pd.DataFrame, ax: Axes | None = None, **style: Any) -> Fi
         q = g.set_index("quantity")
         label = f"{p}" + (f" ({q.loc['total', 'role']})" if q.loc["total", "role"] else "")
 
-        def ci(name: str, sign: bool = False) -> str:
+        def ci(name: str, sign: bool = False, q: Any = q) -> str:
             r = q.loc[name]
             f = "+.2f" if sign else ".2f"
             return _minus(f"{r.estimate:{f}}  [{r.lo:{f}}, {r.hi:{f}}]")
@@ -245,7 +248,7 @@ def plot_summary(data: pd.DataFrame, ax: Axes | None = None, **style: Any) -> Fi
     h = row_h * (len(rows_a) + 1)
     tables = [a.table(cellText=rows_a, colLabels=["", "estimate", "95% interval", "deals"],
                       colWidths=[0.44, 0.16, 0.26, 0.14], cellLoc="right", colLoc="right",
-                      bbox=[left, y - head - h, width, h])]
+                      bbox=Bbox.from_bounds(left, y - head - h, width, h))]
     y -= head + h + gap
     a.text(left, y, "Points per deal of the side holding each position", fontsize=11,
            fontweight="bold", va="top")
@@ -256,7 +259,8 @@ def plot_summary(data: pd.DataFrame, ax: Axes | None = None, **style: Any) -> Fi
                           colLabels=["position", "hand points", "honours", "card points",
                                      "seat advantage"],
                           colWidths=[0.17, 0.27, 0.13, 0.16, 0.27], cellLoc="right",
-                          colLoc="right", bbox=[left, y - head - note - h, width, h]))
+                          colLoc="right",
+                          bbox=Bbox.from_bounds(left, y - head - note - h, width, h)))
     y -= head + note + h + gap
     if rows_c:
         a.text(left, y, "Points per deal by side (side 0 holds seat 0; the deal rotates)",
@@ -265,7 +269,7 @@ def plot_summary(data: pd.DataFrame, ax: Axes | None = None, **style: Any) -> Fi
         tables.append(a.table(cellText=rows_c,
                               colLabels=["side", "seats, policy", "hand points"],
                               colWidths=[0.17, 0.43, 0.40], cellLoc="right", colLoc="right",
-                              bbox=[left, y - head - h, width, h]))
+                              bbox=Bbox.from_bounds(left, y - head - h, width, h)))
     for t in tables:
         _table_style(t, fs)
     lines = style.get("rules_lines") or []
@@ -736,3 +740,32 @@ def plot_equity(data: pd.DataFrame, ax: Axes | Sequence[Axes] | None = None,
     return _finish(fig, axes, owned, style, "Game equity: P(side 0 wins) by the score",
                    f"Exact DP over the simulated deal outcomes; contours at 25%, 50%, 75%; "
                    f"target {T}", sub_in_axes=False)
+
+
+# ---------------------------------------------------------------------------- matches
+@_styled
+def plot_matches(data: pd.DataFrame, ax: Axes | None = None, **style: Any) -> Figure:
+    """Duplicate matches: the mean point difference per deal (A minus B) with its 95%
+    interval, one row per match.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Columns ``label`` (the row's name, e.g. "heuristic vs random, foster 4p"),
+        ``mean``, ``lo``, ``hi`` (points per deal), as :func:`catchten_sim.match.match`
+        reports them (``MatchResult.mean_difference`` and ``ci95``).
+    ax : Axes, optional
+    """
+    fig, axes, owned = _axes(ax, 1, style)
+    a = axes[0]
+    d = data.iloc[::-1].reset_index(drop=True)
+    y = np.arange(len(d))
+    _dot_rows(a, y, d["mean"], d["lo"], d["hi"], [OKABE_ITO["blue"]] * len(d), pct=False)
+    a.axvline(0.0, color=GREY, linewidth=1.0)
+    a.set_yticks(y)
+    a.set_yticklabels(list(d["label"]))
+    a.set_ylim(-0.7, len(d) - 0.3)
+    a.set_xlabel("A minus B, points per deal (duplicate; 95% interval)")
+    a.grid(axis="y", visible=False)
+    return _finish(fig, axes, owned, style, "Strategy matches",
+                   "Every deal played in every seating on the same cards; bars: 95% intervals")

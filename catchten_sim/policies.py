@@ -25,6 +25,10 @@
       9. Third hand high: the highest winning card that scores no honour.
      10. Otherwise throw the lowest non-counting card: never an honour to the opponents
          when a cheaper legal card exists.
+    ``pimc[:N]``
+    Perfect Information Monte Carlo (:mod:`catchten_sim.pimc`): at each decision, ``N``
+    deals consistent with what the seat knows (default 50), each solved double-dummy;
+    the card of the best mean value. Driven at the decision level (not a kernel id).
     jaques ``dealer_declares``: no trumps when the longest suit has at most three cards
     and the dealer holds two Aces or more; else the longest suit (ties: more honour points).
 """
@@ -42,8 +46,9 @@ class Policy(IntEnum):
     HEURISTIC = 1
 
     @classmethod
-    def parse(cls, name: object, field: str = "policy") -> "Policy":
-        """``Policy`` from a name (``random``, ``heuristic``), an id or a Policy.
+    def parse(cls, name: object, field: str = "policy") -> Policy:
+        """``Policy`` from a name (``random``, ``heuristic``), an id or a Policy; ``pimc``
+        or ``pimc:N`` give a :class:`catchten_sim.pimc.PimcPolicy` instead.
 
         Raises
         ------
@@ -52,13 +57,19 @@ class Policy(IntEnum):
         """
         if isinstance(name, Policy):
             return name
+        from .pimc import PimcPolicy
+        if isinstance(name, PimcPolicy):
+            return name                        # type: ignore[return-value]
+        if isinstance(name, str) and name.strip().lower().startswith("pimc"):
+            return PimcPolicy.parse(name, field)   # type: ignore[return-value]
         if isinstance(name, str) and name.strip().upper() in cls.__members__:
             return cls[name.strip().upper()]
         raise CatchTenError(field, "unknown policy",
-                            f"{name!r}; known: {', '.join(p.name.lower() for p in cls)}")
+                            f"{name!r}; known: "
+                            f"{', '.join(p.name.lower() for p in cls)}, pimc[:N]")
 
     @classmethod
-    def per_seat(cls, policies: object, players: int) -> tuple["Policy", ...]:
+    def per_seat(cls, policies: object, players: int) -> tuple[Policy, ...]:
         """One Policy per seat from one policy (a name, an id or a Policy) for every seat
         or a sequence of ``players`` of them.
 
@@ -67,9 +78,9 @@ class Policy(IntEnum):
         CatchTenError
             ``unknown policy``; ``wrong number of policies``.
         """
-        if isinstance(policies, (str, Policy)):
+        if isinstance(policies, (str, Policy)) or not hasattr(policies, "__iter__"):
             return tuple(cls.parse(policies) for _ in range(players))
-        pols = tuple(cls.parse(p) for p in policies)      # type: ignore[attr-defined]
+        pols = tuple(cls.parse(p) for p in policies)
         if len(pols) != players:
             raise CatchTenError("policies", "wrong number of policies",
                                 f"{len(pols)} for {players} players")

@@ -30,12 +30,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from .cards import format_card, parse_card, parse_cards
-from .errors import CatchTenError, IllegalPlayError, ParseError, PositionError, check_keys
+from .errors import IllegalPlayError, ParseError, PositionError, check_keys
 from .inputs import json_kind, preset_name, read_json_object
 from .rules import NO_TRUMPS, Rules
 from .state import PlayState
@@ -93,6 +94,16 @@ class InfoSet:
     #: the play so far as a :class:`~catchten_sim.state.PlayState` (the player to move's
     #: current-set hand known, the others' unknown)
     state: PlayState | None = field(default=None, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        """Cards as cards (``JS AS``), not bitmasks."""
+        from .cards import cards_of_mask
+        tricks = " ".join(format_card(c) for _, c in self.trick)
+        return (f"InfoSet({self.rules.label()}, dealer={self.dealer}, seat={self.seat}, "
+                f"turnup={'none' if self.turnup is None else format_card(self.turnup)}, "
+                f"hand='{' '.join(format_card(c) for c in cards_of_mask(self.my_hand))}', "
+                f"trick_index={self.trick_index}, trick='{tricks}', "
+                f"held={list(self.held_count)})")
 
     @property
     def turnup_set(self) -> int:
@@ -191,13 +202,22 @@ class Position:
     def __post_init__(self) -> None:
         object.__setattr__(self, "_info", _replay(self))
 
+    def __repr__(self) -> str:
+        """Cards as cards (``JS AS``), not indices."""
+        def cards(cs: tuple[int, ...]) -> str:
+            return " ".join(format_card(c) for c in cs)
+        return (f"Position({self.rules.label()}, dealer={self.dealer}, seat={self.seat}, "
+                f"hand='{cards(self.hand)}', "
+                f"turnup={'none' if self.turnup is None else format_card(self.turnup)}, "
+                f"play='{cards(self.play)}', dead='{cards(self.dead)}', score={self.score})")
+
     def info(self) -> InfoSet:
         """The information set (validated)."""
         assert self._info is not None
         return self._info
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> "Position":
+    def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> Position:
         """Build from a docs/formats.md position object (JSON-like dict)."""
         if not isinstance(data, Mapping):
             raise ParseError("position", "not an object",
@@ -226,20 +246,22 @@ class Position:
                     isinstance(x, int) and not isinstance(x, bool) and 0 <= x < rules.target
                     for x in score):
                 raise PositionError("score", "bad score",
-                                    f"{json.dumps(score, default=str)}: {rules.n_sides} whole numbers from 0 to "
+                                    f"{json.dumps(score, default=str)}: "
+                                    f"{rules.n_sides} whole numbers from 0 to "
                                     f"{rules.target - 1}, one per side")
             score = tuple(int(x) for x in score)
         trump = data.get("trump")
         if trump is not None:
             names = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
             if str(trump).upper() not in names:
-                raise PositionError("trump", "bad trump", f"{json.dumps(trump, default=str)}: S, H, D, C or NT")
+                raise PositionError("trump", "bad trump",
+                                    f"{json.dumps(trump, default=str)}: S, H, D, C or NT")
             trump = names[str(trump).upper()]
         return cls(rules, dealer, seat, tuple(hand), turnup, tuple(play), tuple(dead), score,
                    trump)
 
     @classmethod
-    def from_json(cls, path: str | Path) -> "Position":
+    def from_json(cls, path: str | Path) -> Position:
         """Read a position file (``-``: standard input); see :meth:`from_dict`.
 
         Raises
@@ -397,7 +419,7 @@ def _replay_play(p: Position, r: Rules, trump: int,
     return state
 
 
-def info_arrays(info: InfoSet) -> dict[str, np.ndarray]:
+def info_arrays(info: InfoSet) -> dict[str, Any]:
     """The information set as kernel arrays (for the determinization sampler).
 
     Returns ``pool`` (int64 mask), and per bucket (hidden hand): ``b_set``, ``b_seat``,
@@ -436,7 +458,8 @@ def deal_info(rules: Rules, *, dealer: int, seat: int, hand: Sequence[int],
     for name, v in (("dealer", dealer), ("seat", seat)):
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
             raise PositionError(name, f"{name} out of range", f"{name}="
-                                f"{'missing' if v is None else json.dumps(v, default=str)} (allowed 0 to "
+                                f"{'missing' if v is None else json.dumps(v, default=str)}"
+                                f" (allowed 0 to "
                                 f"{n - 1})")
     deck = set(rules.deck)
     hand = [int(c) for c in hand]

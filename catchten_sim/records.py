@@ -28,7 +28,8 @@ Readings decided here where the texts are silent (docs/rules.md says: follow see
 --------------------------------------------------------------------------------------------
 - A bad ``dealer`` is field ``dealer`` with why ``dealer out of range`` (issue 13). Keys
   that docs/formats.md does not name are refused (field: the key, why ``unknown field``, the
-  nearest known key in the detail), before anything else. A missing ``turnup`` means the dealer's last card; a missing ``dead`` or
+  nearest known key in the detail), before anything else. A missing ``turnup`` means the
+  dealer's last card; a missing ``dead`` or
   ``play`` is empty. A malformed turn-up is checked at the turn-up step, a malformed play card
   at its place in the play (card syntax in the checking order names hands and dead only).
 - ``must_trump``: a player void in the led suit who discards while holding a (playable) trump
@@ -50,7 +51,8 @@ Readings decided here where the texts are silent (docs/rules.md says: follow see
   rule: ``count_out`` by §7.10's card-step rule (``how: "count_out"``, ``step: "cards"``),
   the others as at the end of any unit.
 - The count-out ``step`` names are those of :data:`catchten_sim.rules.COUNT_OUT_STEPS`
-  (``ten``, ``ten_of_diamonds`` (the 10♦ bonus), ``cards``, ``ace``, ``king``, ``queen``, ``jack``, ``nine``).
+  (``ten``, ``ten_of_diamonds`` (the 10♦ bonus), ``cards``, ``ace``, ``king``, ``queen``,
+  ``jack``, ``nine``).
 - Each hand of a game record may repeat ``rules``/``variants``/``players``; a value that
   differs from the game's is refused with that field and its usual why (``unknown preset``,
   ``bad variant value``, ``players out of range``); variants are compared after resolving.
@@ -453,7 +455,7 @@ class _Game:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.running = [0] * rules.n_sides
-        self.result: dict | None = None
+        self.result: dict[str, Any] = {}     # empty while the game goes on
         self.tie_seen = False  # tie=replay: a tie has already been replayed
 
     def win(self, side: int, how: str, step: str | None, hand: int, where: dict) -> None:
@@ -486,7 +488,8 @@ class _Game:
             self.tie_seen = True  # equal totals: another hand (§7.11)
 
     def revoke_loss(self, loser: int, hand: int, where: dict) -> None:
-        """§7.12, §7.4: the revoker loses; the best other running total wins (lowest side on a tie)."""
+        """§7.12, §7.4: the revoker loses; the best other running total wins (lowest side on
+        a tie)."""
         others = [s for s in range(self.rules.n_sides) if s != loser]
         winner = max(others, key=lambda s: (self.running[s], -s))
         self.win(winner, "revoke", None, hand, where)
@@ -538,7 +541,7 @@ def _play_game_hand(game: _Game, deal: _ScoredDeal, k: int) -> None:
         before = list(game.running)
         if at_once:
             # §7.13: honours count the moment their trick is taken
-            stop = revoke["trick"] if revoke_here else None
+            stop = revoke["trick"] if revoke is not None and revoke_here else None
             for t in tricks:
                 if stop is not None and t.index >= stop:
                     break
@@ -553,7 +556,7 @@ def _play_game_hand(game: _Game, deal: _ScoredDeal, k: int) -> None:
             honours_in = [before[s] + unit[s]["honours"] for s in range(r.n_sides)]
             game.running = [before[s] + unit[s]["total"] for s in range(r.n_sides)]
             where = _where(r, last_set, last_trick)
-            if revoke_here:
+            if revoke is not None and revoke_here:
                 game.revoke_loss(revoke["side"], k, where)
                 return
             # card points at the end of the unit
@@ -573,11 +576,11 @@ def _play_game_hand(game: _Game, deal: _ScoredDeal, k: int) -> None:
                 return  # §7.14: an unfinished unit adds nothing
             game.running = [before[s] + unit[s]["total"] for s in range(r.n_sides)]
             where = _where(r, last_set, last_trick)
-            if revoke_here:
+            if revoke is not None and revoke_here:
                 game.revoke_loss(revoke["side"], k, where)
                 return
             game.end_of_unit(before, unit, k, where)
-        if game.result is not None:
+        if game.result:
             return
 
 
@@ -646,7 +649,7 @@ def score_game(data: dict) -> dict:
     game = _Game(rules)
     running: list[list[int]] = []
     for k, hand in enumerate(hands):
-        if game.result is not None:
+        if game.result:
             raise IllegalPlayError("hands", "hands after game end",
                                    f"hands[{k}] after the game was decided in hand "
                                    f"{game.result['hand']}")
@@ -666,7 +669,7 @@ def score_game(data: dict) -> dict:
         "running": running,
     }
     res = game.result
-    if res is None:
+    if not res:
         out.update(finished=False, winner=None, how="unfinished", step=None, hand=None)
     else:
         out.update(finished=True, winner=res["winner"],

@@ -40,7 +40,8 @@ import time
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -321,7 +322,20 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def _rules_lines(rules: Rules, policy_text: str, n_deals: int, sweep: int | None,
+def _sweep_text(*groups: Sequence[Any]) -> str | None:
+    """The deals the sweep runs really had (an interrupted report's last run is short)."""
+    def results(item: Any) -> list[Any]:
+        items = item if isinstance(item, tuple) else (item,)
+        return [x for x in items if hasattr(x, "n_deals")]
+    ns = sorted({int(r.n_deals) for runs in groups for item in runs for r in results(item)})
+    if not ns:
+        return None
+    if len(ns) == 1:
+        return f"{ns[0]:,} per sweep run"
+    return f"{ns[0]:,} to {ns[-1]:,} per sweep run"
+
+
+def _rules_lines(rules: Rules, policy_text: str, n_deals: int, sweep: str | None,
                  seed: int, version: str, width: int = 56) -> list[str]:
     d = rules.describe()
     given = rules.given_variants()
@@ -344,7 +358,7 @@ def _rules_lines(rules: Rules, policy_text: str, n_deals: int, sweep: int | None
         "not change one deal's numbers)",
         "",
         f"Policies: {policy_text}",
-        f"Deals: {n_deals:,} in the main run" + (f"; {sweep:,} per sweep run" if sweep else ""),
+        f"Deals: {n_deals:,} in the main run" + (f"; {sweep}" if sweep else ""),
         f"Seed: {seed}; the deal rotates (deal i is dealt by seat i mod {rules.players})",
         "Intervals: 95%, Wilson for proportions, mean \u00b1 1.96 se for means",
         f"catchten_sim {version}",
@@ -522,8 +536,8 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         "title": T.finding_summary(summary, rules.label(), pol_text),
         "subtitle": "",
         "rules_lines": _rules_lines(rules, pol_text, main.n_deals,
-                                    sweep if (players_runs or variant_runs or policy_runs)
-                                    else None, seed, version),
+                                    _sweep_text(players_runs, variant_runs, policy_runs),
+                                    seed, version),
         "footer": footer_main}))
     if players_runs:
         tp = T.ten_by_players_table(players_runs)

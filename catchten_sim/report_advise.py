@@ -5,7 +5,7 @@ import math
 
 import click
 
-from .advise import STOP_REASONS, Advice, Odds
+from .advise import STOP_REASONS, Advice, Odds, trump_answer
 from .cards import cards_of_mask, format_card
 
 
@@ -36,13 +36,39 @@ def _iv(e, pct: bool = False) -> str:
     return f"{e.mean:.2f} [{e.lo:.2f}, {e.hi:.2f}]"
 
 
+def _dd_table(a: Advice, con) -> None:
+    """The table of an evaluator that gives the objective only (dd): each card's mean
+    value with its interval (or exact), and the share of deals in which it is best."""
+    from rich import box
+    from rich.table import Table
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for c in ("card", "double-dummy value", "best in"):
+        t.add_column(c, justify="left" if c == "card" else "right", no_wrap=True)
+    for x in a.candidates:
+        e = x.estimates[a.objective]
+        name = x.name + (f"={format_card(x.equivalent_to)}"
+                         if x.equivalent_to is not None else "")
+        t.add_row(name, f"{e.mean:.2f}" if a.z == 0 else _iv(e),
+                  "" if x.best_share is None else f"{_p(x.best_share)}%")
+    con.print("\nPer card: our side's points minus the others', best play by all with all "
+              "hands\nseen" + (" (exact):" if a.z == 0 else " (mean [95% interval]):"),
+              markup=False, highlight=False)
+    con.print(t)
+    con.print("best in: the share of the deals in which the card is a best card.",
+              markup=False, highlight=False)
+
+
 def _candidate_tables(a: Advice, console=None) -> None:
-    """Two tables, each under 80 columns: points (and P(win)), then the Ten of trumps."""
+    """Two tables, each under 80 columns: points (and P(win)), then the Ten of trumps
+    (with dd: the one table of :func:`_dd_table`)."""
     from rich import box
     from rich.table import Table
 
     from .report_text import _console
     con = console or _console
+    if "points" not in a.candidates[0].estimates:
+        _dd_table(a, con)
+        return
     pts = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     ten = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for t, cols in ((pts, ["card", "our points", "minus best opponents"]
@@ -88,8 +114,10 @@ def print_advice(a: Advice, console=None) -> None:
     echo(f"hand: {' '.join(format_card(c) for c in cards_of_mask(info.my_hand))}"
          + (f"   trick so far: {' '.join(format_card(c) for _, c in info.trick)}"
             if info.trick else "   (on lead)"))
-    echo(f"{a.n_samples:,} sampled deals (of {a.n_consistent:.3g} consistent), "
-         f"evaluator {a.evaluator}, policies {'/'.join(sorted({p.label for p in a.policies}))}"
+    deals = (f"exact ({a.n_samples:,} deals: every consistent deal)" if a.exact else
+             f"{a.n_samples:,} sampled deals (of {a.n_consistent:.3g} consistent)")
+    pols = "/".join(sorted({p.label for p in a.policies}))
+    echo(f"{deals}, evaluator {a.evaluator}, policies {pols}"
          f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s")
     echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
     echo(a.intervals)
@@ -100,29 +128,26 @@ def print_advice(a: Advice, console=None) -> None:
     else:
         d = a.margin.diff
         v = a.margin.verdict
-        span = f"paired 95%: {d.lo:+.3f} to {d.hi:+.3f}"
+        span = (f"paired 95%: {d.lo:+.3f} to {d.hi:+.3f}" if a.z > 0 else
+                "exact, every consistent deal")
         if v == "no practical difference":
             echo(f"best: no practical difference between {format_card(a.best)} and "
-                 f"{format_card(a.second)}: {d.mean:+.3f} {a.objective} ({span}; inside "
+                 f"{a.second}: {d.mean:+.3f} {a.objective} ({span}; inside "
                  f"the practical margin ±{a.practical_margin:g})")
         else:
             verdict = "separated at 95%" if v == "separated" else "not separated at 95%"
+            if a.z == 0:
+                verdict = "no sampling error"
             echo(f"best: {format_card(a.best)}, by {d.mean:+.3f} {a.objective} over "
-                 f"{format_card(a.second)} ({span}; {verdict})")
+                 f"{a.second} ({span}; {verdict})")
     if a.trump_lead is not None:
         d = a.trump_lead.diff
-        v = a.trump_lead.verdict
-        if v == "no practical difference":
-            ans = "no practical difference"
-        elif d.lo > 0:
-            ans = "YES"
-        elif d.hi < 0:
-            ans = "NO"
-        else:
-            ans = "too close to call"
+        ans = trump_answer(a.trump_lead)
         echo(f"lead a trump? {ans}: best trump lead {format_card(a.trump_lead.a)} vs best "
              f"other lead {format_card(a.trump_lead.b)}: {d.mean:+.3f} {a.objective} "
-             f"(paired 95%: {d.lo:+.3f} to {d.hi:+.3f})")
+             + (f"(paired 95%: {d.lo:+.3f} to {d.hi:+.3f})" if a.z > 0 else "(exact)"))
+    if a.model_note:
+        echo(f"MODEL: {a.model_note}")
     if a.note:
         echo(f"note: {a.note}")
 
@@ -147,10 +172,12 @@ def print_odds(o: Odds) -> None:
     info = o.info
     r = info.rules
     echo(f"{r.label()}  seat {info.seat} (side {r.side_of(info.seat)}), dealer {info.dealer}, "
-         f"turn-up {format_card(info.turnup)}; hand "
+         f"turn-up {'none' if info.turnup is None else format_card(info.turnup)}; hand "
          f"{' '.join(format_card(c) for c in cards_of_mask(info.my_hand))}")
     if o.partial:
         echo(f"PARTIAL: interrupted after {o.n_deals:,} of {o.requested:,} deals")
+    if o.exact:
+        echo(f"exact ({o.n_deals:,} deals): every deal consistent with the hand played once")
     echo(f"{o.n_deals:,} deal{'' if o.n_deals == 1 else 's'} consistent with the hand, "
          f"played out by "
          f"{'/'.join(sorted({p.label for p in o.policies}))}; seed {o.seed}; "

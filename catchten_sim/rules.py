@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -427,7 +428,7 @@ class Rules:
     @classmethod
     def from_options(cls, preset: str | None = None, players: int | None = None,
                      variant_items: tuple[str, ...] | list[str] = (),
-                     rules_file: str | Path | None = None) -> "Rules":
+                     rules_file: str | Path | None = None) -> Rules:
         """Rules from CLI-style options.
 
         ``variant_items`` are ``name`` (switch on) or ``name=value`` strings. A rules file
@@ -447,7 +448,7 @@ class Rules:
                    players if players is not None else 4, merged)
 
     @classmethod
-    def from_toml(cls, path: str | Path) -> "Rules":
+    def from_toml(cls, path: str | Path) -> Rules:
         """Rules from a TOML file: ``rules = "foster"``, ``players = 4``, ``[variants]``.
 
         Raises
@@ -534,7 +535,8 @@ class Rules:
 
     @property
     def deck52(self) -> bool:
-        return self.preset == "french52" or (self.preset == "jaques" and bool(self.variants["deck52"]))
+        return self.preset == "french52" or (self.preset == "jaques"
+                                             and bool(self.variants["deck52"]))
 
     @property
     def keep_dead_card(self) -> bool:
@@ -643,7 +645,7 @@ class Rules:
         return tuple(r for r in order if r in ranks)
 
     @property
-    def honour_values(self) -> dict[int, int]:
+    def honour_values(self) -> dict[Rank, int]:
         """Honour points of the trump ranks (docs/rules.md §2, §4)."""
         return dict(_JAQUES_HONOURS if self.preset == "jaques" else _FOSTER_HONOURS)
 
@@ -701,9 +703,9 @@ class Rules:
             for pos, r in enumerate(order):
                 c = card_index(t, r)
                 trump_power[t, c] = 100 + len(order) - pos
-                if r in hv:
-                    honours[t, c] = hv[r]
-                    step[t, c] = _STEP_OF_RANK[r]
+                if Rank(r) in hv:
+                    honours[t, c] = hv[Rank(r)]
+                    step[t, c] = _STEP_OF_RANK[Rank(r)]
             ten_card[t] = card_index(t, Rank.TEN)
             if self.ten_bonus and t != Suit.D:
                 honours[t, td] += 10
@@ -754,7 +756,8 @@ class Rules:
         if self.ten_bonus:
             honours["10♦ bonus"] = 10
         dealing = (f"{self.n_sets} sets of 6 cards per player, dealt one set after another"
-                   if self.n_sets > 1 else f"{self.cards_per_player} cards per player, one at a time")
+                   if self.n_sets > 1
+                   else f"{self.cards_per_player} cards per player, one at a time")
         if self.keep_dead_card:
             dealing += "; 35 dealt, the 35th turned up for trumps, the 36th shown and laid aside"
         turnup = ("the dealer names trumps or no trumps (no turn-up)" if self.dealer_declares

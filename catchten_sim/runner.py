@@ -1,14 +1,48 @@
-"""The thread-split loop, written once: run a kernel over slices of a range of work.
+"""The run engine: every long job (simulate, games, equity samples) runs through here.
 
-Every entry kernel releases the GIL and draws its random numbers from streams keyed by
-the item's number (a deal, a game, a sample), so the split never changes the result.
-(A numba ``prange`` loop would do the same, but compiling it with the inlined heuristic
-costs ~25 s more per cold start.)
+A job is a *task* run over a *chunk plan* by an *executor*, and folded by the caller::
+
+    edges = chunk_plan(n_items, chunk)                # depends on these numbers only
+    executor = make_executor(threads, scheduler, workers)   # inline, threads or Dask
+    try:
+        out = run(task, edges, executor, fold, run_dir=rd, progress=cb)
+    finally:
+        executor.close()
+    # out.items, out.done (chunk indices), out.interrupted, out.elapsed_s, out.threads
+
+``task`` (duck-typed; :class:`catchten_sim.simulate.DealTask` is the full example):
+``key`` (str, the job's identity), ``scratch()`` (per-worker work arrays),
+``run(first, count, scratch) -> partial``, ``combine([partial, ...]) -> partial`` (slices in
+order), and for run directories / Dask ``to_array(partial)`` / ``from_array(a)`` (a 1-D int64
+array) and ``warm()``. ``fold(chunk, partial)`` is called once per finished chunk, in plan
+order on the local executors and in any order on Dask, so it must not depend on the order
+(sum, or write at ``chunk.first``); a Ctrl-C between chunks ends the run with what is
+folded (:func:`run` is the one place that handles it).
+
+The thread-split loop is written once too (:func:`run_parallel`): every entry kernel
+releases the GIL and draws its random numbers from streams keyed by the item's number (a
+deal, a game, a sample), so the split never changes the result. (A numba ``prange`` loop
+would do the same, but compiling it with the inlined heuristic costs ~25 s more per cold
+start.)
 """
 from __future__ import annotations
 
-from concurrent.futures import Executor
-from typing import Callable
+import contextlib
+import hashlib
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .errors import CatchTenError
 
 
 def split_range(count: int, threads: int) -> list[tuple[int, int]]:
@@ -26,8 +60,490 @@ def run_parallel(fn: Callable[[int, int, int], None], count: int, pool: Executor
     the calling thread runs the last slice, ``pool`` (``threads - 1`` workers) the others.
     Exceptions of any slice are raised here."""
     parts = split_range(count, threads if pool is not None else 1)
-    futures = [pool.submit(fn, i, a, b) for i, (a, b) in enumerate(parts[:-1])]
+    futures = [] if pool is None else [pool.submit(fn, i, a, b)
+                                       for i, (a, b) in enumerate(parts[:-1])]
     i, (a, b) = len(parts) - 1, parts[-1]
     fn(i, a, b)
     for f in futures:
         f.result()
+
+
+FIRST_MARK = 16            # the plan's chunks end on powers of two from 16 (convergence)
+RUN_FORMAT = "catchten-run/1"
+MANIFEST = "manifest.json"
+CHUNKS = "chunks"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One unit of work of a plan: items ``first … first+count-1``, number ``index``."""
+
+    index: int
+    first: int
+    count: int
+
+
+def chunk_plan(n_items: int, chunk: int, marks: bool = True) -> np.ndarray:
+    """Edges of the chunk plan of ``n_items`` items with at most ``chunk`` per chunk.
+
+    Chunks end on every power of two from 16 (with ``marks``: the points of the
+    convergence curve), on every multiple of ``chunk`` and at ``n_items``; the plan
+    depends on these numbers only, never on the executor or the thread count.
+
+    Returns
+    -------
+    ndarray int64 (n_chunks + 1,)
+        Chunk ``i`` holds items ``edges[i] … edges[i+1]-1``.
+    """
+    ends = [1 << k for k in range(FIRST_MARK.bit_length() - 1, 63)
+            if (1 << k) < n_items] if marks else []
+    steps = np.arange(0, int(n_items), int(chunk), dtype=np.int64)
+    edges = np.union1d(np.asarray(ends, np.int64), steps)
+    return np.append(edges, np.int64(n_items)).astype(np.int64)
+
+
+def plan_rule() -> str:
+    """Where :func:`chunk_plan` ends its chunks, in words (run directory manifests)."""
+    return f"powers of two from {FIRST_MARK}, multiples of chunk, and the last item"
+
+
+def plan_chunks(edges: np.ndarray, indices: Iterable[int] | None = None) -> Iterator[Chunk]:
+    """The chunks of a plan (all, or those of ``indices``), in plan order."""
+    idx = range(len(edges) - 1) if indices is None else indices
+    for i in idx:
+        a, b = int(edges[i]), int(edges[i + 1])
+        yield Chunk(i, a, b - a)
+
+
+@contextlib.contextmanager
+def sigint_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) that arrives inside the block until the block ends, then
+    raise KeyboardInterrupt (a chunk is folded and written whole or not at all). Outside
+    the main thread (where handlers cannot be set) the block runs as is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[object] = []
+    try:
+        old = signal.signal(signal.SIGINT, lambda *a: caught.append(a))
+    except ValueError:          # not settable here (e.g. an embedded interpreter)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if caught:
+        raise KeyboardInterrupt
+
+
+# ---------------------------------------------------------------------------- executors
+class InlineExecutor:
+    """Every chunk in the calling thread, in plan order."""
+
+    ordered = True
+    threads = 1
+
+    def map(self, task: Any, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Any]]:
+        scr = task.scratch()
+        for c in chunks:
+            yield c, task.run(c.first, c.count, scr)
+
+    def close(self) -> None:
+        pass
+
+
+class ThreadExecutor:
+    """Chunks in plan order, each split over ``threads`` threads (:func:`run_parallel`);
+    one scratch per thread, kept for the whole run."""
+
+    ordered = True
+
+    def __init__(self, threads: int) -> None:
+        self.threads = max(1, int(threads))
+        self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
+
+    def map(self, task: Any, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Any]]:
+        scr = [task.scratch() for _ in range(self.threads)]
+        for c in chunks:
+            out: list[Any] = [None] * self.threads
+
+            def slice_(slot: int, a: int, b: int, c: Chunk = c, out: list = out) -> None:
+                out[slot] = task.run(c.first + a, b - a, scr[slot])
+
+            run_parallel(slice_, c.count, self._pool, self.threads)
+            yield c, task.combine([p for p in out if p is not None])
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+_WORKER_SCRATCH: dict[tuple[str, int], Any] = {}
+
+
+def _dask_chunk(task: Any, first: int, count: int) -> Any:
+    """A chunk on a Dask worker, with the worker thread's own scratch (kept across
+    chunks of the same job)."""
+    k = (task.key, threading.get_ident())
+    scr = _WORKER_SCRATCH.get(k)
+    if scr is None:
+        scr = _WORKER_SCRATCH[k] = task.scratch()
+    return task.run(first, count, scr)
+
+
+def _dask_warm(task: Any) -> bool:
+    task.warm()
+    return True
+
+
+class DaskExecutor:
+    """Chunks as Dask tasks on a cluster: a running one (``scheduler``, ``tcp://HOST:PORT``)
+    or a ``LocalCluster`` of ``workers`` processes with one thread each (the kernels are
+    single-threaded, so one thread per process uses a core without GIL contention).
+
+    Every chunk is a task with an explicit key (job key and chunk index), so a resubmitted
+    chunk is recognised, and a worker lost mid-run costs only its chunks, which the
+    scheduler re-runs elsewhere. The numba cache is warmed before any worker runs a chunk:
+    in this process before a local cluster starts, then on the workers one at a time
+    (parallel first writes of the same cache can crash). At most ``window`` chunks are in
+    flight (memory stays flat however long the plan). Chunks finish in any order.
+
+    Raises
+    ------
+    CatchTenError
+        ``scheduler: cannot connect`` / ``workers: dask not installed``.
+    """
+
+    ordered = False
+
+    def __init__(self, scheduler: str | None = None, workers: int | None = None,
+                 window: int | None = None) -> None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise CatchTenError("scheduler" if scheduler else "workers", "dask not installed",
+                                'pip install -e ".[cluster]"') from None
+        self._cluster: Any = None
+        self._warmed: set[str] = set()
+        self._pending_local = workers
+        self._LocalCluster = LocalCluster
+        self._Client = Client
+        self._scheduler = scheduler
+        self.client: Any = None
+        self.window = window
+        self.threads = workers or 0
+
+    def _connect(self, task: Any) -> None:
+        if self.client is not None:
+            return
+        if self._scheduler:
+            try:
+                self.client = self._Client(self._scheduler, timeout="10s")
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise CatchTenError("scheduler", "cannot connect",
+                                    f"{self._scheduler}: {exc}") from None
+        else:
+            task.warm()            # this process writes the numba cache before workers start
+            self._cluster = self._LocalCluster(
+                n_workers=self._pending_local, threads_per_worker=1, processes=True,
+                host="127.0.0.1", dashboard_address=None, silence_logs=40)
+            self.client = self._Client(self._cluster)
+        info = self.client.scheduler_info()
+        self.threads = sum(w.get("nthreads", 1) for w in info["workers"].values()) or 1
+
+    def _warm(self, task: Any) -> None:
+        if task.key in self._warmed:
+            return
+        for addr in list(self.client.scheduler_info()["workers"]):
+            self.client.run(_dask_warm, task, workers=[addr])
+        self._warmed.add(task.key)
+
+    def map(self, task: Any, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Any]]:
+        from distributed import as_completed
+        self._connect(task)
+        self._warm(task)
+        window = self.window or max(4, 4 * self.threads)
+        it = iter(chunks)
+        flying: dict[str, tuple[Chunk, Any]] = {}
+        ac = as_completed()
+
+        def submit_one() -> bool:
+            c = next(it, None)
+            if c is None:
+                return False
+            key = f"catchten-{task.key}-{c.index}"
+            fut = self.client.submit(_dask_chunk, task, c.first, c.count, key=key,
+                                     pure=False)
+            flying[key] = (c, fut)
+            ac.add(fut)
+            return True
+
+        for _ in range(window):
+            if not submit_one():
+                break
+        try:
+            for fut in ac:
+                c, _ = flying.pop(fut.key)
+                res = fut.result()
+                fut.release()
+                submit_one()
+                yield c, res
+        finally:
+            if flying:              # interrupted: drop the chunks in flight
+                self.client.cancel([f for _, f in flying.values()], force=True)
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def make_executor(threads: int | None = None, scheduler: str | None = None,
+                  workers: int | None = None) -> Any:
+    """The executor for these options: Dask for ``scheduler`` or ``workers``, else threads
+    (inline for one thread).
+
+    Raises
+    ------
+    CatchTenError
+        ``workers`` out of range, or both ``scheduler`` and ``workers``.
+    """
+    if scheduler and workers:
+        raise CatchTenError("workers", "not with --scheduler",
+                            "--workers starts a local cluster; --scheduler uses a running one")
+    if workers is not None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
+            raise CatchTenError("workers", "out of range",
+                                f"workers={workers!r} (allowed: 1 to 256)")
+    if scheduler or workers:
+        return DaskExecutor(scheduler, workers)
+    if threads is None:
+        from .simulate import max_threads
+        threads = max_threads()
+    return ThreadExecutor(threads) if threads > 1 else InlineExecutor()
+
+
+# ---------------------------------------------------------------------------- run directory
+def _version() -> str:
+    from . import __version__
+    return __version__
+
+
+class RunDir:
+    """A run directory: ``manifest.json`` (what the run is) and ``chunks/`` (one Parquet
+    file per finished chunk, ``chunk-NNNNNNNN.parquet``, written under a temporary name
+    and renamed, so a file that exists is whole). A kill loses only chunks in flight.
+
+    The manifest holds the format, the package version, the job (``kind`` and its
+    parameters: rules, policies, seed, items, chunk) and the plan size. A directory whose
+    manifest differs from the job asked for, or from another package version, is refused.
+
+    Each chunk file is a table ``chunk, first, count, i, value`` (int64): the chunk's
+    partial result as ``value[i]`` (see the task's ``to_array``), so the directory reads as
+    one Parquet dataset (``pandas.read_parquet(DIR / "chunks")``).
+    """
+
+    def __init__(self, path: str | Path, manifest: dict[str, Any]) -> None:
+        self.path = Path(path)
+        self.manifest = manifest
+
+    # -- creation and opening
+    @classmethod
+    def create_or_open(cls, path: str | Path, job: dict[str, Any]) -> RunDir:
+        """Start a run directory for ``job``, or reopen one made for the same job (the run
+        then continues where it stopped).
+
+        Raises
+        ------
+        CatchTenError
+            ``run-dir: cannot write`` (read-only, full disk, not a directory),
+            ``run-dir: not a run directory`` (a non-empty directory without a manifest),
+            ``run-dir: made for another run`` (a different job or package version).
+        """
+        from .paths import ensure_dir
+        p = Path(path)
+        ensure_dir(p, "run-dir")
+        want = {"format": RUN_FORMAT, "version": _version(), **job}
+        if (p / MANIFEST).exists():
+            rd = cls.open(p)
+            first = ["kind", "rules", "policies", "seed", "deals", "chunk", "plan"]
+            for k in first + sorted((set(want) | set(rd.manifest)) - set(first)):
+                if k != "created" and want.get(k) != rd.manifest.get(k):
+                    raise CatchTenError("run-dir", "made for another run",
+                                        f"{p}: {k} is {rd.manifest.get(k)!r} there, "
+                                        f"{want.get(k)!r} here; use another directory")
+            return rd
+        if any(p.iterdir()):
+            raise CatchTenError("run-dir", "not a run directory",
+                                f"{p}: not empty and has no {MANIFEST}")
+        rd = cls(p, {**want, "created": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+        rd._mkdir(p / CHUNKS)
+        rd._atomic_write(p / MANIFEST, (json.dumps(rd.manifest, indent=2) + "\n").encode())
+        return rd
+
+    @classmethod
+    def open(cls, path: str | Path) -> RunDir:
+        """Open an existing run directory (for resume / summarize).
+
+        Raises
+        ------
+        CatchTenError
+            ``run-dir: not a run directory`` (no readable manifest) or ``run-dir: made by
+            another version`` (format or package version differ).
+        """
+        p = Path(path)
+        try:
+            manifest = json.loads((p / MANIFEST).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise CatchTenError("run-dir", "not a run directory",
+                                f"{p}: no {MANIFEST}") from None
+        except (OSError, ValueError) as exc:
+            raise CatchTenError("run-dir", "not a run directory",
+                                f"{p / MANIFEST}: {getattr(exc, 'strerror', None) or exc}"
+                                ) from None
+        if not isinstance(manifest, dict) or manifest.get("format") != RUN_FORMAT:
+            fmt = manifest.get("format") if isinstance(manifest, dict) else None
+            raise CatchTenError("run-dir", "not a run directory",
+                                f"{p}: format {fmt!r}, expected {RUN_FORMAT}")
+        if manifest.get("version") != _version():
+            raise CatchTenError("run-dir", "made by another version",
+                                f"{p}: catchten_sim {manifest.get('version')}, this is "
+                                f"{_version()}; resume it with that version")
+        return cls(p, manifest)
+
+    # -- chunks
+    def chunk_path(self, index: int) -> Path:
+        return self.path / CHUNKS / f"chunk-{index:08d}.parquet"
+
+    def write_chunk(self, c: Chunk, values: np.ndarray) -> None:
+        """Write one finished chunk's partial result (atomically)."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+        n = len(values)
+        table = pa.table({"chunk": np.full(n, c.index, np.int64),
+                          "first": np.full(n, c.first, np.int64),
+                          "count": np.full(n, c.count, np.int64),
+                          "i": np.arange(n, dtype=np.int64),
+                          "value": np.asarray(values, np.int64)})
+        sink = pa.BufferOutputStream()
+        pq.write_table(table, sink, compression="zstd")
+        self._atomic_write(self.chunk_path(c.index), sink.getvalue().to_pybytes())
+
+    def read_chunks(self, edges: np.ndarray) -> dict[int, np.ndarray]:
+        """The partial results of the finished chunks by index (checked against the plan;
+        leftover temporary files of a killed run are ignored)."""
+        import pyarrow.parquet as pq
+        out: dict[int, np.ndarray] = {}
+        for f in sorted((self.path / CHUNKS).glob("chunk-*.parquet")):
+            try:
+                t = pq.read_table(f)
+                idx = int(f.stem.split("-")[1])
+                chunk = t.column("chunk").to_numpy()
+                first = t.column("first").to_numpy()
+                count = t.column("count").to_numpy()
+                order = t.column("i").to_numpy()
+                values = t.column("value").to_numpy()
+            except Exception as exc:  # noqa: BLE001 - any unreadable file: one line
+                raise CatchTenError("run-dir", "unreadable chunk file", f"{f}: {exc}") from None
+            ok = (0 <= idx < len(edges) - 1 and len(values) > 0
+                  and (chunk == idx).all() and (first == edges[idx]).all()
+                  and (count == edges[idx + 1] - edges[idx]).all()
+                  and (order == np.arange(len(values))).all())
+            if not ok:
+                raise CatchTenError("run-dir", "chunk file does not fit the plan", str(f))
+            out[idx] = values.astype(np.int64)
+        return out
+
+    # -- file plumbing: one clear line for read-only or full disks
+    def _mkdir(self, p: Path) -> None:
+        try:
+            p.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise CatchTenError("run-dir", "cannot write", f"{p}: {exc.strerror}") from None
+
+    def _atomic_write(self, target: Path, data: bytes) -> None:
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            raise CatchTenError("run-dir", "cannot write",
+                                f"{target}: {exc.strerror or type(exc).__name__}") from None
+
+
+def job_key(job: dict[str, Any]) -> str:
+    """A short stable hash of a job's description (Dask task keys, scratch cache)."""
+    blob = json.dumps({"version": _version(), **job}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------- the fold
+@dataclass
+class RunOutcome:
+    """How a run went: chunks done (by index), items done, whether it was interrupted."""
+
+    done: set[int] = field(default_factory=set)
+    items: int = 0
+    interrupted: bool = False
+    elapsed_s: float = 0.0
+    threads: int = 1
+
+
+def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
+        run_dir: RunDir | None = None, progress: Any = None, stop: Any = None) -> RunOutcome:
+    """Run ``task`` over the chunk plan ``edges`` on ``executor``; ``fold(chunk, partial)``
+    gets every finished chunk (chunks already in ``run_dir`` first, without re-running).
+
+    The interrupt handling of every job: a Ctrl-C stops the run between chunks; a chunk is
+    folded and written whole or not at all; the outcome says ``interrupted`` and which
+    chunks are done. ``progress(done_items, total_items)`` after every chunk; ``stop()``
+    true after a chunk ends the run there (a deadline; not ``interrupted``).
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Ctrl-C before any chunk was done.
+    CatchTenError
+        Run directory errors (one line).
+    """
+    start = time.perf_counter()
+    total = int(edges[-1])
+    out = RunOutcome()
+    if run_dir is not None:
+        for idx, arr in sorted(run_dir.read_chunks(edges).items()):
+            c = Chunk(idx, int(edges[idx]), int(edges[idx + 1] - edges[idx]))
+            fold(c, task.from_array(arr))
+            out.done.add(idx)
+            out.items += c.count
+    if progress is not None and out.items:
+        progress(out.items, total)
+    pending = (c for c in plan_chunks(edges) if c.index not in out.done)
+    chunks = executor.map(task, pending)
+    try:
+        for c, partial in chunks:
+            with sigint_deferred():
+                if run_dir is not None:
+                    run_dir.write_chunk(c, task.to_array(partial))
+                fold(c, partial)
+                out.done.add(c.index)
+                out.items += c.count
+            if progress is not None:
+                progress(out.items, total)
+            if stop is not None and stop():
+                break
+    except KeyboardInterrupt:
+        out.interrupted = True
+        if not out.done:
+            raise
+    finally:
+        chunks.close()
+    out.elapsed_s = time.perf_counter() - start
+    out.threads = executor.threads
+    return out

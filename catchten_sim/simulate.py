@@ -14,22 +14,23 @@ from __future__ import annotations
 
 import math
 import os
-import time
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
 from ._lazy import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas
 from ._kernels import engine as K
 from .aggregate import FIELDS, OutcomeAccumulator
 from .errors import CatchTenError
 from .policies import Policy
 from .rules import Rules
-from .runner import run_parallel
 
 CHUNK = 1 << 17            # deals per kernel call (rows, only with on_chunk: CHUNK * cols * 2 B)
 MAX_SEED = 2 ** 64 - 1
@@ -76,27 +77,6 @@ def max_threads() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _next_mark(done: int) -> int:
-    """The first convergence checkpoint (a power of two, 16 or more) after ``done`` deals."""
-    return max(16, 1 << done.bit_length())
-
-
-def _run_slices(kernel: Callable[[int, int, np.ndarray, np.ndarray], None], start: int,
-                m: int, rows: np.ndarray, parts: list, pool: ThreadPoolExecutor | None,
-                threads: int) -> None:
-    """Run ``kernel(first_deal, count, rows, part)`` over deals ``start … start+m-1`` split
-    into ``threads`` slices, slice ``i`` folding into ``parts[i]`` (the calling thread
-    runs the last slice). ``rows`` has ``m`` rows or none.
-
-    The split is :func:`catchten_sim.runner.run_parallel`'s."""
-    has_rows = rows.shape[0] > 0
-
-    def slot(i: int, a: int, b: int) -> None:
-        kernel(start + a, b - a, rows[a:b] if has_rows else rows, parts[i])
-
-    run_parallel(slot, m, pool, threads)
-
-
 @dataclass(frozen=True)
 class SimulationResult:
     """What a simulation found; every estimate carries its sample size and interval.
@@ -130,7 +110,7 @@ class SimulationResult:
         """The Ten of trumps: counts of saved/caught/dead, ``p_caught`` and ``wilson95``."""
         return self.acc.ten_summary()
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self) -> pandas.DataFrame:
         """Per-position summary (see :meth:`OutcomeAccumulator.positions_frame`)."""
         return self.acc.positions_frame()
 
@@ -194,11 +174,101 @@ def _f(x: float) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
+class DealTask:
+    """The simulation as a run-engine task (:mod:`catchten_sim.runner`): deals ``first …
+    first+count-1`` played and folded into a flat accumulator (the
+    :class:`~catchten_sim.aggregate.OutcomeAccumulator` layout, int64), plus their outcome
+    rows (int16) when ``rows`` is set. Picklable (for Dask): it carries the rules as a
+    dict and builds the tables on first use in each process."""
+
+    def __init__(self, rules: Rules, policies: Sequence[Any], seed: int,
+                 rows: bool = False) -> None:
+        from .pimc import is_pimc
+        from .runner import job_key
+        self.rules_dict = rules.to_dict()
+        self.pols = tuple(policies)
+        #: some seat plays ``pimc``: deals are played from Python (catchten_sim.pimc), the
+        #: solver's ``solver_threads`` threads inside each decision
+        self.pimc = any(is_pimc(p) for p in self.pols)
+        self.solver_threads = 1
+        self.seed = int(seed)
+        self.rows = rows
+        self.key = "sim-" + job_key({"rules": self.rules_dict, "seed": self.seed,
+                                     "policies": [p.label for p in self.pols]})
+        self._state: Any = None
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_state": None}
+
+    def _tables(self):
+        if self._state is None:
+            r = self.rules_dict
+            rules = Rules(r["preset"], r["players"], r["variants"])
+            t = rules.tables()
+            acc = OutcomeAccumulator(rules.players, t.side_of_seat)
+            ncols = K.N_FIXED + rules.players * K.N_PER_POS
+            pol_arr = None if self.pimc else np.array([int(p) for p in self.pols], np.int64)
+            self._state = (t, pol_arr, acc.offsets, int(acc.flat.size), ncols, rules)
+        return self._state
+
+    def scratch(self):
+        if self.pimc:
+            from .pimc import DealDriver
+            return DealDriver(self._tables()[5], self.pols, self.seed,
+                              threads=self.solver_threads)
+        return K.scratch(self._tables()[0])
+
+    def run(self, first: int, count: int, scr) -> tuple[np.ndarray, np.ndarray | None]:
+        t, pol_arr, off, size, ncols, rules = self._tables()
+        part = np.zeros(size, np.int64)
+        rows = np.zeros((count if self.rows else 0, ncols), np.int16)
+        if self.pimc:
+            from .pimc import simulate_pimc
+            simulate_pimc(rules, self.pols, self.seed, first, count, rows, part, off, scr)
+            return part, (rows if self.rows else None)
+        K.run_chunk(t, pol_arr, np.uint64(self.seed), np.int64(first), np.int64(count), rows,
+                    (part, off), scr)
+        return part, (rows if self.rows else None)
+
+    def combine(self, parts: list) -> tuple[np.ndarray, np.ndarray | None]:
+        flat = parts[0][0]
+        for p, _ in parts[1:]:
+            flat += p
+        rows = np.concatenate([r for _, r in parts]) if self.rows else None
+        return flat, rows
+
+    def to_array(self, partial) -> np.ndarray:
+        return partial[0]
+
+    def from_array(self, a: np.ndarray):
+        size = self._tables()[3]
+        if a.shape != (size,):
+            raise CatchTenError("run-dir", "chunk file does not fit the plan",
+                                f"{a.shape[0]} values, expected {size}")
+        return a, None
+
+    def warm(self) -> None:
+        self.run(0, 16, self.scratch())
+
+
+def _job(rules: Rules, pols: Sequence[Policy], seed: int, n_deals: int, chunk: int
+         ) -> dict[str, Any]:
+    """The manifest entry of a simulation (run directories)."""
+    import json
+    from .runner import chunk_plan, plan_rule
+    job = {"kind": "simulate", "rules": rules.to_dict(), "policies": [p.label for p in pols],
+           "seed": seed, "deals": n_deals, "chunk": chunk,
+           "plan": {"chunks": len(chunk_plan(n_deals, chunk)) - 1, "ends": plan_rule()}}
+    return json.loads(json.dumps(job))
+
+
 def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
              n_deals: int = 1_000_000, seed: int = 1, threads: int | None = None,
              chunk: int = CHUNK,
              on_chunk: Callable[[np.ndarray, int], None] | None = None,
-             progress: Callable[[int, int], None] | None = None) -> SimulationResult:
+             progress: Callable[[int, int], None] | None = None,
+             run_dir: str | Path | None = None, scheduler: str | None = None,
+             workers: int | None = None) -> SimulationResult:
     """Deal and play ``n_deals`` deals and summarise them.
 
     Parameters
@@ -212,11 +282,20 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     threads : int or None
         Threads for the kernel (None: all cores). Does not change the result.
     chunk : int
-        Deals per kernel call; memory is bounded by it, results do not depend on it.
+        Deals per chunk (the unit of work, of progress and of a run directory); memory
+        is bounded by it, results do not depend on it.
     on_chunk : callable(rows, first_deal_index), optional
         Receives each chunk of per-deal outcome rows (int16 array; see
-        ``catchten_sim._kernels.engine`` for the columns), e.g. to write them to a file.
+        ``catchten_sim._kernels.engine`` for the columns) in deal order, e.g. to write them
+        to a file. Not with ``run_dir`` or a Dask cluster.
     progress : callable(done, total), optional
+    run_dir : path, optional
+        Write every finished chunk there (:class:`catchten_sim.runner.RunDir`); an existing
+        run directory of the same run continues where it stopped (:func:`resume`).
+    scheduler : str, optional
+        ``tcp://HOST:PORT`` of a running Dask scheduler: the chunks run on its workers.
+    workers : int, optional
+        Start a Dask ``LocalCluster`` of this many single-threaded worker processes.
 
     Returns
     -------
@@ -225,12 +304,14 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     Raises
     ------
     CatchTenError
-        Bad ``n_deals``, ``seed``, ``threads`` or policy.
+        Bad ``n_deals``, ``seed``, ``threads`` or policy; a run directory made for another
+        run or that cannot be written.
 
     Notes
     -----
     A KeyboardInterrupt between chunks stops the run and returns what was simulated so
-    far with ``interrupted=True``: nothing already computed is lost.
+    far with ``interrupted=True``: nothing already computed is lost. The numbers are the
+    same on every executor (inline, threads, Dask) and after a resume.
     """
     n_deals = _check_count("deals", n_deals, 1, MAX_DEALS)
     seed = _check_count("seed", seed, 0, MAX_SEED)
@@ -238,79 +319,145 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
         threads = _check_count("threads", threads, 1, 1024)
     chunk = _check_count("chunk", chunk, 1)
     pols = Policy.per_seat(policies, rules.players)
+    from .pimc import is_pimc
+    if any(is_pimc(p) for p in pols):
+        chunk = min(chunk, 16)          # pimc deals are slow: progress and saves often
+    if on_chunk is not None and (run_dir is not None or scheduler or workers):
+        raise CatchTenError("out", "not with --run-dir or a Dask cluster",
+                            "per-deal rows are written in deal order by a local run only")
+    rd = None
+    if run_dir is not None:
+        from .runner import RunDir
+        rd = RunDir.create_or_open(run_dir, _job(rules, pols, seed, n_deals, chunk))
+    return _run(rules, pols, seed, n_deals, chunk, threads=threads, on_chunk=on_chunk,
+                progress=progress, run_dir=rd, scheduler=scheduler, workers=workers)
+
+
+def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk: int, *,
+         threads: int | None, on_chunk, progress, run_dir, scheduler, workers,
+         compute: bool = True) -> SimulationResult:
+    """A simulation on the run engine (``compute=False``: fold only the chunks already in
+    ``run_dir``)."""
+    from . import runner
+    task = DealTask(rules, pols, seed, rows=on_chunk is not None)
+    edges = runner.chunk_plan(n_deals, chunk)
     t = rules.tables()
-    pol_arr = np.array([int(p) for p in pols], dtype=np.int64)
     acc = OutcomeAccumulator(rules.players, t.side_of_seat)
-    ncols = K.N_FIXED + rules.players * K.N_PER_POS
-    # per-deal rows only when someone wants them; the kernel folds every deal into a
-    # per-thread flat accumulator (OutcomeAccumulator layout) and the slices are summed
-    buf = np.zeros((min(chunk, n_deals), ncols), dtype=np.int16) if on_chunk else None
-    no_rows = np.zeros((0, ncols), dtype=np.int16)
-    start_time = time.perf_counter()
-    done = 0
-    interrupted = False
-    used = max_threads() if threads is None else threads
-    seed_u = np.uint64(seed)
-    parts = [acc.new_part() for _ in range(used)]
-    scratch = {id(p): K.scratch(t) for p in parts}   # one per thread
     off = acc.offsets
+    o_fate = int(off[K.A_FATE])
+    total = np.zeros_like(acc.flat)
+    curve: dict[int, tuple[int, int, int]] = {}
 
-    def kernel(first: int, count: int, rows: np.ndarray, part: np.ndarray) -> None:
-        K.run_chunk(t, pol_arr, seed_u, np.int64(first), np.int64(count), rows, (part, off),
-                    scratch[id(part)])
+    def fold(c, partial) -> None:
+        flat, rows = partial
+        nonlocal total
+        total += flat
+        caught = int(flat[o_fate + K.FATE_CAUGHT])
+        curve[c.index] = (c.count, caught, caught + int(flat[o_fate + K.FATE_SAVED]))
+        if on_chunk is not None:
+            on_chunk(rows, c.first)
 
-    with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
-        try:
-            while done < n_deals:
-                # chunks end on the convergence checkpoints (powers of two from 16)
-                m = min(chunk, n_deals - done, _next_mark(done) - done)
-                rows = buf[:m] if buf is not None else no_rows
-                _run_slices(kernel, done, m, rows, parts, pool, used)
-                total = parts[0]
-                for p in parts[1:]:
-                    total += p
-                    p[:] = 0
-                # a chunk is counted and written whole or not at all: Ctrl-C here waits
-                # until both are done, so a --out file holds exactly the deals counted
-                with _sigint_deferred():
-                    acc.add_flat(total)
-                    total[:] = 0
-                    if on_chunk is not None:
-                        on_chunk(rows, done)
-                    done += m
-                if progress is not None:
-                    progress(done, n_deals)
-        except KeyboardInterrupt:
-            interrupted = True
-            done = acc.n_deals      # the deals folded in, wherever the interrupt landed
-    elapsed = time.perf_counter() - start_time
-    if done == 0:
-        raise KeyboardInterrupt
-    return SimulationResult(rules, pols, seed, done, n_deals, used, acc, elapsed, interrupted)
+    class _NoRun:                      # summarize: the executor of no chunk at all
+        threads = 0
+        ordered = True
 
+        def map(self, task, chunks):
+            yield from ()
 
-@contextmanager
-def _sigint_deferred() -> Iterator[None]:
-    """Hold a Ctrl-C (SIGINT) that arrives inside the block until the block ends, then
-    raise KeyboardInterrupt. Outside the main thread (where handlers cannot be set) the
-    block runs as is."""
-    import signal
-    import threading
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[object] = []
+        def close(self) -> None:
+            pass
+
+    executor: Any
+    if not compute:
+        executor = _NoRun()
+    elif task.pimc:
+        if scheduler or workers:
+            raise CatchTenError("policy", "not on a Dask cluster",
+                                "pimc seats run on this machine (the solver's threads "
+                                "inside each decision)")
+        task.solver_threads = max_threads() if threads is None else threads
+        executor = runner.InlineExecutor()
+        executor.threads = task.solver_threads
+    else:
+        executor = runner.make_executor(threads, scheduler, workers)
+    if on_chunk is not None and not executor.ordered:
+        raise CatchTenError("out", "not with a Dask cluster",
+                            "per-deal rows are written in deal order by a local run only")
     try:
-        old = signal.signal(signal.SIGINT, lambda *a: caught.append(a))
-    except ValueError:          # not settable here (e.g. an embedded interpreter)
-        yield
-        return
-    try:
-        yield
+        out = runner.run(task, edges, executor, fold, run_dir=run_dir, progress=progress)
     finally:
-        signal.signal(signal.SIGINT, old)
-    if caught:
-        raise KeyboardInterrupt
+        executor.close()
+    if not out.done:
+        if compute:
+            raise KeyboardInterrupt
+        raise CatchTenError("run-dir", "no finished chunk yet", str(run_dir.path))
+    # the order-free fold, assembled: the sums, then the convergence curve over the chunks
+    # done without a gap from the start (a Dask run may stop with gaps)
+    acc.flat[:] = total
+    acc.n_deals = acc.side_count = out.items
+    done = 0
+    caught = inplay = 0
+    for i in range(len(edges) - 1):
+        if i not in curve:
+            break
+        m, c_, p_ = curve[i]
+        done, caught, inplay = done + m, caught + c_, inplay + p_
+        acc.convergence.append((done, caught, inplay))
+    return SimulationResult(rules, pols, seed, out.items, n_deals, out.threads, acc,
+                            out.elapsed_s, out.items < n_deals)
+
+
+def open_run(run_dir: str | Path) -> tuple[Rules, tuple[Policy, ...], int, int, int, Any]:
+    """The rules, policies, seed, deals and chunk of a simulation's run directory.
+
+    Raises
+    ------
+    CatchTenError
+        Not a run directory, another version, or not a simulation.
+    """
+    from .runner import RunDir
+    rd = RunDir.open(run_dir)
+    m = rd.manifest
+    if m.get("kind") != "simulate":
+        raise CatchTenError("run-dir", "not a simulation", f"{rd.path}: kind {m.get('kind')!r}")
+    try:
+        r = m["rules"]
+        rules = Rules(r["preset"], r["players"], r["variants"])
+        pols = tuple(Policy.parse(p) for p in m["policies"])
+        seed, n_deals, chunk = int(m["seed"]), int(m["deals"]), int(m["chunk"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CatchTenError("run-dir", "bad manifest", f"{rd.path}: {exc}") from None
+    return rules, pols, seed, n_deals, chunk, rd
+
+
+def resume(run_dir: str | Path, *, threads: int | None = None, scheduler: str | None = None,
+           workers: int | None = None,
+           progress: Callable[[int, int], None] | None = None) -> SimulationResult:
+    """Finish the simulation of a run directory: run the chunks not yet there. The result
+    equals that of an uninterrupted run with the same seed, exactly.
+
+    Raises
+    ------
+    CatchTenError
+        As :func:`open_run`; the directory cannot be written.
+    """
+    rules, pols, seed, n_deals, chunk, rd = open_run(run_dir)
+    return _run(rules, pols, seed, n_deals, chunk, threads=threads, on_chunk=None,
+                progress=progress, run_dir=rd, scheduler=scheduler, workers=workers)
+
+
+def summarize(run_dir: str | Path) -> SimulationResult:
+    """The result of a run directory's finished chunks, without running anything
+    (``interrupted`` when some chunks are missing).
+
+    Raises
+    ------
+    CatchTenError
+        As :func:`open_run`; ``no finished chunk yet``.
+    """
+    rules, pols, seed, n_deals, chunk, rd = open_run(run_dir)
+    return _run(rules, pols, seed, n_deals, chunk, threads=None, on_chunk=None,
+                progress=None, run_dir=rd, scheduler=None, workers=None, compute=False)
 
 
 @contextmanager
@@ -349,7 +496,7 @@ class DealWriter:
             raise CatchTenError("out", "unknown file type",
                                 f"{self.path.name}: use .csv or .parquet")
         self.kind = suffix[1:]
-        self._writer = None
+        self._writer: Any = None
         from .paths import ensure_dir
         ensure_dir(self.path.parent, "out")
         try:

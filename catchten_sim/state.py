@@ -1,4 +1,5 @@
-"""The play of one deal in readable Python: every rule of play written once (docs/rules.md §1-§3, §7).
+"""The play of one deal in readable Python: every rule of play written once
+(docs/rules.md §1-§3, §7).
 
 :class:`PlayState` follows one deal card by card with the *verify / can / do* pattern:
 
@@ -448,7 +449,8 @@ class PlayState:
                 self.voids[seat] |= 1 << trump
 
     def _finish_trick(self) -> Trick:
-        """The winner takes the trick and leads next, also to the next set (docs/rules.md §1, §2)."""
+        """The winner takes the trick and leads next, also to the next set (docs/rules.md §1,
+        §2)."""
         cards = tuple(c for _, c in self.trick)
         winner = self.trick[self.table.winner_index(cards)][0]
         k = self.trick_index

@@ -12,7 +12,8 @@ error (``*_se``) and a normal 95% interval (mean ± 1.96 se, ``aggregate.normal_
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -81,7 +82,8 @@ def summary_table(res) -> pd.DataFrame:
     DataFrame
         Columns ``section`` (``ten``, ``position`` or ``side``), ``quantity``,
         ``position`` (0 for ``ten`` rows, the side number for ``side`` rows), ``role``
-        (eldest/dealer; for sides: their seats and policies), ``estimate``, ``se``, ``lo``, ``hi``, ``n`` (deals the
+        (eldest/dealer; for sides: their seats and policies), ``estimate``, ``se``, ``lo``,
+        ``hi``, ``n`` (deals the
         estimate rests on) and ``unit``. Ten rows: P(caught | in play), P(saved | in play),
         and where they occur P(Ten dead) and P(no trumps), all with Wilson intervals.
         Position rows (1 = eldest … n = dealer, for the side holding that seat): hand
@@ -251,7 +253,7 @@ def holdings_table(rules, policies, *, n_deals: int, seed: int,
     rows = np.concatenate(chunks) if chunks else np.zeros((0, K.N_FIXED), dtype=np.int16)
     n_sides = rules.n_sides
     seats_of = [rules.seats_of(sd) for sd in range(n_sides)]
-    totals: dict[tuple[int, ...], list[float]] = {}
+    totals: dict[tuple[tuple[int, ...], tuple[str, ...]], list[float]] = {}
     honours = np.asarray(t.honours)
     for i in range(len(rows)):
         d = deal_of(rules, seed=seed, index=i)
@@ -268,8 +270,9 @@ def holdings_table(rules, policies, *, n_deals: int, seed: int,
             held = tuple(int(c) for c in hon if mask >> int(c) & 1)
             pos = (seats_of[sd][0] - dealer) % n or n        # 1 = eldest … n = dealer
             total = float(rows[i, K.N_FIXED + (pos - 1) * K.N_PER_POS + K.F_TOTAL])
-            key = tuple(int(honours[d.trump][c]) for c in held), tuple(
-                format_card(c)[0].replace("T", "10") for c in held)
+            key: tuple[tuple[int, ...], tuple[str, ...]] = (
+                tuple(int(honours[d.trump][c]) for c in held),
+                tuple(format_card(c)[0].replace("T", "10") for c in held))
             totals.setdefault(key, []).append(total)
     out = []
     for (vals, names), xs in totals.items():
@@ -324,7 +327,8 @@ def variants_table(runs: Sequence[tuple[str, str, object]]) -> pd.DataFrame:
         (``d_p_caught``, ``d_points``, ``d_per_player``).
     """
     rows = []
-    for label, kind, res in runs:
+    for label, kind, res_ in runs:
+        res: Any = res_
         row = {"variant": label, "kind": kind, "rules": res.rules.label(), **_ten_row(res)}
         side = _side_row(res, 0, "points")
         row.update(side)

@@ -227,3 +227,36 @@ def test_deals_print_as_cards():
     text = repr(d) + repr(play(d, "heuristic"))
     assert "turn-up" in text
     assert not any(len(tok) > 4 and tok.strip("(),;:[]").isdigit() for tok in text.split())
+
+
+def test_interrupted_simulate_exits_130_and_counts_with_commas(monkeypatch):
+    import catchten_sim.simulate as S
+    real = S.simulate
+
+    def interrupted(*a, **kw):
+        def chunk(rows, first):
+            os.kill(os.getpid(), signal.SIGINT)      # Ctrl-C after the first chunk
+        kw["on_chunk"] = chunk
+        kw["chunk"] = 1000
+        return real(*a, **kw)
+
+    monkeypatch.setattr(S, "simulate", interrupted)
+    res = _invoke(["simulate", "--deals", "2000000", "--no-progress"])
+    assert res.exit_code == 130, res.output
+    assert "of 2,000,000 deals simulated" in res.output
+
+
+@pytest.mark.parametrize("args, field, why", [
+    (["odds", "--json", "--deals", "abc"], "deals", "bad option value"),
+    (["equity", "--json", "--hands", "1e6"], "hands", "bad option value"),
+    (["odds", "--json", "--turnup", "7S", "--seat", "0", "--dealer", "3"], "hand",
+     "missing option"),
+    (["simulate", "--json", "--players", "9"], "players", "players out of range"),
+])
+def test_json_errors_found_by_click_are_json_too(args, field, why):
+    res = _invoke(args)
+    assert res.exit_code == 2, res.output
+    lines = [ln for ln in res.stdout.splitlines() if ln.strip()]
+    assert len(lines) == 1, res.output
+    err = json.loads(lines[0])
+    assert (err["kind"], err["field"], err["why"]) == ("error", field, why)

@@ -10,20 +10,22 @@ generator (SplitMix64, counter-based) works on uint64 and hands out int64.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import numba
+
 import numpy as np
 from numba import njit
 
 #: every JIT option comes from here (DESIGN.md §3); CATCHTEN_NO_CACHE=1 turns the on-disk
 #: cache off, for inspecting the generated code
-JIT = dict(cache=not os.environ.get("CATCHTEN_NO_CACHE"), nogil=True, fastmath=False,
-           error_model="numpy")
+JIT: dict[str, Any] = dict(cache=not os.environ.get("CATCHTEN_NO_CACHE"), nogil=True,
+                           fastmath=False, error_model="numpy")
 #: the entry kernels: no reference counting (``_nrt=False``). With it, every array that
 #: reaches an ``inline="always"`` helper is increfed and decrefed (atomic operations, ~2 ns
 #: each) at every call, which cost more than the playing itself; so the kernels allocate
 #: nothing and their Python wrappers pass in every array (scratch included).
-KERNEL_JIT = dict(JIT, _nrt=False)
+KERNEL_JIT: dict[str, Any] = dict(JIT, _nrt=False)
 
 U64 = np.uint64
 _GAMMA = U64(0x9E3779B97F4A7C15)
@@ -34,7 +36,7 @@ _S27 = U64(27)
 _S31 = U64(31)
 _S32 = U64(32)
 
-if numba.config.DISABLE_JIT:
+if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
     import warnings
 
     # numpy uint64 scalars wrap like the compiled code but warn; the wrap is intended

@@ -84,20 +84,27 @@ def _sum_splits(s, k, rem, x, cls_void, radix, ways, fact, st, acc, target, n_cl
             total += w
             if target >= 0.0 and total > target:
                 return total
-        # advance the odometer
-        c = 0
-        while c < n_cls:
-            lim = rem[c] if rem[c] < k else k
-            if (cls_void[c] >> s) & 1:
-                lim = 0
-            if x[c] < lim:
-                x[c] += 1
-                break
-            x[c] = 0
-            c += 1
-        if c == n_cls:
+        if not next_split(x, rem, k, cls_void, s, n_cls):
             break
     return total
+
+
+@njit(inline="always", **JIT)
+def next_split(x, rem, k, cls_void, s, n_cls):
+    """Advance the odometer ``x`` over the splits of suit ``s``'s ``k`` cards among the
+    classes (each class at most its remaining capacity ``rem``, none in a void class);
+    False when it wraps round (every split visited)."""
+    c = 0
+    while c < n_cls:
+        lim = rem[c] if rem[c] < k else k
+        if (cls_void[c] >> s) & 1:
+            lim = 0
+        if x[c] < lim:
+            x[c] += 1
+            return True
+        x[c] = 0
+        c += 1
+    return False
 
 
 @njit(**JIT)

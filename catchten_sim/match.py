@@ -1,0 +1,519 @@
+"""Strategy matches in duplicate format, with a pre-registered control variate.
+
+>>> from catchten_sim import Rules
+>>> from catchten_sim.match import match
+>>> res = match(Rules("foster", 4), "heuristic", "random", deals=20_000)  # doctest: +SKIP
+>>> res.mean_difference, res.ci95                                          # doctest: +SKIP
+
+"Is strategy A better than B?" Card luck swings a deal by tens of points while good play
+gains a point or two, so every deal is played more than once with the strategies moved
+round the table (duplicate bridge, the poker competitions):
+
+Seatings
+    With two sides: A on side 0 and B on side 1, then the same cards with the two swapped.
+    With three or more sides: every rotation of "A on one side, B on the others" and of
+    "B on one side, A on the others" (2 × sides seatings). Every side holds A in exactly
+    half of the seatings, so neither the seats nor the deal favour either strategy.
+    A seat plays its side's strategy (partners play the same one).
+
+The deals
+    Deal ``i`` is dealt from the random stream keyed by ``(seed, i)`` exactly as in
+    :func:`catchten_sim.simulate.simulate` (dealer ``i % n``), before anybody plays: every
+    seating of deal ``i`` sees the same cards, whatever the policies (the ``random``
+    policy draws later from the same stream, so it never changes the cards).
+
+The unit of sampling: a round of ``n`` consecutive deals (deal ``r n … r n + n - 1``:
+each seat deals once). A round's value is the mean over its deals and seatings of
+
+    x = (mean hand total of A's sides) - (mean hand total of B's sides)
+
+in points per deal (RULES.md §2 hand totals: honours + card points). The rounds are
+independent and identically distributed, so their mean has the usual standard error.
+
+Variance reduction (fixed before the match, never fitted on its deals)
+    The control variate of seating ``k`` is the deal's heuristic self-play value seen from
+    that seating: every seat plays ``heuristic`` and ``c_k`` is the same A-minus-B
+    difference of hand totals. Over a round (each seat deals once) the sides are
+    exchangeable, so ``E[c_k] = 0`` exactly. The estimator per round is
+    ``y = mean_k (x_k - beta_k c_k)``, unbiased for any fixed ``beta_k``; ``beta_k`` is
+    the least-squares coefficient of ``x_k`` on ``c_k`` over a separate *pilot* set of
+    rounds (deal numbers from :data:`PILOT_FIRST`, far from the match's), so it does not
+    depend on the match's deals and the interval keeps its promise.
+
+Three standard errors (``se``, points per deal, for the same number of deals):
+``plain`` one seating per deal (``sqrt(mean_k se(x_k)^2)``), ``duplicate`` the mean over
+the seatings, ``control_variate`` duplicate minus the control variate (the reported
+interval). ``deals_saved_factor = (se_plain / se_control_variate)^2``: how many times
+more deals plain play needs for the same interval. Each duplicate deal costs ``K`` plays
+(the seatings) plus one heuristic self-play (none with ``pilot=0``), reported as
+``plays_per_deal``.
+
+Stopping: :class:`catchten_sim.aggregate.LookPlan` over the rounds (looks at 256 rounds
+and every doubling, and at ``deals``); at every look the run stops when the interval
+excludes 0 (``separated``) or its half-width is at most ``precision`` (``precision``).
+Otherwise it stops at ``deals``, at the ``time`` limit (``time``) or on Ctrl-C
+(``interrupted``, keeping every finished chunk). The interval of any stop uses the
+critical value of its look, so it covers with probability at least 95% under the
+repeated looks.
+"""
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._kernels import engine as K
+from .aggregate import LookPlan, mean_se, normal_interval, verdict
+from .errors import CatchTenError
+from .policies import Policy
+from .rules import Rules
+from .runner import run_parallel
+from .simulate import MAX_DEALS, MAX_SEED, _check_count, _nullpool, max_threads
+
+__all__ = ["match", "MatchResult", "seatings", "game_p_win", "PILOT_FIRST", "STOPS"]
+
+#: the first deal number of the pilot set: far from any match's deals (below 2**55, where
+#: the counter-based streams of ``bits.rng_seed`` would repeat) and a multiple of 840, so
+#: pilot deal ``PILOT_FIRST + j`` is dealt by seat ``j % n`` like match deal ``j``
+PILOT_FIRST = (2 ** 55 // 840 - 1) * 840
+PILOT_DEALS = 2_000
+STOPS = ("precision", "separated", "deals", "time", "interrupted")
+MAX_ROUNDS_PER_CHUNK = 1 << 13
+CV_POLICY = Policy.HEURISTIC
+
+
+def seatings(rules: Rules) -> list[tuple[int, ...]]:
+    """Who plays what in each seating: one tuple per seating, one entry per side, 0 for A
+    and 1 for B. Two sides: ``[(0, 1), (1, 0)]``. ``s >= 3`` sides: the ``s`` rotations of
+    ``(0, 1, …, 1)`` and of ``(1, 0, …, 0)``."""
+    ns = rules.n_sides
+    if ns == 2:
+        return [(0, 1), (1, 0)]
+    out = []
+    for lone in (0, 1):
+        for k in range(ns):
+            out.append(tuple(lone if sd == k else 1 - lone for sd in range(ns)))
+    return out
+
+
+@dataclass
+class _Sums:
+    """Running sums over rounds: x per seating, the duplicate d, the estimate y, win share."""
+
+    k: int
+    n: int = 0
+    sx: np.ndarray = field(init=False)
+    ssx: np.ndarray = field(init=False)
+    s: dict = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.sx = np.zeros(self.k)
+        self.ssx = np.zeros(self.k)
+        self.s = {name: [0.0, 0.0] for name in ("d", "y", "w")}
+
+    def add(self, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
+        """``x`` (rounds, K) per-seating round values, ``y`` (rounds,) the estimate,
+        ``w`` (rounds,) A's win share."""
+        self.n += x.shape[0]
+        self.sx += x.sum(axis=0)
+        self.ssx += (x * x).sum(axis=0)
+        d = x.mean(axis=1)
+        for name, v in (("d", d), ("y", y), ("w", w)):
+            self.s[name][0] += float(v.sum())
+            self.s[name][1] += float((v * v).sum())
+
+    def mean_se(self, name: str) -> tuple[float, float]:
+        return mean_se(self.s[name][0], self.s[name][1], self.n)
+
+    def se_plain(self) -> float:
+        ses = [mean_se(float(self.sx[j]), float(self.ssx[j]), self.n)[1] for j in range(self.k)]
+        return math.sqrt(sum(s * s for s in ses) / len(ses))
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A duplicate match of strategy ``a`` against ``b`` (see the module docstring).
+
+    Every number is in points per deal (hand totals, A minus B) unless named a share.
+
+    Attributes
+    ----------
+    rules : Rules; a, b : Policy; seed : int
+    deals : int, deals played in every seating (a multiple of the players: whole rounds).
+    requested : int, deals asked for (rounded up to whole rounds).
+    mean_difference : float, the duplicate + control-variate estimate.
+    ci95 : (lo, hi), its 95% interval (critical value ``z`` of the look, LookPlan).
+    se : dict ``plain``, ``duplicate``, ``control_variate``.
+    means : dict, the plain-duplicate mean (``duplicate``) beside the CV one.
+    win_share : (mean, lo, hi): share of (deal, seating) plays in which A's sides
+        scored more than B's (ties count one half).
+    beta : tuple of float, the control-variate coefficient per seating (from the pilot).
+    pilot_deals : int; seatings : list of tuples (module docstring).
+    stop : one of :data:`STOPS`; z : float; elapsed_s : float; threads : int.
+    """
+
+    rules: Rules
+    a: Policy
+    b: Policy
+    seed: int
+    deals: int
+    requested: int
+    mean_difference: float
+    ci95: tuple[float, float]
+    se: dict
+    means: dict
+    win_share: tuple[float, float, float]
+    beta: tuple[float, ...]
+    pilot_deals: int
+    seatings: list
+    stop: str
+    z: float
+    elapsed_s: float
+    threads: int
+    history: list = field(default_factory=list, repr=False)
+
+    @property
+    def deals_saved_factor(self) -> float:
+        """``(se_plain / se_control_variate)^2`` (nan without a spread)."""
+        p, c = self.se["plain"], self.se["control_variate"]
+        if not (c > 0) or math.isnan(p):
+            return math.nan
+        return (p / c) ** 2
+
+    @property
+    def plays_per_deal(self) -> int:
+        """Plays of each deal: one per seating plus the control variate's self-play (none
+        without a pilot)."""
+        return len(self.seatings) + (1 if self.pilot_deals else 0)
+
+    @property
+    def verdict(self) -> str:
+        """``separated`` when the interval excludes 0, else ``not separated``."""
+        return verdict(self.ci95[0], self.ci95[1], 0.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract (README "Matches"): ``a, b, rules, deals, seed,
+        mean_difference, ci95, se {plain, duplicate, control_variate},
+        deals_saved_factor, stop``, and further keys."""
+        return {
+            "a": self.a.label, "b": self.b.label, "rules": self.rules.to_dict(),
+            "deals": self.deals, "seed": self.seed,
+            "mean_difference": _f(self.mean_difference),
+            "ci95": [_f(self.ci95[0]), _f(self.ci95[1])],
+            "se": {k: _f(v) for k, v in self.se.items()},
+            "deals_saved_factor": _f(self.deals_saved_factor),
+            "stop": self.stop,
+            "verdict": self.verdict,
+            "mean_difference_duplicate": _f(self.means["duplicate"]),
+            "win_share": {"mean": _f(self.win_share[0]),
+                          "ci95": [_f(self.win_share[1]), _f(self.win_share[2])]},
+            "units": "points per deal (hand totals), A minus B",
+            "seatings": [["a" if w == 0 else "b" for w in st] for st in self.seatings],
+            "control_variate": {"what": "heuristic self-play value of the deal, per seating",
+                                "beta": [_f(x) for x in self.beta],
+                                "pilot_deals": self.pilot_deals},
+            "plays_per_deal": self.plays_per_deal,
+            "requested_deals": self.requested,
+            "z": round(self.z, 4),
+            "threads": self.threads,
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+
+    def to_text(self) -> str:
+        """A few lines for the terminal."""
+        lo, hi = self.ci95
+        w, wlo, whi = self.win_share
+        lines = [
+            f"{self.a.label} vs {self.b.label}: {self.rules.label()}, {self.deals:,} deals "
+            f"x {len(self.seatings)} seatings (duplicate), seed {self.seed}",
+            f"  {self.a.label} minus {self.b.label}: {self.mean_difference:+.3f} points per "
+            f"deal, 95% interval [{lo:+.3f}, {hi:+.3f}] ({self.verdict})",
+            f"  deals won by {self.a.label}: {100 * w:.1f}% [{100 * wlo:.1f}, {100 * whi:.1f}]",
+            f"  standard error: plain {self.se['plain']:.4f}, duplicate "
+            f"{self.se['duplicate']:.4f}, duplicate + control variate "
+            f"{self.se['control_variate']:.4f}: {self.deals_saved_factor:.1f}x fewer deals "
+            f"than plain play",
+            f"  stop: {self.stop} (z {self.z:.2f}; {self.elapsed_s:.1f} s)",
+        ]
+        return "\n".join(lines)
+
+
+def _f(x: float) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+
+class _Player:
+    """Plays rounds of deals in every seating (and the control variate's self-play) with
+    the play core's ``run_chunk`` over :func:`runner.run_parallel`."""
+
+    def __init__(self, rules: Rules, a: Policy, b: Policy, seed: int, threads: int,
+                 pool: ThreadPoolExecutor | None) -> None:
+        self.rules = rules
+        self.tab = rules.tables()
+        n = rules.players
+        self.n = n
+        self.seatings = seatings(rules)
+        sos = np.array([rules.side_of(s) for s in range(n)], dtype=np.int64)
+        self.side_of_seat = sos
+        from .pimc import DealDriver, is_pimc
+        pols: list = []
+        self.drivers: dict[int, Any] = {}
+        for k, st in enumerate(self.seatings):
+            seat_pols = [a if st[sos[s]] == 0 else b for s in range(n)]
+            if any(is_pimc(p) for p in seat_pols):
+                # pimc seats are decided from Python deal by deal (catchten_sim.pimc); the
+                # solver's threads work inside each decision
+                self.drivers[k] = DealDriver(rules, seat_pols, seed, threads=threads)
+                pols.append(k)
+            else:
+                pols.append(np.array([int(p) for p in seat_pols], dtype=np.int64))
+        pols.append(np.full(n, int(CV_POLICY), dtype=np.int64))
+        self.policies = pols
+        self.slow = bool(self.drivers)
+        self.use_cv = True
+        # masks (K, n_sides): weight of each side in A's mean minus B's mean
+        ns = rules.n_sides
+        wts = np.zeros((len(self.seatings), ns))
+        for k, st in enumerate(self.seatings):
+            na = sum(1 for v in st if v == 0)
+            for sd, v in enumerate(st):
+                wts[k, sd] = 1.0 / na if v == 0 else -1.0 / (ns - na)
+        self.weights = wts
+        self.seed = np.uint64(seed)
+        self.threads = threads
+        self.pool = pool
+        self.scratch = [K.scratch(self.tab) for _ in range(threads)]
+        self.ncols = K.N_FIXED + n * K.N_PER_POS
+        self._no_acc = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+
+    def rows(self, first: int, count: int, policies: np.ndarray | int) -> np.ndarray:
+        """Outcome rows (int16, the play core's columns) of deals ``first …`` played with
+        ``policies`` (int64 (n,) one kernel id per seat, or the number of a seating with
+        ``pimc`` seats, played by its :class:`catchten_sim.pimc.DealDriver`)."""
+        rows = np.zeros((count, self.ncols), dtype=np.int16)
+        if not isinstance(policies, np.ndarray):          # a seating with pimc seats
+            driver = self.drivers[policies]
+            for i in range(count):
+                driver.play(first + i, rows[i])
+            return rows
+        tab, seed, scr, acc = self.tab, self.seed, self.scratch, self._no_acc
+
+        def work(slot: int, a: int, b: int) -> None:
+            K.run_chunk(tab, policies, seed, np.int64(first + a), np.int64(b - a), rows[a:b],
+                        acc, scr[slot])
+
+        run_parallel(work, count, self.pool, self.threads)
+        return rows
+
+    def side_totals(self, first: int, count: int, policies: np.ndarray) -> np.ndarray:
+        """Hand totals per side, float64 (count, n_sides), of deals ``first …``."""
+        rows = self.rows(first, count, policies)
+        n = self.n
+        dealer = rows[:, K.C_DEALER].astype(np.int64)
+        tot = np.zeros((count, self.rules.n_sides))
+        idx = np.arange(count)
+        for p in range(n):
+            side = self.side_of_seat[(dealer + 1 + p) % n]
+            tot[idx, side] = rows[:, K.N_FIXED + p * K.N_PER_POS + K.F_TOTAL]
+        return tot
+
+    def rounds(self, first_round: int, n_rounds: int, deal_base: int = 0
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Round values of rounds ``first_round …``: ``x`` (rounds, K) A minus B per
+        seating, ``c`` (rounds, K) the control variate per seating, ``w`` (rounds,) A's
+        win share."""
+        n = self.n
+        first = deal_base + first_round * n
+        count = n_rounds * n
+        K_ = len(self.seatings)
+        x = np.zeros((count, K_))
+        won = np.zeros(count)
+        for k in range(K_):
+            tot = self.side_totals(first, count, self.policies[k])
+            x[:, k] = tot @ self.weights[k]
+            won += (x[:, k] > 0) + 0.5 * (x[:, k] == 0)
+        if self.use_cv:
+            tot = self.side_totals(first, count, self.policies[K_])
+            c = tot @ self.weights.T
+        else:                       # no control variate: its self-play is not played
+            c = np.zeros((count, K_))
+        shape = (n_rounds, n, K_)
+        return (x.reshape(shape).mean(axis=1), c.reshape(shape).mean(axis=1),
+                (won / K_).reshape(n_rounds, n).mean(axis=1))
+
+
+def fit_beta(x: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Least-squares coefficient of ``x[:, k]`` on ``c[:, k]`` (with intercept) per
+    seating; 0 where ``c`` does not vary."""
+    beta = np.zeros(x.shape[1])
+    for k in range(x.shape[1]):
+        cc = c[:, k] - c[:, k].mean()
+        v = float(cc @ cc)
+        if v > 0:
+            beta[k] = float(cc @ (x[:, k] - x[:, k].mean())) / v
+    return beta
+
+
+def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int = 1,
+          threads: int | None = None, time_limit: float | None = None,
+          precision: float | None = None, pilot: int | None = None, stop_early: bool = True,
+          progress: Callable[[int, int], None] | None = None) -> MatchResult:
+    """Play a duplicate match of strategy ``a`` against ``b`` (module docstring).
+
+    Parameters
+    ----------
+    rules : Rules
+    a, b : policy names (``random``, ``heuristic``, ``pimc[:N]``) or policies. A seating
+        with ``pimc`` seats is played deal by deal (:class:`catchten_sim.pimc.DealDriver`,
+        the solver's threads inside each decision; the same deals and results).
+    deals : int, most deals per seating (rounded up to whole rounds of ``players`` deals).
+    seed : int, 0 … 2**64 - 1; the result depends only on it (never on ``threads``).
+    threads : int or None (all cores).
+    time_limit : float seconds or None; checked after every chunk.
+    precision : float or None: stop at a look once the interval's half-width is at most
+        this many points per deal.
+    pilot : int or None, deals of the pilot set the control-variate coefficients are
+        fitted on (rounded up to whole rounds; 0: no control variate, ``beta = 0``).
+        None: :data:`PILOT_DEALS` when both strategies are kernel policies, 0 when one is
+        ``pimc`` (a pilot would cost as much as the match, and with two sides the control
+        variate gains little after duplicate play: README "Matches").
+    stop_early : False: no looks before ``deals`` (stops only at ``deals``, ``time`` or
+        Ctrl-C); the interval is then the fixed-sample one (z 1.96).
+    progress : callable(done, total) in deals, after every chunk.
+
+    Returns
+    -------
+    MatchResult
+
+    Raises
+    ------
+    CatchTenError
+        Bad counts, seed, time, precision or an unknown policy.
+    KeyboardInterrupt
+        Ctrl-C before the first chunk finished (afterwards the result is returned with
+        ``stop = "interrupted"``).
+    """
+    pa = Policy.parse(a, "a")
+    pb = Policy.parse(b, "b")
+    deals = _check_count("deals", deals, 1, MAX_DEALS)
+    seed = _check_count("seed", seed, 0, MAX_SEED)
+    if pilot is None:
+        from .pimc import is_pimc
+        pilot = 0 if is_pimc(pa) or is_pimc(pb) else PILOT_DEALS
+    pilot = _check_count("pilot", pilot, 0, 10 ** 7)
+    if threads is not None:
+        threads = _check_count("threads", threads, 1, 1024)
+    if time_limit is not None and (isinstance(time_limit, bool) or
+                                   not isinstance(time_limit, (int, float)) or
+                                   not 0 < time_limit < math.inf):
+        raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
+    if precision is not None and (isinstance(precision, bool) or
+                                  not isinstance(precision, (int, float)) or
+                                  not 0 < precision < math.inf):
+        raise CatchTenError("precision", "out of range",
+                            f"precision={precision!r} (points per deal > 0)")
+    n = rules.players
+    total_rounds = -(-deals // n)
+    pilot_rounds = -(-pilot // n)
+    used = max_threads() if threads is None else threads
+    plan = LookPlan(total_rounds, early=bool(stop_early))
+    t0 = time.perf_counter()
+    K_ = len(seatings(rules))
+    sums = _Sums(K_)
+    history: list[dict] = []
+    stop = "deals"
+    with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
+        player = _Player(rules, pa, pb, seed, used, pool)
+        # the pilot: its own deal numbers, fitted before any match deal is played
+        if pilot_rounds >= 2:
+            px, pc, _ = player.rounds(0, pilot_rounds, deal_base=PILOT_FIRST)
+            beta = fit_beta(px, pc)
+        else:
+            beta = np.zeros(K_)
+            player.use_cv = False
+        done = 0
+        try:
+            while done < total_rounds:
+                nxt = next(x for x in plan.looks if x > done)
+                m = min(1 if player.slow else MAX_ROUNDS_PER_CHUNK, nxt - done)
+                x, c, w = player.rounds(done, m)
+                y = (x - c * beta).mean(axis=1)
+                sums.add(x, y, w)
+                done += m
+                if progress is not None:
+                    progress(done * n, total_rounds * n)
+                if plan.is_look(done) or done >= total_rounds:
+                    mu, se = sums.mean_se("y")
+                    lo, hi = normal_interval(mu, se, plan.z_at(done))
+                    history.append({"deals": done * n, "mean": mu, "lo": lo, "hi": hi})
+                    if done < total_rounds:
+                        if verdict(lo, hi, 0.0) == "separated":
+                            stop = "separated"
+                            break
+                        if precision is not None and (hi - lo) / 2 <= precision:
+                            stop = "precision"
+                            break
+                if done >= total_rounds:
+                    break
+                if time_limit is not None and time.perf_counter() - t0 >= time_limit:
+                    stop = "time"
+                    break
+        except KeyboardInterrupt:
+            if sums.n == 0:
+                raise
+            stop = "interrupted"
+    if stop == "deals" and precision is not None:
+        mu, se = sums.mean_se("y")
+        lo, hi = normal_interval(mu, se, plan.z_at(sums.n))
+        if (hi - lo) / 2 <= precision:
+            stop = "precision"
+    z = plan.z_at(sums.n)
+    mu, se_y = sums.mean_se("y")
+    md, se_d = sums.mean_se("d")
+    mw, se_w = sums.mean_se("w")
+    lo, hi = normal_interval(mu, se_y, z)
+    wlo, whi = normal_interval(mw, se_w, z)
+    # per deal: a round's value is a mean of n deals, so its se is that of n deals
+    ses = {"plain": sums.se_plain(), "duplicate": se_d, "control_variate": se_y}
+    return MatchResult(rules, pa, pb, seed, sums.n * n, total_rounds * n, mu, (lo, hi), ses,
+                       {"duplicate": md}, (mw, max(0.0, wlo), min(1.0, whi)),
+                       tuple(float(v) for v in beta), pilot_rounds * n if pilot_rounds >= 2
+                       else 0, seatings(rules), stop, z, time.perf_counter() - t0, used,
+                       history)
+
+
+def game_p_win(rules: Rules, a: object, b: object, *, n_hands: int = 200_000, seed: int = 1,
+               threads: int | None = None) -> float:
+    """P(A wins a game from 0-0), through the game-equity table: the mean, over the
+    seatings of :func:`seatings` and the first dealer's seat, of the chance that a side
+    played by A wins the game (:meth:`catchten_sim.games.EquityTable.p_win`, the table of
+    that seating's policies built from ``n_hands`` simulated deals and cached on disk).
+    0.5 when A and B play alike. The table's own sampling error is not in the number.
+
+    Raises
+    ------
+    CatchTenError
+        Rules the table does not support (four or more sides, ``game_at_once`` …) or a
+        ``pimc`` side (the table is built by the kernel policies only).
+    """
+    from .games import cached_equity_table
+    from .pimc import kernel_policies
+    pa, pb = Policy.parse(a, "a"), Policy.parse(b, "b")
+    n = rules.players
+    total = 0.0
+    count = 0
+    for st in seatings(rules):
+        pols = [pa if st[rules.side_of(s)] == 0 else pb for s in range(n)]
+        kernel_policies(pols, "the game-equity table")
+        eq = cached_equity_table(rules, pols, n_hands=n_hands,
+                                 seed=seed, threads=threads)
+        for d in range(n):
+            p = eq.p_win((0,) * rules.n_sides, d)
+            total += sum(p[sd] for sd, who in enumerate(st) if who == 0)
+            count += 1
+    return total / count

@@ -1,0 +1,268 @@
+"""The ``pimc`` player: Perfect Information Monte Carlo, built on the double-dummy solver.
+
+At each of its decisions a ``pimc:N`` seat does what the strongest bridge and skat
+programs do: it draws ``N`` deals uniformly among those consistent with what it knows
+(:class:`catchten_sim.determinize.Sampler`: its hand, the cards played and by whom, the
+voids shown, the turn-up, dead cards; never the hidden hands), solves each double-dummy
+for every legal card (:class:`catchten_sim.dd.DoubleDummyEvaluator`) and plays the card of
+the best mean value. When the consistent deals are at most ``N`` it takes every one of
+them once instead (an exact average).
+
+Reproducible: the deals of a decision come from the sampler's counter-based stream with
+the seed :func:`decision_seed` ``(seed, deal, decision)``: the same simulation seed, deal
+number and decision number (the index of the card in the deal's play) always give the same
+deals, whatever the threads.
+
+Ties (cards of equal mean value, e.g. the 8 and 9 of a suit when neither can matter) are
+broken by a stated rule, in order: the larger share of the deals in which the card is a
+best card; then the card that gives away least: fewer honour points, then lower
+trick-taking power (keep honours and high cards); only then the lower card index.
+
+How it is driven (why not inside the numba play loop): a decision needs the sampler's
+count table for the information set and the position's checks, which are Python; so the
+driver plays a deal decision by decision: the play kernel (:mod:`._kernels.pimc`) replays
+the deal with the ``pimc`` seats scripted by the choices made so far and the other seats
+playing their own policies, up to the next ``pimc`` decision; the driver decides it and
+replays. A replay costs microseconds; the decisions' solves are the whole cost.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._kernels import engine as K
+from ._kernels import pimc as KP
+from ._kernels.layout import POL_SCRIPTED
+from .cards import cards_of_mask
+from .determinize import Sampler
+from .errors import CatchTenError
+from .position import InfoSet, Position
+from .rules import Rules
+
+#: determinizations per decision: measured (benchmarks/bench_pimc.py --only-n), 50 is the
+#: most that keeps a 4-player deal with two pimc seats near a second of CPU; its regret
+#: at opening leads was 0.40 points against a 200-deal run (100: 0.05, at twice the time)
+DEFAULT_N = 50
+MAX_N = 100_000
+PIMC_SALT = 0x5DEECE66D2545F49
+_M64 = (1 << 64) - 1
+
+
+def _mix(z: int) -> int:
+    """SplitMix64's finaliser (64-bit)."""
+    z = (z + 0x9E3779B97F4A7C15) & _M64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)
+
+
+def decision_seed(seed: int, deal: int, decision: int) -> int:
+    """The sampler seed of decision ``decision`` (the card's index in the deal's play) of
+    deal ``deal`` of a run with ``seed``: a counter-based key, the same whatever the
+    threads or the order the deals are played in."""
+    return _mix(_mix(_mix(int(seed) ^ PIMC_SALT) ^ int(deal)) ^ int(decision))
+
+
+@dataclass(frozen=True)
+class PimcPolicy:
+    """The ``pimc:N`` policy (``N`` determinizations per decision).
+
+    Not a kernel policy id: ``int(PimcPolicy(...))`` raises, so a kernel path that cannot
+    play it fails loudly instead of playing another policy; :func:`kernel_policies`
+    refuses it with a clear message.
+    """
+
+    n: int = DEFAULT_N
+
+    @property
+    def label(self) -> str:
+        return f"pimc:{self.n}"
+
+    @property
+    def name(self) -> str:
+        return "PIMC"
+
+    def __str__(self) -> str:
+        return self.label
+
+    @classmethod
+    def parse(cls, text: str, field: str = "policy") -> PimcPolicy:
+        """``pimc`` or ``pimc:N`` (1 <= N <= 100000)."""
+        t = text.strip().lower()
+        if t == "pimc":
+            return cls()
+        head, _, num = t.partition(":")
+        if head != "pimc" or not num.isdigit() or not 1 <= int(num) <= MAX_N:
+            raise CatchTenError(field, "unknown policy",
+                                f"{text!r}: pimc:N needs N from 1 to {MAX_N}")
+        return cls(int(num))
+
+
+def is_pimc(p: object) -> bool:
+    return isinstance(p, PimcPolicy)
+
+
+def kernel_policies(pols: Sequence[Any], where: str) -> np.ndarray:
+    """int64 policy ids for a kernel that cannot play ``pimc`` (refused, naming it)."""
+    if any(is_pimc(p) for p in pols):
+        raise CatchTenError("policy", "not available",
+                            f"pimc cannot play in {where} (it needs a double-dummy search "
+                            "per decision); use heuristic or random there")
+    return np.array([int(p) for p in pols], dtype=np.int64)
+
+
+# ------------------------------------------------------------------ one decision
+def _tie_key(info: InfoSet, c: int) -> tuple:
+    """What a card gives away, for ties: honour points, then trick-taking power, then
+    its index (smaller is given away first)."""
+    t = info.rules.tables()
+    hon = int(t.honours[info.trump][c])
+    tp = int(t.trump_power[info.trump][c])
+    power = 100 + tp if tp > 0 else int(t.rank_power[c])
+    return (hon, power, c)
+
+
+def choose(info: InfoSet, n: int = DEFAULT_N, *, seed: int = 1, threads: int = 1,
+           evaluator: Any = None) -> tuple[int, dict[str, Any]]:
+    """The ``pimc:n`` card of the player to move in ``info``.
+
+    Parameters
+    ----------
+    info : InfoSet, what the player to move knows (nothing hidden is used).
+    n : determinizations (all consistent deals when there are at most ``n``).
+    seed : the sampler seed of this decision (:func:`decision_seed`).
+    threads : solver threads.
+    evaluator : a reusable :class:`catchten_sim.dd.DoubleDummyEvaluator` factory's
+        solvers (internal; None: new ones).
+
+    Returns
+    -------
+    (card, detail) : the card index; ``detail`` = ``{"cards", "mean", "best_share",
+    "deals", "exact"}`` (float64 arrays per legal card).
+    """
+    from .advise import legal_cards
+    from .dd import DoubleDummyEvaluator
+    cands = legal_cards(info)
+    if len(cands) == 1:
+        return cands[0], {"cards": cands, "mean": None, "best_share": None, "deals": 0,
+                          "exact": True}
+    sampler = Sampler(info)
+    exact = sampler.can_enumerate(n)
+    hidden = sampler.enumerate(sampler.n_deals) if exact else sampler.sample(n, seed=seed)
+    ev = DoubleDummyEvaluator(info, cands, threads=threads, solvers=evaluator)
+    try:
+        vals = ev.measures(sampler.full_hands(hidden), 0)["diff"]
+    finally:
+        ev.close()
+    mean = vals.mean(axis=0)
+    share = (vals >= vals.max(axis=1, keepdims=True)).mean(axis=0)
+    order = sorted(range(len(cands)),
+                   key=lambda j: (-round(float(mean[j]), 9), -round(float(share[j]), 9),
+                                  _tie_key(info, cands[j])))
+    return cands[order[0]], {"cards": cands, "mean": mean, "best_share": share,
+                             "deals": vals.shape[0], "exact": exact}
+
+
+# ------------------------------------------------------------------ whole deals
+class DealDriver:
+    """Plays deals of a simulation in which some seats are ``pimc``.
+
+    ``play(index)`` plays deal ``index`` of a simulation with ``seed`` (the deal of
+    :func:`catchten_sim.play.deal`); ``row``/``acc`` as :func:`._kernels.pimc.scripted_deal`.
+    """
+
+    def __init__(self, rules: Rules, policies: Sequence[Any], seed: int, *,
+                 threads: int = 1) -> None:
+        self.rules = rules
+        self.n = rules.players
+        self.policies = tuple(policies)
+        self.seed = int(seed)
+        self.threads = threads
+        self.tab = rules.tables()
+        self.scr = K.scratch(self.tab)
+        self.pol_arr = np.array([POL_SCRIPTED if is_pimc(p) else int(p) for p in policies],
+                                dtype=np.int64)
+        tricks = rules.n_sets * rules.set_size
+        self.logs = (np.zeros(tricks, np.int64), np.zeros((tricks, self.n), np.int64),
+                     np.zeros(tricks, np.int64))
+        from .dd import new_solvers
+        self.solvers = new_solvers(threads)
+        self.decisions = 0
+
+    def _replay(self, index: int, script: np.ndarray, row: np.ndarray, acc: np.ndarray,
+                off: np.ndarray) -> list[tuple[int, int]]:
+        KP.scripted_deal(self.tab, self.scr, self.pol_arr, np.uint64(self.seed),
+                         np.int64(index), script, self.logs, row, acc, off)
+        out = []
+        leaders, cards = self.logs[0], self.logs[1]
+        for t in range(leaders.shape[0]):
+            for k in range(self.n):
+                out.append(((int(leaders[t]) + k) % self.n, int(cards[t, k])))
+        return out
+
+    def play(self, index: int, row: np.ndarray | None = None, acc: np.ndarray | None = None,
+             off: np.ndarray | None = None) -> list[int]:
+        """Play deal ``index``; returns its play (card indices in order). ``row`` (int16
+        outcome row) and ``acc`` (flat accumulator, offsets ``off``) are filled from the
+        final replay when given."""
+        from .play import deal as make_deal
+        r = self.rules
+        empty16 = np.zeros(0, np.int16)
+        empty64 = np.zeros(0, np.int64)
+        script = np.zeros(r.n_dealt, np.int64)
+        d = make_deal(r, seed=self.seed, index=index)
+        used = 0
+        while True:
+            seq = self._replay(index, script, empty16, empty64, empty64)
+            # the first play of a pimc seat not decided yet
+            k = -1
+            seen = 0
+            for i, (seat, _c) in enumerate(seq):
+                if self.pol_arr[seat] == POL_SCRIPTED:
+                    if seen == used:
+                        k = i
+                        break
+                    seen += 1
+            if k < 0:
+                break
+            seat = seq[k][0]
+            prefix = [c for _, c in seq[:k]]
+            info = _info_of(d, seat, prefix)
+            pol = self.policies[seat]
+            card, _ = choose(info, pol.n, seed=decision_seed(self.seed, index, k),
+                             threads=self.threads, evaluator=self.solvers)
+            self.decisions += 1
+            assert info.state is not None   # _info_of replays the play
+            legal = info.state.legal_cards()
+            script[used] = sorted(legal).index(card)
+            used += 1
+        if row is not None or acc is not None:
+            seq = self._replay(index, script, empty16 if row is None else row,
+                               empty64 if acc is None else acc,
+                               empty64 if off is None else off)
+        return [c for _, c in seq]
+
+
+def _info_of(d: Any, seat: int, prefix: Sequence[int]) -> InfoSet:
+    """What ``seat`` knows after ``prefix`` in deal ``d``: its own hand now and the public
+    play only (the position a player at the table would write down)."""
+    r = d.rules
+    n = r.players
+    st = (len(prefix) // n) // r.set_size
+    hand = [c for c in cards_of_mask(d.set_hands[st][seat]) if c not in set(prefix)]
+    pos = Position(r, d.dealer, seat, tuple(hand), d.turnup, tuple(prefix), tuple(d.dead),
+                   None, d.trump if r.dealer_declares else None)
+    return pos.info()
+
+
+def simulate_pimc(rules: Rules, pols: Sequence[object], seed: int, start: int, count: int,
+                  rows: np.ndarray, part: np.ndarray, off: np.ndarray,
+                  driver: DealDriver) -> None:
+    """Deals ``start … start + count - 1`` with ``pimc`` seats: outcome rows (when
+    ``rows`` has rows) and the flat accumulator ``part`` (``run_chunk``'s layout)."""
+    want_rows = rows.shape[0] > 0
+    for i in range(count):
+        driver.play(start + i, rows[i] if want_rows else None, part, off)

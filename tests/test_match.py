@@ -1,0 +1,198 @@
+"""Duplicate matches (catchten_sim.match, ``catchten match``): the JSON contract, bad input,
+the stop reasons, identical deals in every seating, reproducibility whatever the threads,
+and a control variate fitted on the pilot only."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from catchten_sim._kernels import engine as K
+from catchten_sim.cli import cli
+from catchten_sim.match import PILOT_FIRST, STOPS, _Player, fit_beta, match, seatings
+from catchten_sim.policies import Policy
+from catchten_sim.rules import Rules
+
+R4 = Rules.from_options("foster", 4, (), None)
+TIMING = ("elapsed_s", "threads")
+
+
+def _run(*args: str):
+    try:
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(cli, list(args), catch_exceptions=False)
+
+
+def _strip(d: dict) -> dict:
+    return {k: v for k, v in d.items() if k not in TIMING}
+
+
+def test_json_contract():
+    res = _run("match", "heuristic", "random", "--deals", "2000", "--seed", "5", "--json",
+               "--threads", "1")
+    assert res.exit_code == 0, res.stderr
+    d = json.loads(res.stdout)
+    for key in ("a", "b", "rules", "deals", "seed", "mean_difference", "ci95", "se",
+                "deals_saved_factor", "stop"):
+        assert key in d, key
+    assert (d["a"], d["b"], d["seed"]) == ("heuristic", "random", 5)
+    assert d["rules"]["preset"] == "foster" and d["rules"]["players"] == 4
+    assert set(d["se"]) == {"plain", "duplicate", "control_variate"}
+    assert d["stop"] in STOPS
+    lo, hi = d["ci95"]
+    assert lo < d["mean_difference"] < hi
+    assert d["deals"] % 4 == 0 and 0 < d["deals"] <= 2000
+    # the heuristic beats random by points a deal, and duplicate play needs far fewer deals
+    assert lo > 0 and d["stop"] == "separated"
+    assert d["se"]["duplicate"] < d["se"]["plain"] / 2
+    assert d["deals_saved_factor"] == pytest.approx(
+        (d["se"]["plain"] / d["se"]["control_variate"]) ** 2)
+
+
+@pytest.mark.parametrize("args,field", [
+    (("heuristic", "rnd"), "b"),
+    (("nobody", "random"), "a"),
+    (("heuristic", "random", "--deals", "0"), "deals"),
+    (("heuristic", "random", "--precision", "-1"), "precision"),
+    (("heuristic", "random", "--time", "0"), "time"),
+    (("heuristic", "random", "--seed", "-3"), "seed"),
+    (("heuristic", "random", "--players", "1"), "players"),
+])
+def test_bad_input_exit_2_one_line(args, field):
+    res = _run("match", *args)
+    assert res.exit_code == 2, (res.exit_code, res.stdout, res.stderr)
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and field in lines[0], res.stderr
+    res = _run("match", *args, "--json")
+    assert res.exit_code == 2
+    assert json.loads(res.stdout)["kind"] == "error"
+
+
+def test_stop_deals_and_precision_and_time():
+    r = match(R4, "random", "random", deals=1200, seed=2, threads=1, pilot=0,
+              stop_early=False)
+    assert r.stop == "deals" and r.deals == 1200 and r.z == pytest.approx(1.959964, 1e-5)
+    # the same policy on every side: the seatings cancel, the difference is exactly 0
+    r = match(R4, "heuristic", "heuristic", deals=4000, seed=2, threads=1, precision=0.5)
+    assert r.mean_difference == 0.0 and r.stop == "precision" and r.deals == 1024
+    r = match(R4, "random", "heuristic", deals=400_000, seed=2, threads=1,
+              time_limit=1e-9, stop_early=False)
+    assert r.stop == "time" and 0 < r.deals < 400_000
+
+
+def test_interrupted_keeps_finished_chunks():
+    calls = []
+
+    def progress(done, total):
+        calls.append(done)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    r = match(R4, "heuristic", "random", deals=100_000, seed=3, threads=1,
+              stop_early=False, progress=progress)
+    assert r.stop == "interrupted" and r.deals == calls[-1] and r.deals > 0
+    # the result is that of the first chunks alone, as if fewer deals had been asked
+    full = match(R4, "heuristic", "random", deals=r.deals, seed=3, threads=1,
+                 stop_early=False)
+    assert (r.mean_difference, r.se) == (full.mean_difference, full.se)
+
+
+def test_seatings_every_rotation():
+    assert seatings(R4) == [(0, 1), (1, 0)]
+    r3 = Rules.from_options("foster", 3, (), None)
+    st = seatings(r3)
+    assert len(st) == 6 and len(set(st)) == 6
+    for sd in range(3):     # every side holds A in half of the seatings
+        assert sum(1 for s in st if s[sd] == 0) == 3
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_every_seating_sees_the_same_cards(players):
+    """Columns fixed by the cards alone (dealer, trumps, who holds the Ten, honours and
+    trumps dealt to each position) agree in every seating and in the control variate's
+    self-play: the random policy never changes the deal."""
+    rules = Rules.from_options("foster", players, (), None)
+    p = _Player(rules, Policy.HEURISTIC, Policy.RANDOM, 9, 1, None)
+    cols = [K.C_DEALER, K.C_TRUMP, K.C_TEN_HOLDER, K.C_HOLDER_TRUMPS]
+    for pos in range(players):
+        base = K.N_FIXED + pos * K.N_PER_POS
+        cols += [base + K.F_HONOURS_DEALT, base + K.F_SEAT_TRUMPS]
+    rows = [p.rows(40, 300, pol) for pol in p.policies]
+    for other in rows[1:]:
+        assert np.array_equal(rows[0][:, cols], other[:, cols])
+    # but the play differs (the seatings are really different)
+    assert not np.array_equal(rows[0], rows[1])
+    # and the deals are simulate's: deal i's hands are deal_one's
+    hands = K.deal_one(rules.tables(), 9, 40)[0]
+    assert rows[0][0, K.C_DEALER] == 40 % players
+    assert int(np.bitwise_or.reduce(hands.ravel())) != 0
+
+
+def test_reproducible_whatever_the_threads():
+    a = match(R4, "heuristic", "random", deals=3000, seed=11, threads=1, stop_early=False,
+              pilot=800)
+    b = match(R4, "heuristic", "random", deals=3000, seed=11, threads=2, stop_early=False,
+              pilot=800)
+    assert _strip(a.to_dict()) == _strip(b.to_dict())
+
+
+def test_control_variate_from_the_pilot_only():
+    """The coefficients come from the pilot's deal numbers: the same whatever the match's
+    length, and equal to a fit on the pilot's rounds alone."""
+    a = match(R4, "heuristic", "random", deals=1024, seed=4, threads=1, pilot=1000)
+    b = match(R4, "heuristic", "random", deals=6000, seed=4, threads=1, pilot=1000,
+              stop_early=False)
+    assert a.beta == b.beta and any(x != 0 for x in a.beta)
+    p = _Player(R4, Policy.HEURISTIC, Policy.RANDOM, 4, 1, None)
+    px, pc, _ = p.rounds(0, 250, deal_base=PILOT_FIRST)
+    assert tuple(fit_beta(px, pc)) == pytest.approx(a.beta)
+    assert PILOT_FIRST > 10 ** 12 and PILOT_FIRST % 840 == 0
+    # no pilot: no control variate
+    c = match(R4, "heuristic", "random", deals=1024, seed=4, threads=1, pilot=0)
+    assert c.beta == (0.0, 0.0)
+    assert c.se["control_variate"] == pytest.approx(c.se["duplicate"])
+
+
+def test_control_variate_has_mean_zero_over_a_round():
+    """Over a round (each seat deals once) the sides are exchangeable: with two sides the
+    two seatings' control variates are exact negatives, so their expectation is 0."""
+    p = _Player(R4, Policy.HEURISTIC, Policy.RANDOM, 4, 1, None)
+    _, c, _ = p.rounds(0, 50)
+    assert np.array_equal(c[:, 0], -c[:, 1])
+
+
+def test_report_dir(tmp_path):
+    res = _run("match", "heuristic", "random", "--deals", "1024", "--report",
+               str(tmp_path / "rep"), "--threads", "1")
+    assert res.exit_code == 0, res.stderr
+    for name in ("match.json", "match.txt", "match.png"):
+        assert (tmp_path / "rep" / name).stat().st_size > 0
+    assert json.loads((tmp_path / "rep" / "match.json").read_text())["a"] == "heuristic"
+
+
+def test_game_p_win_through_the_equity_table():
+    from catchten_sim.match import game_p_win
+    r2 = Rules.from_options("foster", 2, (), None)
+    assert game_p_win(r2, "heuristic", "heuristic", n_hands=2000) == pytest.approx(0.5, abs=1e-12)
+    assert game_p_win(r2, "heuristic", "random", n_hands=2000) > 0.55
+
+
+def test_pimc_side_plays_the_same_deals():
+    """A seating with a pimc seat (played deal by deal by pimc.DealDriver) sees the cards
+    of the kernel's seatings."""
+    r2 = Rules.from_options("foster", 2, (), None)
+    p = _Player(r2, Policy.parse("pimc:2"), Policy.RANDOM, 3, 1, None)
+    assert p.slow and isinstance(p.policies[0], int)
+    cols = [K.C_DEALER, K.C_TRUMP, K.C_TEN_HOLDER, K.C_HOLDER_TRUMPS]
+    for pos in range(2):
+        base = K.N_FIXED + pos * K.N_PER_POS
+        cols += [base + K.F_HONOURS_DEALT, base + K.F_SEAT_TRUMPS]
+    a = p.rows(6, 2, p.policies[0])
+    b = p.rows(6, 2, p.policies[2])
+    assert np.array_equal(a[:, cols], b[:, cols])
+    res = match(r2, "pimc:2", "random", deals=2, seed=3, threads=1, stop_early=False)
+    assert res.deals == 2 and res.pilot_deals == 0 and res.to_dict()["a"] == "pimc:2"

@@ -1,0 +1,254 @@
+"""The run engine (catchten_sim.runner): one chunk plan, executors that agree, run
+directories that survive a SIGKILL and resume to the same numbers, Dask clusters that give
+the same numbers as threads, and one clear line for every run-directory problem."""
+from __future__ import annotations
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from catchten_sim import Rules
+from catchten_sim import runner
+from catchten_sim.cli import cli
+from catchten_sim.simulate import resume, simulate, summarize
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMING = ("elapsed_s", "deals_per_s", "threads")
+
+
+def numbers(res) -> dict:
+    """A result's JSON without the timing fields (those differ run to run)."""
+    d = res.to_dict()
+    for k in TIMING:
+        d.pop(k)
+    return d
+
+
+def curve(res) -> list:
+    c = res.acc.convergence_frame()
+    d = c["deals"].to_numpy()
+    return c[(d & (d - 1)) == 0].to_numpy().tolist()        # the powers of two
+
+
+# ------------------------------------------------------------------------------- the plan
+@pytest.mark.parametrize("n,chunk", [(1, 5), (16, 16), (17, 4), (1000, 100), (5000, 2048)])
+def test_chunk_plan_covers_the_items_once_and_ends_on_powers_of_two(n, chunk):
+    e = runner.chunk_plan(n, chunk)
+    assert e[0] == 0 and e[-1] == n and (np.diff(e) > 0).all()
+    assert (np.diff(e) <= chunk).all()
+    ends = set(e.tolist())
+    assert all((1 << k) in ends for k in range(4, 63) if (1 << k) < n)
+    assert all(m in ends for m in range(0, n, chunk))
+    assert (runner.chunk_plan(n, chunk) == e).all()        # a function of (n, chunk) only
+
+
+def test_executors_and_chunk_sizes_give_the_same_numbers():
+    rules = Rules("foster", 4)
+    base = simulate(rules, "heuristic", n_deals=5000, seed=7, threads=1)
+    for kw in ({"threads": 2}, {"threads": 2, "chunk": 333}, {"threads": 1, "chunk": 64}):
+        other = simulate(rules, "heuristic", n_deals=5000, seed=7, **kw)
+        assert numbers(other) == numbers(base), kw
+        assert curve(other) == curve(base), kw
+    assert [r[0] for r in curve(base)] == [2 ** k for k in range(4, 13)]
+
+
+# ------------------------------------------------------------------------ run directories
+def test_run_dir_summarize_and_resume_equal_an_uninterrupted_run(tmp_path):
+    rules = Rules("foster", 3)
+    whole = simulate(rules, "random", n_deals=3000, seed=3, chunk=500, threads=2)
+    d = tmp_path / "run"
+    first = simulate(rules, "random", n_deals=3000, seed=3, chunk=500, run_dir=d)
+    assert numbers(first) == numbers(whole)
+    assert numbers(summarize(d)) == numbers(whole)
+    files = sorted((d / "chunks").glob("chunk-*.parquet"))
+    assert len(files) == len(runner.chunk_plan(3000, 500)) - 1
+    for f in files[2:9:3]:                        # as if those chunks were lost in flight
+        f.unlink()
+    part = summarize(d)
+    assert part.interrupted and part.n_deals < 3000
+    done = resume(d, threads=1)
+    assert numbers(done) == numbers(whole)
+    assert curve(done) == curve(whole)
+    import pandas as pd                           # the chunks read as one Parquet dataset
+    ds = pd.read_parquet(d / "chunks")
+    assert set(ds.columns) == {"chunk", "first", "count", "i", "value"}
+    assert ds.groupby("chunk")["count"].first().sum() == 3000
+
+
+def _env() -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def test_sigkill_mid_run_then_resume_gives_the_same_numbers(tmp_path):
+    d = tmp_path / "run"
+    # 500 chunks: at ~2 M deals/s on an idle machine the run lasts ~1 s, so the poll
+    # below (every 20 ms) catches it between 20 chunks and the end
+    args = ["--players", "4", "--policy", "random", "--deals", "2000000", "--seed", "11",
+            "--chunk", "4000", "--threads", "1"]
+    proc = subprocess.Popen([sys.executable, "-m", "catchten_sim.cli", "simulate", *args,
+                             "--run-dir", str(d), "--no-progress"], env=_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    try:
+        while time.time() < deadline and proc.poll() is None:
+            if d.joinpath("chunks").is_dir() and \
+                    len(list(d.joinpath("chunks").glob("chunk-*.parquet"))) >= 20:
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, "the run ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    n_plan = len(runner.chunk_plan(2000000, 4000)) - 1
+    kept = len(list(d.joinpath("chunks").glob("chunk-*.parquet")))
+    assert 20 <= kept < n_plan
+    res = CliRunner().invoke(cli, ["resume", str(d), "--json", "--no-progress"],
+                             catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    resumed = json.loads(res.stdout)
+    whole = simulate(Rules("foster", 4), "random", n_deals=2000000, seed=11, chunk=4000)
+    for k in TIMING:
+        resumed.pop(k)
+    assert resumed == numbers(whole)
+
+
+def _one_line(res, *words):
+    assert res.exit_code == 2, (res.exit_code, res.output)
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: run-dir:"), res.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+
+
+def test_a_directory_of_another_run_or_version_is_refused(tmp_path):
+    d = tmp_path / "run"
+    base = ["simulate", "--deals", "200", "--chunk", "100", "--run-dir", str(d),
+            "--no-progress", "--policy", "random"]
+    assert CliRunner().invoke(cli, base).exit_code == 0
+    _one_line(CliRunner().invoke(cli, base + ["--seed", "2"]), "made for another run", "seed")
+    _one_line(CliRunner().invoke(cli, base + ["--players", "5"]), "made for another run",
+              "rules")
+    _one_line(CliRunner().invoke(cli, base + ["-V", "keep_six_of_spades"]),
+              "made for another run", "rules")
+    m = json.loads((d / "manifest.json").read_text())
+    m["version"] = "0.0.1"
+    (d / "manifest.json").write_text(json.dumps(m))
+    for cmd in (["resume", str(d)], ["summarize", str(d)], base):
+        _one_line(CliRunner().invoke(cli, cmd), "made by another version", "0.0.1")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    _one_line(CliRunner().invoke(cli, ["simulate", "--deals", "100", "--run-dir", str(other)]),
+              "not a run directory")
+    _one_line(CliRunner().invoke(cli, ["resume", str(tmp_path / "missing")]),
+              "not a run directory")
+
+
+@pytest.mark.parametrize("code,words", [(errno.EROFS, "Read-only file system"),
+                                        (errno.ENOSPC, "No space left on device")])
+def test_read_only_or_full_disk_is_one_line(tmp_path, monkeypatch, code, words):
+    calls = {"n": 0}
+    real = os.fsync
+
+    def failing_fsync(fd):          # the disk fills up (or turns read-only) mid-run
+        calls["n"] += 1
+        if calls["n"] > 3:
+            raise OSError(code, os.strerror(code))
+        return real(fd)
+
+    monkeypatch.setattr(runner.os, "fsync", failing_fsync)
+    d = tmp_path / "run"
+    res = CliRunner().invoke(cli, ["simulate", "--deals", "5000", "--chunk", "500",
+                                   "--run-dir", str(d), "--no-progress"])
+    _one_line(res, "cannot write", words)
+    assert not list((d / "chunks").glob(".*tmp"))          # no half-written leftovers
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
+def test_read_only_directory_is_one_line(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    try:
+        res = CliRunner().invoke(cli, ["simulate", "--deals", "100",
+                                       "--run-dir", str(ro / "run")])
+        _one_line(res, "cannot write")
+    finally:
+        ro.chmod(0o755)
+
+
+# ------------------------------------------------------------------------------- Dask
+def test_local_cluster_of_two_workers_equals_threads():
+    pytest.importorskip("distributed")
+    rules = Rules("foster", 4)
+    threads = simulate(rules, "heuristic", n_deals=20000, seed=5, chunk=2000, threads=2)
+    dask = simulate(rules, "heuristic", n_deals=20000, seed=5, chunk=2000, workers=2)
+    assert numbers(dask) == numbers(threads)
+    assert curve(dask) == curve(threads)
+
+
+def test_a_worker_killed_mid_run_costs_only_its_chunks(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    rules = Rules("foster", 4)
+    whole = simulate(rules, "random", n_deals=60000, seed=9, chunk=1000, threads=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=50) as cluster:
+        with distributed.Client(cluster) as client:
+            victim = sorted(client.run(os.getpid).values())[0]
+        killed = []
+
+        def progress(done, total):
+            if not killed and done >= 5000:
+                os.kill(victim, signal.SIGKILL)
+                killed.append(done)
+
+        got = simulate(rules, "random", n_deals=60000, seed=9, chunk=1000,
+                       scheduler=cluster.scheduler_address, run_dir=tmp_path / "run",
+                       progress=progress)
+    assert killed
+    assert numbers(got) == numbers(whole)
+
+
+def test_games_on_the_engine_do_not_depend_on_threads_or_chunks():
+    from catchten_sim.games import simulate_games
+    rules = Rules("foster", 4)
+    got = []
+    for kw in ({"threads": 1}, {"threads": 2, "chunk": 7}, {"threads": 2, "chunk": 1000}):
+        rows: list = []
+        res = simulate_games(rules, "random", n_games=300, seed=4,
+                             on_rows=lambda r, first, rows=rows: rows.append((first, r.copy())),
+                             **kw)
+        d = res.to_dict()
+        d.pop("elapsed_s", None)
+        d.pop("threads", None)
+        firsts = [f for f, _ in rows]
+        assert firsts == sorted(firsts) and firsts[0] == 0     # rows arrive in game order
+        got.append((d, np.concatenate([r for _, r in rows]).tolist()))
+    assert got[0] == got[1] == got[2]
+
+
+def test_report_from_a_run_directory_does_not_rerun_the_main_run(tmp_path):
+    d = tmp_path / "run"
+    simulate(Rules("foster", 4), "random", n_deals=4000, seed=6, chunk=1000, run_dir=d)
+    out = tmp_path / "rep"
+    res = CliRunner().invoke(cli, ["report", "--from", str(d), "--out", str(out),
+                                   "--format", "png", "--no-sweep-players",
+                                   "--no-sweep-variants", "--no-compare-policies",
+                                   "--no-progress"])
+    assert res.exit_code == 0, res.output
+    side = json.loads((out / "report.json").read_text())
+    text = json.dumps(side)
+    assert '"seed": 6' in text and "4000" in text.replace(",", "")
+    bad = CliRunner().invoke(cli, ["report", "--from", str(d), "--players", "5"])
+    assert bad.exit_code == 2 and bad.stderr.startswith("error: from: not with rules options")
