@@ -64,7 +64,8 @@ MODE_LINEAR = 1    # two sides with card points: ± (honours + players / 2)
 MODE_COUNTS = 2    # three or more sides with card points: counts per side in the key
 
 # statistics (SolveState.st)
-S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_ITERS, S_LIMIT, S_STOP, S_ABORT, S_NST = range(11)
+S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_ITERS, S_LIMIT, S_STOP, S_ABORT, \
+    S_NST = range(11)
 
 SolveTables = namedtuple("SolveTables", "p tp rp pw hon side order top zl1 zl2")
 SolveTables.__doc__ = """The rule tables of one deal for the search (trumps fixed).
@@ -84,7 +85,8 @@ sets as dealt; owner : int64 (52,) seat dealt each card; future : int64
 (4,) cards of the sets after set ``s``; trick : int64 (64,) the cards of each trick by ply;
 moves, mscore :
 int64 (MAX_PLY, MAX_MOVES) move lists per ply; winners : int64 (64, 2) (winner seat, honour
-points) of each trick replayed; tmp : int64 (16,) scratch; st : int64 (S_NST,) root side, search id, counters,
+points) of each trick replayed; tmp : int64 (16,) scratch; st : int64 (S_NST,) root side,
+search id, counters,
 the node budget of one solve (``S_LIMIT``, 0 = none) and ``S_ABORT`` = 1 once a solve ran out of it
 (its values are then meaningless).
 """
@@ -99,7 +101,8 @@ move : int8 best lead (card index, -1 none); depth : int8 tricks to go; sid : in
 def new_state() -> SolveState:
     """Zeroed scratch for one thread."""
     return SolveState(np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SETS, MAX_SEATS), np.int64),
-                      np.zeros(52, np.int64), np.zeros(MAX_SETS + 1, np.int64), np.zeros(MAX_PLY, np.int64),
+                      np.zeros(52, np.int64), np.zeros(MAX_SETS + 1, np.int64),
+                      np.zeros(MAX_PLY, np.int64),
                       np.zeros((MAX_PLY, MAX_MOVES), np.int64),
                       np.zeros((MAX_PLY, MAX_MOVES), np.int64),
                       np.zeros((64, 2), np.int64), np.zeros(16, np.int64),
@@ -278,7 +281,6 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
         partner_wins = (T.side[w] == root) == maximizing
         if partner_wins:
             # a partner's card is safe only if no opponent still to play can beat it
-            tr = T.p[K_TRUMP]
             for j in range(k + 1, n):
                 q = leader + j
                 if q >= n:
