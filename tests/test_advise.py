@@ -307,7 +307,7 @@ def test_cli_advise_flags():
             "--time", "60"]
     r = CliRunner().invoke(cli, args + ["--no-early-stop", "--json"])
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert d["samples"] == 1000 and d["intervals"]["z"] == 1.96
     r = CliRunner().invoke(cli, args + ["--margin", "100"])
     assert r.exit_code == 0 and "no practical difference" in r.output

@@ -451,7 +451,7 @@ def test_plot_equity(table4):
 def test_cli_simulate_games_json():
     r = CliRunner().invoke(cli, ["simulate", "--games", "300", "--players", "4", "--json"])
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)
     assert d["games"] == 300 and d["first_dealer"] == "rotate"
     assert {"p_win", "p_win_by_first_dealer_side", "hands_per_game", "count_out",
             "final_scores"} <= set(d)

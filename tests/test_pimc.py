@@ -265,8 +265,16 @@ def test_simulate_with_pimc_seats_cli(tmp_path):
                                    "--out", str(out), "--json"])
     assert res.exit_code == 0, res.output
     assert len(out.read_text().strip().splitlines()) == 3      # header + 2 deals
-    js = json.loads(res.output)
+    js = json.loads(res.stdout)
     assert "pimc:4" in json.dumps(js["policies"])
+    # the per-position statistics are folded from the same deals as the rows (a pimc deal
+    # once left them all zero)
+    import csv
+    rows = list(csv.DictReader(out.open()))
+    for p in js["positions"]:
+        want = sum(float(r[f"p{p['position']}_total"]) for r in rows) / len(rows)
+        assert p["total"]["mean"] == pytest.approx(want)
+    assert any(p["total"]["mean"] > 0 for p in js["positions"])
 
 
 def test_pimc_refused_where_it_cannot_play():

@@ -163,7 +163,7 @@ def test_cli_json_matches_case():
     record, want = _load(name)
     res = CliRunner().invoke(cli, ["solve", str(DD / f"{name}.json"), "--json"])
     assert res.exit_code == 0, res.output
-    got = json.loads(res.output)
+    got = json.loads(res.stdout)
     assert got["to_move"] == want["to_move"] and got["value"] == want["value"]
     assert {c["card"]: c["value"] for c in got["cards"]} == \
         {c["card"]: c["value"] for c in want["cards"]}
@@ -175,7 +175,7 @@ def test_cli_several_records_one_line_each_and_line(tmp_path):
     b = DD / "foster2sets_left8_mid1_01.json"
     res = CliRunner().invoke(cli, ["solve", str(a), str(b), "--json", "--line"])
     assert res.exit_code == 0, res.output
-    rows = [json.loads(x) for x in res.output.strip().splitlines()]
+    rows = [json.loads(x) for x in res.stdout.strip().splitlines()]
     assert len(rows) == 2
     assert rows[1]["line"][0] in rows[1]["best"]
     res = CliRunner().invoke(cli, ["solve", str(b), "--line"])
@@ -190,10 +190,10 @@ def test_cli_refuses_bad_record_like_score(tmp_path):
     p.write_text(json.dumps(bad))
     res = CliRunner().invoke(cli, ["solve", str(p), "--json"])
     assert res.exit_code == 2
-    err = json.loads(res.output)
+    err = json.loads(res.stdout)
     assert (err["field"], err["why"]) == ("hands", "wrong number of hands")
     res2 = CliRunner().invoke(cli, ["score", str(p), "--json"])
-    assert json.loads(res2.output)["why"] == err["why"]
+    assert json.loads(res2.stdout)["why"] == err["why"]
 
 
 def test_cli_refuses_a_revoke(tmp_path):

@@ -16,7 +16,7 @@ from numba import njit
 
 from .bits import KERNEL_JIT, rng_seed
 from .deal import deal_trumps
-from .engine import FRESH, fold_deal, outcome_row, play_deal, side_sums
+from .engine import FRESH, fold_deal, fold_flush, outcome_row, play_deal, side_sums
 from .spec import S_N, spec_of
 
 
@@ -51,6 +51,9 @@ def scripted_deal(tab, scr, policies, seed, deal_index, script, logs, row, acc, 
     holder = side_sums(tab, sp, scr, trump)
     if acc.shape[0] > 0:
         fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)
+        # fold_deal keeps per-(dealer, side) sums in scratch: spread them to the positions
+        # now (run_chunk does it once per call; one pimc deal is one call here)
+        fold_flush(tab, sp, scr, acc, off)
     if row.shape[0] > 0:
         outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, row)
     return scr.spos[0]
