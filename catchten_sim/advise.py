@@ -960,8 +960,11 @@ def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
             firm(acc, best_d, best_o) or firm(acc_o, best_o, best_d)):
         md = acc.s1[acc.objective][best_d] / acc.n
         mo = acc_o.s1["diff"][best_o] / acc_o.n
-        parts.append(f"best card: dd {format_card(cands[best_d])} ({md:+.2f}), heuristic "
-                     f"rollouts {format_card(cands[best_o])} ({mo:+.2f})")
+        # say how firm each model is about its own pick, so a lean is not read as a verdict
+        how_d = "firm" if firm(acc, best_d, best_o) else "a lean, not separated"
+        how_o = "firm" if firm(acc_o, best_o, best_d) else "a lean, not separated"
+        parts.append(f"best card: dd {format_card(cands[best_d])} ({md:+.2f}; {how_d}), "
+                     f"heuristic rollouts {format_card(cands[best_o])} ({mo:+.2f}; {how_o})")
     if tl_d is not None and tl_o is not None:
         a_d, a_o = trump_answer(tl_d), trump_answer(tl_o)
         if (tl_d.diff.mean > 0) != (tl_o.diff.mean > 0) and ("YES" in (a_d, a_o) or

@@ -400,7 +400,8 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     """
     pa = Policy.parse(a, "a")
     pb = Policy.parse(b, "b")
-    deals = _check_count("deals", deals, 1, MAX_DEALS)
+    # the sampling unit is a round of n deals: an interval needs two rounds at least
+    deals = _check_count("deals", deals, 2 * rules.players, MAX_DEALS)
     seed = _check_count("seed", seed, 0, MAX_SEED)
     if pilot is None:
         from .pimc import is_pimc

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from catchten_sim.errors import CatchTenError
 from click.testing import CliRunner
 
 from catchten_sim._kernels import engine as K
@@ -194,5 +195,13 @@ def test_pimc_side_plays_the_same_deals():
     a = p.rows(6, 2, p.policies[0])
     b = p.rows(6, 2, p.policies[2])
     assert np.array_equal(a[:, cols], b[:, cols])
-    res = match(r2, "pimc:2", "random", deals=2, seed=3, threads=1, stop_early=False)
-    assert res.deals == 2 and res.pilot_deals == 0 and res.to_dict()["a"] == "pimc:2"
+    res = match(r2, "pimc:2", "random", deals=4, seed=3, threads=1, stop_early=False)
+    assert res.deals == 4 and res.pilot_deals == 0 and res.to_dict()["a"] == "pimc:2"
+
+
+def test_match_needs_two_rounds_for_an_interval():
+    """One round of n deals gives no standard error: fewer than 2n deals is refused in one
+    line rather than printing a nan interval."""
+    with pytest.raises(CatchTenError) as e:
+        match(Rules.from_options("foster", 4, (), None), "heuristic", "random", deals=7)
+    assert e.value.field == "deals" and "allowed: 8" in e.value.detail
