@@ -37,7 +37,8 @@ def all_seats_random(policies):
 
 @njit(inline="always", **JIT)
 def _cheapest(mask, clow_t):
-    """The card of ``mask`` with the lowest throw-away cost (ties: lowest card)."""
+    """The card of ``mask`` with the lowest cost in the table ``clow_t`` (the throw-away or
+    the winning cost; ties: lowest card)."""
     best = -1
     best_cost = np.int64(1) << 40
     m = mask
@@ -154,16 +155,7 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
         # 6. last to act for the opponents: cheapest winner, but keep a master trump
         # when a bigger honour would be left exposed (win with the honour instead)
         if not opp_after_me:
-            best = -1
-            bc = np.int64(1) << 40
-            m = winners
-            while m != 0:
-                d = lowest_index(m)
-                m &= m - 1
-                cst = cwin_t[d]
-                if cst < bc:
-                    bc = cst
-                    best = d
+            best = _cheapest(winners, cwin_t)
             if (unseen & beats_t[best]) == 0:
                 alt = -1
                 ac = np.int64(1) << 40
