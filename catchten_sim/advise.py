@@ -240,6 +240,10 @@ def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
     """
     key = str(name).strip().lower()
     if key == "rollout":
+        from .pimc import PimcRolloutEvaluator, is_pimc
+        if any(is_pimc(p) for p in policies):     # slow, but allowed (issue 10)
+            return PimcRolloutEvaluator(info, candidates,  # type: ignore[return-value]
+                                        policies, seed, threads)
         return RolloutEvaluator(info, candidates, policies, seed, threads)
     if key == "dd":
         from .dd import DoubleDummyEvaluator
@@ -740,15 +744,21 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     min_samples = _check_count("min_samples", min_samples, 1, MAX_SAMPLES)
     used = max_threads() if threads is None else threads
     sampler = Sampler(info)
+    from .pimc import is_pimc
+    with_pimc = any(is_pimc(p) for p in pols)
     if exact_max is None:
         exact_max = EXACT_MAX.get(ev_key, 0)
+        if with_pimc:               # pimc rollouts: enumerate no more deals than asked
+            exact_max = min(exact_max, samples)
     exact_max = _check_count("exact_max", exact_max, 0, 10 ** 9)
     exact = sampler.can_enumerate(exact_max)
     ev = make_evaluator(evaluator, info, cands, pols, seed, used)
     names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
     # with dd, the heuristic rollouts run on the same deals (cheap next to the solves), so
-    # that a disagreement between the two models can be shown
-    other = RolloutEvaluator(info, cands, pols, seed, used) if ev_key == "dd" else None
+    # that a disagreement between the two models can be shown (not with pimc rollout
+    # policies: they would repeat the dd model at a solve per decision)
+    other = RolloutEvaluator(info, cands, pols, seed, used) \
+        if ev_key == "dd" and not with_pimc else None
     acc = _Acc(len(cands), names, objective)
     acc_o = _Acc(len(cands), list(MEASURES), "diff") if other is not None else None
     if exact:
@@ -822,7 +832,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     exact_done = exact and stop == "exact"
     # exact: the deals carry no sampling error; the evaluation none either unless a
     # random policy plays in the rollouts (then the rollouts' error remains)
-    no_error = exact_done and (ev_key == "dd" or all(p != Policy.RANDOM for p in pols))
+    # (pimc rollouts sample their own deals at every decision: a random policy too)
+    no_error = exact_done and (ev_key == "dd" or all(p != Policy.RANDOM and not is_pimc(p)
+                                                     for p in pols))
     if stop == "single":          # nothing was decided from the data: one look
         plan = LookPlan(done, early=False)
     z = 0.0 if no_error else plan.z_at(done)

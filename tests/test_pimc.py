@@ -277,10 +277,52 @@ def test_simulate_with_pimc_seats_cli(tmp_path):
     assert any(p["total"]["mean"] > 0 for p in js["positions"])
 
 
-def test_pimc_refused_where_it_cannot_play():
+@pytest.mark.parametrize("players,left", [(4, 3), (2, 8)])
+def test_pimc_rollouts_play_pimc_decisions(players, left):
+    """advise's rollouts with pimc seats (issue 10: "slow, but allowed"): every card
+    after the candidate is the pimc decision of its seat from its own information set,
+    replayed here card by card with the play state and :func:`choose`."""
+    from catchten_sim._kernels import rollout as KR
+    from catchten_sim.dd import play_of
+    from catchten_sim.pimc import PimcRolloutEvaluator
+    from catchten_sim.state import PlayState
+    rules = Rules("foster", players)
+    pos, _pd = cut_position(rules, 5, rules.n_dealt - left * players + 1, "heuristic")
+    info = pos.info()
+    cands = legal_cards(info)
+    sampler = Sampler(info)
+    hands = sampler.full_hands(sampler.sample(2, seed=4))
+    ev = PimcRolloutEvaluator(info, cands, [PimcPolicy(3)] * players, seed=9)
+    out = ev.evaluate(hands, 10)
+    assert ev.decisions > 0
+    for i in range(2):
+        d = ev._deal(hands[i])
+        for j, c in enumerate(cands):
+            play = play_of(info) + [c]
+            st = PlayState(rules, d.dealer, [[cards_of_mask(m) for m in row]
+                                             for row in d.set_hands], turnup=d.turnup)
+            for x in play:
+                st.play(x)
+            while not st.finished:
+                seat = st.to_move
+                card, _ = choose(_info_of(d, seat, play), 3,
+                                 seed=decision_seed(9, 10 + i, len(play)))
+                st.play(card)
+                play.append(card)
+            units = [st.unit_scores(u) for u in range(st.n_units)]
+            for sd in range(rules.n_sides):
+                total = sum(u[sd]["total"] for u in units)
+                assert out[i, j, KR.N_R_FIXED + sd * KR.R_PER_SIDE + KR.R_TOTAL] == total
+
+
+def test_advise_with_pimc_rollouts_runs():
     res = CliRunner().invoke(cli, ["advise", str(CASES / "foster4_left3_lead_01.json"),
-                                   "--policy", "pimc:5", "--exact-max", "0"])
-    assert res.exit_code == 2 and "pimc" in res.output
+                                   "--policy", "pimc:3", "--exact-max", "0", "--samples",
+                                   "8", "--json", "--threads", "1"])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["samples"] == 8 and d["evaluator"] == "rollout" and d["stop"] == "samples"
+    assert "pimc:3" in json.dumps(d["policies"]) and len(d["candidates"]) == 3
 
 
 # ------------------------------------------------------------------ honesty of the deals
