@@ -409,6 +409,10 @@ def _r(x: float | None, d: int = 4) -> float | None:
 
 
 def _mean_est(m: float, se: float, n: int, z: float = Z95) -> Estimate:
+    """``m`` with its interval ``m -/+ z se``; ``z = 0`` marks an exact answer (every
+    consistent deal, no random play): the interval is ``[m, m]`` and ``se`` 0."""
+    if z == 0:
+        return Estimate(m, m, m, n, 0.0)
     if math.isnan(se):
         return Estimate(m, math.nan, math.nan, n, se)
     lo, hi = normal_interval(m, se, z)
@@ -887,7 +891,7 @@ def _results(acc: _Acc, cands: Sequence[int], order: Sequence[int], equiv: dict[
             m_, se = acc.mean_se(k, j)
             if k in PROPORTIONS:
                 lo, hi = wilson(int(round(acc.s1[k][j])), acc.n, z) if z > 0 else (m_, m_)
-                est[k] = Estimate(m_, lo, hi, acc.n, se)
+                est[k] = Estimate(m_, lo, hi, acc.n, se if z > 0 else 0.0)
             else:
                 est[k] = _mean_est(m_, se, acc.n, z)
         results.append(CandidateResult(

@@ -78,6 +78,7 @@ def test_advise_dd_exact_agrees_with_worked_cases(path):
         assert d["mean_value"] == pytest.approx(c["mean_value"], abs=5e-7)
         e = x.estimates["diff"]
         assert e.lo == e.hi == e.mean                 # no sampling error
+        assert e.se == 0.0 and d["diff"]["se"] == 0.0   # exact: se 0, not the spread
     best_value = max(c["mean_value"] for c in want["cards"])
     assert format_card(adv.best) in want["best"]
     assert adv.candidate(adv.best).to_dict()["mean_value"] == pytest.approx(best_value, abs=5e-7)
@@ -370,3 +371,21 @@ def test_deals_rebuilt_for_the_solver_respect_what_is_known(cfg, seed, frac):
             assert int(d[rules.n_sets - 1, info.dealer]) >> info.turnup & 1
         assert int(d[info.set_index, info.seat]) & ~int(pm[info.set_index, info.seat]) \
             == info.my_hand
+
+
+def test_ctrl_c_before_the_first_batch_says_nothing_finished(monkeypatch, capsys):
+    """Ctrl-C before anything finished: one line that says it was interrupted and that
+    there is nothing to show (click turns the KeyboardInterrupt into Abort), exit 130."""
+    import catchten_sim.advise as adv
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(adv, "advise", interrupted)
+    for extra in ([], ["--json"]):
+        with pytest.raises(SystemExit) as e:
+            cli.main(["advise", str(CASES / "foster4_left3_lead_01.json"), *extra])
+        assert e.value.code == 130
+        out = capsys.readouterr()
+        text = out.err if not extra else out.out
+        assert "interrupted" in text and "nothing to show" in text and "aborted" not in text
