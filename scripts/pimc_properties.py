@@ -288,35 +288,40 @@ class _Tree:
         return ("+", bonus, sub) if bonus else sub
 
 
-def evaluate(tree, strat: np.ndarray, shared: dict[int, int]):
+def evaluate(tree, strat: np.ndarray, shared: dict[int, int], fixed: dict | None = None):
     """The tree's value for each strategy (rows of ``strat``: a choice index per shared
-    slot, ``shared``: slot -> column). A choice reached in one world only is the
-    player's free choice there (a max node: the values are monotone in each leaf)."""
+    slot, ``shared``: slot -> column; ``fixed``: slot -> the choice made for it). Any
+    other choice is the player's free choice there (a max node: reached in one deal only,
+    or with no choice left to fix)."""
     kind = tree[0]
     if kind == "v":
         return tree[1]
     if kind == "+":
-        return tree[1] + evaluate(tree[2], strat, shared)
+        return tree[1] + evaluate(tree[2], strat, shared, fixed)
+    if kind == "me" and fixed and tree[1] in fixed:
+        return evaluate(tree[2][fixed[tree[1]]], strat, shared, fixed)
     if kind == "me" and tree[1] not in shared:
         tree = ("max", tree[2])
         kind = "max"
     if kind == "me":
-        kids = [evaluate(k, strat, shared) for k in tree[2]]
+        kids = [evaluate(k, strat, shared, fixed) for k in tree[2]]
         pick = strat[:, shared[tree[1]]]
         out = np.zeros(strat.shape[0])
         for j, v in enumerate(kids):
             out = np.where(pick == j, v, out)
         return out
-    kids = [evaluate(k, strat, shared) for k in tree[1]]
+    kids = [evaluate(k, strat, shared, fixed) for k in tree[1]]
     arr = np.array([np.broadcast_to(k, (strat.shape[0],)) for k in kids], dtype=float)
     return arr.max(axis=0) if kind == "max" else arr.min(axis=0)
 
 
 def fusion_values(rules: Rules, t: RuleTables, worlds: list[Node], seat: int,
-                  max_slots: int = 14) -> dict[int, tuple[float, float, int]] | None:
+                  max_slots: int = 14, reduce: bool = True
+                  ) -> dict[int, tuple[float, float, int]] | None:
     """For each legal root card: (PIMC's mean double-dummy value, the best value when the
     player commits to one card per information set against double-dummy others, the
-    number of its later information sets with a choice that two or more deals reach).
+    number of its later information sets where the deals reaching it disagree on the
+    card to play: the strategy-fusion points).
     None when a card has more than ``max_slots`` of those (the brute force over the
     player's strategies is 2**slots)."""
     side = rules.side_of(seat)
@@ -332,6 +337,38 @@ def fusion_values(rules: Rules, t: RuleTables, worlds: list[Node], seat: int,
             tb.world = k
             trees.append(("+", bonus, tb.build(nxt, (c,))))
         shared_slots = [s for s in sorted(tb.worlds) if len(tb.worlds[s]) > 1]
+        # below a trick-2 choice everything is forced for the player: each of its cards
+        # has a fixed value in each deal; a card at least as good as the other in every
+        # deal reaching the choice is the right choice there, whatever else is chosen
+        # (the values are monotone in each leaf), so only the choices where the deals
+        # disagree are searched
+        kid_vals: dict[int, list] = {}
+        empty = np.zeros((1, 0), np.int64)
+
+        def walk(tree) -> None:
+            if tree[0] == "v":
+                return
+            if tree[0] == "+":
+                walk(tree[2])
+                return
+            if tree[0] == "me":
+                kid_vals.setdefault(tree[1], []).append(
+                    [float(np.max(evaluate(k, empty, {}))) for k in tree[2]])
+                return
+            for k in tree[1]:
+                walk(k)
+
+        for tr in trees:
+            walk(tr)
+        fixed = {}
+        for sl in shared_slots if reduce else ():
+            v = np.array(kid_vals[sl])
+            for j in range(v.shape[1]):
+                if (v[:, j] >= v.max(axis=1)).all():
+                    fixed[sl] = j
+                    break
+        n_conflict = len(shared_slots) - len(fixed)
+        shared_slots = [sl for sl in shared_slots if sl not in fixed]
         # the objective is a sum over deals: it splits over the connected parts of the
         # graph "deal - information set it reaches"; each part is brute-forced alone
         parent = {s: s for s in shared_slots}
@@ -357,7 +394,7 @@ def fusion_values(rules: Rules, t: RuleTables, worlds: list[Node], seat: int,
         best = 0.0
         free = [k for k in range(len(worlds)) if k not in by_world]
         for k in free:
-            best += float(np.max(evaluate(trees[k], np.zeros((1, 0), np.int64), {})))
+            best += float(np.max(evaluate(trees[k], empty, {}, fixed)))
         for part in parts.values():
             shared = {s: j for j, s in enumerate(part)}
             ranges = [range(len(tb.choices[s])) for s in part]
@@ -365,9 +402,9 @@ def fusion_values(rules: Rules, t: RuleTables, worlds: list[Node], seat: int,
             ws = sorted({w for s in part for w in tb.worlds[s]})
             total = np.zeros(strat.shape[0])
             for k in ws:
-                total = total + evaluate(trees[k], strat, shared)
+                total = total + evaluate(trees[k], strat, shared, fixed)
             best += float(total.max())
-        out[c] = (pimc / len(worlds), best / len(worlds), len(shared_slots))
+        out[c] = (pimc / len(worlds), best / len(worlds), n_conflict)
     return out
 
 
@@ -425,7 +462,7 @@ def describe(d: Deal, prefix: Sequence[int], seat: int, worlds: list[Node],
         p, tv, k = vals[c]
         mark = ("  <- PIMC" if c == p_best else "") + ("  <- best" if c == t_best else "")
         lines.append(f"  {fc(c):>4}: PIMC mean {p:+7.3f}, committed {tv:+7.3f} "
-                     f"({k} later choices){mark}")
+                     f"({k} later choices where the deals disagree){mark}")
     return "\n".join(lines)
 
 
