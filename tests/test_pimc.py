@@ -390,3 +390,18 @@ def test_ctrl_c_before_the_first_batch_says_nothing_finished(monkeypatch, capsys
         out = capsys.readouterr()
         text = out.err if not extra else out.out
         assert "interrupted" in text and "nothing to show" in text and "aborted" not in text
+
+
+def test_small_intervals_never_print_as_zero():
+    """A share or a difference that is not 0 never prints as 0 ([0.00, 0.00]): more
+    digits, then a bound."""
+    from catchten_sim.advise import Estimate
+    from catchten_sim.report_advise import _fx, _iv
+    assert _fx(0.0, 2) == "0.00" and _fx(1.234, 2) == "1.23"
+    assert _fx(0.004, 2) == "0.004" and _fx(0.0004, 2) == "0.0004"
+    assert _fx(4e-5, 2) == "<0.0001" and _fx(-4e-5, 2) == "-<0.0001"
+    assert _fx(4e-6, 3, True) == "+<0.00001"
+    e = Estimate(0.0003, 0.0001, 0.0005, 100_000)
+    assert _iv(e, True) == "0.03% [0.01, 0.1]"
+    text = _iv(Estimate(0.002, 0.0004, 0.0036, 10_000))
+    assert text == "0.002 [0.0004, 0.004]"
