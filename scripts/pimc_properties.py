@@ -436,6 +436,8 @@ def search_fusion(rules: Rules, seed: int, deals: int, limit: int, show: int,
         if vals[t_best][1] > vals[p_best][1] + 1e-9 and vals[p_best][0] > vals[t_best][0]:
             found += 1
             if found <= show:
+                print(f"deal {i} of seed {seed} ({policy} play; dealt by "
+                      f"catchten_sim.play.deal), {into} cards into the trick:")
                 print(describe(d, prefix, seat, worlds, vals, p_best, t_best))
     print(f"fusion search: {checked} positions solved exactly, {found} strategy-fusion "
           f"mistakes of PIMC (deals 0..{deals - 1}, seed {seed})")
@@ -453,7 +455,11 @@ def describe(d: Deal, prefix: Sequence[int], seat: int, worlds: list[Node],
     r = d.rules
     base = node_of(d, prefix)
     lines = [f"deal {d}", f"  after {len(prefix)} cards (play {' '.join(fc(c) for c in prefix)})",
-             f"  seat {seat} to lead, trumps {'SHDC'[d.trump]}, holding "
+             f"  seat {seat} to play, trumps {'SHDC'[d.trump]}"
+             + (", trick so far: " + ", ".join(
+                 f"seat {(base.leader + j) % r.players} {fc(c)}"
+                 for j, c in enumerate(base.trick)) if base.trick else ", on lead")
+             + "; holding "
              f"{' '.join(fc(c) for c in sorted(base.hands[seat]))}; the others hold "
              + "; ".join(f"seat {s}: {' '.join(fc(c) for c in sorted(base.hands[s]))}"
                          for s in range(r.players) if s != seat)
