@@ -23,12 +23,14 @@ from .errors import (CatchTenError, DealNotGeneratedError, IllegalPlayError, Par
 from .rules import Rules
 
 if TYPE_CHECKING:                         # pragma: no cover - for type checkers only
-    from .advise import advise, odds
-    from .games import equity_table
-    from .match import match
-    from .play import deal, play
-    from .simulate import simulate
-    from .solve import solve
+    from .advise import advise as advise
+    from .advise import odds as odds
+    from .games import equity_table as equity_table
+    from .match import match as match
+    from .play import deal as deal
+    from .play import play as play
+    from .simulate import simulate as simulate
+    from .solve import solve as solve
 
 __version__ = "0.1.0"
 
@@ -40,7 +42,7 @@ FUNCTIONS = {"simulate": "simulate", "advise": "advise", "odds": "advise",
 __all__ = ["Card", "Hand", "Rank", "Suit", "format_card", "parse_card", "parse_cards",
            "CatchTenError", "DealNotGeneratedError", "IllegalPlayError", "ParseError",
            "PositionError", "RevokeError", "RulesError", "Rules", "__version__",
-           *FUNCTIONS]
+           "simulate", "advise", "odds", "match", "solve", "deal", "play", "equity_table"]
 
 
 class _Package(types.ModuleType):

@@ -242,8 +242,7 @@ def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
     if key == "rollout":
         from .pimc import PimcRolloutEvaluator, is_pimc
         if any(is_pimc(p) for p in policies):     # slow, but allowed (issue 10)
-            return PimcRolloutEvaluator(info, candidates,  # type: ignore[return-value]
-                                        policies, seed, threads)
+            return PimcRolloutEvaluator(info, candidates, policies, seed, threads)
         return RolloutEvaluator(info, candidates, policies, seed, threads)
     if key == "dd":
         from .dd import DoubleDummyEvaluator

@@ -315,6 +315,24 @@ def evaluate(tree, strat: np.ndarray, shared: dict[int, int], fixed: dict | None
     return arr.max(axis=0) if kind == "max" else arr.min(axis=0)
 
 
+def _choice_values(tree, out: dict[int, list]) -> None:
+    """Append to ``out[slot]``, for each trick-2 choice of the player in this deal's
+    tree, the value of each of its cards (everything below is forced for the player:
+    constants)."""
+    if tree[0] == "v":
+        return
+    if tree[0] == "+":
+        _choice_values(tree[2], out)
+        return
+    if tree[0] == "me":
+        empty = np.zeros((1, 0), np.int64)
+        out.setdefault(tree[1], []).append(
+            [float(np.max(evaluate(k, empty, {}))) for k in tree[2]])
+        return
+    for k in tree[1]:
+        _choice_values(k, out)
+
+
 def fusion_values(rules: Rules, t: RuleTables, worlds: list[Node], seat: int,
                   max_slots: int = 14, reduce: bool = True
                   ) -> dict[int, tuple[float, float, int]] | None:
@@ -344,22 +362,8 @@ def fusion_values(rules: Rules, t: RuleTables, worlds: list[Node], seat: int,
         # disagree are searched
         kid_vals: dict[int, list] = {}
         empty = np.zeros((1, 0), np.int64)
-
-        def walk(tree) -> None:
-            if tree[0] == "v":
-                return
-            if tree[0] == "+":
-                walk(tree[2])
-                return
-            if tree[0] == "me":
-                kid_vals.setdefault(tree[1], []).append(
-                    [float(np.max(evaluate(k, empty, {}))) for k in tree[2]])
-                return
-            for k in tree[1]:
-                walk(k)
-
         for tr in trees:
-            walk(tr)
+            _choice_values(tr, kid_vals)
         fixed = {}
         for sl in shared_slots if reduce else ():
             v = np.array(kid_vals[sl])
@@ -373,7 +377,7 @@ def fusion_values(rules: Rules, t: RuleTables, worlds: list[Node], seat: int,
         # graph "deal - information set it reaches"; each part is brute-forced alone
         parent = {s: s for s in shared_slots}
 
-        def root(s: int) -> int:
+        def root(s: int, parent: dict[int, int] = parent) -> int:
             while parent[s] != s:
                 parent[s] = parent[parent[s]]
                 s = parent[s]
