@@ -723,9 +723,10 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                             "line's count-out steps)")
         if objective not in (None, "diff"):
             raise CatchTenError("objective", "not available",
-                                f"{objective}: the dd evaluator values cards by the score "
-                                "difference only (use --objective diff or --evaluator "
-                                "rollout)")
+                                f"{objective} with --evaluator dd: a solve gives the score "
+                                "difference only, not the final scores of its line that "
+                                "P(win) and the points/Ten measures need (use --objective "
+                                "diff, or --evaluator rollout for them)")
     else:
         eq, eq_why = game_equity_hook(
             info, pols, progress=progress,
