@@ -66,3 +66,19 @@ def test_the_readme_strategy_fusion_mistake():
     assert vals[s7][0] == vals[s9][0] > vals[jd][0]             # PIMC: ruff
     assert vals[jd][1] > vals[s7][1] == vals[s9][1]             # committed: discard
     assert vals[jd][0] == vals[jd][1] and vals[s7][2] > 0 and vals[jd][2] == 0
+
+
+def test_the_readme_fusion_mistake_of_deal_262():
+    """Deal 262 of seed 2, 26 cards in, trumps D, seat 3 holds 9H 6D AD after TC, QC:
+    PIMC discards the 9H (it will always guess the trump play next trick), the ruff with
+    the 6D is better for a player who cannot see the Jack of trumps."""
+    d, prefix = P.ending(R4, 2, 262, 3, 2)
+    base = P.node_of(d, prefix)
+    worlds = P.worlds_of(d, prefix, base.to_move, 1000)
+    assert base.to_move == 3 and len(worlds) == 15
+    vals = P.fusion_values(R4, P.rule_tables(R4, d.trump), worlds, 3)
+    h9, d6, da = (parse_card(x) for x in ("9H", "6D", "AD"))
+    assert vals[h9][0] == pytest.approx(70 / 15) and vals[d6][0] == pytest.approx(2.8)
+    assert vals[h9][1] == pytest.approx(2.4) and vals[d6][1] == pytest.approx(2.8)
+    assert max(vals, key=lambda c: vals[c][0]) == h9
+    assert max(vals, key=lambda c: vals[c][1]) == d6
