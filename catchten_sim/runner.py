@@ -144,6 +144,9 @@ class InlineExecutor:
     ordered = True
     threads = 1
 
+    def describe(self) -> str:
+        return f"inline, {self.threads} thread" + ("s" if self.threads != 1 else "")
+
     def map(self, task: Any, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Any]]:
         scr = task.scratch()
         for c in chunks:
@@ -162,6 +165,9 @@ class ThreadExecutor:
     def __init__(self, threads: int) -> None:
         self.threads = max(1, int(threads))
         self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
+
+    def describe(self) -> str:
+        return f"threads, {self.threads}"
 
     def map(self, task: Any, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Any]]:
         scr = [task.scratch() for _ in range(self.threads)]
@@ -233,6 +239,11 @@ class DaskExecutor:
         self.client: Any = None
         self.window = window
         self.threads = workers or 0
+
+    def describe(self) -> str:
+        where = self._scheduler or "LocalCluster"
+        n = self.threads or self._pending_local or 0
+        return f"Dask {where}, {n} worker thread" + ("s" if n != 1 else "")
 
     def _connect(self, task: Any) -> None:
         if self.client is not None:
@@ -348,10 +359,12 @@ class RunDir:
     def __init__(self, path: str | Path, manifest: dict[str, Any]) -> None:
         self.path = Path(path)
         self.manifest = manifest
+        #: False: :func:`run` folds the chunks there and runs none (``catchten summarize``)
+        self.compute = True
 
     # -- creation and opening
     @classmethod
-    def create_or_open(cls, path: str | Path, job: dict[str, Any]) -> RunDir:
+    def create_or_open(cls, path: str | Path | RunDir, job: dict[str, Any]) -> RunDir:
         """Start a run directory for ``job``, or reopen one made for the same job (the run
         then continues where it stopped).
 
@@ -363,11 +376,13 @@ class RunDir:
             ``run-dir: made for another run`` (a different job or package version).
         """
         from .paths import ensure_dir
-        p = Path(path)
-        ensure_dir(p, "run-dir")
-        want = {"format": RUN_FORMAT, "version": _version(), **job}
-        if (p / MANIFEST).exists():
-            rd = cls.open(p)
+        want = {"format": RUN_FORMAT, "version": _version(), **json.loads(json.dumps(job))}
+        opened = path if isinstance(path, RunDir) else None
+        p = Path(opened.path if opened is not None else path)  # type: ignore[arg-type]
+        if opened is None:
+            ensure_dir(p, "run-dir")
+        if opened is not None or (p / MANIFEST).exists():
+            rd = opened if opened is not None else cls.open(p)
             first = ["kind", "rules", "policies", "seed", "deals", "chunk", "plan"]
             for k in first + sorted((set(want) | set(rd.manifest)) - set(first)):
                 if k != "created" and want.get(k) != rd.manifest.get(k):
@@ -412,6 +427,37 @@ class RunDir:
                                 f"{p}: catchten_sim {manifest.get('version')}, this is "
                                 f"{_version()}; resume it with that version")
         return cls(p, manifest)
+
+    # -- where the run ran (the manifest is fixed; this log grows with each session)
+    SESSIONS = "sessions.json"
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """Each session that ran chunks here: ``executor`` (its description), ``chunks``
+        (how many it finished), ``ended`` (time). Empty when unknown (a killed session
+        leaves no entry: its chunks are still counted by the files)."""
+        try:
+            data = json.loads((self.path / self.SESSIONS).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        return data if isinstance(data, list) else []
+
+    def note_session(self, executor: str, chunks: int) -> None:
+        """Add a session to the log (best effort: a log that cannot be written is skipped,
+        the chunks themselves are what count)."""
+        entry = {"executor": executor, "chunks": chunks,
+                 "ended": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        with contextlib.suppress(CatchTenError):
+            self._atomic_write(self.path / self.SESSIONS,
+                               (json.dumps(self.sessions() + [entry], indent=1) + "\n").encode())
+
+    def executors_text(self) -> str:
+        """Where the chunks ran, for a summary line: ``threads, 2`` or ``threads, 2; then
+        Dask LocalCluster, 2 worker threads`` (``unknown`` without a log)."""
+        seen: list[str] = []
+        for e in self.sessions():
+            if e.get("chunks") and e.get("executor") not in seen:
+                seen.append(str(e.get("executor")))
+        return "; then ".join(seen) if seen else "unknown (no finished session logged)"
 
     # -- chunks
     def chunk_path(self, index: int) -> Path:
@@ -524,8 +570,14 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
             out.items += c.count
     if progress is not None and out.items:
         progress(out.items, total)
+    out.threads = executor.threads
+    if (run_dir is not None and not run_dir.compute) or (stop is not None and out.done
+                                                         and stop()):
+        out.elapsed_s = time.perf_counter() - start
+        return out
     pending = (c for c in plan_chunks(edges) if c.index not in out.done)
     chunks = executor.map(task, pending)
+    before = len(out.done)
     try:
         for c, partial in chunks:
             with sigint_deferred():
@@ -544,6 +596,8 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
             raise
     finally:
         chunks.close()
+        if run_dir is not None and len(out.done) > before:
+            run_dir.note_session(executor.describe(), len(out.done) - before)
     out.elapsed_s = time.perf_counter() - start
     out.threads = executor.threads
     return out
