@@ -304,7 +304,8 @@ class GameSimulationResult:
         lines.append("final scores: " + ", ".join(
             f"side {e['side']} {e['mean']:.2f}"
             + (f" (se {e['se']:.2f})" if e["se"] is not None else "") for e in d["final_scores"]))
-        lines.append(f"{self.elapsed_s:.2f} s on {self.threads} thread(s)")
+        lines.append(f"{self.elapsed_s:.2f} s on {self.threads} thread(s)" if self.threads
+                     else "read from a run directory")
         return "\n".join(lines)
 
 

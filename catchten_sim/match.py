@@ -543,7 +543,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
         # the pilot: its own deal numbers, fitted before any match deal is played (kept in
         # the run directory, so a summary runs nothing)
         beta = _pilot_beta(rules, pa, pb, seed, pilot_rounds, used, executor, rd)
-        out = runner.run(task, edges, executor or _NoRun(), fold, run_dir=rd,
+        out = runner.run(task, edges, executor or runner.NoRun(), fold, run_dir=rd,
                          progress=(lambda d, t: progress(d * n, t * n)) if progress else None,
                          stop=stop_now)
     finally:
@@ -573,22 +573,6 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
                        tuple(float(v) for v in beta), pilot_rounds * n if use_cv else 0,
                        seatings(rules), stop, z, time.perf_counter() - t0,
                        out.threads if executor is not None else 0, history)
-
-
-class _NoRun:
-    """The executor of a summary: runs no chunk."""
-
-    threads = 0
-    ordered = True
-
-    def describe(self) -> str:
-        return "none"
-
-    def map(self, task: Any, chunks: Any) -> Any:
-        yield from ()
-
-    def close(self) -> None:
-        pass
 
 
 PILOT_FILE = "pilot.json"

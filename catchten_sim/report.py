@@ -380,7 +380,9 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                  sweep_variants: bool = True, compare_policies: bool = True,
                  sweep_deals: int | None = None, threads: int | None = None,
                  main: Any = None, force: bool = False,
-                 progress: Callable[[str], None] | None = None) -> Report:
+                 progress: Callable[[str], None] | None = None, run_dir: Any = None,
+                 scheduler: str | None = None, workers: int | None = None,
+                 chunk: int | None = None, unfinished_from: str | None = None) -> Report:
     """Run the simulations of a report and write its files.
 
     Parameters
@@ -409,6 +411,17 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         Write into ``out_dir`` even if it already holds files.
     progress : callable(str), optional
         Told what is being run or drawn.
+    run_dir : path, optional
+        A run directory (kind ``report``) holding one simulation run directory per run
+        (``runs/NN-part``): a killed report loses only chunks in flight, and the same call
+        (or ``catchten resume DIR``) finishes it, re-running only what is missing. The
+        policy comparisons and the holdings table read per-deal rows, so they are run
+        again on a resume (sweep-sized, seconds).
+    scheduler, workers, chunk : where the runs go and their chunk size
+        (:func:`catchten_sim.simulate.simulate`); the numbers do not depend on them.
+    unfinished_from : str, optional
+        The run directory ``main`` was summarized from when it is unfinished: the report
+        says "unfinished" (and how to finish it) instead of "interrupted".
 
     Returns
     -------
@@ -441,6 +454,24 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     sweep = sweep_deals_for(n_deals) if sweep_deals is None else \
         _check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
     pols, mine, theirs = _split_policies(rules, policies)
+    rd = None
+    if run_dir is not None:
+        from .runner import RunDir
+        if main is not None:
+            raise CatchTenError("run-dir", "not with a main run given",
+                                "the main run is simulated into the run directory")
+        rd = RunDir.create_or_open(run_dir, {
+            "kind": "report", "rules": rules.to_dict(), "policies": [p.label for p in pols],
+            "seed": seed, "deals": n_deals, "sweep_deals": sweep, "chunk": chunk,
+            "sweep_players": bool(sweep_players), "sweep_variants": bool(sweep_variants),
+            "compare_policies": bool(compare_policies), "formats": list(figs_formats),
+            "out": str(Path(default_out_dir(rules) if out_dir is None else out_dir)
+                       .resolve())})
+        if not rd.compute:
+            raise CatchTenError("run-dir", "a report", "summarize lists its runs")
+        force = True           # a resumed report rewrites its own files
+        out_dir = rd.manifest["out"]
+        rd._mkdir(rd.path / "runs")
     out = prepare_out_dir(default_out_dir(rules) if out_dir is None else out_dir, force)
     version = _versions()["catchten_sim"]
     runs_log: list[dict] = []
@@ -451,7 +482,12 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     def run(r: Rules, ps: Sequence[Policy], deals: int, what: str, on_chunk=None):
         say(f"{what}: {r.label()}, {_policy_text(ps[0], _split_policies(r, ps)[2])}, "
             f"{deals:,} deals")
-        res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads, on_chunk=on_chunk)
+        sub = None if rd is None or on_chunk is not None else \
+            rd.path / "runs" / f"{len(runs_log):02d}-{what}"
+        res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads, on_chunk=on_chunk,
+                       run_dir=sub, scheduler=scheduler if on_chunk is None else None,
+                       workers=workers if on_chunk is None else None,
+                       **({"chunk": chunk} if chunk is not None else {}))
         runs_log.append({"part": what, "rules": r.to_dict(), "label": r.label(),
                          "policies": [p.label for p in res.policies], "deals": res.n_deals,
                          "seed": seed, "p_caught": res.ten["p_caught"],
@@ -465,7 +501,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     if main is None:
         main = run(rules, pols, n_deals, "main")
     else:
-        stopped[0] = bool(getattr(main, "interrupted", False))
+        stopped[0] = bool(getattr(main, "interrupted", False)) and not unfinished_from
         runs_log.append({"part": "main", "rules": rules.to_dict(), "label": rules.label(),
                          "policies": [p.label for p in main.policies], "deals": main.n_deals,
                          "seed": seed, "p_caught": main.ten["p_caught"],
@@ -514,6 +550,9 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     stamp = (f"INTERRUPTED (Ctrl-C) after {total_deals:,} deals in all: main run "
              f"{main.n_deals:,} of {getattr(main, 'requested', main.n_deals):,} deals; runs "
              "not made are left out") if stopped[0] else None
+    if unfinished_from and getattr(main, "interrupted", False) and not stopped[0]:
+        stamp = (f"UNFINISHED run directory: main run {main.n_deals:,} of "
+                 f"{main.requested:,} deals (finish it: catchten resume {unfinished_from})")
     cut = ""
     footer_main = (f"{cut}Rules: {rules.label()}  \u00b7  policies: {pol_text}  \u00b7  "
                    f"{main.n_deals:,} deals  \u00b7  seed {seed}  \u00b7  the deal rotates  "
@@ -651,6 +690,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         "runs": runs_log,
         "interrupted": stopped[0],
         "interrupted_after_deals": total_deals if stopped[0] else None,
+        "unfinished_from": unfinished_from if getattr(main, "interrupted", False) else None,
         "versions": _versions(),
         "threads": threads,
         "run_time_s": None,
@@ -683,3 +723,63 @@ def _clean(obj: Any) -> Any:
     if hasattr(obj, "item"):  # numpy scalars
         return _clean(obj.item())
     return obj
+
+
+def runs_status(run_dir: Any) -> list[dict[str, Any]]:
+    """The runs of a report's run directory so far: ``part``, ``rules`` (label),
+    ``policies``, ``deals`` done and ``requested`` (from the chunk files, nothing run).
+
+    Raises
+    ------
+    CatchTenError
+        Not a report run directory.
+    """
+    from .runner import RunDir
+    from .simulate import summarize
+    rd = run_dir if isinstance(run_dir, RunDir) else RunDir.open(run_dir)
+    if rd.manifest.get("kind") != "report":
+        raise CatchTenError("run-dir", "not a report", f"{rd.path}: kind "
+                            f"{rd.manifest.get('kind')!r}")
+    out = []
+    for sub in sorted((rd.path / "runs").glob("[0-9][0-9]-*")):
+        try:
+            res = summarize(sub)
+            done, req, label = res.n_deals, res.requested, res.rules.label()
+            pols = res.policy_label()
+        except CatchTenError:             # started, no chunk finished yet
+            done, req, label, pols = 0, None, "?", "?"
+        out.append({"part": sub.name, "rules": label, "policies": pols, "deals": done,
+                    "requested": req})
+    return out
+
+
+def from_run_dir(run_dir: Any, *, threads: int | None = None, scheduler: str | None = None,
+                 workers: int | None = None, progress: Callable[[str], None] | None = None
+                 ) -> Report:
+    """Finish the report of a run directory: its runs' missing chunks, then the report
+    files (written again to the directory recorded in the manifest).
+
+    Raises
+    ------
+    CatchTenError
+        Not a report run directory, a bad manifest, or a summary (``run_dir.compute``
+        false: use :func:`runs_status`).
+    """
+    from .runner import RunDir
+    rd = run_dir if isinstance(run_dir, RunDir) else RunDir.open(run_dir)
+    m = rd.manifest
+    if m.get("kind") != "report":
+        raise CatchTenError("run-dir", "not a report", f"{rd.path}: kind {m.get('kind')!r}")
+    try:
+        r = m["rules"]
+        rules = Rules(r["preset"], r["players"], r["variants"])
+        pols = tuple(Policy.parse(p) for p in m["policies"])
+        kw = {k: m[k] for k in ("sweep_players", "sweep_variants", "compare_policies",
+                                "chunk")}
+        kw.update(n_deals=int(m["deals"]), seed=int(m["seed"]),
+                  sweep_deals=int(m["sweep_deals"]), formats=m["formats"],
+                  out_dir=m["out"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CatchTenError("run-dir", "bad manifest", f"{rd.path}: {exc}") from None
+    return build_report(rules, pols, threads=threads, scheduler=scheduler, workers=workers,
+                        progress=progress, run_dir=rd, force=True, **kw)

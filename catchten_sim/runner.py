@@ -185,6 +185,23 @@ class ThreadExecutor:
             self._pool.shutdown(wait=True, cancel_futures=True)
 
 
+class NoRun:
+    """The executor of a summary: runs no chunk (only those in the run directory are
+    folded)."""
+
+    ordered = True
+    threads = 0
+
+    def describe(self) -> str:
+        return "none"
+
+    def map(self, task: Any, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Any]]:
+        yield from ()
+
+    def close(self) -> None:
+        pass
+
+
 _WORKER_SCRATCH: dict[tuple[str, int], Any] = {}
 
 
@@ -522,6 +539,30 @@ class RunDir:
                 tmp.unlink()
             raise CatchTenError("run-dir", "cannot write",
                                 f"{target}: {exc.strerror or type(exc).__name__}") from None
+
+
+#: the module whose ``from_run_dir(run_dir, **options)`` finishes (or, with
+#: ``run_dir.compute`` false, summarizes) each kind of run directory
+KINDS = {"simulate": "simulate", "games": "games", "equity": "games", "match": "match",
+         "report": "report"}
+
+
+def open_any(path: str | Path, compute: bool = True) -> tuple[RunDir, Callable[..., Any]]:
+    """A run directory of any kind and the ``from_run_dir`` that finishes it.
+
+    Raises
+    ------
+    CatchTenError
+        As :meth:`RunDir.open`; ``run-dir: unknown kind``.
+    """
+    import importlib
+    rd = RunDir.open(path)
+    rd.compute = compute
+    kind = rd.manifest.get("kind")
+    if kind not in KINDS:
+        raise CatchTenError("run-dir", "unknown kind", f"{rd.path}: kind {kind!r}")
+    mod = importlib.import_module(f"{__package__}.{KINDS[kind]}")
+    return rd, mod.from_run_dir
 
 
 def job_key(job: dict[str, Any]) -> str:

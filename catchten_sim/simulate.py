@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import math
 import os
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -357,19 +356,10 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
         if on_chunk is not None:
             on_chunk(rows, c.first)
 
-    class _NoRun:                      # summarize: the executor of no chunk at all
-        threads = 0
-        ordered = True
-
-        def map(self, task, chunks):
-            yield from ()
-
-        def close(self) -> None:
-            pass
-
     executor: Any
-    if not compute:
-        executor = _NoRun()
+    if not compute or (run_dir is not None and not run_dir.compute):
+        compute = False
+        executor = runner.NoRun()
     elif task.pimc:
         if scheduler or workers:
             raise CatchTenError("policy", "not on a Dask cluster",
@@ -416,7 +406,7 @@ def open_run(run_dir: str | Path) -> tuple[Rules, tuple[Policy, ...], int, int, 
         Not a run directory, another version, or not a simulation.
     """
     from .runner import RunDir
-    rd = RunDir.open(run_dir)
+    rd = run_dir if isinstance(run_dir, RunDir) else RunDir.open(run_dir)
     m = rd.manifest
     if m.get("kind") != "simulate":
         raise CatchTenError("run-dir", "not a simulation", f"{rd.path}: kind {m.get('kind')!r}")
@@ -460,9 +450,10 @@ def summarize(run_dir: str | Path) -> SimulationResult:
                 progress=None, run_dir=rd, scheduler=None, workers=None, compute=False)
 
 
-@contextmanager
-def _nullpool() -> Iterator[None]:
-    yield None
+def from_run_dir(run_dir: Any, **options: Any) -> SimulationResult:
+    """:func:`resume` (or, with ``run_dir.compute`` false, :func:`summarize`) for the
+    run engine's kinds table (:data:`catchten_sim.runner.KINDS`)."""
+    return resume(run_dir, **options)
 
 
 def outcome_columns(n_players: int) -> list[str]:
