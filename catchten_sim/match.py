@@ -285,10 +285,14 @@ class _Player:
         self.ncols = K.N_FIXED + n * K.N_PER_POS
         self._no_acc = (np.zeros(0, np.int64), np.zeros(0, np.int64))
 
-    def rows(self, first: int, count: int, policies: np.ndarray | int, scr: Any) -> np.ndarray:
+    def rows(self, first: int, count: int, policies: np.ndarray | int,
+             scr: Any = None) -> np.ndarray:
         """Outcome rows (int16, the play core's columns) of deals ``first …`` played with
         ``policies`` (int64 (n,) one kernel id per seat, or the number of a seating with
-        ``pimc`` seats, played by its :class:`catchten_sim.pimc.DealDriver`)."""
+        ``pimc`` seats, played by its :class:`catchten_sim.pimc.DealDriver`), in the work
+        area ``scr`` (default: one of the player's own)."""
+        if scr is None:
+            scr = self._scr = getattr(self, "_scr", None) or K.scratch(self.tab)
         rows = np.zeros((count, self.ncols), dtype=np.int16)
         if not isinstance(policies, np.ndarray):          # a seating with pimc seats
             driver = self.drivers[policies]
@@ -300,7 +304,7 @@ class _Player:
         return rows
 
     def side_totals(self, first: int, count: int, policies: np.ndarray | int,
-                    scr: Any) -> np.ndarray:
+                    scr: Any = None) -> np.ndarray:
         """Hand totals per side, float64 (count, n_sides), of deals ``first …``."""
         rows = self.rows(first, count, policies, scr)
         n = self.n
@@ -312,7 +316,7 @@ class _Player:
             tot[idx, side] = rows[:, K.N_FIXED + p * K.N_PER_POS + K.F_TOTAL]
         return tot
 
-    def rounds(self, first_round: int, n_rounds: int, scr: Any, deal_base: int = 0,
+    def rounds(self, first_round: int, n_rounds: int, scr: Any = None, deal_base: int = 0,
                use_cv: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Round values of rounds ``first_round …``: ``x`` (rounds, K) A minus B per
         seating, ``c`` (rounds, K) the control variate per seating (zeros without
