@@ -138,17 +138,34 @@ def sigint_deferred() -> Iterator[None]:
 
 
 # ---------------------------------------------------------------------------- executors
+class _Scratches:
+    """Per-slot work areas kept for the executor's life, by task key: a task mapped again
+    (advise's rollouts map one batch at a time) reuses them."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[str, list[Any]] = {}
+
+    def get(self, task: Any, slots: int) -> list[Any]:
+        scr = self._by_key.get(task.key)
+        if scr is None or len(scr) != slots:
+            scr = self._by_key[task.key] = [task.scratch() for _ in range(slots)]
+        return scr
+
+
 class InlineExecutor:
     """Every chunk in the calling thread, in plan order."""
 
     ordered = True
     threads = 1
 
+    def __init__(self) -> None:
+        self._scr = _Scratches()
+
     def describe(self) -> str:
         return f"inline, {self.threads} thread" + ("s" if self.threads != 1 else "")
 
     def map(self, task: Any, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Any]]:
-        scr = task.scratch()
+        scr = self._scr.get(task, 1)[0]
         for c in chunks:
             yield c, task.run(c.first, c.count, scr)
 
@@ -165,12 +182,13 @@ class ThreadExecutor:
     def __init__(self, threads: int) -> None:
         self.threads = max(1, int(threads))
         self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
+        self._scr = _Scratches()
 
     def describe(self) -> str:
         return f"threads, {self.threads}"
 
     def map(self, task: Any, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Any]]:
-        scr = [task.scratch() for _ in range(self.threads)]
+        scr = self._scr.get(task, self.threads)
         for c in chunks:
             out: list[Any] = [None] * self.threads
 
