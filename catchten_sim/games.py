@@ -1116,14 +1116,8 @@ def open_run(run_dir: Any) -> tuple[runner.RunDir, dict[str, Any]]:
     CatchTenError
         Not a run directory, another version, another kind, or a bad manifest.
     """
-    rd = run_dir if isinstance(run_dir, runner.RunDir) else runner.RunDir.open(run_dir)
-    m = rd.manifest
-    if m.get("kind") not in ("games", "equity"):
-        raise CatchTenError("run-dir", "not games or equity",
-                            f"{rd.path}: kind {m.get('kind')!r}")
-    try:
-        r = m["rules"]
-        kw: dict[str, Any] = {"rules": Rules(r["preset"], r["players"], r["variants"]),
+    def parse(m: dict[str, Any]) -> dict[str, Any]:
+        kw: dict[str, Any] = {"kind": m["kind"], "rules": runner.manifest_rules(m),
                               "policies": [Policy.parse(p) for p in m["policies"]],
                               "seed": int(m["seed"]), "chunk": int(m["chunk"])}
         if m["kind"] == "games":
@@ -1132,9 +1126,9 @@ def open_run(run_dir: Any) -> tuple[runner.RunDir, dict[str, Any]]:
                       first_dealer=int(fd.split()[1]) if fd.startswith("seat ") else fd)
         else:
             kw.update(n_hands=int(m["deals"]))
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise CatchTenError("run-dir", "bad manifest", f"{rd.path}: {exc}") from None
-    return rd, {"kind": m["kind"], **kw}
+        return kw
+
+    return runner.open_of_kind(run_dir, ("games", "equity"), "games or equity", parse)
 
 
 def from_run_dir(run_dir: Any, **options: Any) -> GameSimulationResult | EquityTable:

@@ -619,7 +619,7 @@ def _pilot_beta(rules: Rules, pa: Policy, pb: Policy, seed: int, pilot_rounds: i
     if out.interrupted:
         raise KeyboardInterrupt
     beta = fit_beta(px, pc)
-    if rd is not None:
+    if rd is not None and path is not None:
         rd._atomic_write(path, (json.dumps({"beta": [float(v).hex() for v in beta]})
                                 + "\n").encode())
     return beta
@@ -633,19 +633,10 @@ def open_run(run_dir: Any) -> tuple[runner.RunDir, dict[str, Any]]:
     CatchTenError
         Not a run directory, another version, not a match, or a bad manifest.
     """
-    rd = run_dir if isinstance(run_dir, runner.RunDir) else runner.RunDir.open(run_dir)
-    m = rd.manifest
-    if m.get("kind") != "match":
-        raise CatchTenError("run-dir", "not a match", f"{rd.path}: kind {m.get('kind')!r}")
-    try:
-        r = m["rules"]
-        kw = {"rules": Rules(r["preset"], r["players"], r["variants"]),
-              "a": m["policies"][0], "b": m["policies"][1], "deals": int(m["deals"]),
-              "seed": int(m["seed"]), "pilot": int(m["pilot"]),
-              "stop_early": bool(m["stop_early"]), "precision": m["precision"]}
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise CatchTenError("run-dir", "bad manifest", f"{rd.path}: {exc}") from None
-    return rd, kw
+    return runner.open_of_kind(run_dir, ("match",), "a match", lambda m: {
+        "rules": runner.manifest_rules(m), "a": m["policies"][0], "b": m["policies"][1],
+        "deals": int(m["deals"]), "seed": int(m["seed"]), "pilot": int(m["pilot"]),
+        "stop_early": bool(m["stop_early"]), "precision": m["precision"]})
 
 
 def from_run_dir(run_dir: Any, **options: Any) -> MatchResult:

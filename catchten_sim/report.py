@@ -440,7 +440,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     deals", footers state the deals that ran, figure numbers stay those of a full report,
     and ``report.json`` has ``"interrupted": true``.
     """
-    from .simulate import MAX_DEALS, _check_count, seat_policies, simulate
+    from .simulate import CHUNK, MAX_DEALS, _check_count, seat_policies, simulate
 
     t0 = time.perf_counter()
     say = progress or (lambda _msg: None)
@@ -487,7 +487,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads, on_chunk=on_chunk,
                        run_dir=sub, scheduler=scheduler if on_chunk is None else None,
                        workers=workers if on_chunk is None else None,
-                       **({"chunk": chunk} if chunk is not None else {}))
+                       chunk=CHUNK if chunk is None else chunk)
         runs_log.append({"part": what, "rules": r.to_dict(), "label": r.label(),
                          "policies": [p.label for p in res.policies], "deals": res.n_deals,
                          "seed": seed, "p_caught": res.ten["p_caught"],
@@ -734,12 +734,9 @@ def runs_status(run_dir: Any) -> list[dict[str, Any]]:
     CatchTenError
         Not a report run directory.
     """
-    from .runner import RunDir
+    from .runner import open_of_kind
     from .simulate import summarize
-    rd = run_dir if isinstance(run_dir, RunDir) else RunDir.open(run_dir)
-    if rd.manifest.get("kind") != "report":
-        raise CatchTenError("run-dir", "not a report", f"{rd.path}: kind "
-                            f"{rd.manifest.get('kind')!r}")
+    rd, _ = open_of_kind(run_dir, ("report",), "a report", lambda m: None)
     out = []
     for sub in sorted((rd.path / "runs").glob("[0-9][0-9]-*")):
         try:
@@ -765,21 +762,16 @@ def from_run_dir(run_dir: Any, *, threads: int | None = None, scheduler: str | N
         Not a report run directory, a bad manifest, or a summary (``run_dir.compute``
         false: use :func:`runs_status`).
     """
-    from .runner import RunDir
-    rd = run_dir if isinstance(run_dir, RunDir) else RunDir.open(run_dir)
-    m = rd.manifest
-    if m.get("kind") != "report":
-        raise CatchTenError("run-dir", "not a report", f"{rd.path}: kind {m.get('kind')!r}")
-    try:
-        r = m["rules"]
-        rules = Rules(r["preset"], r["players"], r["variants"])
-        pols = tuple(Policy.parse(p) for p in m["policies"])
+    from .runner import manifest_rules, open_of_kind
+
+    def parse(m: dict[str, Any]) -> tuple[Rules, tuple[Policy, ...], dict[str, Any]]:
         kw = {k: m[k] for k in ("sweep_players", "sweep_variants", "compare_policies",
                                 "chunk")}
         kw.update(n_deals=int(m["deals"]), seed=int(m["seed"]),
                   sweep_deals=int(m["sweep_deals"]), formats=m["formats"],
                   out_dir=m["out"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CatchTenError("run-dir", "bad manifest", f"{rd.path}: {exc}") from None
+        return manifest_rules(m), tuple(Policy.parse(p) for p in m["policies"]), kw
+
+    rd, (rules, pols, kw) = open_of_kind(run_dir, ("report",), "a report", parse)
     return build_report(rules, pols, threads=threads, scheduler=scheduler, workers=workers,
                         progress=progress, run_dir=rd, force=True, **kw)

@@ -22,14 +22,14 @@ class _Out(Console):
     def size(self) -> ConsoleDimensions:
         cols = os.environ.get("COLUMNS", "").strip()
         if cols.isdigit() and int(cols) > 0:
-            return ConsoleDimensions(int(cols), Console.size.fget(self).height)
+            return ConsoleDimensions(int(cols), super().size.height)
         if self.file.isatty():
-            return Console.size.fget(self)
+            return super().size
         return ConsoleDimensions(UNWRAPPED, 25)
 
     @size.setter
     def size(self, new_size: tuple[int, int]) -> None:
-        Console.size.fset(self, new_size)
+        Console.size.fset(self, new_size)  # type: ignore[attr-defined]
 
 
 _console = _Out(highlight=False, soft_wrap=False)

@@ -559,6 +559,35 @@ class RunDir:
                                 f"{target}: {exc.strerror or type(exc).__name__}") from None
 
 
+def open_of_kind(run_dir: str | Path | RunDir, kinds: tuple[str, ...], what: str,
+                 parse: Callable[[dict[str, Any]], Any]) -> tuple[RunDir, Any]:
+    """A run directory of one of ``kinds`` (or an opened one) and ``parse(manifest)``: the
+    arguments of the call that made it. ``manifest["rules"]`` can be read with
+    :func:`manifest_rules`.
+
+    Raises
+    ------
+    CatchTenError
+        As :meth:`RunDir.open`; ``run-dir: not WHAT`` (another kind); ``run-dir: bad
+        manifest`` (``parse`` met a missing or ill-typed field).
+    """
+    rd = run_dir if isinstance(run_dir, RunDir) else RunDir.open(run_dir)
+    m = rd.manifest
+    if m.get("kind") not in kinds:
+        raise CatchTenError("run-dir", f"not {what}", f"{rd.path}: kind {m.get('kind')!r}")
+    try:
+        return rd, parse(m)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise CatchTenError("run-dir", "bad manifest", f"{rd.path}: {exc!r}") from None
+
+
+def manifest_rules(m: dict[str, Any]) -> Any:
+    """The :class:`~catchten_sim.rules.Rules` of a manifest."""
+    from .rules import Rules
+    r = m["rules"]
+    return Rules(r["preset"], r["players"], r["variants"])
+
+
 #: the module whose ``from_run_dir(run_dir, **options)`` finishes (or, with
 #: ``run_dir.compute`` false, summarizes) each kind of run directory
 KINDS = {"simulate": "simulate", "games": "games", "equity": "games", "match": "match",

@@ -405,18 +405,11 @@ def open_run(run_dir: str | Path) -> tuple[Rules, tuple[Policy, ...], int, int, 
     CatchTenError
         Not a run directory, another version, or not a simulation.
     """
-    from .runner import RunDir
-    rd = run_dir if isinstance(run_dir, RunDir) else RunDir.open(run_dir)
-    m = rd.manifest
-    if m.get("kind") != "simulate":
-        raise CatchTenError("run-dir", "not a simulation", f"{rd.path}: kind {m.get('kind')!r}")
-    try:
-        r = m["rules"]
-        rules = Rules(r["preset"], r["players"], r["variants"])
-        pols = tuple(Policy.parse(p) for p in m["policies"])
-        seed, n_deals, chunk = int(m["seed"]), int(m["deals"]), int(m["chunk"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CatchTenError("run-dir", "bad manifest", f"{rd.path}: {exc}") from None
+    from .runner import manifest_rules, open_of_kind
+    rd, (rules, pols, seed, n_deals, chunk) = open_of_kind(
+        run_dir, ("simulate",), "a simulation",
+        lambda m: (manifest_rules(m), tuple(Policy.parse(p) for p in m["policies"]),
+                   int(m["seed"]), int(m["deals"]), int(m["chunk"])))
     return rules, pols, seed, n_deals, chunk, rd
 
 

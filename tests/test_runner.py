@@ -96,20 +96,7 @@ def test_sigkill_mid_run_then_resume_gives_the_same_numbers(tmp_path):
     # below (every 20 ms) catches it between 20 chunks and the end
     args = ["--players", "4", "--policy", "random", "--deals", "2000000", "--seed", "11",
             "--chunk", "4000", "--threads", "1"]
-    proc = subprocess.Popen([sys.executable, "-m", "catchten_sim.cli", "simulate", *args,
-                             "--run-dir", str(d), "--no-progress"], env=_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.time() + 120
-    try:
-        while time.time() < deadline and proc.poll() is None:
-            if d.joinpath("chunks").is_dir() and \
-                    len(list(d.joinpath("chunks").glob("chunk-*.parquet"))) >= 20:
-                break
-            time.sleep(0.02)
-        assert proc.poll() is None, "the run ended before it could be killed"
-        os.kill(proc.pid, signal.SIGKILL)
-    finally:
-        proc.wait()
+    _kill_after(["simulate", *args, "--run-dir", str(d), "--no-progress"], d, 20)
     n_plan = len(runner.chunk_plan(2000000, 4000)) - 1
     kept = len(list(d.joinpath("chunks").glob("chunk-*.parquet")))
     assert 20 <= kept < n_plan
@@ -257,7 +244,7 @@ def test_report_from_a_run_directory_does_not_rerun_the_main_run(tmp_path):
 # ------------------------------------------------------- every kind of run directory
 def _kill_after(args: list[str], d: Path, chunks: int) -> None:
     """Run ``catchten ARGS`` in a child and SIGKILL it once ``chunks`` chunk files of
-    run directory ``d`` exist (``sub``: where they are)."""
+    run directory ``d`` exist (polled every 20 ms)."""
     proc = subprocess.Popen([sys.executable, "-m", "catchten_sim.cli", *args], env=_env(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.time() + 180
