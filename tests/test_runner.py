@@ -403,3 +403,27 @@ def test_report_from_an_unfinished_directory_says_unfinished(tmp_path):
     assert res.exit_code == 0, res.output
     assert "interrupted" not in res.stderr
     assert "unfinished" in res.stderr and f"catchten resume {d}" in res.stderr
+
+
+def test_match_games_and_equity_on_a_cluster_equal_threads():
+    distributed = pytest.importorskip("distributed")
+    from catchten_sim.games import equity_table, simulate_games
+    from catchten_sim.match import match
+    r4, r2 = Rules("foster", 4), Rules("foster", 2)
+
+    def strip(d: dict) -> dict:
+        return {k: v for k, v in d.items() if k not in ("elapsed_s", "threads")}
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=50) as cluster:
+        at = {"scheduler": cluster.scheduler_address}
+        for kw in ({}, {"stop_early": False}):
+            plain = match(r4, "heuristic", "random", deals=40000, seed=3, threads=2, **kw)
+            dask = match(r4, "heuristic", "random", deals=40000, seed=3, **at, **kw)
+            assert strip(dask.to_dict()) == strip(plain.to_dict())
+        plain_g = simulate_games(r2, "heuristic", n_games=1000, seed=4, threads=2)
+        dask_g = simulate_games(r2, "heuristic", n_games=1000, seed=4, chunk=100, **at)
+        assert strip(dask_g.to_dict()) == strip(plain_g.to_dict())
+        e0 = equity_table(r2, "random", n_hands=4000, seed=2, threads=2)
+        e1 = equity_table(r2, "random", n_hands=4000, seed=2, chunk=500, **at)
+        assert np.array_equal(e0.V, e1.V) and e1.n_hands == 4000
