@@ -181,8 +181,12 @@ def sweep_deals_for(n_deals: int) -> int:
 
 class TenBySide:
     """Counts, from a run's per-deal rows, whose Ten of trumps was caught: side 0's (the
-    Ten dealt to seat 0 or a partner) and the other sides' (an ``on_chunk`` callback of
-    :func:`~catchten_sim.simulate.simulate`)."""
+    Ten dealt to seat 0 or a partner) and the other sides' (a ``reduce`` of
+    :func:`~catchten_sim.simulate.simulate`: ``counts(rows)`` per chunk, summed into the
+    result's ``extra``, read back by :meth:`load`). Picklable (Dask)."""
+
+    name = "ten_by_side"
+    size = 4               # in play [side 0's Ten, the others'], then caught [same]
 
     def __init__(self, rules: Rules) -> None:
         from ._kernels import engine as K
@@ -192,15 +196,21 @@ class TenBySide:
         self.in_play = np.zeros(2, dtype=np.int64)     # [side 0's Ten, the others' Ten]
         self.caught = np.zeros(2, dtype=np.int64)
 
-    def __call__(self, rows: np.ndarray, first: int) -> None:
+    def counts(self, rows: np.ndarray) -> np.ndarray:
         c_dealer, c_holder, c_fate, saved, caught = self.cols
         pos = rows[:, c_holder].astype(np.int64)
         fate = rows[:, c_fate]
         live = (pos > 0) & ((fate == saved) | (fate == caught))
         seat = (rows[:, c_dealer].astype(np.int64) + pos) % self.n
         other = (self.side_of_seat[seat] != 0).astype(np.int64)
-        self.in_play += np.bincount(other[live], minlength=2)
-        self.caught += np.bincount(other[live & (fate == caught)], minlength=2)
+        return np.concatenate([np.bincount(other[live], minlength=2),
+                               np.bincount(other[live & (fate == caught)], minlength=2)])
+
+    def load(self, extra: np.ndarray | None) -> TenBySide:
+        """Take the summed counts of a result (``SimulationResult.extra``)."""
+        if extra is not None:
+            self.in_play[:], self.caught[:] = extra[:2], extra[2:4]
+        return self
 
 
 def _split_policies(rules: Rules, policies: Any) -> tuple[tuple[Policy, ...], Policy, Policy]:
@@ -415,8 +425,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         A run directory (kind ``report``) holding one simulation run directory per run
         (``runs/NN-part``): a killed report loses only chunks in flight, and the same call
         (or ``catchten resume DIR``) finishes it, re-running only what is missing. The
-        policy comparisons and the holdings table read per-deal rows, so they are run
-        again on a resume (sweep-sized, seconds).
+        holdings table (the first :data:`HOLDING_DEALS` deals' rows) is made again.
     scheduler, workers, chunk : where the runs go and their chunk size
         (:func:`catchten_sim.simulate.simulate`); the numbers do not depend on them.
     unfinished_from : str, optional
@@ -479,14 +488,12 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     # the report is then built from what was simulated and says so (report.json)
     stopped = [False]
 
-    def run(r: Rules, ps: Sequence[Policy], deals: int, what: str, on_chunk=None):
+    def run(r: Rules, ps: Sequence[Policy], deals: int, what: str, reduce: Any = None):
         say(f"{what}: {r.label()}, {_policy_text(ps[0], _split_policies(r, ps)[2])}, "
             f"{deals:,} deals")
-        sub = None if rd is None or on_chunk is not None else \
-            rd.path / "runs" / f"{len(runs_log):02d}-{what}"
-        res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads, on_chunk=on_chunk,
-                       run_dir=sub, scheduler=scheduler if on_chunk is None else None,
-                       workers=workers if on_chunk is None else None,
+        sub = None if rd is None else rd.path / "runs" / f"{len(runs_log):02d}-{what}"
+        res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads, reduce=reduce,
+                       run_dir=sub, scheduler=scheduler, workers=workers,
                        chunk=CHUNK if chunk is None else chunk)
         runs_log.append({"part": what, "rules": r.to_dict(), "label": r.label(),
                          "policies": [p.label for p in res.policies], "deals": res.n_deals,
@@ -533,9 +540,9 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                     if stopped[0]:
                         break
                     whose = TenBySide(rules)
-                    policy_runs.append((m_.label, t_.label,
-                                        run(rules, seat_policies(rules, m_, t_), sweep,
-                                            "policies", on_chunk=whose), whose))
+                    res = run(rules, seat_policies(rules, m_, t_), sweep, "policies",
+                              reduce=whose)
+                    policy_runs.append((m_.label, t_.label, res, whose.load(res.extra)))
         if not stopped[0]:
             n_hold = min(int(main.n_deals), HOLDING_DEALS)
             say(f"holdings: which honours each side was dealt, first {n_hold:,} deals")
