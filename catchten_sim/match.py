@@ -52,7 +52,8 @@ Stopping: :class:`catchten_sim.aggregate.LookPlan` over the rounds (looks at 256
 and every doubling, and at ``deals``); at every look the run stops when the interval
 excludes 0 (``separated``) or its half-width is at most ``precision`` (``precision``).
 Otherwise it stops at ``deals``, at the ``time`` limit (``time``) or on Ctrl-C
-(``interrupted``, keeping every finished chunk). The interval of any stop uses the
+(``interrupted``, keeping every finished chunk); a summary of a run directory not yet
+finished says ``unfinished``. The interval of any stop uses the
 critical value of its look, so it covers with probability at least 95% under the
 repeated looks.
 """
