@@ -465,21 +465,25 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     pols, mine, theirs = _split_policies(rules, policies)
     rd = None
     if run_dir is not None:
-        from .runner import RunDir
+        from .runner import MANIFEST, RunDir
         if main is not None:
             raise CatchTenError("run-dir", "not with a main run given",
                                 "the main run is simulated into the run directory")
+        # a report run directory made before: its report files are rewritten in place
+        # (where the manifest says, unless --out says elsewhere)
+        again = isinstance(run_dir, RunDir) or (Path(run_dir) / MANIFEST).exists()
+        where = None if out_dir is None and again else \
+            str(Path(default_out_dir(rules) if out_dir is None else out_dir).resolve())
         rd = RunDir.create_or_open(run_dir, {
             "kind": "report", "rules": rules.to_dict(), "policies": [p.label for p in pols],
             "seed": seed, "deals": n_deals, "sweep_deals": sweep, "chunk": chunk,
             "sweep_players": bool(sweep_players), "sweep_variants": bool(sweep_variants),
             "compare_policies": bool(compare_policies), "formats": list(figs_formats),
-            "out": str(Path(default_out_dir(rules) if out_dir is None else out_dir)
-                       .resolve())})
+            "out": where})
         if not rd.compute:
             raise CatchTenError("run-dir", "a report", "summarize lists its runs")
-        force = True           # a resumed report rewrites its own files
-        out_dir = rd.manifest["out"]
+        force = force or again
+        out_dir = where or rd.manifest["out"]
         rd._mkdir(rd.path / "runs")
     out = prepare_out_dir(default_out_dir(rules) if out_dir is None else out_dir, force)
     version = _versions()["catchten_sim"]

@@ -70,6 +70,9 @@ def run_parallel(fn: Callable[[int, int, int], None], count: int, pool: Executor
 
 FIRST_MARK = 16            # the plan's chunks end on powers of two from 16 (convergence)
 RUN_FORMAT = "catchten-run/1"
+#: manifest entries that say where or when, not what: a run directory reopened with other
+#: values there is the same run (``out``: where a report's files go)
+UNCOMPARED = frozenset({"created", "out"})
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 
@@ -420,7 +423,7 @@ class RunDir:
             rd = opened if opened is not None else cls.open(p)
             first = ["kind", "rules", "policies", "seed", "deals", "chunk", "plan"]
             for k in first + sorted((set(want) | set(rd.manifest)) - set(first)):
-                if k != "created" and want.get(k) != rd.manifest.get(k):
+                if k not in UNCOMPARED and want.get(k) != rd.manifest.get(k):
                     raise CatchTenError("run-dir", "made for another run",
                                         f"{p}: {k} is {rd.manifest.get(k)!r} there, "
                                         f"{want.get(k)!r} here; use another directory")
