@@ -19,6 +19,16 @@ order on the local executors and in any order on Dask, so it must not depend on 
 (sum, or write at ``chunk.first``); a Ctrl-C between chunks ends the run with what is
 folded (:func:`run` is the one place that handles it).
 
+Executors (:func:`make_executor`): :class:`InlineExecutor`, :class:`ThreadExecutor`,
+:class:`DaskExecutor`, and :class:`NoRun` for a summary; each has ``threads``,
+``ordered``, ``map(task, chunks)``, ``describe()`` (one line, logged in a run directory)
+and ``close()``; work areas are kept per task key for the executor's life.
+
+Run directories (:class:`RunDir`) hold one kind of job each: ``simulate``, ``games``,
+``equity``, ``match``, ``report`` (:data:`KINDS`: the module whose ``from_run_dir``
+finishes or summarizes it; :func:`open_any` opens any of them for ``catchten resume`` /
+``catchten summarize``).
+
 The thread-split loop is written once too (:func:`run_parallel`): every entry kernel
 releases the GIL and draws its random numbers from streams keyed by the item's number (a
 deal, a game, a sample), so the split never changes the result. (A numba ``prange`` loop
@@ -389,6 +399,9 @@ class RunDir:
     parameters: rules, policies, seed, items, chunk) and the plan size. A directory whose
     manifest differs from the job asked for, or from another package version, is refused.
 
+    ``sessions.json`` logs where each session's chunks ran (:meth:`note_session`), for
+    ``catchten summarize``; it is not part of the run's identity.
+
     Each chunk file is a table ``chunk, first, count, i, value`` (int64): the chunk's
     partial result as ``value[i]`` (see the task's ``to_array``), so the directory reads as
     one Parquet dataset (``pandas.read_parquet(DIR / "chunks")``).
@@ -415,9 +428,11 @@ class RunDir:
         """
         from .paths import ensure_dir
         want = {"format": RUN_FORMAT, "version": _version(), **json.loads(json.dumps(job))}
-        opened = path if isinstance(path, RunDir) else None
-        p = Path(opened.path if opened is not None else path)  # type: ignore[arg-type]
-        if opened is None:
+        if isinstance(path, RunDir):
+            opened: RunDir | None = path
+            p = path.path
+        else:
+            opened, p = None, Path(path)
             ensure_dir(p, "run-dir")
         if opened is not None or (p / MANIFEST).exists():
             rd = opened if opened is not None else cls.open(p)
