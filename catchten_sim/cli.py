@@ -320,11 +320,13 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     return None
 
 
-def _print_games(gres, games: int, as_json: bool, run_dir, summary: bool = False
-                 ) -> int | None:
-    """Print a games result; short of the games asked for: say so (and how to finish)."""
+def _print_games(gres, games: int, as_json: bool, run_dir, summary: bool = False,
+                 printed: bool = False) -> int | None:
+    """Print a games result (``printed``: its JSON is out already); short of the games
+    asked for: say so (and how to finish)."""
     if as_json:
-        _emit_json({**gres.to_dict(), "interrupted": gres.interrupted})
+        if not printed:
+            _emit_json({**gres.to_dict(), "interrupted": gres.interrupted})
     else:
         click.echo(gres.to_text())
     if gres.interrupted:
@@ -335,19 +337,24 @@ def _print_games(gres, games: int, as_json: bool, run_dir, summary: bool = False
     return None
 
 
-def _print_result(res, as_json: bool, run_dir, stopped: str | None = None) -> None:
-    """Print a simulation result; when it is short of the deals asked for, say so on
-    stderr (``stopped``: the line to print then; default: interrupted)."""
+def _print_result(res, as_json: bool, run_dir, summary: bool = False,
+                  printed: bool = False) -> int | None:
+    """Print a simulation result (``printed``: its JSON is out already); when it is short
+    of the deals asked for, say so on stderr (``summary``: unfinished, not interrupted)
+    and exit 130 if interrupted."""
     if as_json:
-        _emit_json(res.to_dict())
+        if not printed:
+            _emit_json(res.to_dict())
     else:
         from .report_text import print_simulation
         print_simulation(res)
     if res.interrupted:
-        click.echo(stopped or (
-            f"interrupted: {res.n_deals:,} of {res.requested:,} deals simulated; "
-            "the numbers above are for those"
-            + (f"; finish with: catchten resume {run_dir}" if run_dir else "")), err=True)
+        click.echo(f"{'unfinished' if summary else 'interrupted'}: {res.n_deals:,} of "
+                   f"{res.requested:,} deals simulated; the numbers above are for those"
+                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""),
+                   err=True)
+        return None if summary else 130
+    return None
 
 
 @cli.command("resume")
@@ -385,18 +392,23 @@ def resume_cmd(run_dir, threads, scheduler, workers, as_json, progress):
 
 
 def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool) -> int | None:
-    """Print the result of a run directory of any kind (resume, summarize)."""
+    """Print the result of a run directory of any kind (resume, summarize; a summary says
+    where the chunks ran: ``run on:``, or ``run_on`` in JSON)."""
+    if as_json:
+        d = {**res.to_dict(), "interrupted": res.interrupted} if kind == "games" else \
+            _with_start(res, res.to_dict()) if kind == "equity" else res.to_dict()
+        if summary:
+            d["run_on"] = rd.sessions()
+        _emit_json(d)
     if kind == "simulate":
-        _print_result(res, as_json, run_dir,
-                      f"unfinished: {res.n_deals:,} of {res.requested:,} deals in {run_dir}; "
-                      f"finish with: catchten resume {run_dir}" if summary else None)
-        code = 130 if res.interrupted and not summary else None
+        code = _print_result(res, as_json, run_dir, summary, printed=as_json)
     elif kind == "games":
-        code = _print_games(res, int(rd.manifest["deals"]), as_json, run_dir, summary)
+        code = _print_games(res, int(rd.manifest["deals"]), as_json, run_dir, summary,
+                            printed=as_json)
     elif kind == "equity":
-        code = _print_equity(res, res.to_dict(), as_json, run_dir)
+        code = _print_equity(res, res.to_dict(), as_json, run_dir, printed=as_json)
     else:
-        code = _print_match(res, res.to_dict(), as_json, run_dir)
+        code = _print_match(res, res.to_dict(), as_json, run_dir, printed=as_json)
     if summary and not as_json:
         click.echo(f"run on: {rd.executors_text()}")
     return code
@@ -828,10 +840,13 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
     return _print_match(res, d, as_json, run_dir, report_dir)
 
 
-def _print_match(res, d: dict, as_json: bool, run_dir, report_dir=None) -> int | None:
-    """Print a match (``d``: its JSON, with any extra keys); exit 130 when interrupted."""
+def _print_match(res, d: dict, as_json: bool, run_dir, report_dir=None,
+                 printed: bool = False) -> int | None:
+    """Print a match (``d``: its JSON, with any extra keys; ``printed``: out already);
+    exit 130 when interrupted."""
     if as_json:
-        _emit_json(d)
+        if not printed:
+            _emit_json(d)
     else:
         click.echo(res.to_text())
         if "p_win_game" in d:
@@ -956,20 +971,30 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
     return _print_equity(eq, summary, as_json, run_dir)
 
 
-def _print_equity(eq, summary: dict, as_json: bool, run_dir=None) -> int | None:
-    """Print an equity table (``summary``: its JSON, with any extra keys)."""
+def _with_start(eq, d: dict) -> dict:
+    """An equity table's JSON with ``start``: each side's P(win) from 0-0 by dealer."""
+    ns = eq.rules.n_sides
+    d["start"] = [{"dealer_seat": c, "p_win": list(eq.p_win((0,) * ns, c))}
+                  for c in range(eq.rules.players if not eq.by_side else ns)]
+    return d
+
+
+def _print_equity(eq, summary: dict, as_json: bool, run_dir=None,
+                  printed: bool = False) -> int | None:
+    """Print an equity table (``summary``: its JSON, with any extra keys; ``printed``: its
+    JSON is out already)."""
     rules = eq.rules
     T = rules.target
     ns = rules.n_sides
-    summary["start"] = [{"dealer_seat": d, "p_win": list(eq.p_win((0,) * ns, d))}
-                        for d in range(rules.players if not eq.by_side else ns)]
+    _with_start(eq, summary)
     code = 130 if eq.stopped == "interrupted" else None
     if eq.stopped == "unfinished":
         click.echo(f"unfinished: {eq.n_hands:,} of {eq.requested_hands:,} deals in {run_dir}; "
                    f"the table below is built from those; finish with: catchten resume "
                    f"{run_dir}", err=True)
     if as_json:
-        _emit_json(summary)
+        if not printed:
+            _emit_json(summary)
         return code
     if eq.partial and eq.stopped != "unfinished":
         click.echo(f"PARTIAL: interrupted after {eq.n_hands:,} of {eq.requested_hands:,} "
