@@ -360,14 +360,19 @@ def test_each_kind_refuses_a_directory_of_another_run(tmp_path, kind):
 
 
 def test_report_run_dir_resumes_only_what_is_missing(tmp_path):
+    """The policy comparisons (whose Ten was caught: counts beside the accumulator) live in
+    the run directory too: a lost chunk of one is run again and the figures' numbers are
+    those of the uninterrupted report."""
     d, out = tmp_path / "r", tmp_path / "out"
     args = ["report", "-n", "3", "--deals", "2000", "--sweep-deals", "1000",
-            "--no-sweep-variants", "--no-compare-policies", "--format", "png", "--out",
+            "--no-sweep-variants", "--no-sweep-players", "--format", "png", "--out",
             str(out), "--run-dir", str(d), "--no-progress", "--chunk", "250"]
     assert CliRunner().invoke(cli, args).exit_code == 0
     first = json.loads((out / "report.json").read_text())
+    table = (out / "fig09_policies.csv").read_text()
     runs = sorted((d / "runs").iterdir())
-    assert runs[0].name == "00-main" and len(runs) == len(first["runs"])
+    assert runs[0].name == "00-main" and len(runs) == len(first["runs"]) == 5
+    assert json.loads((runs[2] / "manifest.json").read_text())["reduce"] == "ten_by_side"
     for f in sorted(runs[2].glob("chunks/chunk-*.parquet"))[1:]:
         f.unlink()
     from catchten_sim.report import runs_status
@@ -381,6 +386,7 @@ def test_report_run_dir_resumes_only_what_is_missing(tmp_path):
     strip = lambda side: [{k: v for k, v in r.items() if k != "elapsed_s"}  # noqa: E731
                           for r in side["runs"]]
     assert strip(again) == strip(first)
+    assert (out / "fig09_policies.csv").read_text() == table
 
 
 def test_summarize_says_where_the_chunks_ran(tmp_path):
