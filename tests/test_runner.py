@@ -162,6 +162,26 @@ def test_read_only_or_full_disk_is_one_line(tmp_path, monkeypatch, code, words):
     assert not list((d / "chunks").glob(".*tmp"))          # no half-written leftovers
 
 
+@pytest.mark.parametrize("cmd", [
+    ["match", "heuristic", "random", "--deals", "4000", "--no-early-stop", "--pilot", "400"],
+    ["equity", "-n", "2", "-V", "target=11", "--hands", "3000", "--chunk", "300"],
+    ["simulate", "--games", "400", "-n", "2", "--chunk", "40"]])
+def test_a_full_disk_is_one_line_for_every_kind(tmp_path, monkeypatch, cmd):
+    calls = {"n": 0}
+    real = os.fsync
+
+    def failing_fsync(fd):
+        calls["n"] += 1
+        if calls["n"] > 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd)
+
+    monkeypatch.setattr(runner.os, "fsync", failing_fsync)
+    d = tmp_path / "run"
+    res = CliRunner().invoke(cli, [*cmd, "--run-dir", str(d), "--no-progress"])
+    _one_line(res, "cannot write", "No space left on device")
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
 def test_read_only_directory_is_one_line(tmp_path):
     ro = tmp_path / "ro"
