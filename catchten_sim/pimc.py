@@ -24,6 +24,8 @@ driver plays a deal decision by decision: the play kernel (:mod:`._kernels.pimc`
 the deal with the ``pimc`` seats scripted by the choices made so far and the other seats
 playing their own policies, up to the next ``pimc`` decision; the driver decides it and
 replays. A replay costs microseconds; the decisions' solves are the whole cost.
+:class:`PimcRolloutEvaluator` plays ``pimc`` seats in ``advise``'s rollouts the same way,
+resuming the rollout kernel after each ``pimc`` decision.
 """
 from __future__ import annotations
 
