@@ -45,7 +45,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,14 +68,18 @@ def run_parallel(fn: Callable[[int, int, int], None], count: int, pool: Executor
                  threads: int) -> None:
     """``fn(slot, a, b)`` over ``[0, count)`` split into slices, slot ``i`` on slice ``i``;
     the calling thread runs the last slice, ``pool`` (``threads - 1`` workers) the others.
-    Exceptions of any slice are raised here."""
+    Exceptions of any slice (a Ctrl-C in the calling thread included) are raised here
+    once no slice is running (no work area is left in use)."""
     parts = split_range(count, threads if pool is not None else 1)
     futures = [] if pool is None else [pool.submit(fn, i, a, b)
                                        for i, (a, b) in enumerate(parts[:-1])]
     i, (a, b) = len(parts) - 1, parts[-1]
-    fn(i, a, b)
-    for f in futures:
-        f.result()
+    try:
+        fn(i, a, b)
+        for f in futures:
+            f.result()
+    finally:
+        wait(futures)
 
 
 FIRST_MARK = 16            # the plan's chunks end on powers of two from 16 (convergence)
@@ -164,6 +168,16 @@ class _Scratches:
             scr = self._by_key[task.key] = [task.scratch() for _ in range(slots)]
         return scr
 
+    def close(self) -> None:
+        """Close the work areas that hold resources of their own (a ``pimc`` deal
+        driver's solver threads)."""
+        for scr in self._by_key.values():
+            for s in scr:
+                close = getattr(s, "close", None)
+                if callable(close):
+                    close()
+        self._by_key.clear()
+
 
 class InlineExecutor:
     """Every chunk in the calling thread, in plan order."""
@@ -183,7 +197,7 @@ class InlineExecutor:
             yield c, task.run(c.first, c.count, scr)
 
     def close(self) -> None:
-        pass
+        self._scr.close()
 
 
 class ThreadExecutor:
@@ -214,6 +228,7 @@ class ThreadExecutor:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+        self._scr.close()
 
 
 class NoRun:
@@ -357,6 +372,21 @@ class DaskExecutor:
             self.client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def run_batch(executor: Any, task: Any, count: int, first: int = 0) -> None:
+    """Items ``first … first+count-1`` of ``task`` as one chunk on a local ``executor``,
+    split over its threads, each with its work area (kept by the executor under
+    ``task.key``, so the next batch of the same key reuses it): for evaluators called
+    batch by batch (advise's rollouts, the double-dummy evaluator). The task writes its
+    results where it keeps them (``task.run`` returns nothing to fold); a Ctrl-C is raised
+    here once the batch's other threads have stopped."""
+    chunks = executor.map(task, [Chunk(0, first, count)])
+    try:
+        for _ in chunks:
+            pass
+    finally:
+        chunks.close()
 
 
 def make_executor(threads: int | None = None, scheduler: str | None = None,
