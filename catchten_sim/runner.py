@@ -666,6 +666,67 @@ def job_key(job: dict[str, Any]) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
+# ---------------------------------------------------------------------------- time limits
+class TimeLimit:
+    """A deadline set by :func:`time_limit` (``at``, in ``time.perf_counter()`` seconds);
+    ``hit`` once a run inside the block ended for it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.at = time.perf_counter() + float(seconds)
+        self.hit = False
+
+
+_LIMITS: list[TimeLimit] = []          # the open time_limit blocks
+
+
+def check_seconds(seconds: Any, field: str = "time") -> float:
+    """A time limit: a positive finite number of seconds.
+
+    Raises
+    ------
+    CatchTenError
+        ``time: out of range``.
+    """
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+            or not 0 < seconds < float("inf"):
+        raise CatchTenError(field, "out of range", f"{field}={seconds!r} (seconds > 0)")
+    return float(seconds)
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None) -> Iterator[TimeLimit | None]:
+    """Within the block, every :func:`run` ends after the first chunk that finishes
+    ``seconds`` or more from now (None: no limit, yields None). The chunks finished are
+    folded and, in a run directory, written: the run stays resumable. Every run runs at
+    least one chunk (a resume with a time limit always moves on). Yields the
+    :class:`TimeLimit` (``hit``: some run ended for it).
+
+    Raises
+    ------
+    CatchTenError
+        ``time: out of range`` (not a positive finite number of seconds).
+    """
+    if seconds is None:
+        yield None
+        return
+    lim = TimeLimit(check_seconds(seconds))
+    _LIMITS.append(lim)
+    try:
+        yield lim
+    finally:
+        _LIMITS.remove(lim)
+
+
+def _past_deadline() -> bool:
+    """True when an open :func:`time_limit` block's deadline has passed (marked hit)."""
+    now = time.perf_counter()
+    hit = False
+    for lim in _LIMITS:
+        if now >= lim.at:
+            lim.hit = hit = True
+    return hit
+
+
 # ---------------------------------------------------------------------------- the fold
 @dataclass
 class RunOutcome:
@@ -686,7 +747,8 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
     The interrupt handling of every job: a Ctrl-C stops the run between chunks; a chunk is
     folded and written whole or not at all; the outcome says ``interrupted`` and which
     chunks are done. ``progress(done_items, total_items)`` after every chunk; ``stop()``
-    true after a chunk ends the run there (a deadline; not ``interrupted``).
+    true after a chunk ends the run there (a deadline; not ``interrupted``), and so does
+    the deadline of an enclosing :func:`time_limit` block.
 
     Raises
     ------
@@ -707,6 +769,12 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
     if progress is not None and out.items:
         progress(out.items, total)
     out.threads = executor.threads
+
+    def stopping() -> bool:
+        return (stop is not None and stop()) or _past_deadline()
+
+    # (a time_limit deadline is looked at after a chunk of this session: a resume with a
+    # time limit always moves on)
     if (run_dir is not None and not run_dir.compute) or (stop is not None and out.done
                                                          and stop()):
         out.elapsed_s = time.perf_counter() - start
@@ -724,7 +792,7 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
                 out.items += c.count
             if progress is not None:
                 progress(out.items, total)
-            if stop is not None and stop():
+            if stopping():
                 break
     except KeyboardInterrupt:
         out.interrupted = True
