@@ -22,7 +22,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .bits import JIT, KERNEL_JIT, lowest_index, popcount, rng_seed
+from .bits import JIT, KERNEL_JIT, lowest_index, popcount, rng_below_s, rng_seed, select_bit
 from .deal import deal_trumps
 from .layout import (A_ADV, A_ADVSQ, A_FATE, A_FBH, A_HCP, A_HHON, A_HOLDN, A_HOLDS,
                      A_HOLDSS, A_HTOT, A_NDEALS, A_SIDE, A_SIDESQ, A_SUMS, A_SUMSQ, A_NOFF,
@@ -62,9 +62,16 @@ FRESH = (_Z, _Z, _Z, _Z, _Z, _Z, np.int64(-1))
 #: ``c_sums`` (n, n_sides, 2, F_SEAT_TRICKS) sums and sums of squares of the side fields,
 #: ``c_seat`` (n, n, 2) of seat tricks, ``c_hist`` (n, n_sides, 3, HIST) histograms of
 #: total, honours and card points, ``c_adv`` (n, n_sides, 2) of the advantage. All int64.
+#: ``lanes``: two :data:`Lane`, the per-deal arrays of two deals played in lockstep by
+#: :func:`play_random2`.
 Scratch = namedtuple("Scratch", ["set_hands", "hands", "owner", "cap", "seat_tricks",
                                  "trump_leads", "spos", "side_acc", "c_sums", "c_seat",
-                                 "c_hist", "c_adv"])
+                                 "c_hist", "c_adv", "lanes"])
+#: the per-deal arrays of :data:`Scratch` (same names, shapes and meaning) for one of two
+#: deals played in lockstep, and ``deal`` int64 (4,): dealer, trump, turnup and the RNG
+#: state after dealing (its uint64 bits)
+Lane = namedtuple("Lane", ["set_hands", "hands", "owner", "cap", "seat_tricks", "side_acc",
+                           "deal"])
 
 
 def padded_zeros(shapes, fill=None):
@@ -96,7 +103,10 @@ def scratch(tab) -> Scratch:
     shapes = [(n_sets, n), (n,), (52,), (n_sets, n_sides), (n,), (n_sides,), (1,),
               (F_HONOURS_DEALT + 1, n_sides), (n, n_sides, 2, F_SEAT_TRICKS), (n, n, 2),
               (n, n_sides, 3, HIST), (n, n_sides, 2)]
-    return Scratch(*padded_zeros(shapes, [None, None, -1] + [None] * 9))
+    lanes = tuple(Lane(*padded_zeros([shapes[k] for k in (0, 1, 2, 3, 4, 7)] + [(4,)],
+                                     [None, None, -1, None, None, None, None]))
+                  for _ in range(2))
+    return Scratch(*padded_zeros(shapes, [None, None, -1] + [None] * 9), lanes)
 
 
 @njit(inline="always", **JIT)
@@ -230,6 +240,103 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
 
 
 @njit(inline="always", **JIT)
+def _random_card(hands, seat, lock, k, ledmask, first, tmask, ntfl, must_trump, s):
+    """One card of the random policy for :func:`play_random2`: takes a uniformly drawn
+    legal card (:func:`.policy.choose_card`'s draw) out of ``hands[seat]``; returns
+    ``(bit, s)``."""
+    hand = hands[seat]
+    legal = legal_cards(hand, lock, k, ledmask, first, tmask, ntfl, must_trump)
+    s, r = rng_below_s(s, popcount(legal))
+    bit = select_bit(legal, r)
+    hands[seat] = hand ^ bit
+    return bit, s
+
+
+@njit(inline="always", **JIT)
+def _end_trick(tab, lane, unit, tm, ledmask, trump, ten_bit, ten_taker):
+    """Resolve a trick of :func:`play_random2` in ``lane``: ``(winner, ten_taker)``."""
+    win = lane.owner[winning_card(tm, ledmask, trump, tab.top_trump)]
+    lane.cap[unit, tab.side_of_seat[win]] |= tm
+    lane.seat_tricks[win] += 1
+    return win, (win if (tm & ten_bit) != 0 else ten_taker)
+
+
+@njit(inline="always", **JIT)
+def play_random2(tab, sp, a, b, deal_a, deal_b):
+    """Two fresh deals played out by the random policy in lockstep: card ``k`` of trick
+    ``t`` of deal ``a``, then of deal ``b``. Their chains of dependent steps (hand, legal
+    cards, draw, winner, next leader) are independent, so the CPU overlaps them; each
+    deal draws from its own RNG state exactly as :func:`play_deal` (``only_random``)
+    does, so each plays exactly as it would alone.
+
+    ``a``, ``b``: :data:`Scratch` or :data:`Lane` holding the dealt ``set_hands`` and
+    ``owner``; ``cap`` and ``seat_tricks`` out, ``hands`` work. ``deal_a``, ``deal_b``:
+    ``(dealer, trump, turnup, s)`` (``s`` the uint64 RNG state after the deal).
+    Returns ``(ten_taker_a, ten_taker_b, s_a, s_b)``. Rules as :func:`play_deal`.
+    """
+    n = sp[S_N]
+    n_sets = sp[S_NSETS]
+    set_size = sp[S_SETSIZE]
+    per_set = sp[S_PERSET] != 0
+    total_tricks = n_sets * set_size
+    ntfl = sp[S_NTFL] != 0
+    must_trump = sp[S_MUSTTRUMP] != 0
+    exposed = sp[S_EXPOSED] != 0
+    dealer_a, trump_a, turnup_a, s_a = deal_a
+    dealer_b, trump_b, turnup_b, s_b = deal_b
+    tb_a = np.int64(1) << turnup_a if (exposed and turnup_a >= 0) else np.int64(0)
+    tb_b = np.int64(1) << turnup_b if (exposed and turnup_b >= 0) else np.int64(0)
+    tmask_a = trump_mask(trump_a)
+    tmask_b = trump_mask(trump_b)
+    ten = tab.ten_card[trump_a]
+    ten_a = np.int64(1) << ten if ten >= 0 else np.int64(0)
+    ten = tab.ten_card[trump_b]
+    ten_b = np.int64(1) << ten if ten >= 0 else np.int64(0)
+    tt_a = -1
+    tt_b = -1
+    lead_a = dealer_a + 1 if dealer_a + 1 < n else 0
+    lead_b = dealer_b + 1 if dealer_b + 1 < n else 0
+    for u in range(a.cap.shape[0]):
+        for sd in range(a.cap.shape[1]):
+            a.cap[u, sd] = 0
+            b.cap[u, sd] = 0
+    for p in range(n):
+        a.seat_tricks[p] = 0
+        b.seat_tricks[p] = 0
+    t_index = 0
+    for st in range(n_sets):
+        for p in range(n):
+            a.hands[p] = a.set_hands[st, p]
+            b.hands[p] = b.set_hands[st, p]
+        unit = st if per_set else 0
+        for t in range(set_size):
+            first = t == 0
+            lock_a = lock_bit(tb_a, t_index, total_tricks)
+            lock_b = lock_bit(tb_b, t_index, total_tricks)
+            seat_a = lead_a
+            seat_b = lead_b
+            tm_a, s_a = _random_card(a.hands, seat_a, lock_a, 0, np.int64(0), first,
+                                     tmask_a, ntfl, must_trump, s_a)
+            tm_b, s_b = _random_card(b.hands, seat_b, lock_b, 0, np.int64(0), first,
+                                     tmask_b, ntfl, must_trump, s_b)
+            led_a = suit_mask(card_suit(lowest_index(tm_a)))
+            led_b = suit_mask(card_suit(lowest_index(tm_b)))
+            for k in range(1, n):
+                seat_a = seat_a + 1 if seat_a + 1 < n else 0
+                seat_b = seat_b + 1 if seat_b + 1 < n else 0
+                bit, s_a = _random_card(a.hands, seat_a, lock_a, k, led_a, first, tmask_a,
+                                        ntfl, must_trump, s_a)
+                tm_a |= bit
+                bit, s_b = _random_card(b.hands, seat_b, lock_b, k, led_b, first, tmask_b,
+                                        ntfl, must_trump, s_b)
+                tm_b |= bit
+            lead_a, tt_a = _end_trick(tab, a, unit, tm_a, led_a, trump_a, ten_a, tt_a)
+            lead_b, tt_b = _end_trick(tab, b, unit, tm_b, led_b, trump_b, ten_b, tt_b)
+            t_index += 1
+    return tt_a, tt_b, s_a, s_b
+
+
+@njit(inline="always", **JIT)
 def side_sums(tab, sp, scr, trump):
     """Per-side sums of a played deal into ``scr.side_acc`` (7, n_sides), rows ``F_*`` in the
     order: honours taken, cards taken, card points, total, side tricks, (unused), honours
@@ -313,6 +420,12 @@ def _clip(v, hi):
 
 @njit(inline="always", **JIT)
 def fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off):
+    """:func:`fold_lane` of the deal in ``scr`` itself."""
+    fold_lane(tab, sp, scr, scr, (dealer, trump, ten_taker, holder), acc, off)
+
+
+@njit(inline="always", **JIT)
+def fold_lane(tab, sp, scr, src, deal, acc, off):
     """Add one played deal to the statistics, straight from the per-side sums of
     :func:`side_sums` (no outcome row): the per-position blocks go to the per-(dealer,
     side) and per-(dealer, seat) sums of ``scr`` (a position's values are its side's, so
@@ -320,18 +433,22 @@ def fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off):
     :func:`fold_flush`; the rest to the flat accumulator ``acc`` (layout ``off``, the
     ``A_*`` offsets of :func:`catchten_sim.aggregate.acc_layout`). Together the same
     statistics as :meth:`catchten_sim.aggregate.OutcomeAccumulator.add` of the deal's
-    outcome row (checked by tests/test_kernel_fold.py)."""
+    outcome row (checked by tests/test_kernel_fold.py).
+
+    ``src`` (:data:`Scratch` or :data:`Lane`) holds the deal (``side_acc``,
+    ``seat_tricks``, ``set_hands``); ``deal`` is ``(dealer, trump, ten_taker, holder)``."""
+    dealer, trump, ten_taker, holder = deal
     n = sp[S_N]
     n_sides = sp[S_NSIDES]
     side_of_seat = tab.side_of_seat
-    sacc = scr.side_acc
+    sacc = src.side_acc
     fate = ten_fate(tab, trump, holder, ten_taker)
     acc[off[A_FATE] + fate] += 1
     acc[off[A_NDEALS]] += 1
     row_sum = 0
     for q in range(n):
         row_sum += sacc[F_TOTAL, side_of_seat[q]]
-        v = scr.seat_tricks[q]
+        v = src.seat_tricks[q]
         scr.c_seat[dealer, q, 0] += v
         scr.c_seat[dealer, q, 1] += v * v
     for side in range(n_sides):
@@ -360,7 +477,7 @@ def fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off):
     if holder >= 0:
         hpos = holder - dealer
         hpos = hpos + n if hpos <= 0 else hpos
-        htr = _clip(seat_trumps(sp, scr, trump, holder), HIST_TRUMPS - 1)
+        htr = _clip(seat_trumps(sp, src, trump, holder), HIST_TRUMPS - 1)
     acc[off[A_FBH] + (hpos * HIST_TRUMPS + htr) * 4 + fate] += 1
 
 
@@ -394,6 +511,49 @@ def fold_flush(tab, sp, scr, acc, off):
 
 
 @njit(**KERNEL_JIT)
+def _run_pairs(tab, seed, start, count, out, accs, scr):
+    """The deals ``start … start + 2 * (count // 2) - 1`` of :func:`run_chunk` with every
+    seat random: two at a time in lockstep (:func:`play_random2`). Returns how many."""
+    sp = spec_of(tab)
+    acc, off = accs
+    n = sp[S_N]
+    want_rows = out.shape[0] > 0
+    want_acc = acc.shape[0] > 0
+    lanes = scr.lanes
+    i = 0
+    while i + 1 < count:
+        for j in range(2):
+            ln = lanes[j]
+            ix = start + i + j
+            dealer = ix % n
+            trump, turnup, _, s = deal_trumps(tab, sp, dealer, rng_seed(seed, ix),
+                                              ln.set_hands, ln.owner)
+            ln.deal[0] = dealer
+            ln.deal[1] = trump
+            ln.deal[2] = turnup
+            ln.deal[3] = np.int64(s)
+        a = lanes[0]
+        b = lanes[1]
+        tt_a, tt_b, _, _ = play_random2(
+            tab, sp, a, b, (a.deal[0], a.deal[1], a.deal[2], np.uint64(a.deal[3])),
+            (b.deal[0], b.deal[1], b.deal[2], np.uint64(b.deal[3])))
+        a.deal[3] = tt_a
+        b.deal[3] = tt_b
+        for j in range(2):
+            ln = lanes[j]
+            dealer = ln.deal[0]
+            trump = ln.deal[1]
+            ten_taker = ln.deal[3]
+            holder = side_sums(tab, sp, ln, trump)
+            if want_acc:
+                fold_lane(tab, sp, scr, ln, (dealer, trump, ten_taker, holder), acc, off)
+            if want_rows:
+                outcome_row(tab, sp, ln, dealer, trump, ten_taker, holder, out[i + j])
+        i += 2
+    return i
+
+
+@njit(**KERNEL_JIT)
 def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     """Deal and play ``count`` deals, numbered ``start, start+1, …``.
 
@@ -419,20 +579,17 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     n = sp[S_N]
     want_rows = out.shape[0] > 0
     want_acc = acc.shape[0] > 0
-    all_random = all_seats_random(policies)
     logs = (scr.spos, scr.side_acc, scr.spos)        # not written (do_log False)
-    for i in range(count):
+    i0 = 0
+    if all_seats_random(policies):
+        i0 = _run_pairs(tab, seed, start, count, out, accs, scr)
+    for i in range(i0, count):
         deal_index = start + i
         s = rng_seed(seed, deal_index)
         dealer = deal_index % n
         trump, turnup, dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
-        if all_random:
-            # a copy of the play loop without the other policies: fewer live values
-            ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s,
-                                     scr.spos, logs, False, True, FRESH, False)
-        else:
-            ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s,
-                                     scr.spos, logs, False, False, FRESH, False)
+        ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s,
+                                 scr.spos, logs, False, False, FRESH, False)
         holder = side_sums(tab, sp, scr, trump)
         if want_acc:
             fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)
