@@ -68,10 +68,10 @@ Scratch = namedtuple("Scratch", ["set_hands", "hands", "owner", "cap", "seat_tri
                                  "trump_leads", "spos", "side_acc", "c_sums", "c_seat",
                                  "c_hist", "c_adv", "lanes"])
 #: the per-deal arrays of :data:`Scratch` (same names, shapes and meaning) for one of two
-#: deals played in lockstep, and ``deal`` int64 (4,): dealer, trump, turnup and the RNG
-#: state after dealing (its uint64 bits)
+#: deals played in lockstep, ``deal`` int64 (4,): dealer, trump, turnup, then the seat
+#: that took the Ten, and ``rng`` uint64 (1,) the RNG state after dealing
 Lane = namedtuple("Lane", ["set_hands", "hands", "owner", "cap", "seat_tricks", "side_acc",
-                           "deal"])
+                           "deal", "rng"])
 
 
 def padded_zeros(shapes, fill=None):
@@ -104,7 +104,8 @@ def scratch(tab) -> Scratch:
               (F_HONOURS_DEALT + 1, n_sides), (n, n_sides, 2, F_SEAT_TRICKS), (n, n, 2),
               (n, n_sides, 3, HIST), (n, n_sides, 2)]
     lanes = tuple(Lane(*padded_zeros([shapes[k] for k in (0, 1, 2, 3, 4, 7)] + [(4,)],
-                                     [None, None, -1, None, None, None, None]))
+                                     [None, None, -1, None, None, None, None])
+                       + [np.zeros(1, dtype=np.uint64)])
                   for _ in range(2))
     return Scratch(*padded_zeros(shapes, [None, None, -1] + [None] * 9), lanes)
 
@@ -531,12 +532,12 @@ def _run_pairs(tab, seed, start, count, out, accs, scr):
             ln.deal[0] = dealer
             ln.deal[1] = trump
             ln.deal[2] = turnup
-            ln.deal[3] = np.int64(s)
+            ln.rng[0] = s
         a = lanes[0]
         b = lanes[1]
         tt_a, tt_b, _, _ = play_random2(
-            tab, sp, a, b, (a.deal[0], a.deal[1], a.deal[2], np.uint64(a.deal[3])),
-            (b.deal[0], b.deal[1], b.deal[2], np.uint64(b.deal[3])))
+            tab, sp, a, b, (a.deal[0], a.deal[1], a.deal[2], a.rng[0]),
+            (b.deal[0], b.deal[1], b.deal[2], b.rng[0]))
         a.deal[3] = tt_a
         b.deal[3] = tt_b
         for j in range(2):
