@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from .bits import JIT, KERNEL_JIT, lowest_index, popcount, rng_below_s, rng_seed, select_bit
-from .deal import deal_trumps
+from .deal import deal_cards2, deal_trumps, fix_trumps
 from .layout import (A_ADV, A_ADVSQ, A_FATE, A_FBH, A_HCP, A_HHON, A_HOLDN, A_HOLDS,
                      A_HOLDSS, A_HTOT, A_NDEALS, A_SIDE, A_SIDESQ, A_SUMS, A_SUMSQ, A_NOFF,
                      C_DEALER, C_HOLDER_TRUMPS, C_TEN_FATE, C_TEN_HOLDER, C_TEN_TAKER,
@@ -68,10 +68,10 @@ Scratch = namedtuple("Scratch", ["set_hands", "hands", "owner", "cap", "seat_tri
                                  "trump_leads", "spos", "side_acc", "c_sums", "c_seat",
                                  "c_hist", "c_adv", "lanes"])
 #: the per-deal arrays of :data:`Scratch` (same names, shapes and meaning) for one of two
-#: deals played in lockstep, ``deal`` int64 (4,): dealer, trump, turnup, then the seat
-#: that took the Ten, and ``rng`` uint64 (1,) the RNG state after dealing
+#: deals played in lockstep, and ``deal`` int64 (4,): dealer, trump, turnup, then the
+#: seat that took the Ten
 Lane = namedtuple("Lane", ["set_hands", "hands", "owner", "cap", "seat_tricks", "side_acc",
-                           "deal", "rng"])
+                           "deal"])
 
 
 def padded_zeros(shapes, fill=None):
@@ -104,8 +104,7 @@ def scratch(tab) -> Scratch:
               (F_HONOURS_DEALT + 1, n_sides), (n, n_sides, 2, F_SEAT_TRICKS), (n, n, 2),
               (n, n_sides, 3, HIST), (n, n_sides, 2)]
     lanes = tuple(Lane(*padded_zeros([shapes[k] for k in (0, 1, 2, 3, 4, 7)] + [(4,)],
-                                     [None, None, -1, None, None, None, None])
-                       + [np.zeros(1, dtype=np.uint64)])
+                                     [None, None, -1, None, None, None, None]))
                   for _ in range(2))
     return Scratch(*padded_zeros(shapes, [None, None, -1] + [None] * 9), lanes)
 
@@ -523,21 +522,21 @@ def _run_pairs(tab, seed, start, count, out, accs, scr):
     lanes = scr.lanes
     i = 0
     while i + 1 < count:
+        a = lanes[0]
+        b = lanes[1]
+        ia = start + i
+        tu_a, tu_b, s_a, s_b = deal_cards2(tab, sp, a, b, (ia % n, rng_seed(seed, ia)),
+                                           ((ia + 1) % n, rng_seed(seed, ia + 1)))
         for j in range(2):
             ln = lanes[j]
-            ix = start + i + j
-            dealer = ix % n
-            trump, turnup, _, s = deal_trumps(tab, sp, dealer, rng_seed(seed, ix),
-                                              ln.set_hands, ln.owner)
+            dealer = (ia + j) % n
+            trump, turnup = fix_trumps(tab, ln.set_hands, dealer, tu_b if j else tu_a)
             ln.deal[0] = dealer
             ln.deal[1] = trump
             ln.deal[2] = turnup
-            ln.rng[0] = s
-        a = lanes[0]
-        b = lanes[1]
         tt_a, tt_b, _, _ = play_random2(
-            tab, sp, a, b, (a.deal[0], a.deal[1], a.deal[2], a.rng[0]),
-            (b.deal[0], b.deal[1], b.deal[2], b.rng[0]))
+            tab, sp, a, b, (a.deal[0], a.deal[1], a.deal[2], s_a),
+            (b.deal[0], b.deal[1], b.deal[2], s_b))
         a.deal[3] = tt_a
         b.deal[3] = tt_b
         for j in range(2):
