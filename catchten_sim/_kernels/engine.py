@@ -62,16 +62,14 @@ FRESH = (_Z, _Z, _Z, _Z, _Z, _Z, np.int64(-1))
 #: ``c_sums`` (n, n_sides, 2, F_SEAT_TRICKS) sums and sums of squares of the side fields,
 #: ``c_seat`` (n, n, 2) of seat tricks, ``c_hist`` (n, n_sides, 3, HIST) histograms of
 #: total, honours and card points, ``c_adv`` (n, n_sides, 2) of the advantage. All int64.
-#: ``lanes``: two :data:`Lane`, the per-deal arrays of two deals played in lockstep by
-#: :func:`play_random2`.
+#: ``lane``: a :data:`Lane`, the second of two deals played in lockstep by
+#: :func:`play_random2` (the first is played in the arrays above).
 Scratch = namedtuple("Scratch", ["set_hands", "hands", "owner", "cap", "seat_tricks",
                                  "trump_leads", "spos", "side_acc", "c_sums", "c_seat",
-                                 "c_hist", "c_adv", "lanes"])
-#: the per-deal arrays of :data:`Scratch` (same names, shapes and meaning) for one of two
-#: deals played in lockstep, and ``deal`` int64 (4,): dealer, trump, turnup, then the
-#: seat that took the Ten
-Lane = namedtuple("Lane", ["set_hands", "hands", "owner", "cap", "seat_tricks", "side_acc",
-                           "deal"])
+                                 "c_hist", "c_adv", "lane"])
+#: the play arrays of :data:`Scratch` (same names, shapes and meaning) for the second of
+#: two deals played in lockstep
+Lane = namedtuple("Lane", ["set_hands", "hands", "owner", "cap", "seat_tricks"])
 
 
 def padded_zeros(shapes, fill=None):
@@ -103,10 +101,8 @@ def scratch(tab) -> Scratch:
     shapes = [(n_sets, n), (n,), (52,), (n_sets, n_sides), (n,), (n_sides,), (1,),
               (F_HONOURS_DEALT + 1, n_sides), (n, n_sides, 2, F_SEAT_TRICKS), (n, n, 2),
               (n, n_sides, 3, HIST), (n, n_sides, 2)]
-    lanes = tuple(Lane(*padded_zeros([shapes[k] for k in (0, 1, 2, 3, 4, 7)] + [(4,)],
-                                     [None, None, -1, None, None, None, None]))
-                  for _ in range(2))
-    return Scratch(*padded_zeros(shapes, [None, None, -1] + [None] * 9), lanes)
+    lane = Lane(*padded_zeros(shapes[:5], [None, None, -1, None, None]))
+    return Scratch(*padded_zeros(shapes, [None, None, -1] + [None] * 9), lane)
 
 
 @njit(inline="always", **JIT)
@@ -337,6 +333,20 @@ def play_random2(tab, sp, a, b, deal_a, deal_b):
 
 
 @njit(inline="always", **JIT)
+def copy_lane(lane, scr):
+    """The dealt hands, captures and tricks of the deal played in ``lane`` into ``scr``
+    (what :func:`side_sums`, :func:`fold_deal` and :func:`outcome_row` read)."""
+    for st in range(scr.set_hands.shape[0]):
+        for p in range(scr.set_hands.shape[1]):
+            scr.set_hands[st, p] = lane.set_hands[st, p]
+    for u in range(scr.cap.shape[0]):
+        for sd in range(scr.cap.shape[1]):
+            scr.cap[u, sd] = lane.cap[u, sd]
+    for p in range(scr.seat_tricks.shape[0]):
+        scr.seat_tricks[p] = lane.seat_tricks[p]
+
+
+@njit(inline="always", **JIT)
 def side_sums(tab, sp, scr, trump):
     """Per-side sums of a played deal into ``scr.side_acc`` (7, n_sides), rows ``F_*`` in the
     order: honours taken, cards taken, card points, total, side tricks, (unused), honours
@@ -420,12 +430,6 @@ def _clip(v, hi):
 
 @njit(inline="always", **JIT)
 def fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off):
-    """:func:`fold_lane` of the deal in ``scr`` itself."""
-    fold_lane(tab, sp, scr, scr, (dealer, trump, ten_taker, holder), acc, off)
-
-
-@njit(inline="always", **JIT)
-def fold_lane(tab, sp, scr, src, deal, acc, off):
     """Add one played deal to the statistics, straight from the per-side sums of
     :func:`side_sums` (no outcome row): the per-position blocks go to the per-(dealer,
     side) and per-(dealer, seat) sums of ``scr`` (a position's values are its side's, so
@@ -433,22 +437,18 @@ def fold_lane(tab, sp, scr, src, deal, acc, off):
     :func:`fold_flush`; the rest to the flat accumulator ``acc`` (layout ``off``, the
     ``A_*`` offsets of :func:`catchten_sim.aggregate.acc_layout`). Together the same
     statistics as :meth:`catchten_sim.aggregate.OutcomeAccumulator.add` of the deal's
-    outcome row (checked by tests/test_kernel_fold.py).
-
-    ``src`` (:data:`Scratch` or :data:`Lane`) holds the deal (``side_acc``,
-    ``seat_tricks``, ``set_hands``); ``deal`` is ``(dealer, trump, ten_taker, holder)``."""
-    dealer, trump, ten_taker, holder = deal
+    outcome row (checked by tests/test_kernel_fold.py)."""
     n = sp[S_N]
     n_sides = sp[S_NSIDES]
     side_of_seat = tab.side_of_seat
-    sacc = src.side_acc
+    sacc = scr.side_acc
     fate = ten_fate(tab, trump, holder, ten_taker)
     acc[off[A_FATE] + fate] += 1
     acc[off[A_NDEALS]] += 1
     row_sum = 0
     for q in range(n):
         row_sum += sacc[F_TOTAL, side_of_seat[q]]
-        v = src.seat_tricks[q]
+        v = scr.seat_tricks[q]
         scr.c_seat[dealer, q, 0] += v
         scr.c_seat[dealer, q, 1] += v * v
     for side in range(n_sides):
@@ -477,7 +477,7 @@ def fold_lane(tab, sp, scr, src, deal, acc, off):
     if holder >= 0:
         hpos = holder - dealer
         hpos = hpos + n if hpos <= 0 else hpos
-        htr = _clip(seat_trumps(sp, src, trump, holder), HIST_TRUMPS - 1)
+        htr = _clip(seat_trumps(sp, scr, trump, holder), HIST_TRUMPS - 1)
     acc[off[A_FBH] + (hpos * HIST_TRUMPS + htr) * 4 + fate] += 1
 
 
@@ -511,49 +511,6 @@ def fold_flush(tab, sp, scr, acc, off):
 
 
 @njit(**KERNEL_JIT)
-def _run_pairs(tab, seed, start, count, out, accs, scr):
-    """The deals ``start … start + 2 * (count // 2) - 1`` of :func:`run_chunk` with every
-    seat random: two at a time in lockstep (:func:`play_random2`). Returns how many."""
-    sp = spec_of(tab)
-    acc, off = accs
-    n = sp[S_N]
-    want_rows = out.shape[0] > 0
-    want_acc = acc.shape[0] > 0
-    lanes = scr.lanes
-    i = 0
-    while i + 1 < count:
-        a = lanes[0]
-        b = lanes[1]
-        ia = start + i
-        tu_a, tu_b, s_a, s_b = deal_cards2(tab, sp, a, b, (ia % n, rng_seed(seed, ia)),
-                                           ((ia + 1) % n, rng_seed(seed, ia + 1)))
-        for j in range(2):
-            ln = lanes[j]
-            dealer = (ia + j) % n
-            trump, turnup = fix_trumps(tab, ln.set_hands, dealer, tu_b if j else tu_a)
-            ln.deal[0] = dealer
-            ln.deal[1] = trump
-            ln.deal[2] = turnup
-        tt_a, tt_b, _, _ = play_random2(
-            tab, sp, a, b, (a.deal[0], a.deal[1], a.deal[2], s_a),
-            (b.deal[0], b.deal[1], b.deal[2], s_b))
-        a.deal[3] = tt_a
-        b.deal[3] = tt_b
-        for j in range(2):
-            ln = lanes[j]
-            dealer = ln.deal[0]
-            trump = ln.deal[1]
-            ten_taker = ln.deal[3]
-            holder = side_sums(tab, sp, ln, trump)
-            if want_acc:
-                fold_lane(tab, sp, scr, ln, (dealer, trump, ten_taker, holder), acc, off)
-            if want_rows:
-                outcome_row(tab, sp, ln, dealer, trump, ten_taker, holder, out[i + j])
-        i += 2
-    return i
-
-
-@njit(**KERNEL_JIT)
 def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     """Deal and play ``count`` deals, numbered ``start, start+1, …``.
 
@@ -579,22 +536,42 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     n = sp[S_N]
     want_rows = out.shape[0] > 0
     want_acc = acc.shape[0] > 0
+    all_random = all_seats_random(policies)
     logs = (scr.spos, scr.side_acc, scr.spos)        # not written (do_log False)
-    i0 = 0
-    if all_seats_random(policies):
-        i0 = _run_pairs(tab, seed, start, count, out, accs, scr)
-    for i in range(i0, count):
-        deal_index = start + i
-        s = rng_seed(seed, deal_index)
-        dealer = deal_index % n
-        trump, turnup, dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
-        ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s,
-                                 scr.spos, logs, False, False, FRESH, False)
-        holder = side_sums(tab, sp, scr, trump)
-        if want_acc:
-            fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)
-        if want_rows:
-            outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, out[i])
+    lane = scr.lane
+    i = 0
+    tr_b = 0
+    tt_b = -1
+    while i < count:
+        ia = start + i
+        if all_random and i + 1 < count:
+            # two deals in lockstep, the second in ``lane`` (deal_cards2, play_random2)
+            m = 2
+            tu_a, tu_b, s_a, s_b = deal_cards2(tab, sp, scr, lane,
+                                               (ia % n, rng_seed(seed, ia)),
+                                               ((ia + 1) % n, rng_seed(seed, ia + 1)))
+            trump, tu_a = fix_trumps(tab, scr.set_hands, ia % n, tu_a)
+            tr_b, tu_b = fix_trumps(tab, lane.set_hands, (ia + 1) % n, tu_b)
+            ten_taker, tt_b, _, _ = play_random2(tab, sp, scr, lane, (ia % n, trump, tu_a, s_a),
+                                                 ((ia + 1) % n, tr_b, tu_b, s_b))
+        else:
+            m = 1
+            trump, turnup, _, s = deal_trumps(tab, sp, ia % n, rng_seed(seed, ia),
+                                              scr.set_hands, scr.owner)
+            ten_taker, s = play_deal(tab, sp, scr, ia % n, trump, turnup, policies, s,
+                                     scr.spos, logs, False, False, FRESH, False)
+        for j in range(m):
+            if j == 1:      # the second deal: its results into scr (scored by one copy)
+                copy_lane(lane, scr)
+                trump = tr_b
+                ten_taker = tt_b
+            dealer = (ia + j) % n
+            holder = side_sums(tab, sp, scr, trump)
+            if want_acc:
+                fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)
+            if want_rows:
+                outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, out[i + j])
+        i += m
     if want_acc:
         fold_flush(tab, sp, scr, acc, off)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JIT, highest_index, lowest_index, popcount, rng_below_s, select_bit
+from .bits import JIT, lowest_index, popcount, rng_below_s, select_bit
 from .layout import NO_TRUMPS, POL_RANDOM, POL_SCRIPTED
 from .trick import suit_mask, winning_card
 
@@ -50,37 +50,6 @@ def _cheapest(mask, clow_t):
             best_cost = cost
             best = c
     return best
-
-
-#: bit ``13 * s`` for every suit ``s``: shifted left by a rank, the cards of that rank
-_RANKS = np.int64(1 | 1 << 13 | 1 << 26 | 1 << 39)
-
-
-@njit(inline="always", **JIT)
-def _ranks_of(m):
-    """The ranks present in the card mask ``m`` as a 13-bit lane (bit ``r``: rank ``r``)."""
-    return (m | (m >> np.int64(13)) | (m >> np.int64(26)) | (m >> np.int64(39))) \
-        & np.int64(0x1FFF)
-
-
-@njit(inline="always", **JIT)
-def _lowest_plain(m):
-    """The card of the mask ``m`` (plain cards that score no honour) of lowest rank, ties:
-    lowest suit, that is, the lowest card index; -1 for an empty mask. For these cards
-    both costs (``clow``, ``cwin``) are the rank power ``rank + 1``, below every trump
-    (power > 100) and honour (points * 1000), so this is :func:`_cheapest` of any mask
-    whose plain non-honour part is ``m`` (``m != 0``) without a loop."""
-    if m == 0:
-        return -1
-    return lowest_index(m & (_RANKS << np.int64(lowest_index(_ranks_of(m)))))
-
-
-@njit(inline="always", **JIT)
-def _cheapest_of(mask, cost_t, plain):
-    """:func:`_cheapest` (``cost_t`` ``clow`` or ``cwin``): a loop only when ``mask`` holds
-    no card of ``plain`` (the plain cards that score no honour, :func:`_lowest_plain`)."""
-    m = mask & plain
-    return _lowest_plain(m) if m != 0 else _cheapest(mask, cost_t)
 
 
 @njit(inline="always", **JIT)
@@ -130,9 +99,6 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     tmask = suit_mask(trump) if has_trumps else np.int64(0)
     beats_t = tab.beats[trump]
     clow_t = tab.clow[trump]
-    plain = ~(tmask | hmask)        # (cards outside the deck are never in legal)
-    # an unseen trump beats every plain card: no plain card is a master while one is out
-    trumps_out = (unseen & tmask) != 0
     if k == 0:
         # 1. draw the Ten
         if has_trumps and ten >= 0 and trump_leads[myside] < 2 and \
@@ -146,8 +112,6 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
         m = legal & ~tmask
         if has_trumps:
             m &= ~hmask
-        if trumps_out:
-            m = np.int64(0)
         while m != 0:
             d = lowest_index(m)
             m &= m - 1
@@ -185,13 +149,13 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     winners = legal & beats_t[win_card]
     # 5. partner winning
     if partner_win and (partner_safe or not trick_hon or winners == 0):
-        return _cheapest_of(legal, clow_t, plain)
+        return _cheapest(legal, clow_t)
     if winners != 0:
         cwin_t = tab.cwin[trump]
         # 6. last to act for the opponents: cheapest winner, but keep a master trump
         # when a bigger honour would be left exposed (win with the honour instead)
         if not opp_after_me:
-            best = _cheapest_of(winners, cwin_t, plain)
+            best = _cheapest(winners, cwin_t)
             if (unseen & beats_t[best]) == 0:
                 alt = -1
                 ac = np.int64(1) << 40
@@ -208,15 +172,13 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
             return best
         # 7. second hand low
         if k == 1 and not trick_hon and not partner_win:
-            return _cheapest_of(legal, clow_t, plain)
+            return _cheapest(legal, clow_t)
         # 8. cheapest safe winner
         best = -1
         bc = np.int64(1) << 40
         m = winners
         if ten >= 0:
             m &= ~(np.int64(1) << ten)
-        if trumps_out:
-            m &= tmask              # a plain winner is never safe
         while m != 0:
             d = lowest_index(m)
             m &= m - 1
@@ -233,10 +195,6 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
             bp = 0
             m = winners & ~hmask
             pw_t = pw[trump]
-            if (m & tmask) == 0:    # plain cards: the highest rank, ties lowest suit
-                if m != 0:
-                    return lowest_index(m & (_RANKS << np.int64(
-                        highest_index(_ranks_of(m)))))
             while m != 0:
                 d = lowest_index(m)
                 m &= m - 1
@@ -247,7 +205,7 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
             if best >= 0:
                 return best
     # 10. throw the lowest non-counting card
-    return _cheapest_of(legal, clow_t, plain)
+    return _cheapest(legal, clow_t)
 
 
 @njit(inline="always", **JIT)
