@@ -510,6 +510,33 @@ def fold_flush(tab, sp, scr, acc, off):
     scr.c_adv[:] = 0
 
 
+#: the tables :func:`_random_pair` reads (the fewer arrays a kernel call passes, the
+#: cheaper the call)
+PairTables = namedtuple("PairTables", ["deck_mask", "dealer_declares", "honours",
+                                       "ten_card", "top_trump", "side_of_seat"])
+
+
+@njit(**KERNEL_JIT)
+def _random_pair(tab, sp, lanes, seed, ia):
+    """Deals ``ia`` and ``ia + 1`` of :func:`run_chunk` with every seat random, dealt and
+    played in lockstep (:func:`.deal.deal_cards2`, :func:`play_random2`) in the two
+    :data:`Lane` of ``lanes`` (``tab`` a :data:`PairTables`):
+    ``(trump_a, ten_taker_a, trump_b, ten_taker_b)``. A kernel of its own, called once
+    per pair, so that run_chunk stays small (numba's compile time grows faster than the
+    size of a function); its arguments are few, so that the call is cheap."""
+    n = sp[S_N]
+    scr, lane = lanes
+    da = ia % n
+    db = (ia + 1) % n
+    tu_a, tu_b, s_a, s_b = deal_cards2(tab, sp, scr, lane, (da, rng_seed(seed, ia)),
+                                       (db, rng_seed(seed, ia + 1)))
+    tr_a, tu_a = fix_trumps(tab, scr.set_hands, da, tu_a)
+    tr_b, tu_b = fix_trumps(tab, lane.set_hands, db, tu_b)
+    tt_a, tt_b, _, _ = play_random2(tab, sp, scr, lane, (da, tr_a, tu_a, s_a),
+                                    (db, tr_b, tu_b, s_b))
+    return tr_a, tt_a, tr_b, tt_b
+
+
 @njit(**KERNEL_JIT)
 def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     """Deal and play ``count`` deals, numbered ``start, start+1, …``.
@@ -547,13 +574,11 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
         if all_random and i + 1 < count:
             # two deals in lockstep, the second in ``lane`` (deal_cards2, play_random2)
             m = 2
-            tu_a, tu_b, s_a, s_b = deal_cards2(tab, sp, scr, lane,
-                                               (ia % n, rng_seed(seed, ia)),
-                                               ((ia + 1) % n, rng_seed(seed, ia + 1)))
-            trump, tu_a = fix_trumps(tab, scr.set_hands, ia % n, tu_a)
-            tr_b, tu_b = fix_trumps(tab, lane.set_hands, (ia + 1) % n, tu_b)
-            ten_taker, tt_b, _, _ = play_random2(tab, sp, scr, lane, (ia % n, trump, tu_a, s_a),
-                                                 ((ia + 1) % n, tr_b, tu_b, s_b))
+            trump, ten_taker, tr_b, tt_b = _random_pair(
+                PairTables(tab.deck_mask, tab.dealer_declares, tab.honours, tab.ten_card,
+                           tab.top_trump, tab.side_of_seat), sp,
+                (Lane(scr.set_hands, scr.hands, scr.owner, scr.cap, scr.seat_tricks), lane),
+                seed, ia)
         else:
             m = 1
             trump, turnup, _, s = deal_trumps(tab, sp, ia % n, rng_seed(seed, ia),
