@@ -9,7 +9,10 @@ together. Every function assumes valid input: the Python wrappers validate first
 
 Entry kernels (``KERNEL_JIT``: no reference counting, allocate nothing)
 ---------------------------------------------------------------------
-``run_chunk(tab, policies, seed, start, count, out, accs, scr)``  a batch of deals.
+``run_chunk(tab, policies, seed, start, count, out, accs, scr)``  a batch of deals; when
+every seat plays ``random`` it calls ``_random_pair(tab, sp, lanes, seed, ia)`` (a
+:data:`PairTables`, two :data:`Lane`), which deals and plays two deals in lockstep
+(:func:`.deal.deal_cards2`, :func:`play_random2`; each deal exactly as alone).
 ``_deal_one(tab, seed, deal_index, scr, res)`` and ``_play_given(tab, scr, deal, policies,
 rng_state, script, logs, res)``: the kernels of :func:`deal_one` and :func:`play_given`.
 
@@ -101,8 +104,8 @@ def scratch(tab) -> Scratch:
     shapes = [(n_sets, n), (n,), (52,), (n_sets, n_sides), (n,), (n_sides,), (1,),
               (F_HONOURS_DEALT + 1, n_sides), (n, n_sides, 2, F_SEAT_TRICKS), (n, n, 2),
               (n, n_sides, 3, HIST), (n, n_sides, 2)]
-    lane = Lane(*padded_zeros(shapes[:5], [None, None, -1, None, None]))
-    return Scratch(*padded_zeros(shapes, [None, None, -1] + [None] * 9), lane)
+    lane = Lane._make(padded_zeros(shapes[:5], [None, None, -1, None, None]))
+    return Scratch._make(padded_zeros(shapes, [None, None, -1] + [None] * 9) + [lane])
 
 
 @njit(inline="always", **JIT)
