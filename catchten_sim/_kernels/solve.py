@@ -45,7 +45,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .bits import JIT, KERNEL_JIT, highest_index, lowest_index, mix64
+from .bits import JIT, KERNEL_JIT, highest_index, lowest_index, mix64, popcount
 from .scoring import card_points
 from .trick import legal_cards, lock_bit, suit_mask, trump_mask, winning_card
 
@@ -434,6 +434,68 @@ def _sure(T, S, root, maxs):
     return 0, 0, pts, most
 
 
+@njit(inline="always", **JIT)
+def _run(T, S, allc, s, seat):
+    """How many of the highest remaining cards of suit ``s`` (trick order) ``seat`` holds
+    in a row."""
+    lane = allc & suit_mask(s)
+    r = 0
+    j = 0
+    while lane:
+        c = T.order[s, j]
+        j += 1
+        if (lane >> c) & 1:
+            if S.owner[c] != seat:
+                break
+            lane ^= _bit(c)
+            r += 1
+    return r
+
+
+@njit(inline="always", **JIT)
+def _quick(T, S, leader, t, root, allc):
+    """Tricks the leader's team surely takes at a trick start by cashing its winners (the
+    quick tricks of bridge solvers): first the leader's run of top trumps (each opponent
+    holding trumps must follow), then in each plain suit the leader's run of top cards for
+    as many rounds as every opponent that may still hold a trump can follow (an opponent
+    without trumps cannot ruff; one that follows loses no card of another suit). Partners
+    never spoil a trick of their own side, but with ``must_trump`` one that is out of the
+    suit must ruff and would take the lead: they count as opponents there.
+    0 while an exposed turn-up is still in play (its lock changes who can follow)."""
+    p = T.p
+    n = p[K_N]
+    tr = p[K_TRUMP]
+    if p[K_EXPOSED] and p[K_TURNUP] >= 0 and (allc >> p[K_TURNUP]) & 1:
+        return 0
+    team = T.side[leader] == root
+    tmask = trump_mask(tr)
+    lh = S.hands[leader]
+    rt = 0
+    if tr <= 3 and lh & tmask:
+        if not (p[K_NTFL] and t % p[K_SETSIZE] == 0 and lh & ~tmask):
+            rt = _run(T, S, allc, tr, leader)
+    q = rt
+    ruffers = 0
+    for o in range(n):
+        if o != leader and popcount(S.hands[o] & tmask) > rt:
+            # with must_trump a partner out of the suit must ruff and takes the lead
+            if (T.side[o] == root) != team or p[K_MUSTTRUMP]:
+                ruffers |= 1 << o
+    for s in range(4):
+        if s == tr or not lh & suit_mask(s):
+            continue
+        r = _run(T, S, allc, s, leader)
+        o = 0
+        while r > 0 and o < n:
+            if (ruffers >> o) & 1:
+                ln = popcount(S.hands[o] & suit_mask(s))
+                if ln < r:
+                    r = ln
+            o += 1
+        q += r
+    return q
+
+
 @njit(**KERNEL_JIT)
 def _search(T, S, tt, pos, cnt, alpha, beta):
     """Fail-soft alpha-beta: the future score difference (root side's view) of a position.
@@ -476,9 +538,10 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
             v, _c = _trick_value(T, root, T.side[w], hon, cnt, t)
             return v
         # the points still in play bound the future value; the top trumps are sure
-        rem = S.future[t // p[K_SETSIZE]]
+        allc = np.int64(0)
         for i in range(n):
-            rem |= S.hands[i]
+            allc |= S.hands[i]
+        rem = S.future[t // p[K_SETSIZE]] | allc
         honours = _honours_of(T, rem)
         pr, tr_, po, to = _sure(T, S, root, S.tmp)
         mode = p[K_MODE]
@@ -494,6 +557,18 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
             return upper
         if lower >= beta:
             return lower
+        if mode == MODE_LINEAR:
+            # the leader's team cashes its quick tricks
+            q = _quick(T, S, leader, t, root, allc)
+            if T.side[leader] == root:
+                if q > tr_:
+                    lower += 2 * p[K_HALFN] * (q - tr_)
+                    if lower >= beta:
+                        return lower
+            elif q > to:
+                upper -= 2 * p[K_HALFN] * (q - to)
+                if upper <= alpha:
+                    return upper
         # transposition table
         k1, k2 = _key(T, S, leader, t, cnt)
         mask = tt.key1.shape[0] - 1
