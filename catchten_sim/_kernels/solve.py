@@ -300,11 +300,15 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
                 if not partner_wins:
                     break
     top = np.int64(0)
+    ruffed = 0
+    to_partner = 0
     if k == 0:
-        # the highest remaining card of each suit
+        # the highest remaining card of each suit; suits an opponent can ruff; suits whose
+        # highest card a partner holds
         allc = np.int64(0)
         for q in range(n):
             allc |= S.hands[q]
+        tmask = trump_mask(T.p[K_TRUMP])
         for su in range(4):
             if (cands >> (13 * su)) & 0x1FFF:
                 for j in range(13):
@@ -313,7 +317,15 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
                         break
                     if (allc >> c) & 1:
                         top |= _bit(c)
+                        o = S.owner[c]
+                        if o != seat and (T.side[o] == root) == maximizing:
+                            to_partner |= 1 << su
                         break
+                if su != T.p[K_TRUMP]:
+                    for q in range(n):
+                        if (T.side[q] == root) != maximizing and S.hands[q] & tmask \
+                                and not S.hands[q] & suit_mask(su):
+                            ruffed |= 1 << su
     m = 0
     mv = S.moves[ply]
     sc = S.mscore[ply]
@@ -322,10 +334,15 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
         cands &= cands - 1
         h = T.hon[c]
         if k == 0:
+            su = c // 13
             if c == ttmove:
                 s = 100000
+            elif (ruffed >> su) & 1:
+                s = 500 - 20 * h - T.pw[c]
             elif (top >> c) & 1:
                 s = 5000 + T.pw[c]
+            elif (to_partner >> su) & 1:
+                s = 4000 - 20 * h - T.pw[c]
             else:
                 s = 1000 - 20 * h - T.pw[c]
         else:
