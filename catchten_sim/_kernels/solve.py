@@ -265,6 +265,7 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
     n = T.p[K_N]
     root = S.st[S_ROOT]
     wpow = -1
+    oppmax = -1
     partner_wins = False
     led = 0
     if k > 0:
@@ -278,27 +279,23 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
         w = leader + wi
         if w >= n:
             w -= n
-        partner_wins = (T.side[w] == root) == maximizing
-        if partner_wins:
-            # a partner's card is safe only if no opponent still to play can beat it
-            for j in range(k + 1, n):
-                q = leader + j
-                if q >= n:
-                    q -= n
-                if (T.side[q] == root) == maximizing:
-                    continue
-                h = S.hands[q]
-                if h & suit_mask(led):
-                    h &= suit_mask(led)
-                hc = h
-                while hc:
-                    c2 = highest_index(hc)
-                    hc &= ~_bit(c2)
-                    if _power(T, c2, led) > wpow:
-                        partner_wins = False
-                        break
-                if not partner_wins:
-                    break
+        # the strongest card an opponent still to play can put on this trick
+        for j in range(k + 1, n):
+            q = leader + j
+            if q >= n:
+                q -= n
+            if (T.side[q] == root) == maximizing:
+                continue
+            h = S.hands[q]
+            if h & suit_mask(led):
+                h &= suit_mask(led)
+            while h:
+                c2 = lowest_index(h)
+                h &= h - 1
+                pc = _power(T, c2, led)
+                if pc > oppmax:
+                    oppmax = pc
+        partner_wins = (T.side[w] == root) == maximizing and wpow > oppmax
     top = np.int64(0)
     ruffed = 0
     to_partner = 0
@@ -349,10 +346,10 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
             p = _power(T, c, led)
             if partner_wins:
                 s = 3000 + 20 * h - T.pw[c]
+            elif p > wpow and p > oppmax:
+                s = 6000 - p + 20 * h
             elif p > wpow:
-                s = 6000 - p
-                if k == n - 1:
-                    s += 20 * h
+                s = 2000 - p
             else:
                 s = 1000 - 20 * h - T.pw[c]
         # insertion, best first
