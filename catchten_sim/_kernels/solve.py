@@ -85,7 +85,7 @@ sets as dealt; owner : int64 (52,) seat dealt each card; future : int64
 (4,) cards of the sets after set ``s``; trick : int64 (64,) the cards of each trick by ply;
 moves, mscore :
 int64 (MAX_PLY, MAX_MOVES) move lists per ply; winners : int64 (64, 2) (winner seat, honour
-points) of each trick replayed; tmp : int64 (16,) scratch; st : int64 (S_NST,) root side,
+points) of each trick replayed; tmp : int64 (128,) scratch (``tmp[64 + ply]``: the killer card of each ply); st : int64 (S_NST,) root side,
 search id, counters,
 the node budget of one solve (``S_LIMIT``, 0 = none) and ``S_ABORT`` = 1 once a solve ran out of it
 (its values are then meaningless).
@@ -105,7 +105,7 @@ def new_state() -> SolveState:
                       np.zeros(MAX_PLY, np.int64),
                       np.zeros((MAX_PLY, MAX_MOVES), np.int64),
                       np.zeros((MAX_PLY, MAX_MOVES), np.int64),
-                      np.zeros((64, 2), np.int64), np.zeros(16, np.int64),
+                      np.zeros((64, 2), np.int64), np.zeros(128, np.int64),
                       np.zeros(S_NST, np.int64))
 
 
@@ -326,6 +326,7 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
     m = 0
     mv = S.moves[ply]
     sc = S.mscore[ply]
+    killer = S.tmp[64 + ply]
     while cands:
         c = lowest_index(cands)
         cands &= cands - 1
@@ -352,6 +353,8 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
                 s = 2000 - p
             else:
                 s = 1000 - 20 * h - T.pw[c]
+        if k == 0 and c == killer and s < 90000:
+            s += 1500
         # insertion, best first
         j = m
         while j > 0 and sc[j - 1] < s:
@@ -626,6 +629,7 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
+                        S.tmp[64 + ply] = c
                         break
         else:
             if v < best:
@@ -634,6 +638,7 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
                 if v < beta:
                     beta = v
                     if alpha >= beta:
+                        S.tmp[64 + ply] = c
                         break
     if k == 0:
         _store(S, tt, k1, k2, n_tricks - t, best, alpha0, beta0, bestc, slot)
