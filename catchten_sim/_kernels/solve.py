@@ -411,14 +411,16 @@ def _sure(T, S, root, maxs):
     """Honour points and tricks sure for each team: the run of the highest remaining trumps
     held by one team (seats of the root side, or all the others) all go to that team, and
     the seat of the team holding most of the run wins that many tricks. Returns
-    ``(points_root, tricks_root, points_others, tricks_others)``."""
+    ``(points_root, tricks_root, points_others, tricks_others, run)``, ``run`` the mask
+    of those trumps."""
     p = T.p
     tr = p[K_TRUMP]
     if tr > 3:
-        return 0, 0, 0, 0
+        return 0, 0, 0, 0, np.int64(0)
     n = p[K_N]
     team = -1
     pts = 0
+    rm = np.int64(0)
     allc = np.int64(0)
     for q in range(n):
         allc |= S.hands[q]
@@ -439,22 +441,23 @@ def _sure(T, S, root, maxs):
         elif tm != team:
             break
         pts += T.hon[c]
+        rm |= _bit(c)
         maxs[holder] += 1
     if team < 0:
-        return 0, 0, 0, 0
+        return 0, 0, 0, 0, np.int64(0)
     most = 0
     for q in range(n):
         if maxs[q] > most:
             most = maxs[q]
     if team == 1:
-        return pts, most, 0, 0
-    return 0, 0, pts, most
+        return pts, most, 0, 0, rm
+    return 0, 0, pts, most, rm
 
 
 @njit(inline="always", **JIT)
 def _run(T, S, allc, s, seat):
     """How many of the highest remaining cards of suit ``s`` (trick order) ``seat`` holds
-    in a row."""
+    in a row, and their mask."""
     lane = allc & suit_mask(s)
     r = 0
     j = 0
@@ -466,7 +469,7 @@ def _run(T, S, allc, s, seat):
                 break
             lane ^= _bit(c)
             r += 1
-    return r
+    return r, (allc & suit_mask(s)) & ~lane
 
 
 @njit(inline="always", **JIT)
@@ -478,30 +481,40 @@ def _quick(T, S, leader, t, root, allc):
     without trumps cannot ruff; one that follows loses no card of another suit). Partners
     never spoil a trick of their own side, but with ``must_trump`` one that is out of the
     suit must ruff and would take the lead: they count as opponents there.
-    0 while an exposed turn-up is still in play (its lock changes who can follow)."""
+    Returns ``(tricks, captured)``: ``captured`` holds the trumps that fall into the
+    leader's trump tricks (the leader's run, and every trump of a seat holding no more
+    trumps than the run is long: it must follow with all of them); their honours go to the
+    leader's team. Plain-suit tricks are counted in ``MODE_LINEAR`` only. Nothing while an
+    exposed turn-up is still in play (its lock changes who can follow)."""
     p = T.p
     n = p[K_N]
     tr = p[K_TRUMP]
     if p[K_EXPOSED] and p[K_TURNUP] >= 0 and (allc >> p[K_TURNUP]) & 1:
-        return 0
+        return 0, np.int64(0)
     team = T.side[leader] == root
     tmask = trump_mask(tr)
     lh = S.hands[leader]
     rt = 0
+    cap = np.int64(0)
     if tr <= 3 and lh & tmask:
         if not (p[K_NTFL] and t % p[K_SETSIZE] == 0 and lh & ~tmask):
-            rt = _run(T, S, allc, tr, leader)
+            rt, cap = _run(T, S, allc, tr, leader)
     q = rt
     ruffers = 0
     for o in range(n):
-        if o != leader and popcount(S.hands[o] & tmask) > rt:
+        nt = popcount(S.hands[o] & tmask)
+        if rt > 0 and o != leader and nt <= rt:
+            cap |= S.hands[o] & tmask
+        if o != leader and nt > rt:
             # with must_trump a partner out of the suit must ruff and takes the lead
             if (T.side[o] == root) != team or p[K_MUSTTRUMP]:
                 ruffers |= 1 << o
+    if p[K_MODE] != MODE_LINEAR:
+        return q, cap
     for s in range(4):
         if s == tr or not lh & suit_mask(s):
             continue
-        r = _run(T, S, allc, s, leader)
+        r, _m = _run(T, S, allc, s, leader)
         o = 0
         while r > 0 and o < n:
             if (ruffers >> o) & 1:
@@ -510,7 +523,7 @@ def _quick(T, S, leader, t, root, allc):
                     r = ln
             o += 1
         q += r
-    return q
+    return q, cap
 
 
 @njit(**KERNEL_JIT)
@@ -560,7 +573,7 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
             allc |= S.hands[i]
         rem = S.future[t // p[K_SETSIZE]] | allc
         honours = _honours_of(T, rem)
-        pr, tr_, po, to = _sure(T, S, root, S.tmp)
+        pr, tr_, po, to, run = _sure(T, S, root, S.tmp)
         mode = p[K_MODE]
         upper = honours - 2 * po
         lower = -honours + 2 * pr
@@ -574,16 +587,23 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
             return upper
         if lower >= beta:
             return lower
-        if mode == MODE_LINEAR:
-            # the leader's team cashes its quick tricks
-            q = _quick(T, S, leader, t, root, allc)
+        # the leader's team cashes its quick tricks; the trumps that fall to them are sure
+        q, cap = _quick(T, S, leader, t, root, allc)
+        if q > 0:
             if T.side[leader] == root:
-                if q > tr_:
+                if tr_ > 0:
+                    cap |= run
+                lower += 2 * (_honours_of(T, cap) - pr)
+                if mode == MODE_LINEAR and q > tr_:
                     lower += 2 * p[K_HALFN] * (q - tr_)
-                    if lower >= beta:
-                        return lower
-            elif q > to:
-                upper -= 2 * p[K_HALFN] * (q - to)
+                if lower >= beta:
+                    return lower
+            else:
+                if to > 0:
+                    cap |= run
+                upper -= 2 * (_honours_of(T, cap) - po)
+                if mode == MODE_LINEAR and q > to:
+                    upper -= 2 * p[K_HALFN] * (q - to)
                 if upper <= alpha:
                     return upper
         # transposition table
