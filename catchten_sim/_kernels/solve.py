@@ -744,6 +744,9 @@ def _guess(T, S, t):
         for si in range(t // p[K_SETSIZE] + 1, p[K_NSETS]):
             m |= S.sets[si, q] & p[K_HONMASK]
         h = _honours_of(T, m)
+        if p[K_MODE] == MODE_LINEAR and p[K_TRUMP] <= 3:
+            # the side with more trumps takes more tricks
+            h += 3 * popcount(S.hands[q] & suit_mask(p[K_TRUMP]))
         g += h if T.side[q] == root else -h
     return g
 
