@@ -338,7 +338,7 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
             elif (ruffed >> su) & 1:
                 s = 500 - 20 * h - T.pw[c]
             elif (top >> c) & 1:
-                s = 5000 + T.pw[c]
+                s = 5000 + T.pw[c] + (500 if su != T.p[K_TRUMP] else 0)
             elif (to_partner >> su) & 1:
                 s = 4000 - 20 * h - T.pw[c]
             else:
