@@ -340,7 +340,7 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
             elif (top >> c) & 1:
                 s = 5000 + T.pw[c] + (500 if su != T.p[K_TRUMP] else 0)
             elif (to_partner >> su) & 1:
-                s = 4000 - 20 * h - T.pw[c]
+                s = 6000 - 20 * h - T.pw[c]
             else:
                 s = 1000 - 20 * h - T.pw[c]
         else:
