@@ -287,14 +287,21 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
             if (T.side[q] == root) == maximizing:
                 continue
             h = S.hands[q]
-            if h & suit_mask(led):
-                h &= suit_mask(led)
-            while h:
-                c2 = lowest_index(h)
-                h &= h - 1
-                pc = _power(T, c2, led)
-                if pc > oppmax:
-                    oppmax = pc
+            f = h & suit_mask(led)
+            su = led
+            if f == 0:
+                su = T.p[K_TRUMP]
+                f = h & trump_mask(su)
+                if f == 0:
+                    continue
+            # its best card: the trump order's top card, else the highest by rank
+            if su == T.p[K_TRUMP]:
+                c2 = su * 13 + T.top[(f >> (13 * su)) & 0x1FFF]
+            else:
+                c2 = highest_index(f)
+            pc = _power(T, c2, led)
+            if pc > oppmax:
+                oppmax = pc
         partner_wins = (T.side[w] == root) == maximizing and wpow > oppmax
     top = np.int64(0)
     ruffed = 0
