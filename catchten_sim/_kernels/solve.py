@@ -530,6 +530,33 @@ def _quick(T, S, leader, t, root, allc):
                     r = ln
             o += 1
         q += r
+    # or a cheap lead to a partner's top cards in one suit, which the partner then cashes
+    # (every opponent with a trump must follow; with must_trump so must every partner
+    # holding a trump, or it would ruff and take the lead)
+    ntfl_now = p[K_NTFL] and t % p[K_SETSIZE] == 0 and lh & ~tmask
+    for s in range(4):
+        if not lh & suit_mask(s) or (s == tr and ntfl_now):
+            continue
+        lane = allc & suit_mask(s)
+        j = 0
+        while not (lane >> T.order[s, j]) & 1:
+            j += 1
+        pt = S.owner[T.order[s, j]]
+        if pt == leader or (T.side[pt] == root) != team:
+            continue
+        r, _m = _run(T, S, allc, s, pt)
+        if r <= q:
+            continue
+        if s != tr:
+            for o in range(n):
+                if o == pt or not S.hands[o] & tmask:
+                    continue
+                if (T.side[o] == root) != team or p[K_MUSTTRUMP]:
+                    ln = popcount(S.hands[o] & suit_mask(s))
+                    if ln < r:
+                        r = ln
+        if r > q:
+            q = r
     return q, cap
 
 
