@@ -4,6 +4,12 @@ cluster against the threads path (issue 12).
     PYTHONPATH=. python benchmarks/bench_runner.py memory --deals 100000000 --policy random
     PYTHONPATH=. python benchmarks/bench_runner.py dask --deals 2000000 --repeats 3
     PYTHONPATH=. python benchmarks/bench_runner.py scaling --deals 4000000 --repeats 2
+    PYTHONPATH=. python benchmarks/bench_runner.py compare --deals 2000000 --repeats 5
+
+``compare`` runs the same simulation on threads (1 and all cores) and on one
+``LocalCluster`` scaled to 1 and to 2 single-threaded workers, round-robin, and prints
+each path's median throughput, the ratios, and the load average before and after (the
+machine is shared: quote the load with the numbers).
 
 ``memory`` runs ``catchten simulate`` in a child process (threads path, and with
 ``--run-dir``) and prints the child's peak resident memory. ``dask`` times the same
@@ -115,15 +121,63 @@ def scaling(a) -> None:
     print(f"2 workers / 1 worker: {med[1] / med[2]:.2f}")
 
 
+def compare(a) -> None:
+    from distributed import Client, LocalCluster
+
+    from catchten_sim import Rules
+    from catchten_sim.policies import Policy
+    from catchten_sim.simulate import DealTask, max_threads, simulate
+    rules = Rules("foster", 4)
+    cores = max_threads()
+    load0 = os.getloadavg()
+    DealTask(rules, Policy.per_seat(a.policy, 4), 1).warm()
+    paths = ["threads 1", f"threads {cores}", "dask 1 worker", "dask 2 workers"]
+    times: dict[str, list[float]] = {k: [] for k in paths}
+    with LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1",
+                      dashboard_address=None, silence_logs=40) as cluster, \
+            Client(cluster) as client:
+        addr = cluster.scheduler_address
+        simulate(rules, a.policy, n_deals=20_000, seed=1, scheduler=addr)
+        for _ in range(a.repeats):
+            for name in paths:
+                extra: dict = {}
+                if name.startswith("threads"):
+                    extra = {"threads": int(name.split()[1])}
+                else:
+                    w = int(name.split()[1])
+                    cluster.scale(w)
+                    client.wait_for_workers(w)
+                    while len(client.scheduler_info()["workers"]) != w:
+                        time.sleep(0.1)
+                    extra = {"scheduler": addr}
+                t0 = time.perf_counter()
+                res = simulate(rules, a.policy, n_deals=a.deals, seed=1, **extra)
+                times[name].append(time.perf_counter() - t0)
+                assert res.n_deals == a.deals
+    load1 = os.getloadavg()
+    med = {k: statistics.median(v) for k, v in times.items()}
+    for k in paths:
+        print(f"{k:16s} {a.deals:,} deals  median {med[k]:6.2f} s  "
+              f"{a.deals / med[k]:>10,.0f} deals/s  (runs: "
+              f"{', '.join(f'{x:.2f}' for x in times[k])})")
+    top = f"threads {cores}"
+    print(f"dask 2 workers / {top}: {med[top] / med['dask 2 workers']:.2f}; "
+          f"dask 2 / dask 1: {med['dask 1 worker'] / med['dask 2 workers']:.2f}; "
+          f"dask 1 / threads 1: {med['threads 1'] / med['dask 1 worker']:.2f}")
+    print(f"load average before {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}, after "
+          f"{load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f} on {os.cpu_count()} cores; "
+          f"policy {a.policy}, {a.repeats} rounds")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("what", choices=["memory", "dask", "scaling"])
+    p.add_argument("what", choices=["memory", "dask", "scaling", "compare"])
     p.add_argument("--deals", type=int, default=2_000_000)
     p.add_argument("--policy", default="heuristic")
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--workers", type=int, default=None)
     a = p.parse_args()
-    {"memory": memory, "dask": dask, "scaling": scaling}[a.what](a)
+    {"memory": memory, "dask": dask, "scaling": scaling, "compare": compare}[a.what](a)
 
 
 if __name__ == "__main__":

@@ -51,7 +51,6 @@ from __future__ import annotations
 
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from collections.abc import Callable, Mapping, Sequence
@@ -69,7 +68,7 @@ from .errors import CatchTenError
 from .policies import Policy
 from .position import InfoSet, Position
 from .rules import NO_TRUMPS, Rules
-from .runner import run_parallel
+from . import runner
 from .simulate import _check_count, max_threads
 from .state import card_points
 
@@ -178,8 +177,6 @@ class RolloutEvaluator:
         self._cands = np.array(list(self.candidates), dtype=np.int64)
         from .pimc import kernel_policies
         self._pols = kernel_policies(self.policies, "advise's rollouts")
-        t = self._rs.t
-        self._scr = [K.scratch(t) for _ in range(max(1, self.threads))]
         rs = self._rs
         self._job = KR.RolloutJob(rs.owner_known, rs.cap_mask0, rs.trump_leads0, rs.start,
                                   np.int64(self.info.seat), np.int64(self.info.dealer),
@@ -190,13 +187,15 @@ class RolloutEvaluator:
         self._nolog = (np.zeros(1, dtype=np.int64), np.zeros((1, n), dtype=np.int64),
                        np.zeros(1, dtype=np.int64))
         self._n_tricks = n_tricks
-        self._pool = ThreadPoolExecutor(max_workers=self.threads - 1) \
-            if self.threads > 1 else None
+        # the run engine's executor (threads, or inline for one); a batch of samples is
+        # one chunk, split over the threads, each with its own work area kept across batches
+        self._executor = runner.make_executor(max(1, self.threads))
+        self._task = _RolloutBatch(self)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        if self._executor is not None:
+            self._executor.close()
+            self._executor = None
 
     def _run(self, hands, first, out, scr, cands, do_log=False, logs=None):
         KR.rollout_chunk(self._rs.t, scr, self._job, hands, cands, np.int64(first), out,
@@ -206,12 +205,13 @@ class RolloutEvaluator:
         m = hands.shape[0]
         r = self.info.rules
         out = np.zeros((m, len(self._cands), KR.n_out_cols(r.n_sides)), dtype=np.int16)
-        th = len(self._scr)
-
-        def slot(i: int, a: int, b: int) -> None:
-            self._run(hands[a:b], first + a, out[a:b], self._scr[i], self._cands)
-
-        run_parallel(slot, m, self._pool, th)
+        task = self._task
+        task.hands, task.first, task.out = hands, first, out
+        try:
+            for _ in self._executor.map(task, [runner.Chunk(0, first, m)]):
+                pass
+        finally:
+            task.hands = task.out = None
         return out
 
     def line(self, hands: np.ndarray, index: int, card: int) -> tuple[np.ndarray, ...]:
@@ -223,9 +223,32 @@ class RolloutEvaluator:
                 np.full((self._n_tricks, n), -1, dtype=np.int64),
                 np.full(self._n_tricks, -1, dtype=np.int64))
         out = np.zeros((1, 1, KR.n_out_cols(self.info.rules.n_sides)), dtype=np.int16)
-        self._run(np.ascontiguousarray(hands), index, out, self._scr[0],
+        self._run(np.ascontiguousarray(hands), index, out, K.scratch(self._rs.t),
                   np.array([card], dtype=np.int64), True, logs)
         return logs[0], logs[1], logs[2], out[0, 0]
+
+
+class _RolloutBatch:
+    """A batch of rollouts as a run-engine task: samples ``first … first+count-1`` of the
+    batch in ``hands`` (sample numbers from ``first``) written into ``out``."""
+
+    def __init__(self, ev: RolloutEvaluator) -> None:
+        self.ev = ev
+        self.key = f"rollout-{id(ev)}"
+        self.hands: Any = None
+        self.out: Any = None
+        self.first = 0
+
+    def scratch(self) -> Any:
+        return K.scratch(self.ev._rs.t)
+
+    def run(self, first: int, count: int, scr: Any) -> None:
+        a = first - self.first
+        self.ev._run(self.hands[a:a + count], first, self.out[a:a + count], scr,
+                     self.ev._cands)
+
+    def combine(self, parts: list) -> None:
+        return None
 
 
 def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],

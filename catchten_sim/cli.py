@@ -113,8 +113,14 @@ def run_options(f):
     """``--run-dir``, ``--scheduler``, ``--workers`` and ``--chunk``: where a long run keeps
     its finished chunks and where it runs (:mod:`catchten_sim.runner`)."""
     f = click.option("--chunk", type=int, default=None,
-                     help="Deals per chunk (the unit of work and of --run-dir files; "
-                          "default 131072); results do not depend on it.")(f)
+                     help="Deals (games) per chunk (the unit of work and of --run-dir files); "
+                          "results do not depend on it.")(f)
+    return run_dir_options(f)
+
+
+def run_dir_options(f):
+    """``--run-dir``, ``--scheduler`` and ``--workers`` (:func:`run_options` without
+    ``--chunk``, for runs whose chunks are fixed by their own plan)."""
     f = click.option("--workers", type=int, default=None,
                      help="Run on a local Dask cluster of N single-threaded processes "
                           '(pip install -e ".[cluster]").')(f)
@@ -265,24 +271,25 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         overrides[int(seat)] = pol
     pols = make_policies(rules, policy, opponents, overrides)
     if games is not None:
-        if out_path or report_dir or run_dir or scheduler or workers:
-            raise CatchTenError("games", "not with --out/--report/--run-dir/a Dask cluster",
-                                "--games prints game results only, on this machine")
+        if out_path or report_dir:
+            raise CatchTenError("games", "not with --out/--report",
+                                "--games prints game results only")
         from .games import simulate_games
         from .simulate import MAX_DEALS, _check_count
         games = _check_count("games", games, 1, MAX_DEALS)
         fd = first_dealer.strip()
-        gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=threads,
-                              first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd)
-        if as_json:
-            _emit_json({**gres.to_dict(), "interrupted": gres.interrupted})
-        else:
-            click.echo(gres.to_text())
-        if gres.interrupted:
-            click.echo(f"interrupted: {gres.n_games:,} of {games:,} games played; the numbers "
-                       "above are for those", err=True)
-            return 130
-        return None
+        show = sys.stderr.isatty() if progress is None else progress
+        bar = _Progress(games, "games") if show else None
+        try:
+            gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=threads,
+                                  first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd,
+                                  run_dir=run_dir, scheduler=scheduler, workers=workers,
+                                  progress=bar.update if bar else None,
+                                  **({"chunk": chunk} if chunk is not None else {}))
+        finally:
+            if bar:
+                bar.close()
+        return _print_games(gres, games, as_json, run_dir)
     if report_dir is not None:
         from .report import MIN_REPORT_DEALS, prepare_out_dir
         from .simulate import _check_count
@@ -313,19 +320,41 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     return None
 
 
-def _print_result(res, as_json: bool, run_dir, stopped: str | None = None) -> None:
-    """Print a simulation result; when it is short of the deals asked for, say so on
-    stderr (``stopped``: the line to print then; default: interrupted)."""
+def _print_games(gres, games: int, as_json: bool, run_dir, summary: bool = False,
+                 printed: bool = False) -> int | None:
+    """Print a games result (``printed``: its JSON is out already); short of the games
+    asked for: say so (and how to finish)."""
     if as_json:
-        _emit_json(res.to_dict())
+        if not printed:
+            _emit_json({**gres.to_dict(), "interrupted": gres.interrupted})
+    else:
+        click.echo(gres.to_text())
+    if gres.interrupted:
+        click.echo(f"{'unfinished' if summary else 'interrupted'}: {gres.n_games:,} of "
+                   f"{games:,} games played; the numbers above are for those"
+                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""), err=True)
+        return None if summary else 130
+    return None
+
+
+def _print_result(res, as_json: bool, run_dir, summary: bool = False,
+                  printed: bool = False) -> int | None:
+    """Print a simulation result (``printed``: its JSON is out already); when it is short
+    of the deals asked for, say so on stderr (``summary``: unfinished, not interrupted)
+    and exit 130 if interrupted."""
+    if as_json:
+        if not printed:
+            _emit_json(res.to_dict())
     else:
         from .report_text import print_simulation
         print_simulation(res)
     if res.interrupted:
-        click.echo(stopped or (
-            f"interrupted: {res.n_deals:,} of {res.requested:,} deals simulated; "
-            "the numbers above are for those"
-            + (f"; finish with: catchten resume {run_dir}" if run_dir else "")), err=True)
+        click.echo(f"{'unfinished' if summary else 'interrupted'}: {res.n_deals:,} of "
+                   f"{res.requested:,} deals simulated; the numbers above are for those"
+                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""),
+                   err=True)
+        return None if summary else 130
+    return None
 
 
 @cli.command("resume")
@@ -340,20 +369,49 @@ def _print_result(res, as_json: bool, run_dir, stopped: str | None = None) -> No
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 def resume_cmd(run_dir, threads, scheduler, workers, as_json, progress):
-    """Finish the run in DIR (made by simulate --run-dir): run only the chunks not yet
-    written there. The numbers equal those of an uninterrupted run with the same seed."""
-    from .simulate import open_run, resume
-    requested = open_run(run_dir)[3]
+    """Finish the run in DIR (made by simulate, simulate --games, equity, match or report
+    with --run-dir): run only the chunks not yet written there. The numbers equal those of
+    an uninterrupted run with the same seed."""
+    from .runner import open_any
+    rd, finish = open_any(run_dir)
+    kind = rd.manifest["kind"]
     show = sys.stderr.isatty() if progress is None else progress
-    bar = _Progress(requested) if show else None
+    opts = {"threads": threads, "scheduler": scheduler, "workers": workers}
+    if kind == "report":
+        rep = finish(rd, progress=_say if show else None, **opts)
+        click.echo(f"{rep.out_dir}: report finished from {run_dir}", err=True)
+        return 130 if rep.sidecar.get("interrupted") else None
+    bar = _Progress(int(rd.manifest["deals"]), "games" if kind == "games" else "deals") \
+        if show else None
     try:
-        res = resume(run_dir, threads=threads, scheduler=scheduler, workers=workers,
-                     progress=bar.update if bar else None)
+        res = finish(rd, progress=bar.update if bar else None, **opts)
     finally:
         if bar:
             bar.close()
-    _print_result(res, as_json, run_dir)
-    return 130 if res.interrupted else None
+    return _print_run(kind, res, as_json, run_dir, rd, summary=False)
+
+
+def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool) -> int | None:
+    """Print the result of a run directory of any kind (resume, summarize; a summary says
+    where the chunks ran: ``run on:``, or ``run_on`` in JSON)."""
+    if as_json:
+        d = {**res.to_dict(), "interrupted": res.interrupted} if kind == "games" else \
+            _with_start(res, res.to_dict()) if kind == "equity" else res.to_dict()
+        if summary:
+            d["run_on"] = rd.sessions()
+        _emit_json(d)
+    if kind == "simulate":
+        code = _print_result(res, as_json, run_dir, summary, printed=as_json)
+    elif kind == "games":
+        code = _print_games(res, int(rd.manifest["deals"]), as_json, run_dir, summary,
+                            printed=as_json)
+    elif kind == "equity":
+        code = _print_equity(res, res.to_dict(), as_json, run_dir, printed=as_json)
+    else:
+        code = _print_match(res, res.to_dict(), as_json, run_dir, printed=as_json)
+    if summary and not as_json:
+        click.echo(f"run on: {rd.executors_text()}")
+    return code
 
 
 @cli.command("summarize")
@@ -361,12 +419,24 @@ def resume_cmd(run_dir, threads, scheduler, workers, as_json, progress):
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def summarize_cmd(run_dir, as_json):
     """Print the result of the run in DIR from the chunks written there, without running
-    anything (a run still going, or stopped, shows the deals finished so far)."""
-    from .simulate import summarize
-    res = summarize(run_dir)
-    _print_result(res, as_json, run_dir,
-                  f"unfinished: {res.n_deals:,} of {res.requested:,} deals in {run_dir}; "
-                  f"finish with: catchten resume {run_dir}")
+    anything (a run still going, or stopped, shows what finished so far)."""
+    from .runner import open_any
+    rd, finish = open_any(run_dir, compute=False)
+    kind = rd.manifest["kind"]
+    if kind == "report":
+        from .report import runs_status
+        runs = runs_status(rd)
+        if as_json:
+            _emit_json({"kind": "report", "out": rd.manifest.get("out"), "runs": runs})
+            return None
+        click.echo(f"report run directory {run_dir} (report files: {rd.manifest.get('out')})")
+        for r in runs:
+            req = f"{r['requested']:,}" if r["requested"] else "?"
+            click.echo(f"  {r['part']:<14s} {r['deals']:>12,} of {req:>12s} deals  "
+                       f"{r['rules']}; {r['policies']}")
+        click.echo(f"finish (or rebuild the report files) with: catchten resume {run_dir}")
+        return None
+    return _print_run(kind, finish(rd), as_json, run_dir, rd, summary=True)
 
 
 def _say(msg: str) -> None:
@@ -402,9 +472,10 @@ def _say(msg: str) -> None:
               metavar="DIR",
               help="Take the main run from a run directory (simulate --run-dir) instead of "
                    "simulating it: its rules, policies, seed and finished deals.")
+@run_options
 def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, policy,
                opponents, threads, out_dir, force, formats, sweep_players, sweep_variants,
-               compare_policies, progress, from_dir):
+               compare_policies, progress, from_dir, run_dir, scheduler, workers, chunk):
     """Simulate and write a report: one multi-page PDF, a PNG per figure, the numbers
     behind every figure as CSV and a JSON sidecar (rules, policies, deals, seed, versions).
 
@@ -432,7 +503,8 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
                        sweep_players=sweep_players, sweep_variants=sweep_variants,
                        compare_policies=compare_policies, sweep_deals=sweep_deals,
                        threads=threads, force=force, progress=_say if show else None,
-                       main=main)
+                       main=main, run_dir=run_dir, scheduler=scheduler, workers=workers,
+                       chunk=chunk, unfinished_from=from_dir)
     click.echo(f"{rep.out_dir}: " + ", ".join(p.name for p in rep.files
                                               if p.suffix in (".pdf", ".json"))
                + f" and {sum(p.suffix == '.png' for p in rep.files)} PNG, "
@@ -440,8 +512,13 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     if rep.sidecar.get("interrupted"):
         click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals in all "
                    "(main run and sweeps): the "
-                   "report shows what ran and says so on every figure", err=True)
+                   "report shows what ran and says so on every figure"
+                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""), err=True)
         return 130
+    if rep.sidecar.get("unfinished_from"):
+        click.echo(f"unfinished: the run in {from_dir} has {main.n_deals:,} of "
+                   f"{main.requested:,} deals; the report shows those and says so; finish "
+                   f"the run with: catchten resume {from_dir}", err=True)
 
 
 class _Progress:
@@ -728,8 +805,10 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
                    "seating (two or three sides, kernel policies; built once and cached, "
                    "minutes on a cold cache).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
+@run_dir_options
 def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads, time_limit,
-              precision, pilot, stop_early, progress, report_dir, p_win_game, as_json):
+              precision, pilot, stop_early, progress, report_dir, p_win_game, as_json,
+              run_dir, scheduler, workers):
     """Is strategy A better than B? A duplicate match: every deal played with A on side 0
     and B on the others, then swapped (with three or more sides, every rotation), on the
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
@@ -746,7 +825,8 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
             bar = _Progress(max(deals, 1) if isinstance(deals, int) else 0) if show else None
             res = match(rules, a, b, deals=deals, seed=seed, threads=threads,
                         time_limit=time_limit, precision=precision, pilot=pilot,
-                        stop_early=stop_early, progress=bar.update if bar else None)
+                        stop_early=stop_early, progress=bar.update if bar else None,
+                        run_dir=run_dir, scheduler=scheduler, workers=workers)
     finally:
         if bar is not None:
             bar.close()
@@ -757,19 +837,28 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
             d["p_win_game"] = game_p_win(rules, a, b, seed=seed, threads=threads)
     if report_dir is not None:
         d["report"] = _write_match_report(res, report_dir)
+    return _print_match(res, d, as_json, run_dir, report_dir)
+
+
+def _print_match(res, d: dict, as_json: bool, run_dir, report_dir=None,
+                 printed: bool = False) -> int | None:
+    """Print a match (``d``: its JSON, with any extra keys; ``printed``: out already);
+    exit 130 when interrupted."""
     if as_json:
-        _emit_json(d)
+        if not printed:
+            _emit_json(d)
     else:
         click.echo(res.to_text())
-        if p_win_game:
+        if "p_win_game" in d:
             click.echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
                        "(game-equity table of each seating)")
         if report_dir is not None:
             click.echo(f"report: {len(d['report'])} files written to {report_dir}", err=True)
-    if res.stop == "interrupted":
-        click.echo(f"interrupted: {res.deals:,} deals played; the numbers above are for those",
+    if res.stop in ("interrupted", "unfinished"):
+        click.echo(f"{res.stop}: {res.deals:,} deals played; the numbers above are for those"
+                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""),
                    err=True)
-        return 130
+        return 130 if res.stop == "interrupted" else None
     return None
 
 
@@ -813,8 +902,9 @@ MAX_EQUITY_HANDS = 20_000_000
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (errors too).")
+@run_options
 def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, opponents, threads,
-               out_path, plot, cache, progress, as_json):
+               out_path, plot, cache, progress, as_json, run_dir, scheduler, workers, chunk):
     """The game-equity table: P(each side wins the game | scores before a deal, who deals),
     exact by dynamic programming over the deal outcomes of HANDS simulated deals (2 sides;
     3 sides with tie=count_out; 4 or more sides are refused). Ctrl-C while the deals are
@@ -853,9 +943,16 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
                     click.echo(f"solving the game-equity DP over {k:,} distinct deal outcomes "
                                f"(about {est:.0f} s, cannot be interrupted)", err=True)
 
-            build = cached_equity_table if cache else equity_table
+            extra: dict[str, Any] = {}
+            if run_dir or scheduler or workers or chunk:    # the cache is for plain runs
+                build = equity_table
+                extra = {"run_dir": run_dir, "scheduler": scheduler, "workers": workers,
+                         **({"chunk": chunk} if chunk is not None else {})}
+            else:
+                build = cached_equity_table if cache else equity_table
             eq = build(rules, pols, n_hands=hands, seed=seed, threads=threads,
-                       progress=bar.update if bar is not None else None, on_solve=solving)
+                       progress=bar.update if bar is not None else None, on_solve=solving,
+                       **extra)
             summary = eq.to_dict()
             if out_path:
                 summary[Path(out_path).suffix.lower()[1:]] = str(eq.to_csv(out_path))
@@ -871,18 +968,40 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
     finally:
         if bar is not None:
             bar.close()
+    return _print_equity(eq, summary, as_json, run_dir)
+
+
+def _with_start(eq, d: dict) -> dict:
+    """An equity table's JSON with ``start``: each side's P(win) from 0-0 by dealer."""
+    ns = eq.rules.n_sides
+    d["start"] = [{"dealer_seat": c, "p_win": list(eq.p_win((0,) * ns, c))}
+                  for c in range(eq.rules.players if not eq.by_side else ns)]
+    return d
+
+
+def _print_equity(eq, summary: dict, as_json: bool, run_dir=None,
+                  printed: bool = False) -> int | None:
+    """Print an equity table (``summary``: its JSON, with any extra keys; ``printed``: its
+    JSON is out already)."""
+    rules = eq.rules
     T = rules.target
     ns = rules.n_sides
-    summary["start"] = [{"dealer_seat": d, "p_win": list(eq.p_win((0,) * ns, d))}
-                        for d in range(rules.players if not eq.by_side else ns)]
+    _with_start(eq, summary)
+    code = 130 if eq.stopped == "interrupted" else None
+    if eq.stopped == "unfinished":
+        click.echo(f"unfinished: {eq.n_hands:,} of {eq.requested_hands:,} deals in {run_dir}; "
+                   f"the table below is built from those; finish with: catchten resume "
+                   f"{run_dir}", err=True)
     if as_json:
-        _emit_json(summary)
-        return 130 if eq.partial else None
-    if eq.partial:
+        if not printed:
+            _emit_json(summary)
+        return code
+    if eq.partial and eq.stopped != "unfinished":
         click.echo(f"PARTIAL: interrupted after {eq.n_hands:,} of {eq.requested_hands:,} "
-                   "deals; the table below is built from those")
+                   "deals; the table below is built from those"
+                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""))
     click.echo(f"{rules.label()}: game equity to {T}, tie={rules.tie}; {eq.n_hands:,} deals "
-               f"({summary['distinct_outcomes']:,} distinct outcomes), seed {seed}; "
+               f"({summary['distinct_outcomes']:,} distinct outcomes), seed {eq.seed}; "
                + ("read from the cache" if summary["simulation_s"] == 0 else
                   f"simulation {summary['simulation_s']:.2f} s, DP {summary['dp_s']:.2f} s"))
     for e in summary["start"]:
@@ -901,7 +1020,7 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
     for key in ("csv", "parquet", "png"):
         if key in summary:
             click.echo(f"{key}: {summary[key]}")
-    return 130 if eq.partial else None
+    return code
 
 
 def main() -> None:

@@ -304,31 +304,54 @@ class GameSimulationResult:
         lines.append("final scores: " + ", ".join(
             f"side {e['side']} {e['mean']:.2f}"
             + (f" (se {e['se']:.2f})" if e["se"] is not None else "") for e in d["final_scores"]))
-        lines.append(f"{self.elapsed_s:.2f} s on {self.threads} thread(s)")
+        lines.append(f"{self.elapsed_s:.2f} s on {self.threads} thread(s)" if self.threads
+                     else "read from a run directory")
         return "\n".join(lines)
 
 
 class _GamesTask:
     """Whole games as a run-engine task (:mod:`catchten_sim.runner`): games ``first …
-    first+count-1`` give one int64 row each (columns ``_kernels.games.G_*``). Local
-    executors only (it holds the rules' tables)."""
+    first+count-1`` give one int64 row each (columns ``_kernels.games.G_*``). Picklable
+    (for Dask): the rules' tables are rebuilt from the rules on first use in a process."""
 
     def __init__(self, rules: Rules, tab, pol_arr, seed_u, mode, n_units, n_rows, ncols):
         self.rules, self.tab, self.pol_arr, self.seed_u = rules, tab, pol_arr, seed_u
         self.mode, self.n_units, self.n_rows, self.ncols = mode, n_units, n_rows, ncols
-        self.key = "games"
+        self.key = "games-" + runner.job_key({"rules": rules.to_dict(), "seed": int(seed_u),
+                                              "pols": pol_arr.tolist(), "mode": repr(mode)})
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "rules": self.rules.to_dict(), "tab": None}
+
+    def __setstate__(self, state: dict) -> None:
+        r = state["rules"]
+        self.__dict__.update(state, rules=Rules(r["preset"], r["players"], r["variants"]))
+
+    def _tab(self):
+        if self.tab is None:
+            self.tab = self.rules.tables()
+        return self.tab
 
     def scratch(self):
-        return K.scratch(self.tab), _gscratch(self.rules, self.n_units, self.n_rows)
+        return K.scratch(self._tab()), _gscratch(self.rules, self.n_units, self.n_rows)
 
     def run(self, first: int, count: int, scr) -> Any:
         rows = np.zeros((count, self.ncols), dtype=np.int64)
-        G.run_games(self.tab, scr[0], scr[1], self.pol_arr, self.seed_u, np.int64(first),
+        G.run_games(self._tab(), scr[0], scr[1], self.pol_arr, self.seed_u, np.int64(first),
                     np.int64(count), self.mode, rows)
         return rows
 
     def combine(self, parts: list) -> Any:
         return np.concatenate(parts)
+
+    def to_array(self, partial: Any) -> np.ndarray:
+        return np.asarray(partial, np.int64).ravel()
+
+    def from_array(self, a: np.ndarray) -> Any:
+        if a.size % self.ncols:
+            raise CatchTenError("run-dir", "chunk file does not fit the plan",
+                                f"{a.size} values, not rows of {self.ncols}")
+        return a.reshape(-1, self.ncols)
 
     def warm(self) -> None:
         self.run(0, 1, self.scratch())
@@ -339,8 +362,10 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
                    first_dealer: str | int = "rotate",
                    start_scores: Sequence[int] | None = None,
                    chunk: int = GAME_CHUNK,
-                   on_rows: Callable[[np.ndarray, int], None] | None = None
-                   ) -> GameSimulationResult:
+                   on_rows: Callable[[np.ndarray, int], None] | None = None,
+                   progress: Callable[[int, int], None] | None = None,
+                   run_dir: Any = None, scheduler: str | None = None,
+                   workers: int | None = None) -> GameSimulationResult:
     """Play ``n_games`` whole games to the target and summarise them.
 
     Parameters
@@ -356,7 +381,11 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     on_rows : callable(rows, first_game), optional
         Receives each chunk of per-game rows (int64; columns ``_kernels.games.G_*``: first
         dealer, winner, how, count-out step, hands, ties carried, deciding unit, then the
-        final running total of every side).
+        final running total of every side). Not with ``run_dir``.
+    progress : callable(done, n_games), optional, after every chunk.
+    run_dir, scheduler, workers : as :func:`catchten_sim.simulate.simulate` (kind
+        ``games``): a run directory of the games' rows, continued by the same call or
+        ``catchten resume DIR``; a Dask cluster. The numbers do not depend on them.
 
     Returns
     -------
@@ -410,6 +439,18 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     s_sq = np.zeros(ns)
     tally = {"replays": 0, "games_rep": 0, "unfinished": 0}
 
+    rd = None
+    if run_dir is not None:
+        if on_rows is not None:
+            raise CatchTenError("out", "not with --run-dir", "per-game rows come in game order "
+                                "from a run without a run directory only")
+        rd = runner.RunDir.create_or_open(run_dir, {
+            "kind": "games", "rules": rules.to_dict(), "policies": [p.label for p in pols],
+            "seed": seed, "deals": n_games, "chunk": chunk, "first_dealer": label,
+            "start_scores": [int(x) for x in start],
+            "plan": {"chunks": len(runner.chunk_plan(n_games, chunk, marks=False)) - 1,
+                     "ends": "multiples of chunk, and the last game"}})
+
     def fold(c, rows: np.ndarray) -> None:
         # integer counts, and sums of whole scores (exact in float64): any chunk order
         w = rows[:, G.G_WINNER]
@@ -431,12 +472,18 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
         tally["replays"] += int(rows[:, G.G_REPLAYS].sum())
         tally["games_rep"] += int((rows[:, G.G_REPLAYS] > 0).sum())
 
-    executor = runner.make_executor(used)
+    executor = runner.make_executor(1) if rd is not None and not rd.compute else \
+        runner.make_executor(used, scheduler, workers)
     try:
-        run = runner.run(task, runner.chunk_plan(n_games, chunk, marks=False), executor, fold)
+        run = runner.run(task, runner.chunk_plan(n_games, chunk, marks=False), executor, fold,
+                         run_dir=rd, progress=progress)
     finally:
         executor.close()
-    done, elapsed, interrupted = run.items, run.elapsed_s, run.interrupted
+    if not run.done:
+        raise CatchTenError("run-dir", "no finished chunk yet", str(rd.path) if rd else "")
+    used = run.threads if rd is None or rd.compute else 0
+    interrupted = run.interrupted or run.items < n_games
+    done, elapsed = run.items, run.elapsed_s
     replays, games_rep, unfinished = tally["replays"], tally["games_rep"], tally["unfinished"]
     last = int(np.nonzero(hands_hist)[0].max()) if hands_hist.any() else 0
     return GameSimulationResult(rules, pols, seed, done, label, tuple(int(x) for x in start),
@@ -467,25 +514,41 @@ class _SamplesTask(_GamesTask):
 
     def __init__(self, rules: Rules, tab, pol_arr, seed_u, at_once, n_units, n_rows):
         super().__init__(rules, tab, pol_arr, seed_u, (at_once, True), n_units, n_rows, 0)
-        self.key = "samples"
+        self.key = "samples-" + self.key
 
     def run(self, first: int, count: int, scr) -> tuple[np.ndarray, np.ndarray]:
         ns = self.rules.n_sides
         steps = np.zeros((count, self.n_units, self.n_rows, ns), dtype=np.int8)
         tside = np.zeros((count, self.n_units, self.n_rows), dtype=np.int8)
-        G.run_unit_samples(self.tab, scr[0], scr[1], self.pol_arr, self.seed_u,
+        G.run_unit_samples(self._tab(), scr[0], scr[1], self.pol_arr, self.seed_u,
                            np.int64(first), np.int64(count), self.mode, (steps, tside))
         return steps, tside
 
     def combine(self, parts: list) -> tuple[np.ndarray, np.ndarray]:
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
+    def to_array(self, partial: Any) -> np.ndarray:
+        return np.concatenate([partial[0].ravel(), partial[1].ravel()]).astype(np.int64)
+
+    def from_array(self, a: np.ndarray) -> Any:
+        ns = self.rules.n_sides
+        per = self.n_units * self.n_rows
+        m, rest = divmod(a.size, per * (ns + 1))
+        if rest:
+            raise CatchTenError("run-dir", "chunk file does not fit the plan",
+                                f"{a.size} values, not deals of {per * (ns + 1)}")
+        cut = m * per * ns
+        return (a[:cut].astype(np.int8).reshape(m, self.n_units, self.n_rows, ns),
+                a[cut:].astype(np.int8).reshape(m, self.n_units, self.n_rows))
+
 
 def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
                     n_hands: int, seed: int = 1, threads: int | None = None,
                     chunk: int = 1 << 15,
                     progress: Callable[[int, int], None] | None = None,
-                    deadline: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+                    deadline: float | None = None, run_dir: Any = None,
+                    scheduler: str | None = None, workers: int | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
     """Deal and play ``n_hands`` deals (deal ``i`` dealt by seat ``i % n``, the deals of
     :func:`catchten_sim.simulate.simulate`) and return their units in compact form:
     ``steps`` int8 (m, U, S, n_sides) and ``tside`` int8 (m, U, S).
@@ -493,7 +556,10 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
     ``m = n_hands`` unless the run stopped early: at ``deadline`` (a
     ``time.perf_counter()`` value) or on Ctrl-C, ``m`` is the deals finished (whole
     chunks, the first ``m`` deals of the full run); Ctrl-C before the first chunk ends
-    re-raises. ``progress(done, n_hands)`` is called after every chunk."""
+    re-raises. ``progress(done, n_hands)`` is called after every chunk. ``run_dir``: a
+    :class:`catchten_sim.runner.RunDir` whose chunks are read first and where every new
+    chunk is written (then ``m`` is the deals of the chunks done without a gap from the
+    first); ``scheduler``/``workers``: a Dask cluster (the same outcomes)."""
     used = max_threads() if threads is None else threads
     pols = _policies(rules, policies)
     at_once = rules.game_at_once
@@ -508,15 +574,20 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
     def fold(c, part) -> None:
         steps[c.first:c.first + c.count], tside[c.first:c.first + c.count] = part
 
-    executor = runner.make_executor(used)
+    edges = runner.chunk_plan(n_hands, chunk, marks=False)
+    executor = runner.make_executor(1) if run_dir is not None and not run_dir.compute else \
+        runner.make_executor(used, scheduler, workers)
     try:
-        out = runner.run(task, runner.chunk_plan(n_hands, chunk, marks=False), executor, fold,
-                         progress=progress,
+        out = runner.run(task, edges, executor, fold, progress=progress, run_dir=run_dir,
                          stop=(lambda: time.perf_counter() >= deadline)
                          if deadline is not None else None)
     finally:
         executor.close()
-    done = out.items        # local executors finish chunks in order: the first deals
+    gap = next((i for i in range(len(edges) - 1) if i not in out.done), len(edges) - 1)
+    done = int(edges[gap])     # the first deals: the chunks done without a gap
+    if done == 0:
+        raise (CatchTenError("run-dir", "no finished chunk yet", str(run_dir.path))
+               if run_dir is not None and not run_dir.compute else KeyboardInterrupt)
     if done < n_hands:
         return steps[:done].copy(), tside[:done].copy()
     return steps, tside
@@ -557,7 +628,9 @@ class EquityTable:
     sim_s: float = 0.0
     dp_s: float = 0.0
     requested_hands: int = 0
-    stopped: str = ""        # "" (complete), "interrupted" (Ctrl-C) or "time" (time limit)
+    #: "" (complete), "interrupted" (Ctrl-C), "time" (time limit) or "unfinished" (a summary
+    #: of a run directory not yet finished)
+    stopped: str = ""
 
     @property
     def partial(self) -> bool:
@@ -890,8 +963,14 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
                  threads: int | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  time_limit: float | None = None,
-                 on_solve: Callable[[int, float], None] | None = None) -> EquityTable:
+                 on_solve: Callable[[int, float], None] | None = None,
+                 run_dir: Any = None, scheduler: str | None = None,
+                 workers: int | None = None, chunk: int = 1 << 15) -> EquityTable:
     """The game-equity table from ``n_hands`` simulated deals (module docstring).
+
+    ``run_dir`` (kind ``equity``) keeps the simulated deals' outcomes chunk by chunk: the
+    same call (or ``catchten resume DIR``) continues the simulation, and the table is the
+    one an uninterrupted run gives; ``scheduler``/``workers`` simulate on a Dask cluster.
 
     ``progress(done, n_hands)`` is called while the deals are simulated. With
     ``time_limit`` (seconds) the simulation stops at about 0.4 of it, and when the DP over
@@ -913,13 +992,23 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
     seed = _check_count("seed", seed, 0, MAX_SEED)
     if threads is not None:
         threads = _check_count("threads", threads, 1, 1024)
+    chunk = _check_count("chunk", chunk, 1)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + 0.4 * time_limit
+    if run_dir is not None:
+        run_dir = runner.RunDir.create_or_open(run_dir, {
+            "kind": "equity", "rules": rules.to_dict(), "policies": [p.label for p in pols],
+            "seed": seed, "deals": n_hands, "chunk": chunk,
+            "plan": {"chunks": len(runner.chunk_plan(n_hands, chunk, marks=False)) - 1,
+                     "ends": "multiples of chunk, and the last deal"}})
     steps, tside = sample_outcomes(rules, pols, n_hands=n_hands, seed=seed, threads=threads,
-                                   progress=progress, deadline=deadline)
+                                   progress=progress, deadline=deadline, run_dir=run_dir,
+                                   scheduler=scheduler, workers=workers, chunk=chunk)
     done = steps.shape[0]
     stopped = "" if done == n_hands else ("time" if deadline is not None and
-                                           time.perf_counter() >= deadline else "interrupted")
+                                           time.perf_counter() >= deadline else
+                                           "unfinished" if run_dir is not None
+                                           and not run_dir.compute else "interrupted")
     dealer = np.arange(done, dtype=np.int64) % rules.players
     cls = dealer % rules.n_sides if by_side else dealer
     u_steps, u_tside, prob = outcome_distribution(steps, tside, cls, c_n)
@@ -1016,3 +1105,39 @@ def cached_equity_table(rules: Rules, policies: Sequence[object] | object = "heu
         except OSError:
             pass
     return eq
+
+
+def open_run(run_dir: Any) -> tuple[runner.RunDir, dict[str, Any]]:
+    """A games or equity run directory and the arguments of :func:`simulate_games` /
+    :func:`equity_table` that made it (``kind`` among them).
+
+    Raises
+    ------
+    CatchTenError
+        Not a run directory, another version, another kind, or a bad manifest.
+    """
+    def parse(m: dict[str, Any]) -> dict[str, Any]:
+        kw: dict[str, Any] = {"kind": m["kind"], "rules": runner.manifest_rules(m),
+                              "policies": [Policy.parse(p) for p in m["policies"]],
+                              "seed": int(m["seed"]), "chunk": int(m["chunk"])}
+        if m["kind"] == "games":
+            fd = str(m["first_dealer"])
+            kw.update(n_games=int(m["deals"]), start_scores=[int(x) for x in m["start_scores"]],
+                      first_dealer=int(fd.split()[1]) if fd.startswith("seat ") else fd)
+        else:
+            kw.update(n_hands=int(m["deals"]))
+        return kw
+
+    return runner.open_of_kind(run_dir, ("games", "equity"), "games or equity", parse)
+
+
+def from_run_dir(run_dir: Any, **options: Any) -> GameSimulationResult | EquityTable:
+    """Finish (or, with ``run_dir.compute`` false, summarize) the games or equity run of a
+    run directory; ``options``: ``threads``, ``scheduler``, ``workers``, ``progress``."""
+    rd, kw = open_run(run_dir)
+    kind = kw.pop("kind")
+    rules = kw.pop("rules")
+    pols = kw.pop("policies")
+    if kind == "games":
+        return simulate_games(rules, pols, run_dir=rd, **kw, **options)
+    return equity_table(rules, pols, run_dir=rd, **kw, **options)

@@ -52,7 +52,8 @@ Stopping: :class:`catchten_sim.aggregate.LookPlan` over the rounds (looks at 256
 and every doubling, and at ``deals``); at every look the run stops when the interval
 excludes 0 (``separated``) or its half-width is at most ``precision`` (``precision``).
 Otherwise it stops at ``deals``, at the ``time`` limit (``time``) or on Ctrl-C
-(``interrupted``, keeping every finished chunk). The interval of any stop uses the
+(``interrupted``, keeping every finished chunk); a summary of a run directory not yet
+finished says ``unfinished``. The interval of any stop uses the
 critical value of its look, so it covers with probability at least 95% under the
 repeated looks.
 """
@@ -60,7 +61,6 @@ from __future__ import annotations
 
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import Any
@@ -72,8 +72,8 @@ from .aggregate import LookPlan, mean_se, normal_interval, verdict
 from .errors import CatchTenError
 from .policies import Policy
 from .rules import Rules
-from .runner import run_parallel
-from .simulate import MAX_DEALS, MAX_SEED, _check_count, _nullpool, max_threads
+from . import runner
+from .simulate import MAX_DEALS, MAX_SEED, _check_count, max_threads
 
 __all__ = ["match", "MatchResult", "seatings", "game_p_win", "PILOT_FIRST", "STOPS"]
 
@@ -82,7 +82,7 @@ __all__ = ["match", "MatchResult", "seatings", "game_p_win", "PILOT_FIRST", "STO
 #: pilot deal ``PILOT_FIRST + j`` is dealt by seat ``j % n`` like match deal ``j``
 PILOT_FIRST = (2 ** 55 // 840 - 1) * 840
 PILOT_DEALS = 2_000
-STOPS = ("precision", "separated", "deals", "time", "interrupted")
+STOPS = ("precision", "separated", "deals", "time", "interrupted", "unfinished")
 MAX_ROUNDS_PER_CHUNK = 1 << 13
 CV_POLICY = Policy.HEURISTIC
 
@@ -249,10 +249,9 @@ def _f(x: float) -> float | None:
 
 class _Player:
     """Plays rounds of deals in every seating (and the control variate's self-play) with
-    the play core's ``run_chunk`` over :func:`runner.run_parallel`."""
+    the play core's ``run_chunk``, one work area (``scratch``) per call."""
 
-    def __init__(self, rules: Rules, a: Policy, b: Policy, seed: int, threads: int,
-                 pool: ThreadPoolExecutor | None) -> None:
+    def __init__(self, rules: Rules, a: Policy, b: Policy, seed: int, threads: int) -> None:
         self.rules = rules
         self.tab = rules.tables()
         n = rules.players
@@ -275,7 +274,6 @@ class _Player:
         pols.append(np.full(n, int(CV_POLICY), dtype=np.int64))
         self.policies = pols
         self.slow = bool(self.drivers)
-        self.use_cv = True
         # masks (K, n_sides): weight of each side in A's mean minus B's mean
         ns = rules.n_sides
         wts = np.zeros((len(self.seatings), ns))
@@ -285,34 +283,31 @@ class _Player:
                 wts[k, sd] = 1.0 / na if v == 0 else -1.0 / (ns - na)
         self.weights = wts
         self.seed = np.uint64(seed)
-        self.threads = threads
-        self.pool = pool
-        self.scratch = [K.scratch(self.tab) for _ in range(threads)]
         self.ncols = K.N_FIXED + n * K.N_PER_POS
         self._no_acc = (np.zeros(0, np.int64), np.zeros(0, np.int64))
 
-    def rows(self, first: int, count: int, policies: np.ndarray | int) -> np.ndarray:
+    def rows(self, first: int, count: int, policies: np.ndarray | int,
+             scr: Any = None) -> np.ndarray:
         """Outcome rows (int16, the play core's columns) of deals ``first …`` played with
         ``policies`` (int64 (n,) one kernel id per seat, or the number of a seating with
-        ``pimc`` seats, played by its :class:`catchten_sim.pimc.DealDriver`)."""
+        ``pimc`` seats, played by its :class:`catchten_sim.pimc.DealDriver`), in the work
+        area ``scr`` (default: one of the player's own)."""
+        if scr is None:
+            scr = self._scr = getattr(self, "_scr", None) or K.scratch(self.tab)
         rows = np.zeros((count, self.ncols), dtype=np.int16)
         if not isinstance(policies, np.ndarray):          # a seating with pimc seats
             driver = self.drivers[policies]
             for i in range(count):
                 driver.play(first + i, rows[i])
             return rows
-        tab, seed, scr, acc = self.tab, self.seed, self.scratch, self._no_acc
-
-        def work(slot: int, a: int, b: int) -> None:
-            K.run_chunk(tab, policies, seed, np.int64(first + a), np.int64(b - a), rows[a:b],
-                        acc, scr[slot])
-
-        run_parallel(work, count, self.pool, self.threads)
+        K.run_chunk(self.tab, policies, self.seed, np.int64(first), np.int64(count), rows,
+                    self._no_acc, scr)
         return rows
 
-    def side_totals(self, first: int, count: int, policies: np.ndarray) -> np.ndarray:
+    def side_totals(self, first: int, count: int, policies: np.ndarray | int,
+                    scr: Any = None) -> np.ndarray:
         """Hand totals per side, float64 (count, n_sides), of deals ``first …``."""
-        rows = self.rows(first, count, policies)
+        rows = self.rows(first, count, policies, scr)
         n = self.n
         dealer = rows[:, K.C_DEALER].astype(np.int64)
         tot = np.zeros((count, self.rules.n_sides))
@@ -322,11 +317,11 @@ class _Player:
             tot[idx, side] = rows[:, K.N_FIXED + p * K.N_PER_POS + K.F_TOTAL]
         return tot
 
-    def rounds(self, first_round: int, n_rounds: int, deal_base: int = 0
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def rounds(self, first_round: int, n_rounds: int, scr: Any = None, deal_base: int = 0,
+               use_cv: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Round values of rounds ``first_round …``: ``x`` (rounds, K) A minus B per
-        seating, ``c`` (rounds, K) the control variate per seating, ``w`` (rounds,) A's
-        win share."""
+        seating, ``c`` (rounds, K) the control variate per seating (zeros without
+        ``use_cv``: its self-play is not played), ``w`` (rounds,) A's win share."""
         n = self.n
         first = deal_base + first_round * n
         count = n_rounds * n
@@ -334,17 +329,86 @@ class _Player:
         x = np.zeros((count, K_))
         won = np.zeros(count)
         for k in range(K_):
-            tot = self.side_totals(first, count, self.policies[k])
+            tot = self.side_totals(first, count, self.policies[k], scr)
             x[:, k] = tot @ self.weights[k]
             won += (x[:, k] > 0) + 0.5 * (x[:, k] == 0)
-        if self.use_cv:
-            tot = self.side_totals(first, count, self.policies[K_])
+        if use_cv:
+            tot = self.side_totals(first, count, self.policies[K_], scr)
             c = tot @ self.weights.T
-        else:                       # no control variate: its self-play is not played
+        else:
             c = np.zeros((count, K_))
         shape = (n_rounds, n, K_)
         return (x.reshape(shape).mean(axis=1), c.reshape(shape).mean(axis=1),
                 (won / K_).reshape(n_rounds, n).mean(axis=1))
+
+
+class _RoundsTask:
+    """Rounds of a match as a run-engine task (:mod:`catchten_sim.runner`): rounds ``first
+    … first+count-1`` (from deal ``deal_base``) give ``(x, c, w)`` of
+    :meth:`_Player.rounds`. Picklable (for Dask): the player is built on first use in each
+    process; its array form is the float64 values' bits as int64 (exact)."""
+
+    def __init__(self, rules: Rules, a: Policy, b: Policy, seed: int, *, deal_base: int = 0,
+                 use_cv: bool = True, solver_threads: int = 1) -> None:
+        self.rules_dict = rules.to_dict()
+        self.a, self.b, self.seed = a, b, int(seed)
+        self.deal_base, self.use_cv, self.solver_threads = deal_base, use_cv, solver_threads
+        self.k = len(seatings(rules))
+        self.key = "match-" + runner.job_key({"rules": self.rules_dict, "a": a.label,
+                                              "b": b.label, "seed": self.seed,
+                                              "base": deal_base, "cv": use_cv})
+        self._player: _Player | None = None
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_player": None}
+
+    def player(self) -> _Player:
+        if self._player is None:
+            r = self.rules_dict
+            self._player = _Player(Rules(r["preset"], r["players"], r["variants"]), self.a,
+                                   self.b, self.seed, self.solver_threads)
+        return self._player
+
+    def scratch(self) -> Any:
+        return K.scratch(self.player().tab)
+
+    def run(self, first: int, count: int, scr: Any) -> tuple:
+        return self.player().rounds(first, count, scr, self.deal_base, self.use_cv)
+
+    def combine(self, parts: list) -> tuple:
+        return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+
+    def to_array(self, partial: tuple) -> np.ndarray:
+        x, c, w = partial
+        return np.concatenate([x.ravel(), c.ravel(), w]).astype(np.float64).view(np.int64)
+
+    def from_array(self, a: np.ndarray) -> tuple:
+        f = np.ascontiguousarray(a, dtype=np.int64).view(np.float64)
+        m, rest = divmod(len(f), 2 * self.k + 1)
+        if rest:
+            raise CatchTenError("run-dir", "chunk file does not fit the plan",
+                                f"{len(f)} values, not rounds of {2 * self.k + 1}")
+        kx = m * self.k
+        return (f[:kx].reshape(m, self.k), f[kx:2 * kx].reshape(m, self.k), f[2 * kx:])
+
+    def warm(self) -> None:
+        self.run(0, 1, self.scratch())
+
+
+def _executor(task: _RoundsTask, threads: int | None, scheduler: str | None,
+              workers: int | None) -> Any:
+    """The run engine's executor for a match (pimc seatings: this machine, in order, the
+    solver's threads inside each decision)."""
+    if task.player().slow:
+        if scheduler or workers:
+            raise CatchTenError("a" if task.a.label.startswith("pimc") else "b",
+                                "not on a Dask cluster",
+                                "pimc seats run on this machine (the solver's threads "
+                                "inside each decision)")
+        ex = runner.InlineExecutor()
+        ex.threads = task.solver_threads
+        return ex
+    return runner.make_executor(threads, scheduler, workers)
 
 
 def fit_beta(x: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -362,7 +426,8 @@ def fit_beta(x: np.ndarray, c: np.ndarray) -> np.ndarray:
 def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int = 1,
           threads: int | None = None, time_limit: float | None = None,
           precision: float | None = None, pilot: int | None = None, stop_early: bool = True,
-          progress: Callable[[int, int], None] | None = None) -> MatchResult:
+          progress: Callable[[int, int], None] | None = None, run_dir: Any = None,
+          scheduler: str | None = None, workers: int | None = None) -> MatchResult:
     """Play a duplicate match of strategy ``a`` against ``b`` (module docstring).
 
     Parameters
@@ -385,6 +450,12 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     stop_early : False: no looks before ``deals`` (stops only at ``deals``, ``time`` or
         Ctrl-C); the interval is then the fixed-sample one (z 1.96).
     progress : callable(done, total) in deals, after every chunk.
+    run_dir : path, optional
+        Keep every finished chunk of rounds there (:class:`catchten_sim.runner.RunDir`,
+        kind ``match``, with the pilot's coefficients); the same directory again continues
+        the match (``catchten resume DIR``) with the same numbers as an uninterrupted one.
+    scheduler, workers : a running Dask cluster / a local one of ``workers`` processes
+        (kernel policies only); the same numbers as threads.
 
     Returns
     -------
@@ -425,49 +496,70 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     plan = LookPlan(total_rounds, early=bool(stop_early))
     t0 = time.perf_counter()
     K_ = len(seatings(rules))
+    use_cv = pilot_rounds >= 2
+    task = _RoundsTask(rules, pa, pb, seed, use_cv=use_cv, solver_threads=used)
+    # the chunks end at every look (the stopping rule looks where a run without a run
+    # directory looks) and every MAX_ROUNDS_PER_CHUNK rounds (one round with pimc seats)
+    step = 1 if task.player().slow else MAX_ROUNDS_PER_CHUNK
+    edges = np.append(np.union1d(np.array(plan.looks[:-1], np.int64),
+                                 np.arange(0, total_rounds, step, dtype=np.int64)),
+                      np.int64(total_rounds))
+    rd = None
+    if run_dir is not None:
+        rd = runner.RunDir.create_or_open(run_dir, {
+            "kind": "match", "rules": rules.to_dict(), "policies": [pa.label, pb.label],
+            "seed": seed, "deals": total_rounds * n, "chunk": int(step), "pilot": pilot,
+            "stop_early": bool(stop_early), "precision": precision,
+            "plan": {"chunks": len(edges) - 1, "ends": "every look of the stopping rule "
+                     "and every chunk rounds of players deals"}})
     sums = _Sums(K_)
     history: list[dict] = []
-    stop = "deals"
-    with ThreadPoolExecutor(max_workers=used - 1) if used > 1 else _nullpool() as pool:
-        player = _Player(rules, pa, pb, seed, used, pool)
-        # the pilot: its own deal numbers, fitted before any match deal is played
-        if pilot_rounds >= 2:
-            px, pc, _ = player.rounds(0, pilot_rounds, deal_base=PILOT_FIRST)
-            beta = fit_beta(px, pc)
-        else:
-            beta = np.zeros(K_)
-            player.use_cv = False
-        done = 0
-        try:
-            while done < total_rounds:
-                nxt = next(x for x in plan.looks if x > done)
-                m = min(1 if player.slow else MAX_ROUNDS_PER_CHUNK, nxt - done)
-                x, c, w = player.rounds(done, m)
-                y = (x - c * beta).mean(axis=1)
-                sums.add(x, y, w)
-                done += m
-                if progress is not None:
-                    progress(done * n, total_rounds * n)
-                if plan.is_look(done) or done >= total_rounds:
-                    mu, se = sums.mean_se("y")
-                    lo, hi = normal_interval(mu, se, plan.z_at(done))
-                    history.append({"deals": done * n, "mean": mu, "lo": lo, "hi": hi})
-                    if done < total_rounds:
-                        if verdict(lo, hi, 0.0) == "separated":
-                            stop = "separated"
-                            break
-                        if precision is not None and (hi - lo) / 2 <= precision:
-                            stop = "precision"
-                            break
-                if done >= total_rounds:
-                    break
-                if time_limit is not None and time.perf_counter() - t0 >= time_limit:
-                    stop = "time"
-                    break
-        except KeyboardInterrupt:
-            if sums.n == 0:
-                raise
-            stop = "interrupted"
+    state: dict[str, Any] = {"next": 0, "stop": None}
+    pending: dict[int, tuple] = {}
+
+    def fold(c: runner.Chunk, part: tuple) -> None:
+        # the rounds are summed in plan order (chunks that come early wait), and the
+        # stopping rule looks at the ends of the same chunks as ever
+        pending[c.index] = part
+        while state["stop"] is None and state["next"] in pending:
+            x, cv, w = pending.pop(state["next"])
+            sums.add(x, (x - cv * beta).mean(axis=1), w)
+            state["next"] += 1
+            done = sums.n
+            if plan.is_look(done) or done >= total_rounds:
+                mu, se = sums.mean_se("y")
+                lo, hi = normal_interval(mu, se, plan.z_at(done))
+                history.append({"deals": done * n, "mean": mu, "lo": lo, "hi": hi})
+                if done < total_rounds:
+                    if verdict(lo, hi, 0.0) == "separated":
+                        state["stop"] = "separated"
+                    elif precision is not None and (hi - lo) / 2 <= precision:
+                        state["stop"] = "precision"
+
+    def stop_now() -> bool:
+        if state["stop"] is None and time_limit is not None and sums.n < total_rounds \
+                and time.perf_counter() - t0 >= time_limit:
+            state["stop"] = "time"
+        return state["stop"] is not None
+
+    executor = None if rd is not None and not rd.compute else \
+        _executor(task, threads, scheduler, workers)
+    try:
+        # the pilot: its own deal numbers, fitted before any match deal is played (kept in
+        # the run directory, so a summary runs nothing)
+        beta = _pilot_beta(rules, pa, pb, seed, pilot_rounds, used, executor, rd)
+        out = runner.run(task, edges, executor or runner.NoRun(), fold, run_dir=rd,
+                         progress=(lambda d, t: progress(d * n, t * n)) if progress else None,
+                         stop=stop_now)
+    finally:
+        if executor is not None:
+            executor.close()
+    if sums.n == 0:
+        if rd is not None and not rd.compute:
+            raise CatchTenError("run-dir", "no finished chunk yet", str(rd.path))
+        raise KeyboardInterrupt
+    stop = state["stop"] or ("interrupted" if out.interrupted else
+                             "deals" if sums.n >= total_rounds else "unfinished")
     if stop == "deals" and precision is not None:
         mu, se = sums.mean_se("y")
         lo, hi = normal_interval(mu, se, plan.z_at(sums.n))
@@ -483,9 +575,78 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     ses = {"plain": sums.se_plain(), "duplicate": se_d, "control_variate": se_y}
     return MatchResult(rules, pa, pb, seed, sums.n * n, total_rounds * n, mu, (lo, hi), ses,
                        {"duplicate": md}, (mw, max(0.0, wlo), min(1.0, whi)),
-                       tuple(float(v) for v in beta), pilot_rounds * n if pilot_rounds >= 2
-                       else 0, seatings(rules), stop, z, time.perf_counter() - t0, used,
-                       history)
+                       tuple(float(v) for v in beta), pilot_rounds * n if use_cv else 0,
+                       seatings(rules), stop, z, time.perf_counter() - t0,
+                       out.threads if executor is not None else 0, history)
+
+
+PILOT_FILE = "pilot.json"
+
+
+def _pilot_beta(rules: Rules, pa: Policy, pb: Policy, seed: int, pilot_rounds: int,
+                used: int, executor: Any, rd: runner.RunDir | None) -> np.ndarray:
+    """The control variate's coefficients, fitted on the pilot rounds (zeros without a
+    pilot); read from / written to the run directory's ``pilot.json`` (exact: float hex).
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Ctrl-C during the pilot (no match deal played yet).
+    CatchTenError
+        A summary of a run directory whose pilot is not there yet.
+    """
+    K_ = len(seatings(rules))
+    if pilot_rounds < 2:
+        return np.zeros(K_)
+    import json
+    path = None if rd is None else rd.path / PILOT_FILE
+    if path is not None and path.exists():
+        try:
+            beta = np.array([float.fromhex(v) for v in json.loads(path.read_text())["beta"]])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise CatchTenError("run-dir", "unreadable pilot", f"{path}: {exc}") from None
+        if beta.shape == (K_,):
+            return beta
+    if executor is None:
+        raise CatchTenError("run-dir", "no finished chunk yet", str(rd.path if rd else ""))
+    task = _RoundsTask(rules, pa, pb, seed, deal_base=PILOT_FIRST, solver_threads=used)
+    px, pc = np.zeros((pilot_rounds, K_)), np.zeros((pilot_rounds, K_))
+
+    def fold(c: runner.Chunk, part: tuple) -> None:
+        px[c.first:c.first + c.count], pc[c.first:c.first + c.count] = part[0], part[1]
+
+    out = runner.run(task, runner.chunk_plan(pilot_rounds, MAX_ROUNDS_PER_CHUNK, marks=False),
+                     executor, fold)
+    if out.interrupted:
+        raise KeyboardInterrupt
+    beta = fit_beta(px, pc)
+    if rd is not None and path is not None:
+        rd._atomic_write(path, (json.dumps({"beta": [float(v).hex() for v in beta]})
+                                + "\n").encode())
+    return beta
+
+
+def open_run(run_dir: Any) -> tuple[runner.RunDir, dict[str, Any]]:
+    """A match's run directory and the arguments of :func:`match` that made it.
+
+    Raises
+    ------
+    CatchTenError
+        Not a run directory, another version, not a match, or a bad manifest.
+    """
+    return runner.open_of_kind(run_dir, ("match",), "a match", lambda m: {
+        "rules": runner.manifest_rules(m), "a": m["policies"][0], "b": m["policies"][1],
+        "deals": int(m["deals"]), "seed": int(m["seed"]), "pilot": int(m["pilot"]),
+        "stop_early": bool(m["stop_early"]), "precision": m["precision"]})
+
+
+def from_run_dir(run_dir: Any, **options: Any) -> MatchResult:
+    """Finish (or, with ``run_dir.compute`` false, summarize) the match of a run
+    directory: the same numbers as an uninterrupted match with its seed. ``options``:
+    ``threads``, ``scheduler``, ``workers``, ``progress``, ``time_limit``."""
+    rd, kw = open_run(run_dir)
+    rules = kw.pop("rules")
+    return match(rules, kw.pop("a"), kw.pop("b"), run_dir=rd, **kw, **options)
 
 
 def game_p_win(rules: Rules, a: object, b: object, *, n_hands: int = 200_000, seed: int = 1,

@@ -181,8 +181,12 @@ def sweep_deals_for(n_deals: int) -> int:
 
 class TenBySide:
     """Counts, from a run's per-deal rows, whose Ten of trumps was caught: side 0's (the
-    Ten dealt to seat 0 or a partner) and the other sides' (an ``on_chunk`` callback of
-    :func:`~catchten_sim.simulate.simulate`)."""
+    Ten dealt to seat 0 or a partner) and the other sides' (a ``reduce`` of
+    :func:`~catchten_sim.simulate.simulate`: ``counts(rows)`` per chunk, summed into the
+    result's ``extra``, read back by :meth:`load`). Picklable (Dask)."""
+
+    name = "ten_by_side"
+    size = 4               # in play [side 0's Ten, the others'], then caught [same]
 
     def __init__(self, rules: Rules) -> None:
         from ._kernels import engine as K
@@ -192,15 +196,21 @@ class TenBySide:
         self.in_play = np.zeros(2, dtype=np.int64)     # [side 0's Ten, the others' Ten]
         self.caught = np.zeros(2, dtype=np.int64)
 
-    def __call__(self, rows: np.ndarray, first: int) -> None:
+    def counts(self, rows: np.ndarray) -> np.ndarray:
         c_dealer, c_holder, c_fate, saved, caught = self.cols
         pos = rows[:, c_holder].astype(np.int64)
         fate = rows[:, c_fate]
         live = (pos > 0) & ((fate == saved) | (fate == caught))
         seat = (rows[:, c_dealer].astype(np.int64) + pos) % self.n
         other = (self.side_of_seat[seat] != 0).astype(np.int64)
-        self.in_play += np.bincount(other[live], minlength=2)
-        self.caught += np.bincount(other[live & (fate == caught)], minlength=2)
+        return np.concatenate([np.bincount(other[live], minlength=2),
+                               np.bincount(other[live & (fate == caught)], minlength=2)])
+
+    def load(self, extra: np.ndarray | None) -> TenBySide:
+        """Take the summed counts of a result (``SimulationResult.extra``)."""
+        if extra is not None:
+            self.in_play[:], self.caught[:] = extra[:2], extra[2:4]
+        return self
 
 
 def _split_policies(rules: Rules, policies: Any) -> tuple[tuple[Policy, ...], Policy, Policy]:
@@ -380,7 +390,9 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                  sweep_variants: bool = True, compare_policies: bool = True,
                  sweep_deals: int | None = None, threads: int | None = None,
                  main: Any = None, force: bool = False,
-                 progress: Callable[[str], None] | None = None) -> Report:
+                 progress: Callable[[str], None] | None = None, run_dir: Any = None,
+                 scheduler: str | None = None, workers: int | None = None,
+                 chunk: int | None = None, unfinished_from: str | None = None) -> Report:
     """Run the simulations of a report and write its files.
 
     Parameters
@@ -409,6 +421,16 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         Write into ``out_dir`` even if it already holds files.
     progress : callable(str), optional
         Told what is being run or drawn.
+    run_dir : path, optional
+        A run directory (kind ``report``) holding one simulation run directory per run
+        (``runs/NN-part``): a killed report loses only chunks in flight, and the same call
+        (or ``catchten resume DIR``) finishes it, re-running only what is missing. The
+        holdings table (the first :data:`HOLDING_DEALS` deals' rows) is made again.
+    scheduler, workers, chunk : where the runs go and their chunk size
+        (:func:`catchten_sim.simulate.simulate`); the numbers do not depend on them.
+    unfinished_from : str, optional
+        The run directory ``main`` was summarized from when it is unfinished: the report
+        says "unfinished" (and how to finish it) instead of "interrupted".
 
     Returns
     -------
@@ -427,7 +449,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     deals", footers state the deals that ran, figure numbers stay those of a full report,
     and ``report.json`` has ``"interrupted": true``.
     """
-    from .simulate import MAX_DEALS, _check_count, seat_policies, simulate
+    from .simulate import CHUNK, MAX_DEALS, _check_count, seat_policies, simulate
 
     t0 = time.perf_counter()
     say = progress or (lambda _msg: None)
@@ -441,6 +463,28 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     sweep = sweep_deals_for(n_deals) if sweep_deals is None else \
         _check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
     pols, mine, theirs = _split_policies(rules, policies)
+    rd = None
+    if run_dir is not None:
+        from .runner import MANIFEST, RunDir
+        if main is not None:
+            raise CatchTenError("run-dir", "not with a main run given",
+                                "the main run is simulated into the run directory")
+        # a report run directory made before: its report files are rewritten in place
+        # (where the manifest says, unless --out says elsewhere)
+        again = isinstance(run_dir, RunDir) or (Path(run_dir) / MANIFEST).exists()
+        where = None if out_dir is None and again else \
+            str(Path(default_out_dir(rules) if out_dir is None else out_dir).resolve())
+        rd = RunDir.create_or_open(run_dir, {
+            "kind": "report", "rules": rules.to_dict(), "policies": [p.label for p in pols],
+            "seed": seed, "deals": n_deals, "sweep_deals": sweep, "chunk": chunk,
+            "sweep_players": bool(sweep_players), "sweep_variants": bool(sweep_variants),
+            "compare_policies": bool(compare_policies), "formats": list(figs_formats),
+            "out": where})
+        if not rd.compute:
+            raise CatchTenError("run-dir", "a report", "summarize lists its runs")
+        force = force or again
+        out_dir = where or rd.manifest["out"]
+        rd._mkdir(rd.path / "runs")
     out = prepare_out_dir(default_out_dir(rules) if out_dir is None else out_dir, force)
     version = _versions()["catchten_sim"]
     runs_log: list[dict] = []
@@ -448,10 +492,13 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     # the report is then built from what was simulated and says so (report.json)
     stopped = [False]
 
-    def run(r: Rules, ps: Sequence[Policy], deals: int, what: str, on_chunk=None):
+    def run(r: Rules, ps: Sequence[Policy], deals: int, what: str, reduce: Any = None):
         say(f"{what}: {r.label()}, {_policy_text(ps[0], _split_policies(r, ps)[2])}, "
             f"{deals:,} deals")
-        res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads, on_chunk=on_chunk)
+        sub = None if rd is None else rd.path / "runs" / f"{len(runs_log):02d}-{what}"
+        res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads, reduce=reduce,
+                       run_dir=sub, scheduler=scheduler, workers=workers,
+                       chunk=CHUNK if chunk is None else chunk)
         runs_log.append({"part": what, "rules": r.to_dict(), "label": r.label(),
                          "policies": [p.label for p in res.policies], "deals": res.n_deals,
                          "seed": seed, "p_caught": res.ten["p_caught"],
@@ -465,7 +512,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     if main is None:
         main = run(rules, pols, n_deals, "main")
     else:
-        stopped[0] = bool(getattr(main, "interrupted", False))
+        stopped[0] = bool(getattr(main, "interrupted", False)) and not unfinished_from
         runs_log.append({"part": "main", "rules": rules.to_dict(), "label": rules.label(),
                          "policies": [p.label for p in main.policies], "deals": main.n_deals,
                          "seed": seed, "p_caught": main.ten["p_caught"],
@@ -497,9 +544,9 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                     if stopped[0]:
                         break
                     whose = TenBySide(rules)
-                    policy_runs.append((m_.label, t_.label,
-                                        run(rules, seat_policies(rules, m_, t_), sweep,
-                                            "policies", on_chunk=whose), whose))
+                    res = run(rules, seat_policies(rules, m_, t_), sweep, "policies",
+                              reduce=whose)
+                    policy_runs.append((m_.label, t_.label, res, whose.load(res.extra)))
         if not stopped[0]:
             n_hold = min(int(main.n_deals), HOLDING_DEALS)
             say(f"holdings: which honours each side was dealt, first {n_hold:,} deals")
@@ -514,6 +561,9 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     stamp = (f"INTERRUPTED (Ctrl-C) after {total_deals:,} deals in all: main run "
              f"{main.n_deals:,} of {getattr(main, 'requested', main.n_deals):,} deals; runs "
              "not made are left out") if stopped[0] else None
+    if unfinished_from and getattr(main, "interrupted", False) and not stopped[0]:
+        stamp = (f"UNFINISHED run directory: main run {main.n_deals:,} of "
+                 f"{main.requested:,} deals (finish it: catchten resume {unfinished_from})")
     cut = ""
     footer_main = (f"{cut}Rules: {rules.label()}  \u00b7  policies: {pol_text}  \u00b7  "
                    f"{main.n_deals:,} deals  \u00b7  seed {seed}  \u00b7  the deal rotates  "
@@ -651,6 +701,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         "runs": runs_log,
         "interrupted": stopped[0],
         "interrupted_after_deals": total_deals if stopped[0] else None,
+        "unfinished_from": unfinished_from if getattr(main, "interrupted", False) else None,
         "versions": _versions(),
         "threads": threads,
         "run_time_s": None,
@@ -683,3 +734,55 @@ def _clean(obj: Any) -> Any:
     if hasattr(obj, "item"):  # numpy scalars
         return _clean(obj.item())
     return obj
+
+
+def runs_status(run_dir: Any) -> list[dict[str, Any]]:
+    """The runs of a report's run directory so far: ``part``, ``rules`` (label),
+    ``policies``, ``deals`` done and ``requested`` (from the chunk files, nothing run).
+
+    Raises
+    ------
+    CatchTenError
+        Not a report run directory.
+    """
+    from .runner import open_of_kind
+    from .simulate import summarize
+    rd, _ = open_of_kind(run_dir, ("report",), "a report", lambda m: None)
+    out = []
+    for sub in sorted((rd.path / "runs").glob("[0-9][0-9]-*")):
+        try:
+            res = summarize(sub)
+            done, req, label = res.n_deals, res.requested, res.rules.label()
+            pols = res.policy_label()
+        except CatchTenError:             # started, no chunk finished yet
+            done, req, label, pols = 0, None, "?", "?"
+        out.append({"part": sub.name, "rules": label, "policies": pols, "deals": done,
+                    "requested": req})
+    return out
+
+
+def from_run_dir(run_dir: Any, *, threads: int | None = None, scheduler: str | None = None,
+                 workers: int | None = None, progress: Callable[[str], None] | None = None
+                 ) -> Report:
+    """Finish the report of a run directory: its runs' missing chunks, then the report
+    files (written again to the directory recorded in the manifest).
+
+    Raises
+    ------
+    CatchTenError
+        Not a report run directory, a bad manifest, or a summary (``run_dir.compute``
+        false: use :func:`runs_status`).
+    """
+    from .runner import manifest_rules, open_of_kind
+
+    def parse(m: dict[str, Any]) -> tuple[Rules, tuple[Policy, ...], dict[str, Any]]:
+        kw = {k: m[k] for k in ("sweep_players", "sweep_variants", "compare_policies",
+                                "chunk")}
+        kw.update(n_deals=int(m["deals"]), seed=int(m["seed"]),
+                  sweep_deals=int(m["sweep_deals"]), formats=m["formats"],
+                  out_dir=m["out"])
+        return manifest_rules(m), tuple(Policy.parse(p) for p in m["policies"]), kw
+
+    rd, (rules, pols, kw) = open_of_kind(run_dir, ("report",), "a report", parse)
+    return build_report(rules, pols, threads=threads, scheduler=scheduler, workers=workers,
+                        progress=progress, run_dir=rd, force=True, **kw)

@@ -3,15 +3,36 @@ from __future__ import annotations
 
 from typing import Any
 
-import sys
+import os
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.table import Table
 
-# a terminal gets its own width; a pipe or file gets lines of up to 110 characters
-_console = Console(highlight=False, soft_wrap=False,
-                   width=None if sys.stdout.isatty() else 110)
+#: the width of text sent to a pipe or file without COLUMNS: wide enough that no line and
+#: no table row is ever wrapped (a reader or a script gets whole rows)
+UNWRAPPED = 4096
+
+
+class _Out(Console):
+    """The CLI's stdout console, its width decided at every print: ``COLUMNS`` when set
+    (a terminal or a pipe), else a terminal's own width, else :data:`UNWRAPPED`."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        cols = os.environ.get("COLUMNS", "").strip()
+        if cols.isdigit() and int(cols) > 0:
+            return ConsoleDimensions(int(cols), super().size.height)
+        if self.file.isatty():
+            return super().size
+        return ConsoleDimensions(UNWRAPPED, 25)
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)  # type: ignore[attr-defined]
+
+
+_console = _Out(highlight=False, soft_wrap=False)
 
 
 def _pct(x: float | None) -> str:
@@ -63,7 +84,8 @@ def print_simulation(res, console: Console | None = None) -> None:
     lo, hi = ten["wilson95"]
     con.print(f"[bold]{res.rules.label()}[/bold]  policies: {d['policies']['label']}  "
               f"deals: {d['deals']:,}  seed: {d['seed']}  "
-              f"({d['elapsed_s']:.1f} s, {d['threads']} threads, deal rotates)")
+              + (f"({d['elapsed_s']:.1f} s, {d['threads']} threads, deal rotates)"
+                 if d["threads"] else "(read from a run directory, deal rotates)"))
     if ten["in_play"]:
         con.print(
             f"Ten of trumps caught: [bold]{_pct(ten['p_caught'])}[/bold] "

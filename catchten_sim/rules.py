@@ -801,7 +801,39 @@ def _read_toml(path: str | Path) -> dict:
     check_keys(data, ("rules", "players", "variants"), where=f"rules file {path}")
     if not isinstance(data.get("variants", {}), dict):
         raise ParseError("rules-file", "bad variants", "[variants] must be a table")
+    _check_toml_types(data, path)
     return data
+
+
+def _check_toml_types(data: dict, path: str | Path) -> None:
+    """TOML has types: a whole number must be written as one (``players = 4``, not
+    ``"4"``) and a switch as ``true``/``false`` (not ``"yes"``); the words of a word
+    switch are strings. (The ``-V name=value`` options are text and are parsed.)
+
+    Raises
+    ------
+    RulesError
+        The field (``players``, ``rules``, ``variants.NAME``) and what was written.
+    """
+    def bad(field: str, want: str, value: Any, fix: str) -> RulesError:
+        got = "a string" if isinstance(value, str) else type(value).__name__
+        return RulesError(field, f"not {want}",
+                          f"rules file {path}: {_shown(value)} is {got}; write {fix}")
+
+    if "rules" in data and not isinstance(data["rules"], str):
+        raise bad("rules", "a preset name", data["rules"], 'rules = "foster"')
+    p = data.get("players")
+    if "players" in data and (isinstance(p, bool) or not isinstance(p, int)):
+        raise bad("players", "a whole number", p, "players = 4")
+    for name, value in data.get("variants", {}).items():
+        kind = SWITCHES.get(name, (None,))[0]
+        if kind == _BOOL and not isinstance(value, bool):
+            raise bad(f"variants.{name}", "true or false", value, f"{name} = true")
+        if kind == _INT and (isinstance(value, bool) or not isinstance(value, int)):
+            raise bad(f"variants.{name}", "a whole number", value, f"{name} = 31")
+        if isinstance(kind, tuple) and not isinstance(value, str) and \
+                not (name == "card_points" and isinstance(value, bool)):
+            raise bad(f"variants.{name}", "a word", value, f'{name} = "{kind[0]}"')
 
 
 def suit_name(code: int) -> str:

@@ -19,6 +19,16 @@ order on the local executors and in any order on Dask, so it must not depend on 
 (sum, or write at ``chunk.first``); a Ctrl-C between chunks ends the run with what is
 folded (:func:`run` is the one place that handles it).
 
+Executors (:func:`make_executor`): :class:`InlineExecutor`, :class:`ThreadExecutor`,
+:class:`DaskExecutor`, and :class:`NoRun` for a summary; each has ``threads``,
+``ordered``, ``map(task, chunks)``, ``describe()`` (one line, logged in a run directory)
+and ``close()``; work areas are kept per task key for the executor's life.
+
+Run directories (:class:`RunDir`) hold one kind of job each: ``simulate``, ``games``,
+``equity``, ``match``, ``report`` (:data:`KINDS`: the module whose ``from_run_dir``
+finishes or summarizes it; :func:`open_any` opens any of them for ``catchten resume`` /
+``catchten summarize``).
+
 The thread-split loop is written once too (:func:`run_parallel`): every entry kernel
 releases the GIL and draws its random numbers from streams keyed by the item's number (a
 deal, a game, a sample), so the split never changes the result. (A numba ``prange`` loop
@@ -70,6 +80,9 @@ def run_parallel(fn: Callable[[int, int, int], None], count: int, pool: Executor
 
 FIRST_MARK = 16            # the plan's chunks end on powers of two from 16 (convergence)
 RUN_FORMAT = "catchten-run/1"
+#: manifest entries that say where or when, not what: a run directory reopened with other
+#: values there is the same run (``out``: where a report's files go)
+UNCOMPARED = frozenset({"created", "out"})
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 
@@ -138,14 +151,34 @@ def sigint_deferred() -> Iterator[None]:
 
 
 # ---------------------------------------------------------------------------- executors
+class _Scratches:
+    """Per-slot work areas kept for the executor's life, by task key: a task mapped again
+    (advise's rollouts map one batch at a time) reuses them."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[str, list[Any]] = {}
+
+    def get(self, task: Any, slots: int) -> list[Any]:
+        scr = self._by_key.get(task.key)
+        if scr is None or len(scr) != slots:
+            scr = self._by_key[task.key] = [task.scratch() for _ in range(slots)]
+        return scr
+
+
 class InlineExecutor:
     """Every chunk in the calling thread, in plan order."""
 
     ordered = True
     threads = 1
 
+    def __init__(self) -> None:
+        self._scr = _Scratches()
+
+    def describe(self) -> str:
+        return f"inline, {self.threads} thread" + ("s" if self.threads != 1 else "")
+
     def map(self, task: Any, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Any]]:
-        scr = task.scratch()
+        scr = self._scr.get(task, 1)[0]
         for c in chunks:
             yield c, task.run(c.first, c.count, scr)
 
@@ -162,9 +195,13 @@ class ThreadExecutor:
     def __init__(self, threads: int) -> None:
         self.threads = max(1, int(threads))
         self._pool = ThreadPoolExecutor(self.threads - 1) if self.threads > 1 else None
+        self._scr = _Scratches()
+
+    def describe(self) -> str:
+        return f"threads, {self.threads}"
 
     def map(self, task: Any, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Any]]:
-        scr = [task.scratch() for _ in range(self.threads)]
+        scr = self._scr.get(task, self.threads)
         for c in chunks:
             out: list[Any] = [None] * self.threads
 
@@ -177,6 +214,23 @@ class ThreadExecutor:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class NoRun:
+    """The executor of a summary: runs no chunk (only those in the run directory are
+    folded)."""
+
+    ordered = True
+    threads = 0
+
+    def describe(self) -> str:
+        return "none"
+
+    def map(self, task: Any, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, Any]]:
+        yield from ()
+
+    def close(self) -> None:
+        pass
 
 
 _WORKER_SCRATCH: dict[tuple[str, int], Any] = {}
@@ -233,6 +287,11 @@ class DaskExecutor:
         self.client: Any = None
         self.window = window
         self.threads = workers or 0
+
+    def describe(self) -> str:
+        where = self._scheduler or "LocalCluster"
+        n = self.threads or self._pending_local or 0
+        return f"Dask {where}, {n} worker thread" + ("s" if n != 1 else "")
 
     def _connect(self, task: Any) -> None:
         if self.client is not None:
@@ -340,6 +399,9 @@ class RunDir:
     parameters: rules, policies, seed, items, chunk) and the plan size. A directory whose
     manifest differs from the job asked for, or from another package version, is refused.
 
+    ``sessions.json`` logs where each session's chunks ran (:meth:`note_session`), for
+    ``catchten summarize``; it is not part of the run's identity.
+
     Each chunk file is a table ``chunk, first, count, i, value`` (int64): the chunk's
     partial result as ``value[i]`` (see the task's ``to_array``), so the directory reads as
     one Parquet dataset (``pandas.read_parquet(DIR / "chunks")``).
@@ -348,10 +410,12 @@ class RunDir:
     def __init__(self, path: str | Path, manifest: dict[str, Any]) -> None:
         self.path = Path(path)
         self.manifest = manifest
+        #: False: :func:`run` folds the chunks there and runs none (``catchten summarize``)
+        self.compute = True
 
     # -- creation and opening
     @classmethod
-    def create_or_open(cls, path: str | Path, job: dict[str, Any]) -> RunDir:
+    def create_or_open(cls, path: str | Path | RunDir, job: dict[str, Any]) -> RunDir:
         """Start a run directory for ``job``, or reopen one made for the same job (the run
         then continues where it stopped).
 
@@ -363,14 +427,18 @@ class RunDir:
             ``run-dir: made for another run`` (a different job or package version).
         """
         from .paths import ensure_dir
-        p = Path(path)
-        ensure_dir(p, "run-dir")
-        want = {"format": RUN_FORMAT, "version": _version(), **job}
-        if (p / MANIFEST).exists():
-            rd = cls.open(p)
+        want = {"format": RUN_FORMAT, "version": _version(), **json.loads(json.dumps(job))}
+        if isinstance(path, RunDir):
+            opened: RunDir | None = path
+            p = path.path
+        else:
+            opened, p = None, Path(path)
+            ensure_dir(p, "run-dir")
+        if opened is not None or (p / MANIFEST).exists():
+            rd = opened if opened is not None else cls.open(p)
             first = ["kind", "rules", "policies", "seed", "deals", "chunk", "plan"]
             for k in first + sorted((set(want) | set(rd.manifest)) - set(first)):
-                if k != "created" and want.get(k) != rd.manifest.get(k):
+                if k not in UNCOMPARED and want.get(k) != rd.manifest.get(k):
                     raise CatchTenError("run-dir", "made for another run",
                                         f"{p}: {k} is {rd.manifest.get(k)!r} there, "
                                         f"{want.get(k)!r} here; use another directory")
@@ -412,6 +480,37 @@ class RunDir:
                                 f"{p}: catchten_sim {manifest.get('version')}, this is "
                                 f"{_version()}; resume it with that version")
         return cls(p, manifest)
+
+    # -- where the run ran (the manifest is fixed; this log grows with each session)
+    SESSIONS = "sessions.json"
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """Each session that ran chunks here: ``executor`` (its description), ``chunks``
+        (how many it finished), ``ended`` (time). Empty when unknown (a killed session
+        leaves no entry: its chunks are still counted by the files)."""
+        try:
+            data = json.loads((self.path / self.SESSIONS).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        return data if isinstance(data, list) else []
+
+    def note_session(self, executor: str, chunks: int) -> None:
+        """Add a session to the log (best effort: a log that cannot be written is skipped,
+        the chunks themselves are what count)."""
+        entry = {"executor": executor, "chunks": chunks,
+                 "ended": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+        with contextlib.suppress(CatchTenError):
+            self._atomic_write(self.path / self.SESSIONS,
+                               (json.dumps(self.sessions() + [entry], indent=1) + "\n").encode())
+
+    def executors_text(self) -> str:
+        """Where the chunks ran, for a summary line: ``threads, 2`` or ``threads, 2; then
+        Dask LocalCluster, 2 worker threads`` (``unknown`` without a log)."""
+        seen: list[str] = []
+        for e in self.sessions():
+            if e.get("chunks") and e.get("executor") not in seen:
+                seen.append(str(e.get("executor")))
+        return "; then ".join(seen) if seen else "unknown (no finished session logged)"
 
     # -- chunks
     def chunk_path(self, index: int) -> Path:
@@ -478,6 +577,59 @@ class RunDir:
                                 f"{target}: {exc.strerror or type(exc).__name__}") from None
 
 
+def open_of_kind(run_dir: str | Path | RunDir, kinds: tuple[str, ...], what: str,
+                 parse: Callable[[dict[str, Any]], Any]) -> tuple[RunDir, Any]:
+    """A run directory of one of ``kinds`` (or an opened one) and ``parse(manifest)``: the
+    arguments of the call that made it. ``manifest["rules"]`` can be read with
+    :func:`manifest_rules`.
+
+    Raises
+    ------
+    CatchTenError
+        As :meth:`RunDir.open`; ``run-dir: not WHAT`` (another kind); ``run-dir: bad
+        manifest`` (``parse`` met a missing or ill-typed field).
+    """
+    rd = run_dir if isinstance(run_dir, RunDir) else RunDir.open(run_dir)
+    m = rd.manifest
+    if m.get("kind") not in kinds:
+        raise CatchTenError("run-dir", f"not {what}", f"{rd.path}: kind {m.get('kind')!r}")
+    try:
+        return rd, parse(m)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise CatchTenError("run-dir", "bad manifest", f"{rd.path}: {exc!r}") from None
+
+
+def manifest_rules(m: dict[str, Any]) -> Any:
+    """The :class:`~catchten_sim.rules.Rules` of a manifest."""
+    from .rules import Rules
+    r = m["rules"]
+    return Rules(r["preset"], r["players"], r["variants"])
+
+
+#: the module whose ``from_run_dir(run_dir, **options)`` finishes (or, with
+#: ``run_dir.compute`` false, summarizes) each kind of run directory
+KINDS = {"simulate": "simulate", "games": "games", "equity": "games", "match": "match",
+         "report": "report"}
+
+
+def open_any(path: str | Path, compute: bool = True) -> tuple[RunDir, Callable[..., Any]]:
+    """A run directory of any kind and the ``from_run_dir`` that finishes it.
+
+    Raises
+    ------
+    CatchTenError
+        As :meth:`RunDir.open`; ``run-dir: unknown kind``.
+    """
+    import importlib
+    rd = RunDir.open(path)
+    rd.compute = compute
+    kind = rd.manifest.get("kind")
+    if kind not in KINDS:
+        raise CatchTenError("run-dir", "unknown kind", f"{rd.path}: kind {kind!r}")
+    mod = importlib.import_module(f"{__package__}.{KINDS[kind]}")
+    return rd, mod.from_run_dir
+
+
 def job_key(job: dict[str, Any]) -> str:
     """A short stable hash of a job's description (Dask task keys, scratch cache)."""
     blob = json.dumps({"version": _version(), **job}, sort_keys=True, default=str)
@@ -524,8 +676,14 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
             out.items += c.count
     if progress is not None and out.items:
         progress(out.items, total)
+    out.threads = executor.threads
+    if (run_dir is not None and not run_dir.compute) or (stop is not None and out.done
+                                                         and stop()):
+        out.elapsed_s = time.perf_counter() - start
+        return out
     pending = (c for c in plan_chunks(edges) if c.index not in out.done)
     chunks = executor.map(task, pending)
+    before = len(out.done)
     try:
         for c, partial in chunks:
             with sigint_deferred():
@@ -544,6 +702,8 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
             raise
     finally:
         chunks.close()
+        if run_dir is not None and len(out.done) > before:
+            run_dir.note_session(executor.describe(), len(out.done) - before)
     out.elapsed_s = time.perf_counter() - start
     out.threads = executor.threads
     return out

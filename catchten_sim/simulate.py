@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import math
 import os
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -104,6 +103,8 @@ class SimulationResult:
     acc: OutcomeAccumulator = field(repr=False)
     elapsed_s: float = 0.0
     interrupted: bool = False
+    #: the sums of the ``reduce`` counts over the deals (int64), when asked for
+    extra: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def ten(self) -> dict:
@@ -182,7 +183,7 @@ class DealTask:
     dict and builds the tables on first use in each process."""
 
     def __init__(self, rules: Rules, policies: Sequence[Any], seed: int,
-                 rows: bool = False) -> None:
+                 rows: bool = False, reduce: Any = None) -> None:
         from .pimc import is_pimc
         from .runner import job_key
         self.rules_dict = rules.to_dict()
@@ -193,8 +194,12 @@ class DealTask:
         self.solver_threads = 1
         self.seed = int(seed)
         self.rows = rows
+        #: counts of each chunk's rows summed beside the accumulator (``reduce.size``
+        #: int64 values after its ``size``; ``reduce.counts(rows)``), picklable
+        self.reduce = reduce
         self.key = "sim-" + job_key({"rules": self.rules_dict, "seed": self.seed,
-                                     "policies": [p.label for p in self.pols]})
+                                     "policies": [p.label for p in self.pols],
+                                     "reduce": getattr(reduce, "name", None)})
         self._state: Any = None
 
     def __getstate__(self) -> dict:
@@ -221,13 +226,16 @@ class DealTask:
     def run(self, first: int, count: int, scr) -> tuple[np.ndarray, np.ndarray | None]:
         t, pol_arr, off, size, ncols, rules = self._tables()
         part = np.zeros(size, np.int64)
-        rows = np.zeros((count if self.rows else 0, ncols), np.int16)
+        want = self.rows or self.reduce is not None
+        rows = np.zeros((count if want else 0, ncols), np.int16)
         if self.pimc:
             from .pimc import simulate_pimc
             simulate_pimc(rules, self.pols, self.seed, first, count, rows, part, off, scr)
-            return part, (rows if self.rows else None)
-        K.run_chunk(t, pol_arr, np.uint64(self.seed), np.int64(first), np.int64(count), rows,
-                    (part, off), scr)
+        else:
+            K.run_chunk(t, pol_arr, np.uint64(self.seed), np.int64(first), np.int64(count),
+                        rows, (part, off), scr)
+        if self.reduce is not None:
+            part = np.concatenate([part, np.asarray(self.reduce.counts(rows), np.int64)])
         return part, (rows if self.rows else None)
 
     def combine(self, parts: list) -> tuple[np.ndarray, np.ndarray | None]:
@@ -241,7 +249,7 @@ class DealTask:
         return partial[0]
 
     def from_array(self, a: np.ndarray):
-        size = self._tables()[3]
+        size = self._tables()[3] + (self.reduce.size if self.reduce is not None else 0)
         if a.shape != (size,):
             raise CatchTenError("run-dir", "chunk file does not fit the plan",
                                 f"{a.shape[0]} values, expected {size}")
@@ -251,14 +259,16 @@ class DealTask:
         self.run(0, 16, self.scratch())
 
 
-def _job(rules: Rules, pols: Sequence[Policy], seed: int, n_deals: int, chunk: int
-         ) -> dict[str, Any]:
+def _job(rules: Rules, pols: Sequence[Policy], seed: int, n_deals: int, chunk: int,
+         reduce: Any = None) -> dict[str, Any]:
     """The manifest entry of a simulation (run directories)."""
     import json
     from .runner import chunk_plan, plan_rule
     job = {"kind": "simulate", "rules": rules.to_dict(), "policies": [p.label for p in pols],
            "seed": seed, "deals": n_deals, "chunk": chunk,
            "plan": {"chunks": len(chunk_plan(n_deals, chunk)) - 1, "ends": plan_rule()}}
+    if reduce is not None:
+        job["reduce"] = reduce.name
     return json.loads(json.dumps(job))
 
 
@@ -268,7 +278,7 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
              on_chunk: Callable[[np.ndarray, int], None] | None = None,
              progress: Callable[[int, int], None] | None = None,
              run_dir: str | Path | None = None, scheduler: str | None = None,
-             workers: int | None = None) -> SimulationResult:
+             workers: int | None = None, reduce: Any = None) -> SimulationResult:
     """Deal and play ``n_deals`` deals and summarise them.
 
     Parameters
@@ -296,6 +306,11 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
         ``tcp://HOST:PORT`` of a running Dask scheduler: the chunks run on its workers.
     workers : int, optional
         Start a Dask ``LocalCluster`` of this many single-threaded worker processes.
+    reduce : object, optional
+        Further counts from the per-deal rows, summed over the deals into the result's
+        ``extra`` (int64 (``reduce.size``,)): ``reduce.counts(rows)`` gives a chunk's,
+        ``reduce.name`` names them in a run directory's manifest. Picklable for Dask.
+        Unlike ``on_chunk`` it works with run directories and clusters.
 
     Returns
     -------
@@ -328,24 +343,25 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     rd = None
     if run_dir is not None:
         from .runner import RunDir
-        rd = RunDir.create_or_open(run_dir, _job(rules, pols, seed, n_deals, chunk))
+        rd = RunDir.create_or_open(run_dir, _job(rules, pols, seed, n_deals, chunk, reduce))
     return _run(rules, pols, seed, n_deals, chunk, threads=threads, on_chunk=on_chunk,
-                progress=progress, run_dir=rd, scheduler=scheduler, workers=workers)
+                progress=progress, run_dir=rd, scheduler=scheduler, workers=workers,
+                reduce=reduce)
 
 
 def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk: int, *,
          threads: int | None, on_chunk, progress, run_dir, scheduler, workers,
-         compute: bool = True) -> SimulationResult:
+         compute: bool = True, reduce: Any = None) -> SimulationResult:
     """A simulation on the run engine (``compute=False``: fold only the chunks already in
     ``run_dir``)."""
     from . import runner
-    task = DealTask(rules, pols, seed, rows=on_chunk is not None)
+    task = DealTask(rules, pols, seed, rows=on_chunk is not None, reduce=reduce)
     edges = runner.chunk_plan(n_deals, chunk)
     t = rules.tables()
     acc = OutcomeAccumulator(rules.players, t.side_of_seat)
     off = acc.offsets
     o_fate = int(off[K.A_FATE])
-    total = np.zeros_like(acc.flat)
+    total = np.zeros(acc.flat.size + (reduce.size if reduce is not None else 0), np.int64)
     curve: dict[int, tuple[int, int, int]] = {}
 
     def fold(c, partial) -> None:
@@ -357,19 +373,10 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
         if on_chunk is not None:
             on_chunk(rows, c.first)
 
-    class _NoRun:                      # summarize: the executor of no chunk at all
-        threads = 0
-        ordered = True
-
-        def map(self, task, chunks):
-            yield from ()
-
-        def close(self) -> None:
-            pass
-
     executor: Any
-    if not compute:
-        executor = _NoRun()
+    if not compute or (run_dir is not None and not run_dir.compute):
+        compute = False
+        executor = runner.NoRun()
     elif task.pimc:
         if scheduler or workers:
             raise CatchTenError("policy", "not on a Dask cluster",
@@ -393,7 +400,7 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
         raise CatchTenError("run-dir", "no finished chunk yet", str(run_dir.path))
     # the order-free fold, assembled: the sums, then the convergence curve over the chunks
     # done without a gap from the start (a Dask run may stop with gaps)
-    acc.flat[:] = total
+    acc.flat[:] = total[:acc.flat.size]
     acc.n_deals = acc.side_count = out.items
     done = 0
     caught = inplay = 0
@@ -404,7 +411,8 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
         done, caught, inplay = done + m, caught + c_, inplay + p_
         acc.convergence.append((done, caught, inplay))
     return SimulationResult(rules, pols, seed, out.items, n_deals, out.threads, acc,
-                            out.elapsed_s, out.items < n_deals)
+                            out.elapsed_s, out.items < n_deals,
+                            total[acc.flat.size:] if reduce is not None else None)
 
 
 def open_run(run_dir: str | Path) -> tuple[Rules, tuple[Policy, ...], int, int, int, Any]:
@@ -415,18 +423,11 @@ def open_run(run_dir: str | Path) -> tuple[Rules, tuple[Policy, ...], int, int, 
     CatchTenError
         Not a run directory, another version, or not a simulation.
     """
-    from .runner import RunDir
-    rd = RunDir.open(run_dir)
-    m = rd.manifest
-    if m.get("kind") != "simulate":
-        raise CatchTenError("run-dir", "not a simulation", f"{rd.path}: kind {m.get('kind')!r}")
-    try:
-        r = m["rules"]
-        rules = Rules(r["preset"], r["players"], r["variants"])
-        pols = tuple(Policy.parse(p) for p in m["policies"])
-        seed, n_deals, chunk = int(m["seed"]), int(m["deals"]), int(m["chunk"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CatchTenError("run-dir", "bad manifest", f"{rd.path}: {exc}") from None
+    from .runner import manifest_rules, open_of_kind
+    rd, (rules, pols, seed, n_deals, chunk) = open_of_kind(
+        run_dir, ("simulate",), "a simulation",
+        lambda m: (manifest_rules(m), tuple(Policy.parse(p) for p in m["policies"]),
+                   int(m["seed"]), int(m["deals"]), int(m["chunk"])))
     return rules, pols, seed, n_deals, chunk, rd
 
 
@@ -443,7 +444,8 @@ def resume(run_dir: str | Path, *, threads: int | None = None, scheduler: str | 
     """
     rules, pols, seed, n_deals, chunk, rd = open_run(run_dir)
     return _run(rules, pols, seed, n_deals, chunk, threads=threads, on_chunk=None,
-                progress=progress, run_dir=rd, scheduler=scheduler, workers=workers)
+                progress=progress, run_dir=rd, scheduler=scheduler, workers=workers,
+                reduce=_reducer(rd, rules))
 
 
 def summarize(run_dir: str | Path) -> SimulationResult:
@@ -457,12 +459,30 @@ def summarize(run_dir: str | Path) -> SimulationResult:
     """
     rules, pols, seed, n_deals, chunk, rd = open_run(run_dir)
     return _run(rules, pols, seed, n_deals, chunk, threads=None, on_chunk=None,
-                progress=None, run_dir=rd, scheduler=None, workers=None, compute=False)
+                progress=None, run_dir=rd, scheduler=None, workers=None, compute=False,
+                reduce=_reducer(rd, rules))
 
 
-@contextmanager
-def _nullpool() -> Iterator[None]:
-    yield None
+#: the ``reduce`` counts a run directory can name (``module:class``, built from the rules)
+REDUCERS = {"ten_by_side": "catchten_sim.report:TenBySide"}
+
+
+def _reducer(rd: Any, rules: Rules) -> Any:
+    """The ``reduce`` object a run directory's manifest names (None when none)."""
+    name = rd.manifest.get("reduce")
+    if name is None:
+        return None
+    if name not in REDUCERS:
+        raise CatchTenError("run-dir", "unknown counts", f"{rd.path}: reduce {name!r}")
+    import importlib
+    mod, cls = REDUCERS[name].split(":")
+    return getattr(importlib.import_module(mod), cls)(rules)
+
+
+def from_run_dir(run_dir: Any, **options: Any) -> SimulationResult:
+    """:func:`resume` (or, with ``run_dir.compute`` false, :func:`summarize`) for the
+    run engine's kinds table (:data:`catchten_sim.runner.KINDS`)."""
+    return resume(run_dir, **options)
 
 
 def outcome_columns(n_players: int) -> list[str]:

@@ -302,3 +302,33 @@ def test_policy_label_names_seats_when_a_seat_policy_breaks_the_sides():
                                   "seat 3 heuristic")
     res = simulate(rules, seat_policies(rules, "heuristic", "random"), n_deals=500)
     assert res.policy_label() == "heuristic (side 0) vs random"
+
+
+@pytest.mark.parametrize("body,field", [
+    ('players = "4"', "players"),
+    ('[variants]\ntarget = "31"', "variants.target"),
+    ('[variants]\nkeep_six_of_spades = "yes"', "variants.keep_six_of_spades"),
+    ("[variants]\nkeep_six_of_spades = 1", "variants.keep_six_of_spades"),
+    ("rules = 4", "rules"),
+])
+def test_rules_file_values_must_have_their_toml_type(tmp_path, body, field) -> None:
+    """A TOML rules file says what it means: a string where a whole number or true/false
+    is expected is one error line naming the field (the -V text options are parsed)."""
+    f = tmp_path / "r.toml"
+    f.write_text(body + "\n")
+    line = _one_error_line(run("rules", "--rules-file", str(f)), field + ":")
+    assert "write" in line
+    f.write_text('rules = "foster"\nplayers = 4\n[variants]\ntarget = 31\n'
+                 'keep_six_of_spades = true\ncard_points = "on"\n')
+    assert run("rules", "--rules-file", str(f), "--json").exit_code == 0
+
+
+def test_text_output_width_follows_columns(monkeypatch) -> None:
+    """Piped output honours COLUMNS; without it no table row is wrapped."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    wide = run("rules").stdout.splitlines()
+    deck = [ln for ln in wide if "deck" in ln]
+    assert len(deck) == 1 and "AC" in deck[0]            # the whole deck on one row
+    monkeypatch.setenv("COLUMNS", "60")
+    narrow = run("rules").stdout.splitlines()
+    assert max(len(ln) for ln in narrow) <= 60 and len(narrow) > len(wide)

@@ -117,7 +117,7 @@ def test_every_seating_sees_the_same_cards(players):
     trumps dealt to each position) agree in every seating and in the control variate's
     self-play: the random policy never changes the deal."""
     rules = Rules.from_options("foster", players, (), None)
-    p = _Player(rules, Policy.HEURISTIC, Policy.RANDOM, 9, 1, None)
+    p = _Player(rules, Policy.HEURISTIC, Policy.RANDOM, 9, 1)
     cols = [K.C_DEALER, K.C_TRUMP, K.C_TEN_HOLDER, K.C_HOLDER_TRUMPS]
     for pos in range(players):
         base = K.N_FIXED + pos * K.N_PER_POS
@@ -148,7 +148,7 @@ def test_control_variate_from_the_pilot_only():
     b = match(R4, "heuristic", "random", deals=6000, seed=4, threads=1, pilot=1000,
               stop_early=False)
     assert a.beta == b.beta and any(x != 0 for x in a.beta)
-    p = _Player(R4, Policy.HEURISTIC, Policy.RANDOM, 4, 1, None)
+    p = _Player(R4, Policy.HEURISTIC, Policy.RANDOM, 4, 1)
     px, pc, _ = p.rounds(0, 250, deal_base=PILOT_FIRST)
     assert tuple(fit_beta(px, pc)) == pytest.approx(a.beta)
     assert PILOT_FIRST > 10 ** 12 and PILOT_FIRST % 840 == 0
@@ -161,7 +161,7 @@ def test_control_variate_from_the_pilot_only():
 def test_control_variate_has_mean_zero_over_a_round():
     """Over a round (each seat deals once) the sides are exchangeable: with two sides the
     two seatings' control variates are exact negatives, so their expectation is 0."""
-    p = _Player(R4, Policy.HEURISTIC, Policy.RANDOM, 4, 1, None)
+    p = _Player(R4, Policy.HEURISTIC, Policy.RANDOM, 4, 1)
     _, c, _ = p.rounds(0, 50)
     assert np.array_equal(c[:, 0], -c[:, 1])
 
@@ -186,7 +186,7 @@ def test_pimc_side_plays_the_same_deals():
     """A seating with a pimc seat (played deal by deal by pimc.DealDriver) sees the cards
     of the kernel's seatings."""
     r2 = Rules.from_options("foster", 2, (), None)
-    p = _Player(r2, Policy.parse("pimc:2"), Policy.RANDOM, 3, 1, None)
+    p = _Player(r2, Policy.parse("pimc:2"), Policy.RANDOM, 3, 1)
     assert p.slow and isinstance(p.policies[0], int)
     cols = [K.C_DEALER, K.C_TRUMP, K.C_TEN_HOLDER, K.C_HOLDER_TRUMPS]
     for pos in range(2):

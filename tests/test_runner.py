@@ -96,20 +96,7 @@ def test_sigkill_mid_run_then_resume_gives_the_same_numbers(tmp_path):
     # below (every 20 ms) catches it between 20 chunks and the end
     args = ["--players", "4", "--policy", "random", "--deals", "2000000", "--seed", "11",
             "--chunk", "4000", "--threads", "1"]
-    proc = subprocess.Popen([sys.executable, "-m", "catchten_sim.cli", "simulate", *args,
-                             "--run-dir", str(d), "--no-progress"], env=_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.time() + 120
-    try:
-        while time.time() < deadline and proc.poll() is None:
-            if d.joinpath("chunks").is_dir() and \
-                    len(list(d.joinpath("chunks").glob("chunk-*.parquet"))) >= 20:
-                break
-            time.sleep(0.02)
-        assert proc.poll() is None, "the run ended before it could be killed"
-        os.kill(proc.pid, signal.SIGKILL)
-    finally:
-        proc.wait()
+    _kill_after(["simulate", *args, "--run-dir", str(d), "--no-progress"], d, 20)
     n_plan = len(runner.chunk_plan(2000000, 4000)) - 1
     kept = len(list(d.joinpath("chunks").glob("chunk-*.parquet")))
     assert 20 <= kept < n_plan
@@ -173,6 +160,26 @@ def test_read_only_or_full_disk_is_one_line(tmp_path, monkeypatch, code, words):
                                    "--run-dir", str(d), "--no-progress"])
     _one_line(res, "cannot write", words)
     assert not list((d / "chunks").glob(".*tmp"))          # no half-written leftovers
+
+
+@pytest.mark.parametrize("cmd", [
+    ["match", "heuristic", "random", "--deals", "4000", "--no-early-stop", "--pilot", "400"],
+    ["equity", "-n", "2", "-V", "target=11", "--hands", "3000", "--chunk", "300"],
+    ["simulate", "--games", "400", "-n", "2", "--chunk", "40"]])
+def test_a_full_disk_is_one_line_for_every_kind(tmp_path, monkeypatch, cmd):
+    calls = {"n": 0}
+    real = os.fsync
+
+    def failing_fsync(fd):
+        calls["n"] += 1
+        if calls["n"] > 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd)
+
+    monkeypatch.setattr(runner.os, "fsync", failing_fsync)
+    d = tmp_path / "run"
+    res = CliRunner().invoke(cli, [*cmd, "--run-dir", str(d), "--no-progress"])
+    _one_line(res, "cannot write", "No space left on device")
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only directories")
@@ -252,3 +259,197 @@ def test_report_from_a_run_directory_does_not_rerun_the_main_run(tmp_path):
     assert '"seed": 6' in text and "4000" in text.replace(",", "")
     bad = CliRunner().invoke(cli, ["report", "--from", str(d), "--players", "5"])
     assert bad.exit_code == 2 and bad.stderr.startswith("error: from: not with rules options")
+
+
+# ------------------------------------------------------- every kind of run directory
+def _kill_after(args: list[str], d: Path, chunks: int) -> None:
+    """Run ``catchten ARGS`` in a child and SIGKILL it once ``chunks`` chunk files of
+    run directory ``d`` exist (polled every 20 ms)."""
+    proc = subprocess.Popen([sys.executable, "-m", "catchten_sim.cli", *args], env=_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 180
+    try:
+        while time.time() < deadline and proc.poll() is None:
+            if len(list(d.glob("chunks/chunk-*.parquet"))) >= chunks:
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, "the run ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+
+
+def _resume_json(d: Path) -> dict:
+    res = CliRunner().invoke(cli, ["resume", str(d), "--json", "--no-progress"],
+                             catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    for k in ("elapsed_s", "threads", "simulation_s", "dp_s"):
+        out.pop(k, None)
+    return out
+
+
+def test_match_killed_then_resumed_gives_the_same_numbers(tmp_path):
+    from catchten_sim.match import match
+    d = tmp_path / "m"
+    _kill_after(["match", "random", "heuristic", "--no-early-stop", "--deals", "600000",
+                 "--pilot", "0", "--threads", "1", "--seed", "8", "--run-dir", str(d),
+                 "--no-progress"], d, 2)
+    n_plan = 600000 // 4 // 8192 + 1
+    assert 2 <= len(list(d.glob("chunks/chunk-*.parquet"))) < n_plan
+    part = CliRunner().invoke(cli, ["summarize", str(d)])
+    assert part.exit_code == 0 and "unfinished" in part.stderr and "run on:" in part.stdout
+    got = _resume_json(d)
+    whole = match(Rules("foster", 4), "random", "heuristic", deals=600000, seed=8, pilot=0,
+                  stop_early=False).to_dict()
+    for k in ("elapsed_s", "threads"):
+        whole.pop(k)
+    assert got == whole and got["stop"] == "deals"
+
+
+def test_match_run_dir_keeps_the_looks_of_a_plain_run(tmp_path):
+    """With early stopping, a match in a run directory (and resumed from one) stops at the
+    same look with the same numbers as one without."""
+    from catchten_sim.match import from_run_dir, match
+    plain = match(Rules("foster", 4), "heuristic", "random", deals=40000, seed=2).to_dict()
+    d = tmp_path / "m"
+    first = match(Rules("foster", 4), "heuristic", "random", deals=40000, seed=2,
+                  run_dir=d, threads=1).to_dict()
+    for f in sorted(d.glob("chunks/chunk-*.parquet"))[1:]:
+        f.unlink()
+    again = from_run_dir(d, threads=2).to_dict()
+    for x in (plain, first, again):
+        x.pop("elapsed_s")
+        x.pop("threads")
+    assert plain == first == again and plain["stop"] == "separated"
+    assert (d / "pilot.json").exists()
+
+
+def test_equity_killed_then_resumed_gives_the_same_table(tmp_path):
+    from catchten_sim.games import equity_table
+    d = tmp_path / "e"
+    args = ["equity", "-n", "2", "-V", "target=11", "--hands", "60000", "--chunk", "500",
+            "--threads", "1", "--seed", "5"]
+    _kill_after([*args, "--run-dir", str(d), "--no-progress"], d, 10)
+    assert 10 <= len(list(d.glob("chunks/chunk-*.parquet"))) < 120
+    got = _resume_json(d)
+    whole = equity_table(Rules("foster", 2, {"target": 11}), "heuristic", n_hands=60000,
+                         seed=5)
+    assert got["distinct_outcomes"] == whole.n_outcomes and got["hands"] == 60000
+    assert [e["p_win"] for e in got["start"]] == \
+        [list(whole.p_win((0, 0), s)) for s in range(2)]
+
+
+def test_games_resume_and_summarize(tmp_path):
+    from catchten_sim.games import from_run_dir, simulate_games
+    rules = Rules("foster", 2)
+    whole = simulate_games(rules, "heuristic", n_games=2000, seed=4, threads=2).to_dict()
+    d = tmp_path / "g"
+    simulate_games(rules, "heuristic", n_games=2000, seed=4, chunk=200, run_dir=d)
+    for f in sorted(d.glob("chunks/chunk-*.parquet"))[3::2]:
+        f.unlink()
+    rd = runner.RunDir.open(d)
+    rd.compute = False
+    assert from_run_dir(rd).n_games == 1200
+    got = from_run_dir(d, threads=1).to_dict()
+    for x in (whole, got):
+        x.pop("elapsed_s")
+        x.pop("threads")
+    assert got == whole
+
+
+@pytest.mark.parametrize("kind", ["games", "equity", "match", "report"])
+def test_each_kind_refuses_a_directory_of_another_run(tmp_path, kind):
+    d = tmp_path / kind
+    base = {"games": ["simulate", "--games", "40", "-n", "2", "--chunk", "20"],
+            "equity": ["equity", "-n", "2", "-V", "target=11", "--hands", "200"],
+            "match": ["match", "heuristic", "random", "--deals", "64", "--pilot", "0"],
+            "report": ["report", "--deals", "1000", "--no-sweep-players",
+                       "--no-sweep-variants", "--no-compare-policies", "--format", "png",
+                       "--out", str(tmp_path / "out")]}[kind]
+    ok = CliRunner().invoke(cli, [*base, "--run-dir", str(d), "--no-progress"])
+    assert ok.exit_code == 0, ok.output
+    _one_line(CliRunner().invoke(cli, [*base, "--run-dir", str(d), "--no-progress",
+                                       "--seed", "2"]), "made for another run", "seed")
+    m = json.loads((d / "manifest.json").read_text())
+    assert m["kind"] == kind
+    m["version"] = "0.0.1"
+    (d / "manifest.json").write_text(json.dumps(m))
+    for cmd in (["resume", str(d)], ["summarize", str(d)]):
+        _one_line(CliRunner().invoke(cli, cmd), "made by another version", "0.0.1")
+
+
+def test_report_run_dir_resumes_only_what_is_missing(tmp_path):
+    """The policy comparisons (whose Ten was caught: counts beside the accumulator) live in
+    the run directory too: a lost chunk of one is run again and the figures' numbers are
+    those of the uninterrupted report."""
+    d, out = tmp_path / "r", tmp_path / "out"
+    args = ["report", "-n", "3", "--deals", "2000", "--sweep-deals", "1000",
+            "--no-sweep-variants", "--no-sweep-players", "--format", "png", "--out",
+            str(out), "--run-dir", str(d), "--no-progress", "--chunk", "250"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    first = json.loads((out / "report.json").read_text())
+    table = (out / "fig09_policies.csv").read_text()
+    runs = sorted((d / "runs").iterdir())
+    assert runs[0].name == "00-main" and len(runs) == len(first["runs"]) == 5
+    assert json.loads((runs[2] / "manifest.json").read_text())["reduce"] == "ten_by_side"
+    for f in sorted(runs[2].glob("chunks/chunk-*.parquet"))[1:]:
+        f.unlink()
+    from catchten_sim.report import runs_status
+    status = runs_status(d)
+    assert [r["deals"] < r["requested"] for r in status] == \
+        [i == 2 for i in range(len(runs))]
+    s = CliRunner().invoke(cli, ["summarize", str(d)])
+    assert s.exit_code == 0 and runs[2].name in s.stdout
+    assert CliRunner().invoke(cli, ["resume", str(d), "--no-progress"]).exit_code == 0
+    again = json.loads((out / "report.json").read_text())
+    strip = lambda side: [{k: v for k, v in r.items() if k != "elapsed_s"}  # noqa: E731
+                          for r in side["runs"]]
+    assert strip(again) == strip(first)
+    assert (out / "fig09_policies.csv").read_text() == table
+
+
+def test_summarize_says_where_the_chunks_ran(tmp_path):
+    d = tmp_path / "s"
+    simulate(Rules("foster", 4), "random", n_deals=2000, seed=1, chunk=500, threads=2,
+             run_dir=d)
+    res = CliRunner().invoke(cli, ["summarize", str(d)])
+    assert res.exit_code == 0
+    assert "0 threads" not in res.stdout and "run on: threads, 2" in res.stdout
+
+
+def test_report_from_an_unfinished_directory_says_unfinished(tmp_path):
+    d = tmp_path / "run"
+    simulate(Rules("foster", 4), "random", n_deals=4000, seed=6, chunk=1000, run_dir=d)
+    next(iter(sorted(d.glob("chunks/chunk-*.parquet"))[-1:])).unlink()
+    res = CliRunner().invoke(cli, ["report", "--from", str(d), "--out", str(tmp_path / "o"),
+                                   "--format", "png", "--no-sweep-players",
+                                   "--no-sweep-variants", "--no-compare-policies",
+                                   "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert "interrupted" not in res.stderr
+    assert "unfinished" in res.stderr and f"catchten resume {d}" in res.stderr
+
+
+def test_match_games_and_equity_on_a_cluster_equal_threads():
+    distributed = pytest.importorskip("distributed")
+    from catchten_sim.games import equity_table, simulate_games
+    from catchten_sim.match import match
+    r4, r2 = Rules("foster", 4), Rules("foster", 2)
+
+    def strip(d: dict) -> dict:
+        return {k: v for k, v in d.items() if k not in ("elapsed_s", "threads")}
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=50) as cluster:
+        at = {"scheduler": cluster.scheduler_address}
+        for kw in ({}, {"stop_early": False}):
+            plain = match(r4, "heuristic", "random", deals=40000, seed=3, threads=2, **kw)
+            dask = match(r4, "heuristic", "random", deals=40000, seed=3, **at, **kw)
+            assert strip(dask.to_dict()) == strip(plain.to_dict())
+        plain_g = simulate_games(r2, "heuristic", n_games=1000, seed=4, threads=2)
+        dask_g = simulate_games(r2, "heuristic", n_games=1000, seed=4, chunk=100, **at)
+        assert strip(dask_g.to_dict()) == strip(plain_g.to_dict())
+        e0 = equity_table(r2, "random", n_hands=4000, seed=2, threads=2)
+        e1 = equity_table(r2, "random", n_hands=4000, seed=2, chunk=500, **at)
+        assert np.array_equal(e0.V, e1.V) and e1.n_hands == 4000
