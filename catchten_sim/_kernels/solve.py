@@ -13,7 +13,12 @@ Search (as in bridge double-dummy solvers, on points instead of tricks)
 - the value below a node is the *future* score difference (points of the tricks still to
   come), so a window shifts by the points of each trick as it is quitted;
 - a cut-off from the points still in play: the future value lies in ``[-B, B]``, ``B`` = the
-  honours not yet taken + the card points the remaining cards can still make;
+  honours not yet taken + the card points the remaining cards can still make, narrowed at
+  each trick start by what is sure: the run of top trumps held by one side (its honours and
+  tricks), the *quick tricks* of the side on lead (the leader's top trumps, then plain-suit
+  winners no opponent can ruff, or a cheap lead to a partner's top cards), and the trumps
+  that must fall under the leader's top trumps (honours of seats with no more trumps than
+  the run is long);
 - a transposition table of flat arrays (fixed size, two-entry buckets, upper and lower bounds,
   the best lead) stored at trick boundaries, keyed by two independent Zobrist hashes of the
   cards each seat holds, the leader and, when card points make the score non-linear (three or
@@ -22,8 +27,12 @@ Search (as in bridge double-dummy solvers, on points instead of tricks)
 - equivalent cards searched once: two cards of one hand, one suit, no honour points, with no
   card of another hand (or of the current trick) between them in the order of the remaining
   cards, give the same value (card points count every card alike); honours never merge;
-- move ordering: the table's best lead first; followers win cheaply, throw honours onto a
-  partner's winning card, and otherwise throw their cheapest card;
+- move ordering: the table's best lead first, then the last lead that cut off at this ply
+  (one tier up), plain-suit masters, cheap leads to a partner's master, trump masters, low
+  cards, and last the suits an opponent can ruff; followers win with the cheapest card no
+  opponent still to play can beat (honours onto it), throw honours onto a partner's sure
+  winner, and otherwise play their cheapest card; the first guess of MTD(f) counts the
+  honours each side holds and, with card points, 3 points per trump held;
 - the last trick is scored without search.
 
 With two sides and card points the card points are linear in the tricks (one side takes
