@@ -488,7 +488,7 @@ def _run(T, S, allc, s, seat):
     return r, (allc & suit_mask(s)) & ~lane
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def _quick(T, S, leader, t, root, allc):
     """Tricks the leader's team surely takes at a trick start by cashing its winners (the
     quick tricks of bridge solvers): first the leader's run of top trumps (each opponent
