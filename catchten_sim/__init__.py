@@ -1,11 +1,69 @@
-"""catchten_sim: Monte Carlo strategy analyser and odds calculator for Catch the Ten."""
+"""catchten_sim: Monte Carlo strategy analyser and odds calculator for Catch the Ten.
+
+The public functions are names of the package: ``from catchten_sim import simulate,
+advise, odds, match, solve, deal, play, equity_table`` gives the functions (loaded on first
+use: ``import catchten_sim`` stays light, the engine is imported when a function is
+first asked for). Five of them share their name with the module that holds them
+(``advise``, ``match``, ``simulate``, ``solve``, ``play``): the package attribute is the
+function, and the module stays importable by its dotted name, ``from catchten_sim.advise
+import explain`` or ``importlib.import_module("catchten_sim.advise")`` (but ``import
+catchten_sim.advise as m`` binds ``m`` to the function, as Python's ``import a.b as m``
+reads the attribute ``b`` of ``a``).
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
 from .cards import Card, Hand, Rank, Suit, format_card, parse_card, parse_cards
 from .errors import (CatchTenError, DealNotGeneratedError, IllegalPlayError, ParseError,
                      PositionError, RevokeError, RulesError)
 from .rules import Rules
 
+if TYPE_CHECKING:                         # pragma: no cover - for type checkers only
+    from .advise import advise as advise
+    from .advise import odds as odds
+    from .games import equity_table as equity_table
+    from .match import match as match
+    from .play import deal as deal
+    from .play import play as play
+    from .simulate import simulate as simulate
+    from .solve import solve as solve
+
 __version__ = "0.1.0"
+
+#: the public functions, each with the module that holds it
+FUNCTIONS = {"simulate": "simulate", "advise": "advise", "odds": "advise",
+             "match": "match", "solve": "solve", "deal": "play", "play": "play",
+             "equity_table": "games"}
 
 __all__ = ["Card", "Hand", "Rank", "Suit", "format_card", "parse_card", "parse_cards",
            "CatchTenError", "DealNotGeneratedError", "IllegalPlayError", "ParseError",
-           "PositionError", "RevokeError", "RulesError", "Rules", "__version__"]
+           "PositionError", "RevokeError", "RulesError", "Rules", "__version__",
+           "simulate", "advise", "odds", "match", "solve", "deal", "play", "equity_table"]
+
+
+class _Package(types.ModuleType):
+    """The package module: its public function names resolve to the functions."""
+
+    def __getattr__(self, name: str) -> Any:
+        mod = FUNCTIONS.get(name)
+        if mod is None:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        fn = getattr(importlib.import_module(f"{self.__name__}.{mod}"), name)
+        self.__dict__[name] = fn
+        return fn
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # the import system binds a submodule to its package's attribute once it is
+        # loaded; a public function of the same name keeps the name (the module stays in
+        # sys.modules under its dotted name)
+        if isinstance(value, types.ModuleType) and FUNCTIONS.get(name) == name:
+            self.__dict__[name] = getattr(value, name)
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -263,6 +263,9 @@ def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
     """
     key = str(name).strip().lower()
     if key == "rollout":
+        from .pimc import PimcRolloutEvaluator, is_pimc
+        if any(is_pimc(p) for p in policies):     # slow, but allowed (issue 10)
+            return PimcRolloutEvaluator(info, candidates, policies, seed, threads)
         return RolloutEvaluator(info, candidates, policies, seed, threads)
     if key == "dd":
         from .dd import DoubleDummyEvaluator
@@ -428,6 +431,10 @@ def _r(x: float | None, d: int = 4) -> float | None:
 
 
 def _mean_est(m: float, se: float, n: int, z: float = Z95) -> Estimate:
+    """``m`` with its interval ``m -/+ z se``; ``z = 0`` marks an exact answer (every
+    consistent deal, no random play): the interval is ``[m, m]`` and ``se`` 0."""
+    if z == 0:
+        return Estimate(m, m, m, n, 0.0)
     if math.isnan(se):
         return Estimate(m, math.nan, math.nan, n, se)
     lo, hi = normal_interval(m, se, z)
@@ -673,7 +680,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     Parameters
     ----------
     position : Position, a docs/formats.md position dict, or the path of a position JSON
-    policy : policy of the player's side in the rollouts (``heuristic`` default, ``random``);
+    policy : policy of the player's side in the rollouts (``heuristic`` default, ``random``,
+        or ``pimc[:N]``: slow, each of its decisions solves ``N`` deals,
+        :class:`catchten_sim.pimc.PimcRolloutEvaluator`);
     opponents : policy of the other sides (default: the same).
     evaluator : ``rollout`` (heuristic play after the card) or ``dd`` (double-dummy play).
     samples : int, the most determinizations; time_limit : seconds (None: no limit), not
@@ -739,9 +748,10 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                             "line's count-out steps)")
         if objective not in (None, "diff"):
             raise CatchTenError("objective", "not available",
-                                f"{objective}: the dd evaluator values cards by the score "
-                                "difference only (use --objective diff or --evaluator "
-                                "rollout)")
+                                f"{objective} with --evaluator dd: a solve gives the score "
+                                "difference only, not the final scores of its line that "
+                                "P(win) and the points/Ten measures need (use --objective "
+                                "diff, or --evaluator rollout for them)")
     else:
         eq, eq_why = game_equity_hook(
             info, pols, progress=progress,
@@ -763,15 +773,21 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     min_samples = _check_count("min_samples", min_samples, 1, MAX_SAMPLES)
     used = max_threads() if threads is None else threads
     sampler = Sampler(info)
+    from .pimc import is_pimc
+    with_pimc = any(is_pimc(p) for p in pols)
     if exact_max is None:
         exact_max = EXACT_MAX.get(ev_key, 0)
+        if with_pimc:               # pimc rollouts: enumerate no more deals than asked
+            exact_max = min(exact_max, samples)
     exact_max = _check_count("exact_max", exact_max, 0, 10 ** 9)
     exact = sampler.can_enumerate(exact_max)
     ev = make_evaluator(evaluator, info, cands, pols, seed, used)
     names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
     # with dd, the heuristic rollouts run on the same deals (cheap next to the solves), so
-    # that a disagreement between the two models can be shown
-    other = RolloutEvaluator(info, cands, pols, seed, used) if ev_key == "dd" else None
+    # that a disagreement between the two models can be shown (not with pimc rollout
+    # policies: they would repeat the dd model at a solve per decision)
+    other = RolloutEvaluator(info, cands, pols, seed, used) \
+        if ev_key == "dd" and not with_pimc else None
     acc = _Acc(len(cands), names, objective)
     acc_o = _Acc(len(cands), list(MEASURES), "diff") if other is not None else None
     if exact:
@@ -845,7 +861,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     exact_done = exact and stop == "exact"
     # exact: the deals carry no sampling error; the evaluation none either unless a
     # random policy plays in the rollouts (then the rollouts' error remains)
-    no_error = exact_done and (ev_key == "dd" or all(p != Policy.RANDOM for p in pols))
+    # (pimc rollouts sample their own deals at every decision: a random policy too)
+    no_error = exact_done and (ev_key == "dd" or all(p != Policy.RANDOM and not is_pimc(p)
+                                                     for p in pols))
     if stop == "single":          # nothing was decided from the data: one look
         plan = LookPlan(done, early=False)
     z = 0.0 if no_error else plan.z_at(done)
@@ -898,7 +916,7 @@ def _results(acc: _Acc, cands: Sequence[int], order: Sequence[int], equiv: dict[
             m_, se = acc.mean_se(k, j)
             if k in PROPORTIONS:
                 lo, hi = wilson(int(round(acc.s1[k][j])), acc.n, z) if z > 0 else (m_, m_)
-                est[k] = Estimate(m_, lo, hi, acc.n, se)
+                est[k] = Estimate(m_, lo, hi, acc.n, se if z > 0 else 0.0)
             else:
                 est[k] = _mean_est(m_, se, acc.n, z)
         results.append(CandidateResult(

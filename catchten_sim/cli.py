@@ -21,6 +21,12 @@ from .rules import PRESETS, Rules
 
 
 # ---------------------------------------------------------------------------- plumbing
+#: the line of a Ctrl-C before anything finished (a command with finished work prints it,
+#: marked partial, instead)
+INTERRUPTED_EMPTY = ("error: interrupted (Ctrl-C) before the first batch finished: nothing "
+                     "to show")
+
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
@@ -55,11 +61,16 @@ class CatchtenGroup(click.Group):
                 sys.exit(2)
             click.echo(f"error: {_one_line(exc.line())}", err=True)
             sys.exit(2)
-        except click.Abort:
-            click.echo("error: aborted", err=True)
+        except click.Abort as exc:
+            # click turns a Ctrl-C into Abort; it reaches here only when the command had
+            # nothing finished to show (finished work is returned, marked partial)
+            if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+                click.echo(INTERRUPTED_EMPTY, err=True)
+            else:
+                click.echo("error: aborted", err=True)
             sys.exit(130)
         except KeyboardInterrupt:
-            click.echo("error: interrupted", err=True)
+            click.echo(INTERRUPTED_EMPTY, err=True)
             sys.exit(130)
         except BrokenPipeError:
             sys.exit(1)
@@ -177,7 +188,8 @@ def _errors_as_json(as_json: bool) -> Iterator[None]:
     except KeyboardInterrupt:
         if as_json:
             click.echo(json.dumps({"kind": "error", "field": None, "why": "interrupted",
-                                   "detail": "Ctrl-C before any result was finished"}))
+                                   "detail": "Ctrl-C before the first batch finished: "
+                                             "nothing to show"}))
             sys.exit(130)
         raise
 

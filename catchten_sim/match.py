@@ -53,8 +53,11 @@ and every doubling, and at ``deals``); at every look the run stops when the inte
 excludes 0 (``separated``) or its half-width is at most ``precision`` (``precision``).
 Otherwise it stops at ``deals``, at the ``time`` limit (``time``) or on Ctrl-C
 (``interrupted``, keeping every finished chunk); a summary of a run directory not yet
-finished says ``unfinished``. The interval of any stop uses the
-critical value of its look, so it covers with probability at least 95% under the
+finished says ``unfinished``. The interval of any stop, at a look or between two (the
+share of alpha of the next look, which is then never taken), uses Student's t with
+``rounds - 1`` degrees of freedom at that share (:meth:`LookPlan.t_at`: the standard error
+is estimated from the rounds themselves, and a match stopped after a handful of rounds
+must not read a verdict off z), so it covers with probability at least 95% under the
 repeated looks.
 """
 from __future__ import annotations
@@ -178,9 +181,17 @@ class MatchResult:
     history: list = field(default_factory=list, repr=False)
 
     @property
+    def control_variate_used(self) -> bool:
+        """False when no pilot was played (``pilot=0``, the default with a ``pimc``
+        side): the estimate is the plain duplicate mean, ``se["control_variate"]`` nan."""
+        return self.pilot_deals > 0
+
+    @property
     def deals_saved_factor(self) -> float:
-        """``(se_plain / se_control_variate)^2`` (nan without a spread)."""
-        p, c = self.se["plain"], self.se["control_variate"]
+        """``(se_plain / se of the reported interval)^2``: the control variate's se, or
+        the duplicate's when none was used (nan without a spread)."""
+        p = self.se["plain"]
+        c = self.se["control_variate"] if self.control_variate_used else self.se["duplicate"]
         if not (c > 0) or math.isnan(p):
             return math.nan
         return (p / c) ** 2
@@ -214,9 +225,10 @@ class MatchResult:
                           "ci95": [_f(self.win_share[1]), _f(self.win_share[2])]},
             "units": "points per deal (hand totals), A minus B",
             "seatings": [["a" if w == 0 else "b" for w in st] for st in self.seatings],
-            "control_variate": {"what": "heuristic self-play value of the deal, per seating",
-                                "beta": [_f(x) for x in self.beta],
-                                "pilot_deals": self.pilot_deals},
+            "control_variate": ({"what": "heuristic self-play value of the deal, per seating",
+                                 "beta": [_f(x) for x in self.beta],
+                                 "pilot_deals": self.pilot_deals}
+                                if self.control_variate_used else None),
             "plays_per_deal": self.plays_per_deal,
             "requested_deals": self.requested,
             "z": round(self.z, 4),
@@ -235,10 +247,13 @@ class MatchResult:
             f"deal, 95% interval [{lo:+.3f}, {hi:+.3f}] ({self.verdict})",
             f"  deals won by {self.a.label}: {100 * w:.1f}% [{100 * wlo:.1f}, {100 * whi:.1f}]",
             f"  standard error: plain {self.se['plain']:.4f}, duplicate "
-            f"{self.se['duplicate']:.4f}, duplicate + control variate "
-            f"{self.se['control_variate']:.4f}: {self.deals_saved_factor:.1f}x fewer deals "
-            f"than plain play",
-            f"  stop: {self.stop} (z {self.z:.2f}; {self.elapsed_s:.1f} s)",
+            f"{self.se['duplicate']:.4f}, " + (
+                f"duplicate + control variate {self.se['control_variate']:.4f}"
+                if self.control_variate_used else
+                "no control variate (no pilot was played)")
+            + f": {self.deals_saved_factor:.1f}x fewer deals than plain play",
+            f"  stop: {self.stop} (critical value {self.z:.2f}, Student's t over "
+            f"{self.deals // self.rules.players} rounds; {self.elapsed_s:.1f} s)",
         ]
         return "\n".join(lines)
 
@@ -528,7 +543,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
             done = sums.n
             if plan.is_look(done) or done >= total_rounds:
                 mu, se = sums.mean_se("y")
-                lo, hi = normal_interval(mu, se, plan.z_at(done))
+                lo, hi = normal_interval(mu, se, plan.t_at(done))
                 history.append({"deals": done * n, "mean": mu, "lo": lo, "hi": hi})
                 if done < total_rounds:
                     if verdict(lo, hi, 0.0) == "separated":
@@ -562,17 +577,19 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
                              "deals" if sums.n >= total_rounds else "unfinished")
     if stop == "deals" and precision is not None:
         mu, se = sums.mean_se("y")
-        lo, hi = normal_interval(mu, se, plan.z_at(sums.n))
+        lo, hi = normal_interval(mu, se, plan.t_at(sums.n))
         if (hi - lo) / 2 <= precision:
             stop = "precision"
-    z = plan.z_at(sums.n)
+    z = plan.t_at(sums.n)
     mu, se_y = sums.mean_se("y")
     md, se_d = sums.mean_se("d")
     mw, se_w = sums.mean_se("w")
     lo, hi = normal_interval(mu, se_y, z)
     wlo, whi = normal_interval(mw, se_w, z)
     # per deal: a round's value is a mean of n deals, so its se is that of n deals
-    ses = {"plain": sums.se_plain(), "duplicate": se_d, "control_variate": se_y}
+    # without a pilot the estimate is the duplicate mean: no control variate se to show
+    ses = {"plain": sums.se_plain(), "duplicate": se_d,
+           "control_variate": se_y if use_cv else math.nan}
     return MatchResult(rules, pa, pb, seed, sums.n * n, total_rounds * n, mu, (lo, hi), ses,
                        {"duplicate": md}, (mw, max(0.0, wlo), min(1.0, whi)),
                        tuple(float(v) for v in beta), pilot_rounds * n if use_cv else 0,

@@ -24,6 +24,8 @@ driver plays a deal decision by decision: the play kernel (:mod:`._kernels.pimc`
 the deal with the ``pimc`` seats scripted by the choices made so far and the other seats
 playing their own policies, up to the next ``pimc`` decision; the driver decides it and
 replays. A replay costs microseconds; the decisions' solves are the whole cost.
+:class:`PimcRolloutEvaluator` plays ``pimc`` seats in ``advise``'s rollouts the same way,
+resuming the rollout kernel after each ``pimc`` decision.
 """
 from __future__ import annotations
 
@@ -266,3 +268,106 @@ def simulate_pimc(rules: Rules, pols: Sequence[object], seed: int, start: int, c
     want_rows = rows.shape[0] > 0
     for i in range(count):
         driver.play(start + i, rows[i] if want_rows else None, part, off)
+
+
+# ------------------------------------------------------------------ pimc rollouts (advise)
+class PimcRolloutEvaluator:
+    """``advise --evaluator rollout`` with ``pimc`` seats among the rollout policies.
+
+    For each determinization and candidate card: the card is played, then the deal is
+    played out with every ``pimc`` seat deciding by :func:`choose` (its own information
+    set in that deal, never the hidden hands) and the other seats by their kernel
+    policies. Driven decision by decision like :class:`DealDriver`: the rollout kernel
+    (:class:`catchten_sim.advise.RolloutEvaluator`, the ``pimc`` seats standing in as
+    ``heuristic``) plays from the current position to the end with the play logged; the
+    first card of a ``pimc`` seat in that line is replaced by the ``pimc`` decision and the
+    kernel resumes after it, until no ``pimc`` seat is left to play. The outcome row is the
+    last resume's (the whole hand, as the kernel's rollouts score it).
+
+    Slow by nature: every ``pimc`` decision solves ``N`` deals double-dummy (a 4-player
+    deal holds up to 36 of them per seat kind); meant for few determinizations.
+    Reproducible: decision ``k`` (the card's index in the deal's play) of sample ``i``
+    draws its deals with :func:`decision_seed` ``(seed, i, k)``, the same for every
+    candidate (common random numbers), whatever the threads.
+    """
+
+    name = "rollout"
+
+    def __init__(self, info: InfoSet, candidates: Sequence[int], policies: Sequence[Any],
+                 seed: int = 1, threads: int = 1) -> None:
+        from .dd import new_solvers
+        from .policies import Policy
+        self.info = info
+        self.candidates = [int(c) for c in candidates]
+        self.policies = tuple(policies)
+        self.stand_in = tuple(Policy.HEURISTIC if is_pimc(p) else p for p in policies)
+        self.seed = int(seed)
+        self.threads = max(1, int(threads))
+        self.solvers = new_solvers(self.threads)
+        self.decisions = 0
+
+    def close(self) -> None:
+        pass
+
+    def _deal(self, hands: np.ndarray) -> Any:
+        """The determinization ``hands`` (n_sets, n) as a dealt :class:`~.play.Deal`."""
+        from .dd import dealt_hands
+        from .play import Deal
+        info = self.info
+        dealt = dealt_hands(info, hands[None])[0]
+        dead = tuple(cards_of_mask(info.dead))
+        return Deal(info.rules, info.dealer, tuple(tuple(int(x) for x in row)
+                                                   for row in dealt),
+                    int(info.trump), info.turnup, dead)
+
+    def _one(self, d: Any, hands: np.ndarray, sample: int, card: int) -> np.ndarray:
+        from .advise import RolloutEvaluator
+        from .dd import play_of
+        r = self.info.rules
+        n = r.players
+        info, c = self.info, card
+        dealt = np.array(d.set_hands, dtype=np.int64)
+        while True:
+            ev = RolloutEvaluator(info, [c], self.stand_in, self.seed, 1)
+            try:
+                leaders, cards, _w, row = ev.line(hands[None], sample, c)
+            finally:
+                ev.close()
+            seq = play_of(info) + [c]
+            k0 = len(info.trick) + 1
+            for t in range(info.trick_index, r.n_sets * r.set_size):
+                for j in range(k0 if t == info.trick_index else 0, n):
+                    seq.append(int(cards[t, j]))
+            start = len(play_of(info)) + 1
+            nxt = -1
+            for k in range(start, len(seq)):
+                t, j = divmod(k, n)
+                if is_pimc(self.policies[(int(leaders[t]) + j) % n]):
+                    nxt = k
+                    break
+            if nxt < 0:
+                return row
+            t, j = divmod(nxt, n)
+            seat = (int(leaders[t]) + j) % n
+            info = _info_of(d, seat, seq[:nxt])
+            c, _ = choose(info, self.policies[seat].n,
+                          seed=decision_seed(self.seed, sample, nxt), threads=self.threads,
+                          evaluator=self.solvers)
+            self.decisions += 1
+            played = 0
+            for x in seq[:nxt]:
+                played |= 1 << x
+            hands = dealt & ~np.int64(played)
+
+    def evaluate(self, hands: np.ndarray, first: int) -> np.ndarray:
+        """int16 (m, n_cand, ``rollout.n_out_cols``): as
+        :meth:`catchten_sim.advise.RolloutEvaluator.evaluate`."""
+        from ._kernels import rollout as KR
+        r = self.info.rules
+        out = np.zeros((hands.shape[0], len(self.candidates), KR.n_out_cols(r.n_sides)),
+                       dtype=np.int16)
+        for i in range(hands.shape[0]):
+            d = self._deal(hands[i])
+            for j, c in enumerate(self.candidates):
+                out[i, j] = self._one(d, hands[i], first + i, c)
+        return out

@@ -382,6 +382,15 @@ def plot_points_distribution(data: pd.DataFrame, ax: Axes | Sequence[Axes] | Non
                    "the mean")
 
 
+def interval_colours(lo: np.ndarray, hi: np.ndarray, par: Any = 0.0) -> list[str]:
+    """A colour per estimate from its 95% interval, not its point: blue when the interval
+    lies above ``par``, vermillion below, grey when it holds ``par`` (or is nan)."""
+    lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    par = np.broadcast_to(np.asarray(par, dtype=float), lo.shape)
+    return [OKABE_ITO["blue"] if a > p else OKABE_ITO["vermillion"] if b < p else GREY
+            for a, b, p in zip(lo, hi, par)]
+
+
 # ---------------------------------------------------------------------------- 4. seats
 @_styled
 def plot_seat_advantage(data: pd.DataFrame, ax: Axes | None = None, **style: Any) -> Figure:
@@ -397,7 +406,8 @@ def plot_seat_advantage(data: pd.DataFrame, ax: Axes | None = None, **style: Any
     x = data["position"].to_numpy()
     y = data["advantage_mean"].to_numpy()
     err = np.vstack([y - data["advantage_lo"].to_numpy(), data["advantage_hi"].to_numpy() - y])
-    colours = [OKABE_ITO["blue"] if v >= 0 else OKABE_ITO["vermillion"] for v in y]
+    colours = interval_colours(data["advantage_lo"].to_numpy(),
+                               data["advantage_hi"].to_numpy())
     a.bar(x, y, color=colours, width=0.6)
     a.errorbar(x, y, yerr=err, fmt="none", ecolor="black", capsize=5, linewidth=1.2)
     a.axhline(0, color="black", linewidth=0.8)
@@ -417,7 +427,8 @@ def plot_seat_advantage(data: pd.DataFrame, ax: Axes | None = None, **style: Any
     a.grid(axis="x", visible=False)
     return _finish(fig, [a], owned, style, "Seat advantage by position",
                    "The side holding each position: mean hand points minus the mean over "
-                   "positions (in brackets: the mean); bars: 95% intervals")
+                   "positions (in brackets: the mean); bars: 95% intervals; blue/red: "
+                   "the interval lies above/below 0, grey: it holds 0")
 
 
 # ---------------------------------------------------------------------------- 5. convergence
@@ -541,9 +552,14 @@ def plot_holding_value(data: pd.DataFrame, ax: Axes | None = None, **style: Any)
     lo, hi = d["lo"].to_numpy(), d["hi"].to_numpy()
     dealt = d["honours_dealt"].to_numpy()
     a.barh(y, dealt, height=0.6, color="0.88", label="honour points dealt (par)")
-    up = m >= dealt
+    # coloured by what the interval says, not by the point estimate: above par only when
+    # the whole 95% interval is (the gain's interval excludes 0)
+    with np.errstate(invalid="ignore"):
+        up = lo > dealt
+        down = hi < dealt
     for mask, colour, lab in ((up, OKABE_ITO["blue"], "scores more than it was dealt"),
-                              (~up, OKABE_ITO["vermillion"], "scores less than it was dealt")):
+                              (down, OKABE_ITO["vermillion"], "scores less than it was dealt"),
+                              (~(up | down), GREY, "interval includes its par")):
         if mask.any():
             a.errorbar(m[mask], y[mask], xerr=[m[mask] - lo[mask], hi[mask] - m[mask]],
                        fmt="o", color=colour, ecolor=colour, capsize=2, markersize=5,

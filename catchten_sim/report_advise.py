@@ -17,9 +17,25 @@ def _pm(e, pct: bool = False, digits: int = 2) -> str:
     return f"{e.mean:6.{digits}f} ({e.lo:.{digits}f} to {e.hi:.{digits}f})"
 
 
+def _fx(x: float, digits: int, sign: bool = False) -> str:
+    """``x`` with ``digits`` decimals; a value that is not 0 but would round to 0 gets up
+    to two more decimals, else ``<0.0001`` (``-<0.0001`` below 0): an interval that
+    excludes 0 never prints as ``[0.00, 0.00]``."""
+    flag = "+" if sign else ""
+    t = f"{x:{flag}.{digits}f}"
+    if x == 0 or math.isnan(x) or float(t) != 0:
+        return t
+    for d in (digits + 1, digits + 2):
+        t = f"{x:{flag}.{d}f}"
+        if float(t) != 0:
+            return t
+    return ("-" if x < 0 else flag) + f"<{10.0 ** -(digits + 2):.{digits + 2}f}"
+
+
 def _p(x: float) -> str:
-    """A percentage with one decimal, ``100`` and ``0`` without it."""
-    t = f"{100 * x:.1f}"
+    """A percentage with one decimal, ``100`` and ``0`` without it (a share that is not 0
+    but rounds to 0.0 keeps its digits: :func:`_fx`)."""
+    t = _fx(100 * x, 1)
     return t[:-2] if t in ("100.0", "0.0", "-0.0") else t
 
 
@@ -32,8 +48,8 @@ def _iv(e, pct: bool = False) -> str:
             return f"{_p(e.mean)}%"
         return f"{_p(e.mean)}% [{_p(e.lo)}, {_p(e.hi)}]"
     if math.isnan(e.lo):
-        return f"{e.mean:.2f}"
-    return f"{e.mean:.2f} [{e.lo:.2f}, {e.hi:.2f}]"
+        return _fx(e.mean, 2)
+    return f"{_fx(e.mean, 2)} [{_fx(e.lo, 2)}, {_fx(e.hi, 2)}]"
 
 
 def _dd_table(a: Advice, con) -> None:
@@ -128,24 +144,25 @@ def print_advice(a: Advice, console=None) -> None:
     else:
         d = a.margin.diff
         v = a.margin.verdict
-        span = (f"paired 95%: {d.lo:+.3f} to {d.hi:+.3f}" if a.z > 0 else
+        span = (f"paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)}" if a.z > 0 else
                 "exact, every consistent deal")
         if v == "no practical difference":
             echo(f"best: no practical difference between {format_card(a.best)} and "
-                 f"{a.second}: {d.mean:+.3f} {a.objective} ({span}; inside "
+                 f"{a.second}: {_fx(d.mean, 3, True)} {a.objective} ({span}; inside "
                  f"the practical margin ±{a.practical_margin:g})")
         else:
             verdict = "separated at 95%" if v == "separated" else "not separated at 95%"
             if a.z == 0:
                 verdict = "no sampling error"
-            echo(f"best: {format_card(a.best)}, by {d.mean:+.3f} {a.objective} over "
+            echo(f"best: {format_card(a.best)}, by {_fx(d.mean, 3, True)} {a.objective} over "
                  f"{a.second} ({span}; {verdict})")
     if a.trump_lead is not None:
         d = a.trump_lead.diff
         ans = trump_answer(a.trump_lead)
         echo(f"lead a trump? {ans}: best trump lead {format_card(a.trump_lead.a)} vs best "
-             f"other lead {format_card(a.trump_lead.b)}: {d.mean:+.3f} {a.objective} "
-             + (f"(paired 95%: {d.lo:+.3f} to {d.hi:+.3f})" if a.z > 0 else "(exact)"))
+             f"other lead {format_card(a.trump_lead.b)}: {_fx(d.mean, 3, True)} {a.objective} "
+             + (f"(paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)})" if a.z > 0
+                else "(exact)"))
     if a.model_note:
         echo(f"MODEL: {a.model_note}")
     if a.note:

@@ -419,7 +419,14 @@ def format_solution(sol: Solution, record: Any = None) -> str:
     line was computed (and the record is given), the line trick by trick."""
     who = ("the mover's side against the other sides together (paranoid)" if sol.paranoid
            else "the mover's side minus the other side")
-    lines = [f"seat {sol.to_move} to move (side {sol.side}); value {sol.value:+d} "
+    trumps = ""
+    if record is not None:
+        from .records import score_record
+        data0 = _load(record)
+        t = score_record(dict(data0, play=list(data0.get("play") or [])))["trumps"]
+        trumps = f", trumps {t}" + (f" (turn-up {data0['turnup']})"
+                                    if data0.get("turnup") else "")
+    lines = [f"seat {sol.to_move} to move (side {sol.side}){trumps}; value {sol.value:+d} "
              f"points: the deal's final score difference, {who}, best play by all"]
     width = max(len(c) for c in sol.values)
     for c, v in sol.values.items():
@@ -433,15 +440,16 @@ def format_solution(sol: Solution, record: Any = None) -> str:
         full = score_record(dict(data, play=done + list(sol.line)))
         players = int(data["players"])
         first = len(done) // players
-        lines.append("line:")
+        lines.append("line (each card after the seat that plays it):")
         for i, tr in enumerate(full["tricks"][first:], start=first):
             cards = tr["cards"]
             shown = []
             for j, c in enumerate(cards):
-                shown.append(f"({c})" if i * players + j < len(done) else c)
+                seat = (tr["leader"] + j) % players
+                shown.append(f"seat {seat} " + (f"({c})" if i * players + j < len(done)
+                                                 else c))
             label = f"set {tr['set']} " if "set" in tr else ""
-            lines.append(f"  {label}trick {i + 1}: leader {tr['leader']}: {' '.join(shown)}"
-                         f"  -> seat {tr['winner']}")
+            lines.append(f"  {label}trick {i + 1}: {', '.join(shown)}  -> seat {tr['winner']}")
         totals = ", ".join(f"side {s['side']} {s['total']}" for s in full["sides"])
         lines.append(f"  final: {totals} (cards in brackets were already played)")
     return "\n".join(lines)

@@ -56,3 +56,18 @@ def test_chunk_rows_are_deal_one_played(preset, players, variants):
             assert out[i, base + K.F_SEAT_TRICKS] == int((lw == seat).sum())
         taker_pos = 0 if ten_taker < 0 else (ten_taker - dealer - 1) % players + 1
         assert out[i, K.C_TEN_TAKER] == taker_pos
+
+
+@pytest.mark.parametrize("preset,players,variants", CONFIGS)
+def test_random_pairs_play_as_single_deals(preset, players, variants):
+    """All-random chunks play two deals at a time in lockstep (engine.play_random2); each
+    deal must come out exactly as the one-deal loop plays it (a chunk of one deal)."""
+    t = Rules(preset, players, variants).tables()
+    pols = np.zeros(players, np.int64)          # every seat random
+    cols = K.N_FIXED + players * K.N_PER_POS
+    paired = np.zeros((41, cols), np.int16)      # odd: the last deal alone
+    K.simulate_chunk(t, pols, np.uint64(11), 300, paired)
+    for i in range(41):
+        single = np.zeros((1, cols), np.int16)
+        K.simulate_chunk(t, pols, np.uint64(11), 300 + i, single)
+        assert np.array_equal(paired[i], single[0]), i

@@ -76,7 +76,10 @@ def test_bad_input_exit_2_one_line(args, field):
 def test_stop_deals_and_precision_and_time():
     r = match(R4, "random", "random", deals=1200, seed=2, threads=1, pilot=0,
               stop_early=False)
-    assert r.stop == "deals" and r.deals == 1200 and r.z == pytest.approx(1.959964, 1e-5)
+    # one look, at the end: Student's t with 299 degrees of freedom (300 rounds), ~1.968
+    from scipy.stats import t as student
+    assert r.stop == "deals" and r.deals == 1200
+    assert r.z == pytest.approx(student.ppf(0.975, 299), 1e-9)
     # the same policy on every side: the seatings cancel, the difference is exactly 0
     r = match(R4, "heuristic", "heuristic", deals=4000, seed=2, threads=1, precision=0.5)
     assert r.mean_difference == 0.0 and r.stop == "precision" and r.deals == 1024
@@ -155,7 +158,7 @@ def test_control_variate_from_the_pilot_only():
     # no pilot: no control variate
     c = match(R4, "heuristic", "random", deals=1024, seed=4, threads=1, pilot=0)
     assert c.beta == (0.0, 0.0)
-    assert c.se["control_variate"] == pytest.approx(c.se["duplicate"])
+    assert np.isnan(c.se["control_variate"]) and not c.control_variate_used
 
 
 def test_control_variate_has_mean_zero_over_a_round():
@@ -205,3 +208,62 @@ def test_match_needs_two_rounds_for_an_interval():
     with pytest.raises(CatchTenError) as e:
         match(Rules.from_options("foster", 4, (), None), "heuristic", "random", deals=7)
     assert e.value.field == "deals" and "allowed: 8" in e.value.detail
+
+
+def test_no_pilot_names_no_control_variate():
+    """Without a pilot (``--pilot 0``, the default with a pimc side) no control variate is
+    used: the JSON says null, the text says so, the factor is the duplicate's."""
+    r = match(R4, "heuristic", "random", deals=2048, seed=4, threads=1, pilot=0,
+              stop_early=False)
+    d = r.to_dict()
+    assert not r.control_variate_used
+    assert d["control_variate"] is None and d["se"]["control_variate"] is None
+    assert d["mean_difference"] == d["mean_difference_duplicate"]
+    assert d["deals_saved_factor"] == pytest.approx(
+        (d["se"]["plain"] / d["se"]["duplicate"]) ** 2)
+    assert "no control variate" in r.to_text() and "control variate 0" not in r.to_text()
+    with_cv = match(R4, "heuristic", "random", deals=2048, seed=4, threads=1,
+                    stop_early=False).to_dict()
+    assert with_cv["control_variate"]["pilot_deals"] > 0
+    assert with_cv["se"]["control_variate"] is not None
+
+
+def test_few_rounds_use_students_t_at_the_looks_share():
+    """A normal-theory interval over a handful of rounds: z (1.96, or a look's 3.2)
+    would not keep 95% (the se is estimated from the rounds themselves); Student's t
+    with rounds - 1 degrees of freedom at the share of alpha of the next look does."""
+    from scipy.stats import t as student
+
+    from catchten_sim.aggregate import LookPlan
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(40_000, 4))
+    m, se = x.mean(axis=1), x.std(axis=1, ddof=1) / 2.0
+    plan = LookPlan(4)
+    miss_t = float(np.mean(np.abs(m) > plan.t_at(4) * se))
+    miss_z = float(np.mean(np.abs(m) > plan.z_at(4) * se))
+    assert 0.04 < miss_t < 0.06 and miss_z > 0.12
+    # a stop between looks: the share of the next look (never taken afterwards)
+    plan = LookPlan(1000)                 # looks at 256, 512 and 1000 rounds
+    assert plan.t_at(3) == pytest.approx(student.ppf(1 - 0.05 * 0.2 / 2 / 2, 2))
+    assert plan.t_at(300) == pytest.approx(student.ppf(1 - 0.05 * 0.2 / 2 / 2, 299))
+    assert plan.t_at(1000) == pytest.approx(student.ppf(1 - 0.05 * 0.8 / 2, 999))
+
+
+def test_interrupted_pimc_match_reports_the_t_interval():
+    """A pimc match (one round a chunk) interrupted after 3 rounds, between looks: its
+    interval uses t with 2 degrees of freedom at the first look's share of alpha."""
+    from scipy.stats import t as student
+    r2 = Rules.from_options("foster", 2, (), None)
+    calls = []
+
+    def progress(done, total):
+        calls.append(done)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    r = match(r2, "pimc:1", "random", deals=2000, seed=3, threads=1, progress=progress)
+    assert r.stop == "interrupted" and r.deals == 6
+    assert r.z == pytest.approx(student.ppf(1 - 0.05 * 0.2 / 2 / 2, 2))
+    lo, hi = r.ci95
+    assert hi - lo == pytest.approx(2 * r.z * r.se["duplicate"])
+    assert r.to_dict()["control_variate"] is None

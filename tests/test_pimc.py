@@ -2,6 +2,7 @@
 policy, and information honesty (the answer never depends on the hidden truth)."""
 from __future__ import annotations
 
+import importlib
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -78,6 +79,7 @@ def test_advise_dd_exact_agrees_with_worked_cases(path):
         assert d["mean_value"] == pytest.approx(c["mean_value"], abs=5e-7)
         e = x.estimates["diff"]
         assert e.lo == e.hi == e.mean                 # no sampling error
+        assert e.se == 0.0 and d["diff"]["se"] == 0.0   # exact: se 0, not the spread
     best_value = max(c["mean_value"] for c in want["cards"])
     assert format_card(adv.best) in want["best"]
     assert adv.candidate(adv.best).to_dict()["mean_value"] == pytest.approx(best_value, abs=5e-7)
@@ -277,10 +279,52 @@ def test_simulate_with_pimc_seats_cli(tmp_path):
     assert any(p["total"]["mean"] > 0 for p in js["positions"])
 
 
-def test_pimc_refused_where_it_cannot_play():
+@pytest.mark.parametrize("players,left", [(4, 3), (2, 8)])
+def test_pimc_rollouts_play_pimc_decisions(players, left):
+    """advise's rollouts with pimc seats (issue 10: "slow, but allowed"): every card
+    after the candidate is the pimc decision of its seat from its own information set,
+    replayed here card by card with the play state and :func:`choose`."""
+    from catchten_sim._kernels import rollout as KR
+    from catchten_sim.dd import play_of
+    from catchten_sim.pimc import PimcRolloutEvaluator
+    from catchten_sim.state import PlayState
+    rules = Rules("foster", players)
+    pos, _pd = cut_position(rules, 5, rules.n_dealt - left * players + 1, "heuristic")
+    info = pos.info()
+    cands = legal_cards(info)
+    sampler = Sampler(info)
+    hands = sampler.full_hands(sampler.sample(2, seed=4))
+    ev = PimcRolloutEvaluator(info, cands, [PimcPolicy(3)] * players, seed=9)
+    out = ev.evaluate(hands, 10)
+    assert ev.decisions > 0
+    for i in range(2):
+        d = ev._deal(hands[i])
+        for j, c in enumerate(cands):
+            play = play_of(info) + [c]
+            st = PlayState(rules, d.dealer, [[cards_of_mask(m) for m in row]
+                                             for row in d.set_hands], turnup=d.turnup)
+            for x in play:
+                st.play(x)
+            while not st.finished:
+                seat = st.to_move
+                card, _ = choose(_info_of(d, seat, play), 3,
+                                 seed=decision_seed(9, 10 + i, len(play)))
+                st.play(card)
+                play.append(card)
+            units = [st.unit_scores(u) for u in range(st.n_units)]
+            for sd in range(rules.n_sides):
+                total = sum(u[sd]["total"] for u in units)
+                assert out[i, j, KR.N_R_FIXED + sd * KR.R_PER_SIDE + KR.R_TOTAL] == total
+
+
+def test_advise_with_pimc_rollouts_runs():
     res = CliRunner().invoke(cli, ["advise", str(CASES / "foster4_left3_lead_01.json"),
-                                   "--policy", "pimc:5", "--exact-max", "0"])
-    assert res.exit_code == 2 and "pimc" in res.output
+                                   "--policy", "pimc:3", "--exact-max", "0", "--samples",
+                                   "8", "--json", "--threads", "1"])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["samples"] == 8 and d["evaluator"] == "rollout" and d["stop"] == "samples"
+    assert "pimc:3" in json.dumps(d["policies"]) and len(d["candidates"]) == 3
 
 
 # ------------------------------------------------------------------ honesty of the deals
@@ -328,3 +372,36 @@ def test_deals_rebuilt_for_the_solver_respect_what_is_known(cfg, seed, frac):
             assert int(d[rules.n_sets - 1, info.dealer]) >> info.turnup & 1
         assert int(d[info.set_index, info.seat]) & ~int(pm[info.set_index, info.seat]) \
             == info.my_hand
+
+
+def test_ctrl_c_before_the_first_batch_says_nothing_finished(monkeypatch, capsys):
+    """Ctrl-C before anything finished: one line that says it was interrupted and that
+    there is nothing to show (click turns the KeyboardInterrupt into Abort), exit 130."""
+    adv = importlib.import_module("catchten_sim.advise")   # the module, not the function
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(adv, "advise", interrupted)
+    for extra in ([], ["--json"]):
+        with pytest.raises(SystemExit) as e:
+            cli.main(["advise", str(CASES / "foster4_left3_lead_01.json"), *extra])
+        assert e.value.code == 130
+        out = capsys.readouterr()
+        text = out.err if not extra else out.out
+        assert "interrupted" in text and "nothing to show" in text and "aborted" not in text
+
+
+def test_small_intervals_never_print_as_zero():
+    """A share or a difference that is not 0 never prints as 0 ([0.00, 0.00]): more
+    digits, then a bound."""
+    from catchten_sim.advise import Estimate
+    from catchten_sim.report_advise import _fx, _iv
+    assert _fx(0.0, 2) == "0.00" and _fx(1.234, 2) == "1.23"
+    assert _fx(0.004, 2) == "0.004" and _fx(0.0004, 2) == "0.0004"
+    assert _fx(4e-5, 2) == "<0.0001" and _fx(-4e-5, 2) == "-<0.0001"
+    assert _fx(4e-6, 3, True) == "+<0.00001"
+    e = Estimate(0.0003, 0.0001, 0.0005, 100_000)
+    assert _iv(e, True) == "0.03% [0.01, 0.1]"
+    text = _iv(Estimate(0.002, 0.0004, 0.0036, 10_000))
+    assert text == "0.002 [0.0004, 0.004]"

@@ -2,6 +2,7 @@
 honest, report directories, the compile notice and the Python API's types."""
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
@@ -140,7 +141,7 @@ def test_ctrl_c_counts_exactly_the_rows_written():
 
 def test_interrupted_report_is_marked_numbered_as_a_full_one_and_exits_130(tmp_path,
                                                                          monkeypatch):
-    import catchten_sim.simulate as S
+    S = importlib.import_module("catchten_sim.simulate")   # the module, not the function
     real = S.simulate
     calls = []
 
@@ -230,7 +231,7 @@ def test_deals_print_as_cards():
 
 
 def test_interrupted_simulate_exits_130_and_counts_with_commas(monkeypatch):
-    import catchten_sim.simulate as S
+    S = importlib.import_module("catchten_sim.simulate")   # the module, not the function
     real = S.simulate
 
     def interrupted(*a, **kw):
@@ -260,3 +261,22 @@ def test_json_errors_found_by_click_are_json_too(args, field, why):
     assert len(lines) == 1, res.output
     err = json.loads(lines[0])
     assert (err["kind"], err["field"], err["why"]) == ("error", field, why)
+
+
+def test_package_names_are_the_functions():
+    """``from catchten_sim import advise`` is the function (the modules stay importable by
+    their dotted names), whether or not the module was imported first."""
+    import catchten_sim
+    from catchten_sim import advise, deal, equity_table, match, odds, play, simulate, solve
+    mod = importlib.import_module("catchten_sim.advise")
+    assert advise is mod.advise and odds is mod.odds and callable(advise)
+    assert match is importlib.import_module("catchten_sim.match").match
+    assert simulate is importlib.import_module("catchten_sim.simulate").simulate
+    assert solve is importlib.import_module("catchten_sim.solve").solve
+    p = importlib.import_module("catchten_sim.play")
+    assert (deal, play) == (p.deal, p.play)
+    assert equity_table is importlib.import_module("catchten_sim.games").equity_table
+    assert catchten_sim.advise is advise and set(catchten_sim.FUNCTIONS) <= set(
+        catchten_sim.__all__)
+    with pytest.raises(AttributeError):
+        catchten_sim.no_such_name  # noqa: B018

@@ -8,7 +8,10 @@ API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` 
     shuffle and deal one deal from the uint64 RNG state ``s`` (docs/rules.md §1, §2, §3
     ``keep_six_of_spades``, §7.7); ``set_hands`` int64 (n_sets, n) and ``owner`` int64
     (52,) are filled.
+``deal_cards2(tab, sp, a, b, (dealer_a, s_a), (dealer_b, s_b)) -> (turnup_a, turnup_b,
+s_a, s_b)``  two deals of ``deal_cards`` in lockstep (each the same as alone).
 ``declare_trumps(tab, hand) -> trump``  jaques ``dealer_declares`` (docs/rules.md §4).
+``fix_trumps(tab, set_hands, dealer, turnup) -> (trump, turnup)``.
 ``deal_trumps(tab, sp, dealer, s, set_hands, owner) -> (trump, turnup, dead, s)``
     deal, then fix trumps: the turn-up's suit, or the dealer's declaration (``turnup``
     -1 then).
@@ -78,6 +81,67 @@ def deal_cards(tab, sp, dealer, s, set_hands, owner):
 
 
 @njit(inline="always", **JIT)
+def _draw(s, i, rest):
+    """Position ``i`` of the pack: ``(s, bit, rest)``, a card drawn uniformly among the
+    ``i + 1`` of ``rest`` (its ``k``-th set bit) and ``rest`` without it."""
+    s, k = rng_below_s(s, i + 1)
+    bit = select_bit(rest, k)
+    return s, bit, rest ^ bit
+
+
+@njit(inline="always", **JIT)
+def deal_cards2(tab, sp, a, b, deal_a, deal_b):
+    """Two deals of :func:`deal_cards` in lockstep (position ``i`` of deal ``a``, then of
+    deal ``b``), so that the CPU overlaps their chains of dependent steps; each draws
+    from its own RNG state exactly as :func:`deal_cards` does, so each deal is the same.
+
+    ``a``, ``b``: named tuples with ``set_hands`` and ``owner`` (filled); ``deal_a``,
+    ``deal_b``: ``(dealer, s)``. Returns ``(turnup_a, turnup_b, s_a, s_b)``.
+    """
+    n = sp[S_N]
+    n_sets = sp[S_NSETS]
+    per_set_cards = n * sp[S_SETSIZE]
+    n_dealt = per_set_cards * n_sets
+    d = n_dealt + sp[S_DEAD]
+    dealer_a, s_a = deal_a
+    dealer_b, s_b = deal_b
+    for st in range(n_sets):
+        for p in range(n):
+            a.set_hands[st, p] = 0
+            b.set_hands[st, p] = 0
+    rest_a = tab.deck_mask
+    rest_b = tab.deck_mask
+    for i in range(d - 1, n_dealt - 1, -1):
+        s_a, bit, rest_a = _draw(s_a, i, rest_a)
+        a.owner[lowest_index(bit)] = -1
+        s_b, bit, rest_b = _draw(s_b, i, rest_b)
+        b.owner[lowest_index(bit)] = -1
+    seat_a = (dealer_a + n_dealt) % n
+    seat_b = (dealer_b + n_dealt) % n
+    i = n_dealt - 1
+    turnup_a = -1
+    turnup_b = -1
+    for st in range(n_sets - 1, -1, -1):
+        ha = a.set_hands[st]
+        hb = b.set_hands[st]
+        for _ in range(per_set_cards):
+            s_a, bit, rest_a = _draw(s_a, i, rest_a)
+            ha[seat_a] |= bit
+            c = lowest_index(bit)
+            a.owner[c] = seat_a
+            turnup_a = c if i == n_dealt - 1 else turnup_a
+            s_b, bit, rest_b = _draw(s_b, i, rest_b)
+            hb[seat_b] |= bit
+            c = lowest_index(bit)
+            b.owner[c] = seat_b
+            turnup_b = c if i == n_dealt - 1 else turnup_b
+            seat_a = seat_a - 1 if seat_a > 0 else n - 1
+            seat_b = seat_b - 1 if seat_b > 0 else n - 1
+            i -= 1
+    return turnup_a, turnup_b, s_a, s_b
+
+
+@njit(inline="always", **JIT)
 def declare_trumps(tab, hand):
     """jaques ``dealer_declares``: the dealer's choice of trumps (4 = no trumps).
 
@@ -113,9 +177,14 @@ def deal_trumps(tab, sp, dealer, s, set_hands, owner):
     """Deal, then fix trumps: ``(trump, turnup, dead, s)`` (``turnup`` -1 when the dealer
     declares)."""
     turnup, dead, s = deal_cards(tab, sp, dealer, s, set_hands, owner)
-    if tab.dealer_declares:
-        trump = declare_trumps(tab, set_hands[0, dealer])
-        turnup = -1
-    else:
-        trump = turnup // 13
+    trump, turnup = fix_trumps(tab, set_hands, dealer, turnup)
     return trump, turnup, dead, s
+
+
+@njit(inline="always", **JIT)
+def fix_trumps(tab, set_hands, dealer, turnup):
+    """``(trump, turnup)`` of a dealt deal: the turn-up's suit, or the dealer's
+    declaration (``turnup`` -1 then; docs/rules.md §4)."""
+    if tab.dealer_declares:
+        return declare_trumps(tab, set_hands[0, dealer]), -1
+    return turnup // 13, turnup

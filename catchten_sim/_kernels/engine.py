@@ -9,7 +9,10 @@ together. Every function assumes valid input: the Python wrappers validate first
 
 Entry kernels (``KERNEL_JIT``: no reference counting, allocate nothing)
 ---------------------------------------------------------------------
-``run_chunk(tab, policies, seed, start, count, out, accs, scr)``  a batch of deals.
+``run_chunk(tab, policies, seed, start, count, out, accs, scr)``  a batch of deals; when
+every seat plays ``random`` it calls ``_random_pair(tab, sp, lanes, seed, ia)`` (a
+:data:`PairTables`, two :data:`Lane`), which deals and plays two deals in lockstep
+(:func:`.deal.deal_cards2`, :func:`play_random2`; each deal exactly as alone).
 ``_deal_one(tab, seed, deal_index, scr, res)`` and ``_play_given(tab, scr, deal, policies,
 rng_state, script, logs, res)``: the kernels of :func:`deal_one` and :func:`play_given`.
 
@@ -22,8 +25,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .bits import JIT, KERNEL_JIT, lowest_index, popcount, rng_seed
-from .deal import deal_trumps
+from .bits import JIT, KERNEL_JIT, lowest_index, popcount, rng_below_s, rng_seed, select_bit
+from .deal import deal_cards2, deal_trumps, fix_trumps
 from .layout import (A_ADV, A_ADVSQ, A_FATE, A_FBH, A_HCP, A_HHON, A_HOLDN, A_HOLDS,
                      A_HOLDSS, A_HTOT, A_NDEALS, A_SIDE, A_SIDESQ, A_SUMS, A_SUMSQ, A_NOFF,
                      C_DEALER, C_HOLDER_TRUMPS, C_TEN_FATE, C_TEN_HOLDER, C_TEN_TAKER,
@@ -62,9 +65,14 @@ FRESH = (_Z, _Z, _Z, _Z, _Z, _Z, np.int64(-1))
 #: ``c_sums`` (n, n_sides, 2, F_SEAT_TRICKS) sums and sums of squares of the side fields,
 #: ``c_seat`` (n, n, 2) of seat tricks, ``c_hist`` (n, n_sides, 3, HIST) histograms of
 #: total, honours and card points, ``c_adv`` (n, n_sides, 2) of the advantage. All int64.
+#: ``lane``: a :data:`Lane`, the second of two deals played in lockstep by
+#: :func:`play_random2` (the first is played in the arrays above).
 Scratch = namedtuple("Scratch", ["set_hands", "hands", "owner", "cap", "seat_tricks",
                                  "trump_leads", "spos", "side_acc", "c_sums", "c_seat",
-                                 "c_hist", "c_adv"])
+                                 "c_hist", "c_adv", "lane"])
+#: the play arrays of :data:`Scratch` (same names, shapes and meaning) for the second of
+#: two deals played in lockstep
+Lane = namedtuple("Lane", ["set_hands", "hands", "owner", "cap", "seat_tricks"])
 
 
 def padded_zeros(shapes, fill=None):
@@ -96,7 +104,8 @@ def scratch(tab) -> Scratch:
     shapes = [(n_sets, n), (n,), (52,), (n_sets, n_sides), (n,), (n_sides,), (1,),
               (F_HONOURS_DEALT + 1, n_sides), (n, n_sides, 2, F_SEAT_TRICKS), (n, n, 2),
               (n, n_sides, 3, HIST), (n, n_sides, 2)]
-    return Scratch(*padded_zeros(shapes, [None, None, -1] + [None] * 9))
+    lane = Lane._make(padded_zeros(shapes[:5], [None, None, -1, None, None]))
+    return Scratch._make(padded_zeros(shapes, [None, None, -1] + [None] * 9) + [lane])
 
 
 @njit(inline="always", **JIT)
@@ -227,6 +236,117 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
             leader = win_seat
             t_index += 1
     return ten_taker, s
+
+
+@njit(inline="always", **JIT)
+def _random_card(hands, seat, lock, k, ledmask, first, tmask, ntfl, must_trump, s):
+    """One card of the random policy for :func:`play_random2`: takes a uniformly drawn
+    legal card (:func:`.policy.choose_card`'s draw) out of ``hands[seat]``; returns
+    ``(bit, s)``."""
+    hand = hands[seat]
+    legal = legal_cards(hand, lock, k, ledmask, first, tmask, ntfl, must_trump)
+    s, r = rng_below_s(s, popcount(legal))
+    bit = select_bit(legal, r)
+    hands[seat] = hand ^ bit
+    return bit, s
+
+
+@njit(inline="always", **JIT)
+def _end_trick(tab, lane, unit, tm, ledmask, trump, ten_bit, ten_taker):
+    """Resolve a trick of :func:`play_random2` in ``lane``: ``(winner, ten_taker)``."""
+    win = lane.owner[winning_card(tm, ledmask, trump, tab.top_trump)]
+    lane.cap[unit, tab.side_of_seat[win]] |= tm
+    lane.seat_tricks[win] += 1
+    return win, (win if (tm & ten_bit) != 0 else ten_taker)
+
+
+@njit(inline="always", **JIT)
+def play_random2(tab, sp, a, b, deal_a, deal_b):
+    """Two fresh deals played out by the random policy in lockstep: card ``k`` of trick
+    ``t`` of deal ``a``, then of deal ``b``. Their chains of dependent steps (hand, legal
+    cards, draw, winner, next leader) are independent, so the CPU overlaps them; each
+    deal draws from its own RNG state exactly as :func:`play_deal` (``only_random``)
+    does, so each plays exactly as it would alone.
+
+    ``a``, ``b``: :data:`Scratch` or :data:`Lane` holding the dealt ``set_hands`` and
+    ``owner``; ``cap`` and ``seat_tricks`` out, ``hands`` work. ``deal_a``, ``deal_b``:
+    ``(dealer, trump, turnup, s)`` (``s`` the uint64 RNG state after the deal).
+    Returns ``(ten_taker_a, ten_taker_b, s_a, s_b)``. Rules as :func:`play_deal`.
+    """
+    n = sp[S_N]
+    n_sets = sp[S_NSETS]
+    set_size = sp[S_SETSIZE]
+    per_set = sp[S_PERSET] != 0
+    total_tricks = n_sets * set_size
+    ntfl = sp[S_NTFL] != 0
+    must_trump = sp[S_MUSTTRUMP] != 0
+    exposed = sp[S_EXPOSED] != 0
+    dealer_a, trump_a, turnup_a, s_a = deal_a
+    dealer_b, trump_b, turnup_b, s_b = deal_b
+    tb_a = np.int64(1) << turnup_a if (exposed and turnup_a >= 0) else np.int64(0)
+    tb_b = np.int64(1) << turnup_b if (exposed and turnup_b >= 0) else np.int64(0)
+    tmask_a = trump_mask(trump_a)
+    tmask_b = trump_mask(trump_b)
+    ten = tab.ten_card[trump_a]
+    ten_a = np.int64(1) << ten if ten >= 0 else np.int64(0)
+    ten = tab.ten_card[trump_b]
+    ten_b = np.int64(1) << ten if ten >= 0 else np.int64(0)
+    tt_a = -1
+    tt_b = -1
+    lead_a = dealer_a + 1 if dealer_a + 1 < n else 0
+    lead_b = dealer_b + 1 if dealer_b + 1 < n else 0
+    for u in range(a.cap.shape[0]):
+        for sd in range(a.cap.shape[1]):
+            a.cap[u, sd] = 0
+            b.cap[u, sd] = 0
+    for p in range(n):
+        a.seat_tricks[p] = 0
+        b.seat_tricks[p] = 0
+    t_index = 0
+    for st in range(n_sets):
+        for p in range(n):
+            a.hands[p] = a.set_hands[st, p]
+            b.hands[p] = b.set_hands[st, p]
+        unit = st if per_set else 0
+        for t in range(set_size):
+            first = t == 0
+            lock_a = lock_bit(tb_a, t_index, total_tricks)
+            lock_b = lock_bit(tb_b, t_index, total_tricks)
+            seat_a = lead_a
+            seat_b = lead_b
+            tm_a, s_a = _random_card(a.hands, seat_a, lock_a, 0, np.int64(0), first,
+                                     tmask_a, ntfl, must_trump, s_a)
+            tm_b, s_b = _random_card(b.hands, seat_b, lock_b, 0, np.int64(0), first,
+                                     tmask_b, ntfl, must_trump, s_b)
+            led_a = suit_mask(card_suit(lowest_index(tm_a)))
+            led_b = suit_mask(card_suit(lowest_index(tm_b)))
+            for k in range(1, n):
+                seat_a = seat_a + 1 if seat_a + 1 < n else 0
+                seat_b = seat_b + 1 if seat_b + 1 < n else 0
+                bit, s_a = _random_card(a.hands, seat_a, lock_a, k, led_a, first, tmask_a,
+                                        ntfl, must_trump, s_a)
+                tm_a |= bit
+                bit, s_b = _random_card(b.hands, seat_b, lock_b, k, led_b, first, tmask_b,
+                                        ntfl, must_trump, s_b)
+                tm_b |= bit
+            lead_a, tt_a = _end_trick(tab, a, unit, tm_a, led_a, trump_a, ten_a, tt_a)
+            lead_b, tt_b = _end_trick(tab, b, unit, tm_b, led_b, trump_b, ten_b, tt_b)
+            t_index += 1
+    return tt_a, tt_b, s_a, s_b
+
+
+@njit(inline="always", **JIT)
+def copy_lane(lane, scr):
+    """The dealt hands, captures and tricks of the deal played in ``lane`` into ``scr``
+    (what :func:`side_sums`, :func:`fold_deal` and :func:`outcome_row` read)."""
+    for st in range(scr.set_hands.shape[0]):
+        for p in range(scr.set_hands.shape[1]):
+            scr.set_hands[st, p] = lane.set_hands[st, p]
+    for u in range(scr.cap.shape[0]):
+        for sd in range(scr.cap.shape[1]):
+            scr.cap[u, sd] = lane.cap[u, sd]
+    for p in range(scr.seat_tricks.shape[0]):
+        scr.seat_tricks[p] = lane.seat_tricks[p]
 
 
 @njit(inline="always", **JIT)
@@ -393,6 +513,33 @@ def fold_flush(tab, sp, scr, acc, off):
     scr.c_adv[:] = 0
 
 
+#: the tables :func:`_random_pair` reads (the fewer arrays a kernel call passes, the
+#: cheaper the call)
+PairTables = namedtuple("PairTables", ["deck_mask", "dealer_declares", "honours",
+                                       "ten_card", "top_trump", "side_of_seat"])
+
+
+@njit(**KERNEL_JIT)
+def _random_pair(tab, sp, lanes, seed, ia):
+    """Deals ``ia`` and ``ia + 1`` of :func:`run_chunk` with every seat random, dealt and
+    played in lockstep (:func:`.deal.deal_cards2`, :func:`play_random2`) in the two
+    :data:`Lane` of ``lanes`` (``tab`` a :data:`PairTables`):
+    ``(trump_a, ten_taker_a, trump_b, ten_taker_b)``. A kernel of its own, called once
+    per pair, so that run_chunk stays small (numba's compile time grows faster than the
+    size of a function); its arguments are few, so that the call is cheap."""
+    n = sp[S_N]
+    scr, lane = lanes
+    da = ia % n
+    db = (ia + 1) % n
+    tu_a, tu_b, s_a, s_b = deal_cards2(tab, sp, scr, lane, (da, rng_seed(seed, ia)),
+                                       (db, rng_seed(seed, ia + 1)))
+    tr_a, tu_a = fix_trumps(tab, scr.set_hands, da, tu_a)
+    tr_b, tu_b = fix_trumps(tab, lane.set_hands, db, tu_b)
+    tt_a, tt_b, _, _ = play_random2(tab, sp, scr, lane, (da, tr_a, tu_a, s_a),
+                                    (db, tr_b, tu_b, s_b))
+    return tr_a, tt_a, tr_b, tt_b
+
+
 @njit(**KERNEL_JIT)
 def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     """Deal and play ``count`` deals, numbered ``start, start+1, …``.
@@ -421,23 +568,38 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     want_acc = acc.shape[0] > 0
     all_random = all_seats_random(policies)
     logs = (scr.spos, scr.side_acc, scr.spos)        # not written (do_log False)
-    for i in range(count):
-        deal_index = start + i
-        s = rng_seed(seed, deal_index)
-        dealer = deal_index % n
-        trump, turnup, dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
-        if all_random:
-            # a copy of the play loop without the other policies: fewer live values
-            ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s,
-                                     scr.spos, logs, False, True, FRESH, False)
+    lane = scr.lane
+    i = 0
+    tr_b = 0
+    tt_b = -1
+    while i < count:
+        ia = start + i
+        if all_random and i + 1 < count:
+            # two deals in lockstep, the second in ``lane`` (deal_cards2, play_random2)
+            m = 2
+            trump, ten_taker, tr_b, tt_b = _random_pair(
+                PairTables(tab.deck_mask, tab.dealer_declares, tab.honours, tab.ten_card,
+                           tab.top_trump, tab.side_of_seat), sp,
+                (Lane(scr.set_hands, scr.hands, scr.owner, scr.cap, scr.seat_tricks), lane),
+                seed, ia)
         else:
-            ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s,
+            m = 1
+            trump, turnup, _, s = deal_trumps(tab, sp, ia % n, rng_seed(seed, ia),
+                                              scr.set_hands, scr.owner)
+            ten_taker, s = play_deal(tab, sp, scr, ia % n, trump, turnup, policies, s,
                                      scr.spos, logs, False, False, FRESH, False)
-        holder = side_sums(tab, sp, scr, trump)
-        if want_acc:
-            fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)
-        if want_rows:
-            outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, out[i])
+        for j in range(m):
+            if j == 1:      # the second deal: its results into scr (scored by one copy)
+                copy_lane(lane, scr)
+                trump = tr_b
+                ten_taker = tt_b
+            dealer = (ia + j) % n
+            holder = side_sums(tab, sp, scr, trump)
+            if want_acc:
+                fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)
+            if want_rows:
+                outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, out[i + j])
+        i += m
     if want_acc:
         fold_flush(tab, sp, scr, acc, off)
 
