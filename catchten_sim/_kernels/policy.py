@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JIT, lowest_index, popcount, rng_below_s, select_bit
+from .bits import JIT, highest_index, lowest_index, popcount, rng_below_s, select_bit
 from .layout import NO_TRUMPS, POL_RANDOM, POL_SCRIPTED
 from .trick import suit_mask, winning_card
 
@@ -35,10 +35,19 @@ def all_seats_random(policies):
     return True
 
 
+#: the four 13-bit suit lanes (bits 0..51)
+_LANES = np.int64((1 << 52) - 1)
+#: bit 0 of every lane: ``_COL << r`` is rank ``r`` of every suit
+_COL = np.int64(1 | 1 << 13 | 1 << 26 | 1 << 39)
+#: per lane, the bits that stay in their lane when a mask is shifted right by 1, 2, 4, 8
+_K1, _K2, _K4, _K8 = (np.int64(sum(((1 << (13 - j)) - 1) << (13 * s) for s in range(4)))
+                      for j in (1, 2, 4, 8))
+
+
 @njit(inline="always", **JIT)
 def _cheapest(mask, clow_t):
     """The card of ``mask`` with the lowest cost in the table ``clow_t`` (the throw-away or
-    the winning cost; ties: lowest card)."""
+    the winning cost; ties: lowest card): the plain loop, for masks of honours only."""
     best = -1
     best_cost = np.int64(1) << 40
     m = mask
@@ -50,6 +59,57 @@ def _cheapest(mask, clow_t):
             best_cost = cost
             best = c
     return best
+
+
+@njit(inline="always", **JIT)
+def _cheapest_throw(mask, hmask, tmask, clow_t):
+    """:func:`_cheapest` of ``mask`` (not 0) by the throw-away cost ``clow``: a card that
+    scores no honour first; of those a plain card of the lowest rank (ties: the lowest
+    suit), else the lowest trump; only a mask of honours takes the loop.
+
+    Exact because ``clow`` is ``honour points * 1000 +`` the rank (1..13) of a plain card,
+    or 200 + (trump power - 100) of a trump, and the trumps that score no honour (the 2 to
+    the 9) rank in the trump order as in the plain order in every preset (checked by
+    tests/test_policy.py)."""
+    nh = mask & ~hmask
+    if nh == 0:
+        return _cheapest(mask, clow_t)
+    plain = nh & ~tmask
+    if plain == 0:
+        return lowest_index(nh)
+    u = (plain | (plain >> np.int64(13)) | (plain >> np.int64(26)) |
+         (plain >> np.int64(39))) & np.int64(0x1FFF)
+    return lowest_index(plain & (_COL << lowest_index(u)))
+
+
+@njit(inline="always", **JIT)
+def _cheapest_win(mask, hmask, tmask, cwin_t):
+    """:func:`_cheapest` of ``mask`` (not 0; trumps and cards of one plain suit, as any
+    set of winners) by the winning cost ``cwin`` (honour points * 1000 + power): a card
+    that scores no honour first, a plain one before a trump, the lowest of them (see
+    :func:`_cheapest_throw`); only a mask of honours takes the loop."""
+    nh = mask & ~hmask
+    if nh == 0:
+        return _cheapest(mask, cwin_t)
+    plain = nh & ~tmask
+    return lowest_index(plain if plain != 0 else nh)
+
+
+@njit(inline="always", **JIT)
+def _safe_cards(unseen, tmask, trump, beats_t, top_trump):
+    """The cards ``c`` (a trump, or a plain card with its suit led) that no unseen card
+    beats: ``unseen & beats[trump, c] == 0`` for all such ``c`` at once. With an unseen
+    trump: the trumps above the highest unseen one (no plain card); else every trump and
+    each plain card above the highest unseen card of its suit (plain ranks in bit order)."""
+    ut = (unseen & tmask) >> np.int64(13 * trump)
+    if ut != 0:
+        return beats_t[trump * 13 + top_trump[ut]]
+    y = unseen
+    y |= (y >> np.int64(1)) & _K1
+    y |= (y >> np.int64(2)) & _K2
+    y |= (y >> np.int64(4)) & _K4
+    y |= (y >> np.int64(8)) & _K8
+    return (~y & _LANES) | tmask
 
 
 @njit(inline="always", **JIT)
@@ -81,7 +141,10 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
          card exists).
 
     "No unseen card beats ``c``" is ``unseen & beats[trump, c] == 0`` for a card that is a
-    trump or of the led suit (:func:`policy_tables`).
+    trump or of the led suit (:func:`policy_tables`); all such cards at once are
+    :func:`_safe_cards`. The cheapest cards are found by mask arithmetic
+    (:func:`_cheapest_throw`, :func:`_cheapest_win`), with the same choices (and ties)
+    as the loops over the cost tables that define them.
     """
     if (legal & (legal - 1)) == 0:
         return lowest_index(legal)
@@ -91,7 +154,6 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     pw = tab.pw
     ten = tab.ten_card[trump]
     hmask = tab.hon_mask[trump]
-    honours_t = tab.honours[trump]
     played = played | tm
     unseen = deck_mask & ~played & ~hand
     myside = side_of_seat[seat]
@@ -99,6 +161,7 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     tmask = suit_mask(trump) if has_trumps else np.int64(0)
     beats_t = tab.beats[trump]
     clow_t = tab.clow[trump]
+    safe = _safe_cards(unseen, tmask, trump, beats_t, top_trump)
     if k == 0:
         # 1. draw the Ten
         if has_trumps and ten >= 0 and trump_leads[myside] < 2 and \
@@ -108,16 +171,31 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
                 lane = ((lt & ~(np.int64(1) << ten)) >> np.int64(13 * trump)) & np.int64(0x1FFF)
                 if lane != 0:
                     return trump * 13 + top_trump[lane]
-        # 2. a master card of a plain suit that scores no honour
-        m = legal & ~tmask
+        # 2. a master card of a plain suit that scores no honour (the lowest such; with
+        # no trumps an honour too)
+        m = legal & ~tmask & safe
         if has_trumps:
             m &= ~hmask
-        while m != 0:
-            d = lowest_index(m)
-            m &= m - 1
-            if (unseen & beats_t[d]) == 0:
-                return d
-        # 3. lowest of the longest plain suit
+        if m != 0:
+            return lowest_index(m)
+        nh = legal & ~hmask
+        # 3. lowest of the longest plain suit: by suit length in hand, then rank (a plain
+        # card that scores no honour always costs less than a trump or an honour)
+        plain = nh & ~tmask
+        if plain != 0:
+            best = -1
+            best_cost = np.int64(1) << 40
+            for su in range(4):
+                lane = (plain >> np.int64(13 * su)) & np.int64(0x1FFF)
+                if lane != 0:
+                    r = lowest_index(lane)
+                    cost = r + (13 - popcount(hand & suit_mask(su))) * 14
+                    if cost < best_cost:
+                        best_cost = cost
+                        best = su * 13 + r
+            return best
+        if nh != 0:
+            return lowest_index(nh)
         best = -1
         best_cost = np.int64(1) << 40
         m = legal
@@ -138,7 +216,7 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     trick_hon = (tm & hmask) != 0
     opp_after_me = tab.opp_after[seat, k]
     partner_win = side_of_seat[win_seat] == myside
-    partner_safe = partner_win and (not opp_after_me or (unseen & beats_t[win_card]) == 0)
+    partner_safe = partner_win and (not opp_after_me or ((safe >> win_card) & 1) != 0)
     # 4. the Ten
     if ten >= 0 and ((legal >> ten) & 1) != 0:
         tenpow = tab.trump_power[trump, ten]
@@ -149,22 +227,22 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     winners = legal & beats_t[win_card]
     # 5. partner winning
     if partner_win and (partner_safe or not trick_hon or winners == 0):
-        return _cheapest(legal, clow_t)
+        return _cheapest_throw(legal, hmask, tmask, clow_t)
     if winners != 0:
         cwin_t = tab.cwin[trump]
         # 6. last to act for the opponents: cheapest winner, but keep a master trump
         # when a bigger honour would be left exposed (win with the honour instead)
         if not opp_after_me:
-            best = _cheapest(winners, cwin_t)
-            if (unseen & beats_t[best]) == 0:
+            best = _cheapest_win(winners, hmask, tmask, cwin_t)
+            if ((safe >> best) & 1) != 0:
+                honours_t = tab.honours[trump]
                 alt = -1
                 ac = np.int64(1) << 40
-                m = winners
+                m = winners & hmask & ~safe
                 while m != 0:
                     d = lowest_index(m)
                     m &= m - 1
-                    if honours_t[d] > honours_t[best] and (unseen & beats_t[d]) != 0 \
-                            and cwin_t[d] < ac:
+                    if honours_t[d] > honours_t[best] and cwin_t[d] < ac:
                         ac = cwin_t[d]
                         alt = d
                 if alt >= 0:
@@ -172,40 +250,22 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
             return best
         # 7. second hand low
         if k == 1 and not trick_hon and not partner_win:
-            return _cheapest(legal, clow_t)
+            return _cheapest_throw(legal, hmask, tmask, clow_t)
         # 8. cheapest safe winner
-        best = -1
-        bc = np.int64(1) << 40
-        m = winners
+        m = winners & safe
         if ten >= 0:
             m &= ~(np.int64(1) << ten)
-        while m != 0:
-            d = lowest_index(m)
-            m &= m - 1
-            if (unseen & beats_t[d]) == 0:
-                cst = cwin_t[d]
-                if cst < bc:
-                    bc = cst
-                    best = d
-        if best >= 0:
-            return best
-        # 9. third hand high
+        if m != 0:
+            return _cheapest_win(m, hmask, tmask, cwin_t)
+        # 9. third hand high: the highest winner that scores no honour (a trump above
+        # any plain card; trumps that score no honour rank as in the plain order)
         if not partner_win:
-            best = -1
-            bp = 0
             m = winners & ~hmask
-            pw_t = pw[trump]
-            while m != 0:
-                d = lowest_index(m)
-                m &= m - 1
-                p = pw_t[d]
-                if p > bp:
-                    bp = p
-                    best = d
-            if best >= 0:
-                return best
+            if m != 0:
+                mt = m & tmask
+                return highest_index(mt if mt != 0 else m)
     # 10. throw the lowest non-counting card
-    return _cheapest(legal, clow_t)
+    return _cheapest_throw(legal, hmask, tmask, clow_t)
 
 
 @njit(inline="always", **JIT)
