@@ -113,6 +113,16 @@ def _safe_cards(unseen, tmask, trump, beats_t, top_trump):
 
 
 @njit(inline="always", **JIT)
+def _lead_key(plain, hand, su):
+    """Rule 3's key of suit ``su``: ``((13 - suit length in hand) * 14 + rank) * 64 +
+    card`` of the lowest card of ``plain`` in the suit, or ``1 << 20`` when it has none."""
+    lane = (plain >> np.int64(13 * su)) & np.int64(0x1FFF)
+    r = lowest_index(lane | np.int64(1 << 13))      # 13 for an empty lane, never used
+    key = (r + (13 - popcount(hand & suit_mask(su))) * 14) * 64 + su * 13 + r
+    return key if lane != 0 else np.int64(1) << 20
+
+
+@njit(inline="always", **JIT)
 def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_leads, owner):
     """The ``heuristic`` policy: a sensible club player (see catchten_sim.policies).
 
@@ -183,17 +193,13 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
         # card that scores no honour always costs less than a trump or an honour)
         plain = nh & ~tmask
         if plain != 0:
-            best = -1
-            best_cost = np.int64(1) << 40
-            for su in range(4):
-                lane = (plain >> np.int64(13 * su)) & np.int64(0x1FFF)
-                if lane != 0:
-                    r = lowest_index(lane)
-                    cost = r + (13 - popcount(hand & suit_mask(su))) * 14
-                    if cost < best_cost:
-                        best_cost = cost
-                        best = su * 13 + r
-            return best
+            # key: cost * 64 + card (the lowest card among equal costs), per suit
+            # unrolled without branches; a suit with no such card keys above them all
+            k0 = _lead_key(plain, hand, 0)
+            k1 = _lead_key(plain, hand, 1)
+            k2 = _lead_key(plain, hand, 2)
+            k3 = _lead_key(plain, hand, 3)
+            return min(min(k0, k1), min(k2, k3)) & np.int64(63)
         if nh != 0:
             return lowest_index(nh)
         best = -1
