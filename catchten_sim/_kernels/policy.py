@@ -194,12 +194,11 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
         plain = nh & ~tmask
         if plain != 0:
             # key: cost * 64 + card (the lowest card among equal costs), per suit
-            # unrolled without branches; a suit with no such card keys above them all
-            k0 = _lead_key(plain, hand, 0)
-            k1 = _lead_key(plain, hand, 1)
-            k2 = _lead_key(plain, hand, 2)
-            k3 = _lead_key(plain, hand, 3)
-            return min(min(k0, k1), min(k2, k3)) & np.int64(63)
+            # without branches; a suit with no such card keys above them all
+            key = np.int64(1) << 20
+            for su in range(4):
+                key = min(key, _lead_key(plain, hand, su))
+            return key & np.int64(63)
         if nh != 0:
             return lowest_index(nh)
         best = -1
@@ -231,16 +230,21 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
         if tenpow > win_pow and not opp_after_me:
             return ten
     winners = legal & beats_t[win_card]
-    # 5. partner winning
-    if partner_win and (partner_safe or not trick_hon or winners == 0):
-        return _cheapest_throw(legal, hmask, tmask, clow_t)
-    if winners != 0:
+    # 5. partner winning (and 10. when no card wins): throw
+    if (winners != 0) & ((not partner_win) | ((not partner_safe) & trick_hon)):
         cwin_t = tab.cwin[trump]
-        # 6. last to act for the opponents: cheapest winner, but keep a master trump
-        # when a bigger honour would be left exposed (win with the honour instead)
-        if not opp_after_me:
-            best = _cheapest_win(winners, hmask, tmask, cwin_t)
-            if ((safe >> best) & 1) != 0:
+        # 6. last to act for the opponents: cheapest winner (but see below)
+        # 7. second hand low: throw
+        # 8. cheapest safe winner (not the Ten)
+        m8 = winners & safe
+        if ten >= 0:
+            m8 &= ~(np.int64(1) << ten)
+        mw = winners if not opp_after_me else m8
+        if (not opp_after_me) | ((m8 != 0) & ((k != 1) | trick_hon | partner_win)):
+            best = _cheapest_win(mw, hmask, tmask, cwin_t)
+            if (not opp_after_me) and ((safe >> best) & 1) != 0:
+                # 6. keep a master trump when a bigger honour would be left exposed
+                # (win with the honour instead)
                 honours_t = tab.honours[trump]
                 alt = -1
                 ac = np.int64(1) << 40
@@ -254,22 +258,12 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
                 if alt >= 0:
                     return alt
             return best
-        # 7. second hand low
-        if k == 1 and not trick_hon and not partner_win:
-            return _cheapest_throw(legal, hmask, tmask, clow_t)
-        # 8. cheapest safe winner
-        m = winners & safe
-        if ten >= 0:
-            m &= ~(np.int64(1) << ten)
-        if m != 0:
-            return _cheapest_win(m, hmask, tmask, cwin_t)
         # 9. third hand high: the highest winner that scores no honour (a trump above
         # any plain card; trumps that score no honour rank as in the plain order)
-        if not partner_win:
-            m = winners & ~hmask
-            if m != 0:
-                mt = m & tmask
-                return highest_index(mt if mt != 0 else m)
+        m = winners & ~hmask
+        if (m != 0) & (not partner_win) & ((k != 1) | trick_hon):
+            mt = m & tmask
+            return highest_index(mt if mt != 0 else m)
     # 10. throw the lowest non-counting card
     return _cheapest_throw(legal, hmask, tmask, clow_t)
 
