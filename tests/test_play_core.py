@@ -16,6 +16,7 @@ from numba import njit
 
 from catchten_sim import Rules
 from catchten_sim._kernels import layout as L
+from catchten_sim._kernels import policy as P
 from catchten_sim._kernels import scoring as S
 from catchten_sim._kernels import trick as T
 from catchten_sim.play import deal, play
@@ -128,7 +129,7 @@ def test_heuristic_last_to_act_keeps_the_master_jack() -> None:
     """jaques (J 10 A K Q): last to act, holding J and A of trumps with the Ten unseen,
     the cheapest winner is the J (3 points) but it is the master: win with the A (4
     points) now, else the Ten catches the A later (issue 13 §5)."""
-    from catchten_sim._kernels import policy as P
+
     from catchten_sim.cards import Rank, Suit, card_index
     rules = Rules("jaques", 4)
     tab = rules.tables()
@@ -150,3 +151,41 @@ def test_heuristic_last_to_act_keeps_the_master_jack() -> None:
     pick = P.heuristic_choice(tab, 3, hand, hand, 3, int(C), tm, int(H), played, leads,
                               owner)
     assert pick == jh
+
+
+@pytest.mark.parametrize("preset,players,variants", CONFIGS + [
+    ("jaques", 4, {"deck52": True}), ("foster", 4, {"ten_of_diamonds_bonus": True})])
+def test_heuristic_mask_arithmetic_matches_the_cost_tables(preset, players, variants) -> None:
+    """The heuristic finds its cheapest cards and the cards no unseen card beats by mask
+    arithmetic (policy._cheapest_throw, _cheapest_win, _safe_cards), which relies on the
+    cost tables' shape: a card that scores no honour costs less than an honour, a plain
+    one less than a trump, plain ones and trumps that score no honour in bit order. Check
+    the helpers against the plain loops over the tables on random masks."""
+    try:
+        rules = Rules(preset, players, variants)
+    except Exception as exc:        # a switch this preset lacks: nothing to check
+        pytest.skip(str(exc))
+    tab = rules.tables()
+    rng = np.random.default_rng(5)
+    deck = int(tab.deck_mask)
+    for trump in range(5):
+        tmask = int(T.suit_mask.py_func(trump)) if trump < 4 else 0
+        hmask = int(tab.hon_mask[trump])
+        for _ in range(300):
+            cards = rng.choice(np.asarray(tab.deck), size=int(rng.integers(1, 14)),
+                               replace=False)
+            mask = np.int64(sum(1 << int(c) for c in cards))
+            assert P._cheapest_throw.py_func(mask, hmask, tmask, tab.clow[trump]) == \
+                P._cheapest.py_func(mask, tab.clow[trump])
+            unseen = np.int64(int(mask) & deck)
+            safe = int(P._safe_cards.py_func(unseen, np.int64(tmask), trump, tab.beats[trump],
+                                              tab.top_trump))
+            for c in tab.deck:      # the heuristic asks about cards it can see
+                if not (int(unseen) >> int(c)) & 1:
+                    assert ((safe >> int(c)) & 1) == (int(unseen & tab.beats[trump, c]) == 0)
+            # winners: trumps and cards of one plain suit
+            su = int(rng.integers(0, 4))
+            win = np.int64(int(mask) & (tmask | (0x1FFF << (13 * su))))
+            if win != 0:
+                assert P._cheapest_win.py_func(win, hmask, tmask, tab.cwin[trump]) == \
+                    P._cheapest.py_func(win, tab.cwin[trump])

@@ -97,8 +97,9 @@ def _cheapest_win(mask, hmask, tmask, cwin_t):
 
 @njit(inline="always", **JIT)
 def _safe_cards(unseen, tmask, trump, beats_t, top_trump):
-    """The cards ``c`` (a trump, or a plain card with its suit led) that no unseen card
-    beats: ``unseen & beats[trump, c] == 0`` for all such ``c`` at once. With an unseen
+    """The cards ``c`` (a trump, or a plain card with its suit led; not unseen
+    themselves) that no unseen card beats: ``unseen & beats[trump, c] == 0`` for all such
+    ``c`` at once. With an unseen
     trump: the trumps above the highest unseen one (no plain card); else every trump and
     each plain card above the highest unseen card of its suit (plain ranks in bit order)."""
     ut = (unseen & tmask) >> np.int64(13 * trump)
