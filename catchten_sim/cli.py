@@ -37,8 +37,10 @@ class CatchtenGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):  # noqa: D401
         from .compile_notice import compile_notice
+        from .runner import notices
         try:
-            with compile_notice(lambda msg: click.echo(msg, err=True)):
+            with compile_notice(lambda msg: click.echo(msg, err=True)), \
+                    notices(lambda msg: click.echo(msg, err=True)):
                 rv = super().main(args=args, prog_name=prog_name or "catchten",
                                   complete_var=complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:

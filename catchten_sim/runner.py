@@ -233,6 +233,77 @@ class NoRun:
         pass
 
 
+#: who hears the engine's notices ("connecting to the Dask scheduler at ..."): the CLI
+#: prints them on stderr (:func:`notices`); a library caller hears nothing
+_NOTICE: list[Callable[[str], None]] = []
+
+
+@contextlib.contextmanager
+def notices(say: Callable[[str], None]) -> Iterator[None]:
+    """Send the run engine's notices (waits a user would otherwise see as silence: a
+    cluster starting, a scheduler being reached) to ``say`` inside the block."""
+    _NOTICE.append(say)
+    try:
+        yield
+    finally:
+        _NOTICE.remove(say)
+
+
+def _notice(msg: str) -> None:
+    for say in _NOTICE[-1:]:
+        say(msg)
+
+
+#: seconds to reach a Dask scheduler (the connection and its reply to ``identity``)
+SCHEDULER_TIMEOUT = 10.0
+
+
+def probe_scheduler(address: str, timeout: float | None = None) -> None:
+    """Check that ``address`` is a Dask scheduler that answers, within ``timeout`` seconds
+    (default :data:`SCHEDULER_TIMEOUT`).
+
+    ``distributed.Client(address, timeout=...)`` does not bound the handshake: a server
+    that accepts the connection and never answers (an HTTP server) hangs it forever, and
+    one that answers garbage can make it allocate exabytes. This asks the scheduler's
+    ``identity`` under one deadline and turns every failure into one line.
+
+    Raises
+    ------
+    CatchTenError
+        ``scheduler: cannot connect`` (refused, unreachable, timed out) or ``scheduler:
+        not a Dask scheduler`` (an answer that is not a scheduler's).
+    """
+    import asyncio
+
+    from distributed.comm import connect
+    timeout = SCHEDULER_TIMEOUT if timeout is None else timeout
+
+    async def ask() -> Any:
+        comm = await connect(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        reply = asyncio.run(asyncio.wait_for(ask(), timeout))
+    except (TimeoutError, asyncio.TimeoutError):
+        raise CatchTenError("scheduler", "cannot connect",
+                            f"{address}: no answer within {timeout:g} s") from None
+    except OSError as exc:                   # refused, unreachable, closed by the peer
+        raise CatchTenError("scheduler", "cannot connect",
+                            f"{address}: {' '.join(str(exc).split()) or type(exc).__name__}"
+                            ) from None
+    except (MemoryError, Exception) as exc:  # noqa: BLE001 - garbage from the peer
+        raise CatchTenError("scheduler", "not a Dask scheduler",
+                            f"{address}: its answer did not parse ({type(exc).__name__})"
+                            ) from None
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        raise CatchTenError("scheduler", "not a Dask scheduler",
+                            f"{address}: it answered {str(reply)[:60]!r}")
+
+
 _WORKER_SCRATCH: dict[tuple[str, int], Any] = {}
 
 
@@ -297,13 +368,18 @@ class DaskExecutor:
         if self.client is not None:
             return
         if self._scheduler:
+            _notice(f"connecting to the Dask scheduler at {self._scheduler} ...")
+            probe_scheduler(self._scheduler)
             try:
-                self.client = self._Client(self._scheduler, timeout="10s")
-            except (OSError, TimeoutError, ValueError) as exc:
+                self.client = self._Client(self._scheduler, timeout=f"{SCHEDULER_TIMEOUT}s")
+            except (MemoryError, Exception) as exc:  # noqa: BLE001 - one line, whatever it is
                 raise CatchTenError("scheduler", "cannot connect",
-                                    f"{self._scheduler}: {exc}") from None
+                                    f"{self._scheduler}: {type(exc).__name__}: "
+                                    f"{' '.join(str(exc).split())}") from None
         else:
             task.warm()            # this process writes the numba cache before workers start
+            _notice(f"starting a local Dask cluster ({self._pending_local} worker"
+                    f"{'s' if self._pending_local != 1 else ''}) ...")
             self._cluster = self._LocalCluster(
                 n_workers=self._pending_local, threads_per_worker=1, processes=True,
                 host="127.0.0.1", dashboard_address=None, silence_logs=40)

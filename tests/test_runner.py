@@ -453,3 +453,49 @@ def test_match_games_and_equity_on_a_cluster_equal_threads():
         e0 = equity_table(r2, "random", n_hands=4000, seed=2, threads=2)
         e1 = equity_table(r2, "random", n_hands=4000, seed=2, chunk=500, **at)
         assert np.array_equal(e0.V, e1.V) and e1.n_hands == 4000
+
+
+# ------------------------------------------------------------------------------- review fixes
+def _server(answer: bytes | None):
+    """A TCP server on a free port that accepts connections and sends ``answer`` (None:
+    never answers): what a scheduler address that is not a Dask scheduler looks like."""
+    import socket
+    import threading
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen()
+    held = []
+
+    def serve():
+        while True:
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                return
+            held.append(c)
+            if answer is not None:
+                c.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return srv, f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("answer, why", [(None, "cannot connect (tcp://127.0.0.1:"),
+                                         (b"\xff" * 64, "not a Dask scheduler"),
+                                         (b"HTTP/1.0 400 Bad\r\n\r\n", "not a Dask scheduler")])
+def test_a_scheduler_address_that_is_no_scheduler_is_one_line_in_bounded_time(
+        monkeypatch, answer, why):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", 1.5)
+    srv, addr = _server(answer)
+    try:
+        t0 = time.perf_counter()
+        r = CliRunner().invoke(cli, ["simulate", "--deals", "1000", "--scheduler", addr])
+        took = time.perf_counter() - t0
+    finally:
+        srv.close()
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert lines[0] == f"connecting to the Dask scheduler at {addr} ..."
+    assert len(lines) == 2 and lines[1].startswith(f"error: scheduler: {why}"), r.output
+    assert took < 10
