@@ -382,7 +382,8 @@ class DaskExecutor:
                     f"{'s' if self._pending_local != 1 else ''}) ...")
             self._cluster = self._LocalCluster(
                 n_workers=self._pending_local, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None, silence_logs=40)
+                host="127.0.0.1", dashboard_address=None, silence_logs=50,
+                preload=[f"{__package__}._dask_worker"])
             self.client = self._Client(self._cluster)
         info = self.client.scheduler_info()
         self.threads = sum(w.get("nthreads", 1) for w in info["workers"].values()) or 1

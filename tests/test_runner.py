@@ -499,3 +499,30 @@ def test_a_scheduler_address_that_is_no_scheduler_is_one_line_in_bounded_time(
     assert lines[0] == f"connecting to the Dask scheduler at {addr} ..."
     assert len(lines) == 2 and lines[1].startswith(f"error: scheduler: {why}"), r.output
     assert took < 10
+
+
+def test_ctrl_c_to_the_process_group_of_a_local_cluster_run_is_quiet(tmp_path):
+    """A terminal's Ctrl-C reaches the worker processes too: they ignore it (no worker
+    tracebacks); the run keeps its chunks, says how to finish and exits 130."""
+    pytest.importorskip("distributed")
+    rd = tmp_path / "run"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen([sys.executable, "-m", "catchten_sim.cli", "simulate", "--deals",
+                          "50000000", "--chunk", "20000", "--workers", "2", "--run-dir",
+                          str(rd)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True, text=True, env=env, cwd=ROOT)
+    try:
+        deadline = time.time() + 120
+        while not list((rd / "chunks").glob("chunk-*.parquet")) and time.time() < deadline:
+            time.sleep(0.2)
+        assert p.poll() is None
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert lines[-1].endswith(f"finish with: catchten resume {rd}"), err
+    assert len(lines) <= 3, err
