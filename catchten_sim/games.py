@@ -439,6 +439,7 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     s_sq = np.zeros(ns)
     tally = {"replays": 0, "games_rep": 0, "unfinished": 0}
 
+    runner.check_executor_options(scheduler, workers)      # before a run directory is made
     rd = None
     if run_dir is not None:
         if on_rows is not None:
@@ -995,6 +996,7 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
     chunk = _check_count("chunk", chunk, 1)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + 0.4 * time_limit
+    runner.check_executor_options(scheduler, workers)      # before a run directory is made
     if run_dir is not None:
         run_dir = runner.RunDir.create_or_open(run_dir, {
             "kind": "equity", "rules": rules.to_dict(), "policies": [p.label for p in pols],

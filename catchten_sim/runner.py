@@ -436,6 +436,25 @@ class DaskExecutor:
             self._cluster.close()
 
 
+def check_executor_options(scheduler: str | None = None, workers: int | None = None) -> None:
+    """Refuse bad Dask options before anything is made (a run directory included).
+
+    Raises
+    ------
+    CatchTenError
+        ``workers`` out of range, or both ``scheduler`` and ``workers``.
+    """
+    if scheduler is not None and workers is not None:
+        raise CatchTenError("workers", "not with --scheduler",
+                            "--workers starts a local cluster; --scheduler uses a running one")
+    if workers is not None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
+            raise CatchTenError("workers", "out of range",
+                                f"workers={workers!r} (allowed: 1 to 256)")
+    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
+        raise CatchTenError("scheduler", "empty", "give tcp://HOST:PORT")
+
+
 def make_executor(threads: int | None = None, scheduler: str | None = None,
                   workers: int | None = None) -> Any:
     """The executor for these options: Dask for ``scheduler`` or ``workers``, else threads
@@ -444,15 +463,9 @@ def make_executor(threads: int | None = None, scheduler: str | None = None,
     Raises
     ------
     CatchTenError
-        ``workers`` out of range, or both ``scheduler`` and ``workers``.
+        As :func:`check_executor_options`.
     """
-    if scheduler and workers:
-        raise CatchTenError("workers", "not with --scheduler",
-                            "--workers starts a local cluster; --scheduler uses a running one")
-    if workers is not None:
-        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
-            raise CatchTenError("workers", "out of range",
-                                f"workers={workers!r} (allowed: 1 to 256)")
+    check_executor_options(scheduler, workers)
     if scheduler or workers:
         return DaskExecutor(scheduler, workers)
     if threads is None:
@@ -758,8 +771,11 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
                                                          and stop()):
         out.elapsed_s = time.perf_counter() - start
         return out
-    pending = (c for c in plan_chunks(edges) if c.index not in out.done)
-    chunks = executor.map(task, pending)
+    todo = [i for i in range(len(edges) - 1) if i not in out.done]
+    if not todo:              # finished: no executor is started (no cluster, no threads)
+        out.elapsed_s = time.perf_counter() - start
+        return out
+    chunks = executor.map(task, plan_chunks(edges, todo))
     before = len(out.done)
     try:
         for c, partial in chunks:

@@ -278,7 +278,8 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
              on_chunk: Callable[[np.ndarray, int], None] | None = None,
              progress: Callable[[int, int], None] | None = None,
              run_dir: str | Path | None = None, scheduler: str | None = None,
-             workers: int | None = None, reduce: Any = None) -> SimulationResult:
+             workers: int | None = None, reduce: Any = None,
+             executor: Any = None) -> SimulationResult:
     """Deal and play ``n_deals`` deals and summarise them.
 
     Parameters
@@ -311,6 +312,9 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
         ``extra`` (int64 (``reduce.size``,)): ``reduce.counts(rows)`` gives a chunk's,
         ``reduce.name`` names them in a run directory's manifest. Picklable for Dask.
         Unlike ``on_chunk`` it works with run directories and clusters.
+    executor : object, optional
+        A :func:`catchten_sim.runner.make_executor` executor shared by several runs (a
+        report's): used instead of ``threads`` / ``scheduler`` / ``workers``, not closed.
 
     Returns
     -------
@@ -337,6 +341,10 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     from .pimc import is_pimc
     if any(is_pimc(p) for p in pols):
         chunk = min(chunk, 16)          # pimc deals are slow: progress and saves often
+        if scheduler or workers:        # refused before a run directory is made
+            _refuse_pimc_on_dask(scheduler)
+    from .runner import check_executor_options
+    check_executor_options(scheduler, workers)
     if on_chunk is not None and (run_dir is not None or scheduler or workers):
         raise CatchTenError("out", "not with --run-dir or a Dask cluster",
                             "per-deal rows are written in deal order by a local run only")
@@ -346,14 +354,22 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
         rd = RunDir.create_or_open(run_dir, _job(rules, pols, seed, n_deals, chunk, reduce))
     return _run(rules, pols, seed, n_deals, chunk, threads=threads, on_chunk=on_chunk,
                 progress=progress, run_dir=rd, scheduler=scheduler, workers=workers,
-                reduce=reduce)
+                reduce=reduce, executor=executor)
+
+
+def _refuse_pimc_on_dask(scheduler: str | None) -> None:
+    raise CatchTenError("scheduler" if scheduler else "workers",
+                        "pimc seats run on this machine",
+                        "the solver's threads work inside each decision; run it without "
+                        "--scheduler/--workers")
 
 
 def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk: int, *,
          threads: int | None, on_chunk, progress, run_dir, scheduler, workers,
-         compute: bool = True, reduce: Any = None) -> SimulationResult:
+         compute: bool = True, reduce: Any = None, executor: Any = None
+         ) -> SimulationResult:
     """A simulation on the run engine (``compute=False``: fold only the chunks already in
-    ``run_dir``)."""
+    ``run_dir``; ``executor``: a shared one, used and left open)."""
     from . import runner
     task = DealTask(rules, pols, seed, rows=on_chunk is not None, reduce=reduce)
     edges = runner.chunk_plan(n_deals, chunk)
@@ -373,19 +389,17 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
         if on_chunk is not None:
             on_chunk(rows, c.first)
 
-    executor: Any
+    shared = executor
     if not compute or (run_dir is not None and not run_dir.compute):
         compute = False
         executor = runner.NoRun()
     elif task.pimc:
-        if scheduler or workers:
-            raise CatchTenError("policy", "not on a Dask cluster",
-                                "pimc seats run on this machine (the solver's threads "
-                                "inside each decision)")
+        if scheduler or workers or (shared is not None and not shared.ordered):
+            _refuse_pimc_on_dask(scheduler)
         task.solver_threads = max_threads() if threads is None else threads
         executor = runner.InlineExecutor()
         executor.threads = task.solver_threads
-    else:
+    elif shared is None:
         executor = runner.make_executor(threads, scheduler, workers)
     if on_chunk is not None and not executor.ordered:
         raise CatchTenError("out", "not with a Dask cluster",
@@ -393,7 +407,8 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
     try:
         out = runner.run(task, edges, executor, fold, run_dir=run_dir, progress=progress)
     finally:
-        executor.close()
+        if executor is not shared:
+            executor.close()
     if not out.done:
         if compute:
             raise KeyboardInterrupt

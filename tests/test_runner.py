@@ -379,10 +379,27 @@ def test_each_kind_refuses_a_directory_of_another_run(tmp_path, kind):
         _one_line(CliRunner().invoke(cli, cmd), "made by another version", "0.0.1")
 
 
-def test_report_run_dir_resumes_only_what_is_missing(tmp_path):
+class _CountingCluster(runner.InlineExecutor):
+    """Stands for :class:`runner.DaskExecutor` (same arguments): counts the executors made
+    and the runs they were asked to map (where a real one starts its cluster)."""
+
+    made: list = []
+    mapped: list = []
+
+    def __init__(self, scheduler=None, workers=None):
+        super().__init__()
+        _CountingCluster.made.append(workers)
+
+    def map(self, task, chunks):
+        _CountingCluster.mapped.append(task.key)
+        yield from super().map(task, chunks)
+
+
+def test_report_run_dir_resumes_only_what_is_missing(tmp_path, monkeypatch):
     """The policy comparisons (whose Ten was caught: counts beside the accumulator) live in
     the run directory too: a lost chunk of one is run again and the figures' numbers are
-    those of the uninterrupted report."""
+    those of the uninterrupted report. A resume on a cluster uses one cluster for all the
+    runs, and starts none when nothing is left to run."""
     d, out = tmp_path / "r", tmp_path / "out"
     args = ["report", "-n", "3", "--deals", "2000", "--sweep-deals", "1000",
             "--no-sweep-variants", "--no-sweep-players", "--format", "png", "--out",
@@ -401,7 +418,14 @@ def test_report_run_dir_resumes_only_what_is_missing(tmp_path):
         [i == 2 for i in range(len(runs))]
     s = CliRunner().invoke(cli, ["summarize", str(d)])
     assert s.exit_code == 0 and runs[2].name in s.stdout
-    assert CliRunner().invoke(cli, ["resume", str(d), "--no-progress"]).exit_code == 0
+    monkeypatch.setattr(runner, "DaskExecutor", _CountingCluster)
+    _CountingCluster.made, _CountingCluster.mapped = [], []
+    assert CliRunner().invoke(cli, ["resume", str(d), "--no-progress", "--workers",
+                                    "2"]).exit_code == 0
+    assert _CountingCluster.made == [2] and len(_CountingCluster.mapped) == 1
+    assert CliRunner().invoke(cli, ["resume", str(d), "--no-progress", "--workers",
+                                    "2"]).exit_code == 0
+    assert len(_CountingCluster.mapped) == 1          # finished: no cluster started
     again = json.loads((out / "report.json").read_text())
     strip = lambda side: [{k: v for k, v in r.items() if k != "elapsed_s"}  # noqa: E731
                           for r in side["runs"]]
@@ -526,3 +550,27 @@ def test_ctrl_c_to_the_process_group_of_a_local_cluster_run_is_quiet(tmp_path):
     lines = [x for x in err.splitlines() if x.strip()]
     assert lines[-1].endswith(f"finish with: catchten resume {rd}"), err
     assert len(lines) <= 3, err
+
+
+@pytest.mark.parametrize("opts", [["--workers", "0"], ["--workers", "-1"],
+                                  ["--workers", "1000"],
+                                  ["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"]])
+@pytest.mark.parametrize("cmd", [["simulate", "--deals", "1000"],
+                                 ["simulate", "--games", "10"],
+                                 ["match", "heuristic", "random", "--deals", "100"],
+                                 ["equity", "--hands", "1000"],
+                                 ["report", "--deals", "1000"]])
+def test_bad_dask_options_leave_no_run_directory(tmp_path, cmd, opts):
+    d = tmp_path / "run"
+    res = CliRunner().invoke(cli, [*cmd, *opts, "--run-dir", str(d), "--no-progress"])
+    assert res.exit_code == 2 and res.stderr.startswith("error: workers: "), res.output
+    assert not d.exists()
+
+
+def test_pimc_on_a_cluster_is_refused_by_the_option_name_before_a_run_directory(tmp_path):
+    d = tmp_path / "run"
+    res = CliRunner().invoke(cli, ["match", "pimc", "random", "--deals", "100", "--workers",
+                                   "2", "--run-dir", str(d), "--no-progress"])
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: workers: pimc seats run on this machine")
+    assert not d.exists()
