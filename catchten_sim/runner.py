@@ -383,6 +383,9 @@ class DaskExecutor:
             self._cluster = self._LocalCluster(
                 n_workers=self._pending_local, threads_per_worker=1, processes=True,
                 host="127.0.0.1", dashboard_address=None, silence_logs=50,
+                # the scheduler's HTTP server (health, metrics) starts even without a
+                # dashboard, on 8787 by default: a free port instead, no "in use" warning
+                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
                 preload=[f"{__package__}._dask_worker"])
             self.client = self._Client(self._cluster)
         info = self.client.scheduler_info()

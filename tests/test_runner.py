@@ -196,11 +196,23 @@ def test_read_only_directory_is_one_line(tmp_path):
 
 
 # ------------------------------------------------------------------------------- Dask
-def test_local_cluster_of_two_workers_equals_threads():
+def test_local_cluster_of_two_workers_equals_threads(recwarn):
+    """... and it starts quietly with Dask's dashboard port 8787 taken."""
+    import socket
     pytest.importorskip("distributed")
     rules = Rules("foster", 4)
     threads = simulate(rules, "heuristic", n_deals=20000, seed=5, chunk=2000, threads=2)
-    dask = simulate(rules, "heuristic", n_deals=20000, seed=5, chunk=2000, workers=2)
+    taken = socket.socket()
+    try:
+        taken.bind(("127.0.0.1", 8787))
+        taken.listen()
+    except OSError:
+        pass                                # taken already: as good
+    try:
+        dask = simulate(rules, "heuristic", n_deals=20000, seed=5, chunk=2000, workers=2)
+    finally:
+        taken.close()
+    assert not [w for w in recwarn if "8787" in str(w.message)]
     assert numbers(dask) == numbers(threads)
     assert curve(dask) == curve(threads)
 
