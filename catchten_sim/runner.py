@@ -38,6 +38,7 @@ start.)
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -483,14 +484,53 @@ def _version() -> str:
     return __version__
 
 
+#: the sources whose code decides a run's numbers, for every kind of run: the kernels, the
+#: cards, rules, policies and their tables, the accumulator, and the solvers pimc seats use
+#: (paths relative to the package; globs allowed)
+ENGINE_SOURCES = ("_kernels/*.py", "cards.py", "rules.py", "policies.py", "tables.py",
+                  "aggregate.py", "state.py", "play.py", "determinize.py", "dd.py", "pimc.py")
+#: and the module of each kind that makes its chunks (its task; a report's runs are
+#: simulations with counts from report.py); the chunk plan is in the manifest itself
+KIND_SOURCES = {"simulate": ("simulate.py",), "games": ("games.py",),
+                "equity": ("games.py",), "match": ("match.py",),
+                "report": ("simulate.py", "report.py")}
+
+
+def engine_fingerprint(kind: str, reduce: str | None = None) -> str:
+    """A hash (12 hex digits) of the sources that decide the numbers of a run of ``kind``
+    (:data:`ENGINE_SOURCES`, :data:`KIND_SOURCES`; with a ``reduce``, its module too): a run
+    directory records it and is refused by a build whose fingerprint differs, since the
+    package version does not change with every commit. Any edit of those files (a
+    docstring too) changes it: strict by design, chunks of two builds never mix."""
+    return _fingerprint(kind, reduce)
+
+
+@functools.lru_cache(maxsize=None)
+def _fingerprint(kind: str, reduce: str | None) -> str:
+    root = Path(__file__).resolve().parent
+    names = list(ENGINE_SOURCES) + list(KIND_SOURCES.get(kind, ()))
+    if reduce is not None:
+        from .simulate import REDUCERS
+        mod = REDUCERS.get(reduce, "").split(":")[0]
+        if mod:
+            names.append(mod.split(".", 1)[1].replace(".", "/") + ".py")
+    files = sorted({f for n in names for f in root.glob(n)})
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.relative_to(root).as_posix().encode() + b"\0")
+        h.update(f.read_bytes().replace(b"\r\n", b"\n") + b"\0")
+    return h.hexdigest()[:12]
+
+
 class RunDir:
     """A run directory: ``manifest.json`` (what the run is) and ``chunks/`` (one Parquet
     file per finished chunk, ``chunk-NNNNNNNN.parquet``, written under a temporary name
     and renamed, so a file that exists is whole). A kill loses only chunks in flight.
 
-    The manifest holds the format, the package version, the job (``kind`` and its
-    parameters: rules, policies, seed, items, chunk) and the plan size. A directory whose
-    manifest differs from the job asked for, or from another package version, is refused.
+    The manifest holds the format, the package version, the engine fingerprint
+    (:func:`engine_fingerprint`), the job (``kind`` and its parameters: rules, policies,
+    seed, items, chunk) and the plan size. A directory whose manifest differs from the job
+    asked for, or from another package version or build of the engine, is refused.
 
     ``sessions.json`` logs where each session's chunks ran (:meth:`note_session`), for
     ``catchten summarize``; it is not part of the run's identity.
@@ -520,7 +560,9 @@ class RunDir:
             ``run-dir: made for another run`` (a different job or package version).
         """
         from .paths import ensure_dir
-        want = {"format": RUN_FORMAT, "version": _version(), **json.loads(json.dumps(job))}
+        want = {"format": RUN_FORMAT, "version": _version(),
+                "engine": engine_fingerprint(job["kind"], job.get("reduce")),
+                **json.loads(json.dumps(job))}
         if isinstance(path, RunDir):
             opened: RunDir | None = path
             p = path.path
@@ -552,7 +594,8 @@ class RunDir:
         ------
         CatchTenError
             ``run-dir: not a run directory`` (no readable manifest) or ``run-dir: made by
-            another version`` (format or package version differ).
+            another version`` (format or package version differ), ``run-dir: made by
+            another build of the engine`` (the engine fingerprint differs or is missing).
         """
         p = Path(path)
         try:
@@ -572,6 +615,12 @@ class RunDir:
             raise CatchTenError("run-dir", "made by another version",
                                 f"{p}: catchten_sim {manifest.get('version')}, this is "
                                 f"{_version()}; resume it with that version")
+        kind = manifest.get("kind")
+        here = engine_fingerprint(str(kind), manifest.get("reduce"))
+        if manifest.get("engine") != here:
+            raise CatchTenError("run-dir", "made by another build of the engine",
+                                f"{p}: fingerprint {manifest.get('engine') or 'none'}, this "
+                                f"is {here}; its chunks would not mix with this build's")
         return cls(p, manifest)
 
     # -- where the run ran (the manifest is fixed; this log grows with each session)

@@ -129,6 +129,13 @@ def test_a_directory_of_another_run_or_version_is_refused(tmp_path):
     _one_line(CliRunner().invoke(cli, base + ["-V", "keep_six_of_spades"]),
               "made for another run", "rules")
     m = json.loads((d / "manifest.json").read_text())
+    here = m["engine"]
+    assert here == runner.engine_fingerprint("simulate") and len(here) == 12
+    for engine in ("0123456789ab", None):      # another build; a manifest from before
+        (d / "manifest.json").write_text(json.dumps({**m, "engine": engine}))
+        for cmd in (["resume", str(d)], ["summarize", str(d)], base):
+            _one_line(CliRunner().invoke(cli, cmd), "made by another build of the engine",
+                      f"fingerprint {engine or 'none'}, this is {here}")
     m["version"] = "0.0.1"
     (d / "manifest.json").write_text(json.dumps(m))
     for cmd in (["resume", str(d)], ["summarize", str(d)], base):
@@ -586,3 +593,24 @@ def test_pimc_on_a_cluster_is_refused_by_the_option_name_before_a_run_directory(
     assert res.exit_code == 2
     assert res.stderr.startswith("error: workers: pimc seats run on this machine")
     assert not d.exists()
+
+
+def test_the_engine_fingerprint_follows_the_sources_of_the_kind(tmp_path, monkeypatch):
+    root = tmp_path / "pkg"
+    (root / "_kernels").mkdir(parents=True)
+    for name in ("_kernels/engine.py", "rules.py", "simulate.py", "match.py", "cli.py"):
+        (root / name).write_text(f"# {name}\n")
+    monkeypatch.setattr(runner, "__file__", str(root / "runner.py"))
+
+    def fp(kind):
+        runner._fingerprint.cache_clear()
+        return runner.engine_fingerprint(kind)
+    sim, mat = fp("simulate"), fp("match")
+    assert sim != mat
+    (root / "cli.py").write_text("# the command line only\n")
+    assert (fp("simulate"), fp("match")) == (sim, mat)
+    (root / "match.py").write_text("# the match task changed\n")
+    assert (fp("simulate"), fp("match")) == (sim, fp("match")) and fp("match") != mat
+    (root / "_kernels/engine.py").write_text("# a kernel changed\n")
+    assert fp("simulate") != sim
+    runner._fingerprint.cache_clear()
