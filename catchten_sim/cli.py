@@ -803,7 +803,7 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 @click.option("--time", "time_limit", type=float, default=None,
               help="Stop after this many seconds (whole chunks).")
 @click.option("--precision", type=float, default=None,
-              help="Stop once the 95%% interval's half-width is at most this many points "
+              help="Stop once the 95% interval's half-width is at most this many points "
                    "per deal.")
 @click.option("--pilot", type=int, default=None,
               help="Deals of the separate pilot set the control variate is fitted on "
