@@ -614,3 +614,13 @@ def test_the_engine_fingerprint_follows_the_sources_of_the_kind(tmp_path, monkey
     (root / "_kernels/engine.py").write_text("# a kernel changed\n")
     assert fp("simulate") != sim
     runner._fingerprint.cache_clear()
+
+
+def test_report_from_a_report_directory_points_to_summarize_and_resume(tmp_path):
+    d = tmp_path / "rep"
+    args = ["report", "--deals", "1000", "--no-sweep-variants", "--no-sweep-players",
+            "--no-compare-policies", "--format", "png", "--out", str(tmp_path / "o"),
+            "--run-dir", str(d), "--no-progress"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    res = CliRunner().invoke(cli, ["report", "--from", str(d), "--out", str(tmp_path / "p")])
+    _one_line(res, "not a simulation", f"catchten summarize {d}", f"catchten resume {d}")
