@@ -402,15 +402,23 @@ def resume_cmd(run_dir, threads, scheduler, workers, as_json, progress):
     finally:
         if bar:
             bar.close()
-    return _print_run(kind, res, as_json, run_dir, rd, summary=False)
+    files: dict = {}
+    outputs = rd.manifest.get("outputs") or {}
+    if kind == "equity" and outputs.get("out"):      # the files the command asked for
+        files = _write_equity(res, {}, outputs["out"], bool(outputs.get("plot")))
+    return _print_run(kind, res, as_json, run_dir, rd, summary=False, files=files)
 
 
-def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool) -> int | None:
+def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
+               files: dict | None = None) -> int | None:
     """Print the result of a run directory of any kind (resume, summarize; a summary says
-    where the chunks ran: ``run on:``, or ``run_on`` in JSON)."""
+    where the chunks ran: ``run on:``, or ``run_on`` in JSON; ``files``: the files written,
+    by type)."""
+    files = files or {}
     if as_json:
         d = {**res.to_dict(), "interrupted": res.interrupted} if kind == "games" else \
-            _with_start(res, res.to_dict()) if kind == "equity" else res.to_dict()
+            _with_start(res, {**res.to_dict(), **files}) if kind == "equity" else \
+            res.to_dict()
         if summary:
             d["run_on"] = rd.sessions()
         _emit_json(d)
@@ -420,7 +428,8 @@ def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool) -> int
         code = _print_games(res, int(rd.manifest["deals"]), as_json, run_dir, summary,
                             printed=as_json)
     elif kind == "equity":
-        code = _print_equity(res, res.to_dict(), as_json, run_dir, printed=as_json)
+        code = _print_equity(res, {**res.to_dict(), **files}, as_json, run_dir,
+                             printed=as_json)
     else:
         code = _print_match(res, res.to_dict(), as_json, run_dir, printed=as_json)
     if summary and not as_json:
@@ -962,27 +971,38 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
                 build = equity_table
                 extra = {"run_dir": run_dir, "scheduler": scheduler, "workers": workers,
                          **({"chunk": chunk} if chunk is not None else {})}
+                if run_dir and out_path:        # catchten resume writes them too
+                    extra["outputs"] = {"out": str(Path(out_path).resolve()),
+                                        "plot": bool(plot)}
             else:
                 build = cached_equity_table if cache else equity_table
             eq = build(rules, pols, n_hands=hands, seed=seed, threads=threads,
                        progress=bar.update if bar is not None else None, on_solve=solving,
                        **extra)
-            summary = eq.to_dict()
-            if out_path:
-                summary[Path(out_path).suffix.lower()[1:]] = str(eq.to_csv(out_path))
-            if plot:
-                from .plotting import plot_equity
-                png = Path(out_path).with_suffix(".png")
-                fig = plot_equity(eq.to_frame(),
-                                  footer=f"{rules.label()}; {', '.join(p.label for p in pols)}; "
-                                         f"{eq.n_hands:,} deals; seed {seed}"
-                                         + ("; PARTIAL (interrupted)" if eq.partial else ""))
-                fig.savefig(png, dpi=150)
-                summary["png"] = str(png)
+            summary = _write_equity(eq, eq.to_dict(), out_path, plot)
     finally:
         if bar is not None:
             bar.close()
     return _print_equity(eq, summary, as_json, run_dir)
+
+
+def _write_equity(eq, summary: dict, out_path, plot: bool) -> dict:
+    """Write an equity table to ``out_path`` (.csv/.parquet) and, with ``plot``, its
+    heatmap next to it; ``summary`` (its JSON) gets the files' names."""
+    from pathlib import Path
+    if out_path:
+        summary[Path(out_path).suffix.lower()[1:]] = str(eq.to_csv(out_path))
+    if out_path and plot:
+        from .plotting import plot_equity
+        png = Path(out_path).with_suffix(".png")
+        fig = plot_equity(eq.to_frame(),
+                          footer=f"{eq.rules.label()}; "
+                                 f"{', '.join(p.label for p in eq.policies)}; "
+                                 f"{eq.n_hands:,} deals; seed {eq.seed}"
+                                 + ("; PARTIAL (interrupted)" if eq.partial else ""))
+        fig.savefig(png, dpi=150)
+        summary["png"] = str(png)
+    return summary
 
 
 def _with_start(eq, d: dict) -> dict:

@@ -966,12 +966,16 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
                  time_limit: float | None = None,
                  on_solve: Callable[[int, float], None] | None = None,
                  run_dir: Any = None, scheduler: str | None = None,
-                 workers: int | None = None, chunk: int = 1 << 15) -> EquityTable:
+                 workers: int | None = None, chunk: int = 1 << 15,
+                 outputs: dict[str, Any] | None = None) -> EquityTable:
     """The game-equity table from ``n_hands`` simulated deals (module docstring).
 
     ``run_dir`` (kind ``equity``) keeps the simulated deals' outcomes chunk by chunk: the
     same call (or ``catchten resume DIR``) continues the simulation, and the table is the
     one an uninterrupted run gives; ``scheduler``/``workers`` simulate on a Dask cluster.
+    ``outputs`` (JSON-able, e.g. the CLI's ``{"out": PATH, "plot": true}``) is kept in the
+    run directory's manifest, so that ``catchten resume`` writes the files the command
+    asked for.
 
     ``progress(done, n_hands)`` is called while the deals are simulated. With
     ``time_limit`` (seconds) the simulation stops at about 0.4 of it, and when the DP over
@@ -1002,7 +1006,8 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
             "kind": "equity", "rules": rules.to_dict(), "policies": [p.label for p in pols],
             "seed": seed, "deals": n_hands, "chunk": chunk,
             "plan": {"chunks": len(runner.chunk_plan(n_hands, chunk, marks=False)) - 1,
-                     "ends": "multiples of chunk, and the last deal"}})
+                     "ends": "multiples of chunk, and the last deal"},
+            **({"outputs": outputs} if outputs else {})})
     steps, tside = sample_outcomes(rules, pols, n_hands=n_hands, seed=seed, threads=threads,
                                    progress=progress, deadline=deadline, run_dir=run_dir,
                                    scheduler=scheduler, workers=workers, chunk=chunk)
@@ -1127,7 +1132,7 @@ def open_run(run_dir: Any) -> tuple[runner.RunDir, dict[str, Any]]:
             kw.update(n_games=int(m["deals"]), start_scores=[int(x) for x in m["start_scores"]],
                       first_dealer=int(fd.split()[1]) if fd.startswith("seat ") else fd)
         else:
-            kw.update(n_hands=int(m["deals"]))
+            kw.update(n_hands=int(m["deals"]), outputs=m.get("outputs"))
         return kw
 
     return runner.open_of_kind(run_dir, ("games", "equity"), "games or equity", parse)

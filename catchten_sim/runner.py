@@ -82,8 +82,9 @@ def run_parallel(fn: Callable[[int, int, int], None], count: int, pool: Executor
 FIRST_MARK = 16            # the plan's chunks end on powers of two from 16 (convergence)
 RUN_FORMAT = "catchten-run/1"
 #: manifest entries that say where or when, not what: a run directory reopened with other
-#: values there is the same run (``out``: where a report's files go)
-UNCOMPARED = frozenset({"created", "out"})
+#: values there is the same run (``out``: where a report's files go; ``outputs``: the files
+#: an equity command writes); a reopening that gives new ones records them
+UNCOMPARED = frozenset({"created", "out", "outputs"})
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 
@@ -577,6 +578,12 @@ class RunDir:
                     raise CatchTenError("run-dir", "made for another run",
                                         f"{p}: {k} is {rd.manifest.get(k)!r} there, "
                                         f"{want.get(k)!r} here; use another directory")
+            moved = {k: want[k] for k in UNCOMPARED - {"created"}
+                     if want.get(k) is not None and want[k] != rd.manifest.get(k)}
+            if moved:          # the files go elsewhere now: a resume writes them there
+                rd.manifest.update(moved)
+                rd._atomic_write(p / MANIFEST,
+                                 (json.dumps(rd.manifest, indent=2) + "\n").encode())
             return rd
         if any(p.iterdir()):
             raise CatchTenError("run-dir", "not a run directory",

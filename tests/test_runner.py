@@ -349,7 +349,8 @@ def test_equity_killed_then_resumed_gives_the_same_table(tmp_path):
     d = tmp_path / "e"
     args = ["equity", "-n", "2", "-V", "target=11", "--hands", "60000", "--chunk", "500",
             "--threads", "1", "--seed", "5"]
-    _kill_after([*args, "--run-dir", str(d), "--no-progress"], d, 10)
+    out = tmp_path / "eq.csv"
+    _kill_after([*args, "--run-dir", str(d), "--no-progress", "--out", str(out)], d, 10)
     assert 10 <= len(list(d.glob("chunks/chunk-*.parquet"))) < 120
     got = _resume_json(d)
     whole = equity_table(Rules("foster", 2, {"target": 11}), "heuristic", n_hands=60000,
@@ -357,6 +358,9 @@ def test_equity_killed_then_resumed_gives_the_same_table(tmp_path):
     assert got["distinct_outcomes"] == whole.n_outcomes and got["hands"] == 60000
     assert [e["p_win"] for e in got["start"]] == \
         [list(whole.p_win((0, 0), s)) for s in range(2)]
+    # the resume wrote the table the killed command asked for (--out)
+    assert got["csv"] == str(out.resolve())
+    assert out.read_text() == whole.to_csv(tmp_path / "whole.csv").read_text()
 
 
 def test_games_resume_and_summarize(tmp_path):
