@@ -406,6 +406,10 @@ def resume_cmd(run_dir, threads, scheduler, workers, as_json, progress):
     outputs = rd.manifest.get("outputs") or {}
     if kind == "equity" and outputs.get("out"):      # the files the command asked for
         files = _write_equity(res, {}, outputs["out"], bool(outputs.get("plot")))
+    if kind == "match" and outputs.get("report"):
+        from .report import prepare_out_dir
+        prepare_out_dir(outputs["report"], force=True)
+        files = {"report": _write_match_report(res, outputs["report"])}
     return _print_run(kind, res, as_json, run_dir, rd, summary=False, files=files)
 
 
@@ -418,7 +422,7 @@ def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
     if as_json:
         d = {**res.to_dict(), "interrupted": res.interrupted} if kind == "games" else \
             _with_start(res, {**res.to_dict(), **files}) if kind == "equity" else \
-            res.to_dict()
+            {**res.to_dict(), **files}
         if summary:
             d["run_on"] = rd.sessions()
         _emit_json(d)
@@ -431,7 +435,9 @@ def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
         code = _print_equity(res, {**res.to_dict(), **files}, as_json, run_dir,
                              printed=as_json)
     else:
-        code = _print_match(res, res.to_dict(), as_json, run_dir, printed=as_json)
+        code = _print_match(res, {**res.to_dict(), **files}, as_json, run_dir,
+                            report_dir=(rd.manifest.get("outputs") or {}).get("report")
+                            if files else None, printed=as_json)
     if summary and not as_json:
         click.echo(f"run on: {rd.executors_text()}")
     return code
@@ -836,6 +842,7 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
     and B on the others, then swapped (with three or more sides, every rotation), on the
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
     narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished."""
+    from pathlib import Path
     from .match import match
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
@@ -849,7 +856,9 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
             res = match(rules, a, b, deals=deals, seed=seed, threads=threads,
                         time_limit=time_limit, precision=precision, pilot=pilot,
                         stop_early=stop_early, progress=bar.update if bar else None,
-                        run_dir=run_dir, scheduler=scheduler, workers=workers)
+                        run_dir=run_dir, scheduler=scheduler, workers=workers,
+                        **({"outputs": {"report": str(Path(report_dir).resolve())}}
+                           if run_dir and report_dir else {}))
     finally:
         if bar is not None:
             bar.close()

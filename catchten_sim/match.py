@@ -448,7 +448,8 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
           threads: int | None = None, time_limit: float | None = None,
           precision: float | None = None, pilot: int | None = None, stop_early: bool = True,
           progress: Callable[[int, int], None] | None = None, run_dir: Any = None,
-          scheduler: str | None = None, workers: int | None = None) -> MatchResult:
+          scheduler: str | None = None, workers: int | None = None,
+          outputs: dict[str, Any] | None = None) -> MatchResult:
     """Play a duplicate match of strategy ``a`` against ``b`` (module docstring).
 
     Parameters
@@ -477,6 +478,9 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
         the match (``catchten resume DIR``) with the same numbers as an uninterrupted one.
     scheduler, workers : a running Dask cluster / a local one of ``workers`` processes
         (kernel policies only); the same numbers as threads.
+    outputs : dict, optional
+        Kept in the run directory's manifest (JSON-able; the CLI's ``{"report": DIR}``), so
+        that ``catchten resume`` writes the files the command asked for.
 
     Returns
     -------
@@ -534,7 +538,8 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
             "seed": seed, "deals": total_rounds * n, "chunk": int(step), "pilot": pilot,
             "stop_early": bool(stop_early), "precision": precision,
             "plan": {"chunks": len(edges) - 1, "ends": "every look of the stopping rule "
-                     "and every chunk rounds of players deals"}})
+                     "and every chunk rounds of players deals"},
+            **({"outputs": outputs} if outputs else {})})
     sums = _Sums(K_)
     history: list[dict] = []
     state: dict[str, Any] = {"next": 0, "stop": None}

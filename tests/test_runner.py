@@ -313,7 +313,7 @@ def test_match_killed_then_resumed_gives_the_same_numbers(tmp_path):
     d = tmp_path / "m"
     _kill_after(["match", "random", "heuristic", "--no-early-stop", "--deals", "600000",
                  "--pilot", "0", "--threads", "1", "--seed", "8", "--run-dir", str(d),
-                 "--no-progress"], d, 2)
+                 "--no-progress", "--report", str(tmp_path / "rep")], d, 2)
     n_plan = 600000 // 4 // 8192 + 1
     assert 2 <= len(list(d.glob("chunks/chunk-*.parquet"))) < n_plan
     part = CliRunner().invoke(cli, ["summarize", str(d)])
@@ -323,7 +323,12 @@ def test_match_killed_then_resumed_gives_the_same_numbers(tmp_path):
                   stop_early=False).to_dict()
     for k in ("elapsed_s", "threads"):
         whole.pop(k)
+    # the resume wrote the report the killed command asked for (--report)
+    files = got.pop("report")
     assert got == whole and got["stop"] == "deals"
+    assert sorted(Path(f).name for f in files) == ["match.json", "match.png", "match.txt"]
+    rep = json.loads((tmp_path / "rep" / "match.json").read_text())
+    assert rep["deals"] == whole["deals"] and rep["mean_difference"] == whole["mean_difference"]
 
 
 def test_match_run_dir_keeps_the_looks_of_a_plain_run(tmp_path):
