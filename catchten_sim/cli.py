@@ -413,6 +413,13 @@ def resume_cmd(run_dir, threads, scheduler, workers, as_json, progress):
     return _print_run(kind, res, as_json, run_dir, rd, summary=False, files=files)
 
 
+#: fields of a result that describe the session that made it (its executor, its clock):
+#: left out of ``catchten summarize --json``, which gives ``compute_s`` (the run's
+#: sessions' compute time) and ``run_on`` (where they ran) instead
+SUMMARY_DROPS = ("threads", "elapsed_s", "deals_per_s", "games_per_s", "simulation_s",
+                 "dp_s")
+
+
 def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
                files: dict | None = None) -> int | None:
     """Print the result of a run directory of any kind (resume, summarize; a summary says
@@ -424,6 +431,10 @@ def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
             _with_start(res, {**res.to_dict(), **files}) if kind == "equity" else \
             {**res.to_dict(), **files}
         if summary:
+            # the same bytes on every read: no timings of the read, the run's own instead
+            for k in SUMMARY_DROPS:
+                d.pop(k, None)
+            d["compute_s"] = rd.compute_seconds()
             d["run_on"] = rd.sessions()
         _emit_json(d)
     if kind == "simulate":

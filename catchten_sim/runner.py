@@ -635,7 +635,8 @@ class RunDir:
 
     def sessions(self) -> list[dict[str, Any]]:
         """Each session that ran chunks here: ``executor`` (its description), ``chunks``
-        (how many it finished), ``ended`` (time). Empty when unknown (a killed session
+        (how many it finished), ``items`` (deals, games) and ``compute_s`` (its wall time
+        running them, seconds), ``ended`` (time). Empty when unknown (a killed session
         leaves no entry: its chunks are still counted by the files)."""
         try:
             data = json.loads((self.path / self.SESSIONS).read_text(encoding="utf-8"))
@@ -643,14 +644,21 @@ class RunDir:
             return []
         return data if isinstance(data, list) else []
 
-    def note_session(self, executor: str, chunks: int) -> None:
+    def note_session(self, executor: str, chunks: int, items: int = 0,
+                     compute_s: float = 0.0) -> None:
         """Add a session to the log (best effort: a log that cannot be written is skipped,
         the chunks themselves are what count)."""
-        entry = {"executor": executor, "chunks": chunks,
+        entry = {"executor": executor, "chunks": chunks, "items": int(items),
+                 "compute_s": round(float(compute_s), 3),
                  "ended": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
         with contextlib.suppress(CatchTenError):
             self._atomic_write(self.path / self.SESSIONS,
                                (json.dumps(self.sessions() + [entry], indent=1) + "\n").encode())
+
+    def compute_seconds(self) -> float:
+        """The run's own compute time: the sum of the logged sessions' ``compute_s`` (a
+        killed session's time is not known, so not counted)."""
+        return round(sum(float(e.get("compute_s") or 0) for e in self.sessions()), 3)
 
     def executors_text(self) -> str:
         """Where the chunks ran, for a summary line: ``threads, 2`` or ``threads, 2; then
@@ -829,8 +837,11 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
     if progress is not None and out.items:
         progress(out.items, total)
     out.threads = executor.threads
-    if (run_dir is not None and not run_dir.compute) or (stop is not None and out.done
-                                                         and stop()):
+    if run_dir is not None and not run_dir.compute:
+        # a summary: the times are the run's own (its sessions'), never the read's
+        out.elapsed_s = run_dir.compute_seconds()
+        return out
+    if stop is not None and out.done and stop():
         out.elapsed_s = time.perf_counter() - start
         return out
     todo = [i for i in range(len(edges) - 1) if i not in out.done]
@@ -838,7 +849,7 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
         out.elapsed_s = time.perf_counter() - start
         return out
     chunks = executor.map(task, plan_chunks(edges, todo))
-    before = len(out.done)
+    before, items_before, began = len(out.done), out.items, time.perf_counter()
     try:
         for c, partial in chunks:
             with sigint_deferred():
@@ -858,7 +869,8 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
     finally:
         chunks.close()
         if run_dir is not None and len(out.done) > before:
-            run_dir.note_session(executor.describe(), len(out.done) - before)
+            run_dir.note_session(executor.describe(), len(out.done) - before,
+                                 out.items - items_before, time.perf_counter() - began)
     out.elapsed_s = time.perf_counter() - start
     out.threads = executor.threads
     return out

@@ -105,6 +105,9 @@ class SimulationResult:
     interrupted: bool = False
     #: the sums of the ``reduce`` counts over the deals (int64), when asked for
     extra: np.ndarray | None = field(default=None, repr=False)
+    #: where the deals ran: the executor's ``describe()`` (e.g. ``Dask LocalCluster, 2
+    #: worker threads``); empty when read from a run directory
+    executor: str = ""
 
     @property
     def ten(self) -> dict:
@@ -427,7 +430,8 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
         acc.convergence.append((done, caught, inplay))
     return SimulationResult(rules, pols, seed, out.items, n_deals, out.threads, acc,
                             out.elapsed_s, out.items < n_deals,
-                            total[acc.flat.size:] if reduce is not None else None)
+                            total[acc.flat.size:] if reduce is not None else None,
+                            executor.describe() if compute else "")
 
 
 def open_run(run_dir: str | Path) -> tuple[Rules, tuple[Policy, ...], int, int, int, Any]:

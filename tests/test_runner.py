@@ -633,3 +633,23 @@ def test_report_from_a_report_directory_points_to_summarize_and_resume(tmp_path)
     assert CliRunner().invoke(cli, args).exit_code == 0
     res = CliRunner().invoke(cli, ["report", "--from", str(d), "--out", str(tmp_path / "p")])
     _one_line(res, "not a simulation", f"catchten summarize {d}", f"catchten resume {d}")
+
+
+@pytest.mark.parametrize("kind", ["simulate", "games", "match"])
+def test_summarize_json_is_the_same_bytes_on_every_read(tmp_path, kind):
+    """No timings of the read: the run's own compute time (its sessions') instead."""
+    d = tmp_path / "run"
+    cmd = {"simulate": ["simulate", "--deals", "4000", "--chunk", "1000", "-p", "random"],
+           "games": ["simulate", "--games", "200", "-n", "2", "--chunk", "50"],
+           "match": ["match", "heuristic", "random", "--deals", "2000", "--pilot", "0",
+                     "--no-early-stop"]}[kind]
+    assert CliRunner().invoke(cli, [*cmd, "--run-dir", str(d), "--no-progress"]).exit_code \
+        in (0, None)
+    reads = [CliRunner().invoke(cli, ["summarize", str(d), "--json"]) for _ in range(2)]
+    assert reads[0].exit_code == 0, reads[0].output
+    assert reads[0].stdout == reads[1].stdout
+    got = json.loads(reads[0].stdout)
+    assert not set(got) & {"threads", "elapsed_s", "deals_per_s"}
+    sessions = json.loads((d / "sessions.json").read_text())
+    assert got["compute_s"] == round(sum(s["compute_s"] for s in sessions), 3) > 0
+    assert got["run_on"] == sessions and sum(s["items"] for s in sessions) > 0
