@@ -630,6 +630,50 @@ class RunDir:
                                 f"is {here}; its chunks would not mix with this build's")
         return cls(p, manifest)
 
+    # -- one run at a time
+    LOCK = ".lock"
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the directory for one run: a second run of it (another process) is refused.
+        An advisory ``flock`` on ``DIR/.lock`` (which names the holder's pid): the system
+        drops it when the holder dies, so a killed run leaves no stale lock. Without
+        ``fcntl`` (Windows) runs are not locked.
+
+        Raises
+        ------
+        CatchTenError
+            ``run-dir: in use`` (another process is running it).
+        """
+        try:
+            import fcntl
+        except ImportError:         # pragma: no cover - not on POSIX
+            yield
+            return
+        path = self.path / self.LOCK
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise CatchTenError("run-dir", "cannot write", f"{path}: {exc.strerror}") from None
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+                raise CatchTenError("run-dir", "in use",
+                                    f"{self.path}: another run (pid {holder}) is running it; "
+                                    "wait for it, or stop it first") from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            try:
+                yield
+            finally:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, 0)
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
     # -- where the run ran (the manifest is fixed; this log grows with each session)
     SESSIONS = "sessions.json"
 
@@ -848,6 +892,17 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
     if not todo:              # finished: no executor is started (no cluster, no threads)
         out.elapsed_s = time.perf_counter() - start
         return out
+    with run_dir.locked() if run_dir is not None else contextlib.nullcontext():
+        _run_chunks(task, edges, executor, fold, out, todo, run_dir, progress, stop)
+    out.elapsed_s = time.perf_counter() - start
+    out.threads = executor.threads
+    return out
+
+
+def _run_chunks(task: Any, edges: np.ndarray, executor: Any, fold: Any, out: RunOutcome,
+                todo: list[int], run_dir: RunDir | None, progress: Any, stop: Any) -> None:
+    """The chunks of ``todo`` on ``executor``, folded into ``out`` (:func:`run`)."""
+    total = int(edges[-1])
     chunks = executor.map(task, plan_chunks(edges, todo))
     before, items_before, began = len(out.done), out.items, time.perf_counter()
     try:
@@ -871,6 +926,3 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
         if run_dir is not None and len(out.done) > before:
             run_dir.note_session(executor.describe(), len(out.done) - before,
                                  out.items - items_before, time.perf_counter() - began)
-    out.elapsed_s = time.perf_counter() - start
-    out.threads = executor.threads
-    return out

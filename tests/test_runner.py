@@ -653,3 +653,29 @@ def test_summarize_json_is_the_same_bytes_on_every_read(tmp_path, kind):
     sessions = json.loads((d / "sessions.json").read_text())
     assert got["compute_s"] == round(sum(s["compute_s"] for s in sessions), 3) > 0
     assert got["run_on"] == sessions and sum(s["items"] for s in sessions) > 0
+
+
+def test_a_second_run_in_the_same_directory_is_refused(tmp_path):
+    """Two runs of one run directory at once: the second is refused with one line; the
+    lock goes with its holder (a killed run leaves none behind)."""
+    d = tmp_path / "run"
+    base = ["simulate", "--deals", "200", "--chunk", "100", "--run-dir", str(d),
+            "--no-progress", "--policy", "random", "--seed", "3"]
+    assert CliRunner().invoke(cli, base).exit_code == 0
+    (d / "chunks" / "chunk-00000001.parquet").unlink()
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import fcntl, os, sys, time\n"
+        f"fd = os.open({str(d / '.lock')!r}, os.O_RDWR | os.O_CREAT)\n"
+        "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+        "os.pwrite(fd, f'{os.getpid()}\\n'.encode(), 0)\n"
+        "print('held', flush=True)\n"
+        "time.sleep(60)\n")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        _one_line(CliRunner().invoke(cli, ["resume", str(d)]), "in use",
+                  f"pid {holder.pid}")
+    finally:
+        holder.kill()
+        holder.wait()
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])     # lock gone
+    assert res.exit_code == 0, res.output
