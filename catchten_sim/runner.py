@@ -290,7 +290,7 @@ def probe_scheduler(address: str, timeout: float | None = None) -> None:
 
     try:
         reply = asyncio.run(asyncio.wait_for(ask(), timeout))
-    except (TimeoutError, asyncio.TimeoutError):
+    except TimeoutError:
         raise CatchTenError("scheduler", "cannot connect",
                             f"{address}: no answer within {timeout:g} s") from None
     except OSError as exc:                   # refused, unreachable, closed by the peer
@@ -506,7 +506,7 @@ def engine_fingerprint(kind: str, reduce: str | None = None) -> str:
     return _fingerprint(kind, reduce)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _fingerprint(kind: str, reduce: str | None) -> str:
     root = Path(__file__).resolve().parent
     names = list(ENGINE_SOURCES) + list(KIND_SOURCES.get(kind, ()))
