@@ -208,8 +208,7 @@ class RolloutEvaluator:
         task = self._task
         task.hands, task.first, task.out = hands, first, out
         try:
-            for _ in self._executor.map(task, [runner.Chunk(0, first, m)]):
-                pass
+            runner.run_batch(self._executor, task, m, first)
         finally:
             task.hands = task.out = None
         return out

@@ -334,28 +334,33 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     return None
 
 
-def _print_games(gres, games: int, as_json: bool, run_dir, summary: bool = False,
+def _short_of(why: str, done: str, run_dir) -> int | None:
+    """Say on stderr why a run is short of what was asked (``why``: ``interrupted``,
+    ``unfinished`` (a summary) or ``time limit``) and how to finish it; exit 130 when
+    interrupted."""
+    click.echo(f"{why}: {done}; the numbers above are for those"
+               + (f"; finish with: catchten resume {run_dir}" if run_dir else ""), err=True)
+    return 130 if why == "interrupted" else None
+
+
+def _print_games(gres, games: int, as_json: bool, run_dir, why: str = "interrupted",
                  printed: bool = False) -> int | None:
     """Print a games result (``printed``: its JSON is out already); short of the games
-    asked for: say so (and how to finish)."""
+    asked for: say so (:func:`_short_of`)."""
     if as_json:
         if not printed:
             _emit_json({**gres.to_dict(), "interrupted": gres.interrupted})
     else:
         click.echo(gres.to_text())
     if gres.interrupted:
-        click.echo(f"{'unfinished' if summary else 'interrupted'}: {gres.n_games:,} of "
-                   f"{games:,} games played; the numbers above are for those"
-                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""), err=True)
-        return None if summary else 130
+        return _short_of(why, f"{gres.n_games:,} of {games:,} games played", run_dir)
     return None
 
 
-def _print_result(res, as_json: bool, run_dir, summary: bool = False,
+def _print_result(res, as_json: bool, run_dir, why: str = "interrupted",
                   printed: bool = False) -> int | None:
     """Print a simulation result (``printed``: its JSON is out already); when it is short
-    of the deals asked for, say so on stderr (``summary``: unfinished, not interrupted)
-    and exit 130 if interrupted."""
+    of the deals asked for, say so on stderr (:func:`_short_of`)."""
     if as_json:
         if not printed:
             _emit_json(res.to_dict())
@@ -363,11 +368,8 @@ def _print_result(res, as_json: bool, run_dir, summary: bool = False,
         from .report_text import print_simulation
         print_simulation(res)
     if res.interrupted:
-        click.echo(f"{'unfinished' if summary else 'interrupted'}: {res.n_deals:,} of "
-                   f"{res.requested:,} deals simulated; the numbers above are for those"
-                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""),
-                   err=True)
-        return None if summary else 130
+        return _short_of(why, f"{res.n_deals:,} of {res.requested:,} deals simulated",
+                         run_dir)
     return None
 
 
@@ -379,26 +381,42 @@ def _print_result(res, as_json: bool, run_dir, summary: bool = False,
               help="Run the remaining chunks on a running Dask cluster.")
 @click.option("--workers", type=int, default=None,
               help="Run the remaining chunks on a local Dask cluster of N processes.")
+@click.option("--time", "time_limit", type=float, default=None, metavar="SECONDS",
+              help="Stop after the chunk that ends past this many seconds; the run "
+                   "directory stays resumable (a match or equity run: their own --time).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
-def resume_cmd(run_dir, threads, scheduler, workers, as_json, progress):
+def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progress):
     """Finish the run in DIR (made by simulate, simulate --games, equity, match or report
     with --run-dir): run only the chunks not yet written there. The numbers equal those of
-    an uninterrupted run with the same seed."""
-    from .runner import open_any
+    an uninterrupted run with the same seed; with --time, those of the chunks done, and
+    another resume goes on from there."""
+    from .runner import check_seconds, open_any, time_limit as limit_runs
+    if time_limit is not None:
+        check_seconds(time_limit)
     rd, finish = open_any(run_dir)
     kind = rd.manifest["kind"]
     show = sys.stderr.isatty() if progress is None else progress
     opts = {"threads": threads, "scheduler": scheduler, "workers": workers}
     if kind == "report":
+        if time_limit is not None:
+            raise CatchTenError("time", "not for a report run directory",
+                                "a report is built once its runs are whole; resume it "
+                                "without --time")
         rep = finish(rd, progress=_say if show else None, **opts)
         click.echo(f"{rep.out_dir}: report finished from {run_dir}", err=True)
         return 130 if rep.sidecar.get("interrupted") else None
+    # a match and an equity table stop for time by their own rules (a match's stop "time";
+    # the equity table's simulation at 0.4 of it); the others at the runner's deadline
+    native = kind in ("match", "equity")
+    if native and time_limit is not None:
+        opts["time_limit"] = time_limit
     bar = _Progress(int(rd.manifest["deals"]), "games" if kind == "games" else "deals") \
         if show else None
     try:
-        res = finish(rd, progress=bar.update if bar else None, **opts)
+        with limit_runs(None if native else time_limit) as lim:
+            res = finish(rd, progress=bar.update if bar else None, **opts)
     finally:
         if bar:
             bar.close()
@@ -410,7 +428,8 @@ def resume_cmd(run_dir, threads, scheduler, workers, as_json, progress):
         from .report import prepare_out_dir
         prepare_out_dir(outputs["report"], force=True)
         files = {"report": _write_match_report(res, outputs["report"])}
-    return _print_run(kind, res, as_json, run_dir, rd, summary=False, files=files)
+    return _print_run(kind, res, as_json, run_dir, rd, summary=False,
+                      timed_out=lim is not None and lim.hit, files=files)
 
 
 #: fields of a result that describe the session that made it (its executor, its clock):
@@ -421,10 +440,11 @@ SUMMARY_DROPS = ("threads", "elapsed_s", "deals_per_s", "games_per_s", "simulati
 
 
 def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
-               files: dict | None = None) -> int | None:
+               timed_out: bool = False, files: dict | None = None) -> int | None:
     """Print the result of a run directory of any kind (resume, summarize; a summary says
-    where the chunks ran: ``run on:``, or ``run_on`` in JSON; ``files``: the files written,
-    by type)."""
+    where the chunks ran: ``run on:``, or ``run_on`` in JSON; ``timed_out``: a resume that
+    stopped at its time limit, said as such, not as an interruption; ``files``: the files
+    written, by type)."""
     files = files or {}
     if as_json:
         d = {**res.to_dict(), "interrupted": res.interrupted} if kind == "games" else \
@@ -437,10 +457,11 @@ def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
             d["compute_s"] = rd.compute_seconds()
             d["run_on"] = rd.sessions()
         _emit_json(d)
+    why = "unfinished" if summary else "time limit" if timed_out else "interrupted"
     if kind == "simulate":
-        code = _print_result(res, as_json, run_dir, summary, printed=as_json)
+        code = _print_result(res, as_json, run_dir, why, printed=as_json)
     elif kind == "games":
-        code = _print_games(res, int(rd.manifest["deals"]), as_json, run_dir, summary,
+        code = _print_games(res, int(rd.manifest["deals"]), as_json, run_dir, why,
                             printed=as_json)
     elif kind == "equity":
         code = _print_equity(res, {**res.to_dict(), **files}, as_json, run_dir,
@@ -886,7 +907,8 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
 def _print_match(res, d: dict, as_json: bool, run_dir, report_dir=None,
                  printed: bool = False) -> int | None:
     """Print a match (``d``: its JSON, with any extra keys; ``printed``: out already);
-    exit 130 when interrupted."""
+    short of its deals (a time limit: only in a run directory, which can go on): say so
+    (:func:`_short_of`)."""
     if as_json:
         if not printed:
             _emit_json(d)
@@ -897,11 +919,9 @@ def _print_match(res, d: dict, as_json: bool, run_dir, report_dir=None,
                        "(game-equity table of each seating)")
         if report_dir is not None:
             click.echo(f"report: {len(d['report'])} files written to {report_dir}", err=True)
-    if res.stop in ("interrupted", "unfinished"):
-        click.echo(f"{res.stop}: {res.deals:,} deals played; the numbers above are for those"
-                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""),
-                   err=True)
-        return 130 if res.stop == "interrupted" else None
+    if res.stop in ("interrupted", "unfinished") or (res.stop == "time" and run_dir):
+        why = "time limit" if res.stop == "time" else res.stop
+        return _short_of(why, f"{res.deals:,} deals played", run_dir)
     return None
 
 

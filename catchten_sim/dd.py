@@ -17,15 +17,16 @@ heuristic rollouts (``rollout``) assume the club player of :mod:`catchten_sim.po
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 
+from . import runner
 from ._kernels import solve as _k
 from .position import InfoSet
 from .solve import Solver, solver_tables
 
-__all__ = ["DD_MEASURES", "DoubleDummyEvaluator", "dealt_hands", "new_solvers"]
+__all__ = ["DD_MEASURES", "DoubleDummyEvaluator", "dealt_hands"]
 
 #: the measures a double-dummy solve gives (the value only: no line is played out)
 DD_MEASURES = ("diff",)
@@ -36,11 +37,6 @@ def play_of(info: InfoSet) -> list[int]:
     trick)."""
     done = [c for tr in info.state.tricks for c in tr.cards] if info.state is not None else []
     return done + [c for _, c in info.trick]
-
-
-def new_solvers(threads: int, tt_bits: int = 18) -> list[Solver]:
-    """One search context (scratch and transposition table) per thread, for reuse."""
-    return [Solver(tt_bits) for _ in range(max(1, int(threads)))]
 
 
 def played_masks(info: InfoSet) -> np.ndarray:
@@ -71,64 +67,52 @@ class DoubleDummyEvaluator:
 
     ``measures(hands, first)`` returns ``{"diff": float64 (m, n_cand)}``: the double-dummy
     value of each candidate on each deal (for the mover's side; with two sides it is our
-    points minus theirs). Deals are split over ``threads`` solvers (one transposition
-    table each); the values do not depend on the split.
+    points minus theirs). A batch of deals is one chunk on the run engine's executor
+    (:mod:`catchten_sim.runner`), split over its threads; each thread's work area is a
+    :class:`~catchten_sim.solve.Solver` (its own transposition table), kept by the
+    executor across batches. The values do not depend on the split.
 
     Parameters
     ----------
     info : InfoSet
     candidates : the legal cards to value (card indices)
+    threads : solver threads (an executor of its own, closed by :meth:`close`).
     tt_bits : log2 of each thread's transposition-table entries.
-    solvers : reuse these search contexts (:func:`new_solvers`; one per thread) instead of
-        allocating tables.
+    executor : a run-engine executor to use instead (``runner.make_executor(threads)``;
+        not closed here): its solvers are kept across evaluators (a ``pimc`` player's
+        decisions). ``threads`` is then the executor's.
     """
 
     name = "dd"
     names = DD_MEASURES
 
     def __init__(self, info: InfoSet, candidates: Sequence[int], *, seed: int = 1,
-                 threads: int = 1, tt_bits: int = 18,
-                 solvers: list[Solver] | None = None) -> None:
+                 threads: int = 1, tt_bits: int = 18, executor: Any = None) -> None:
         r = info.rules
         self.info = info
         self.candidates = np.array(list(candidates), dtype=np.int64)
-        self.threads = max(1, int(threads))
         turnup = -1 if info.turnup is None else int(info.turnup)
         self.tables = solver_tables(r, int(info.trump), turnup, int(info.dealer))
         self.play = play_of(info)
         self._played = played_masks(info)
-        self._solvers = solvers[:self.threads] if solvers else new_solvers(self.threads,
-                                                                             tt_bits)
-        self.threads = len(self._solvers)
-        self._pool = ThreadPoolExecutor(max_workers=self.threads - 1) \
-            if self.threads > 1 else None
+        self._own = executor is None
+        self._executor = runner.make_executor(max(1, int(threads))) if executor is None \
+            else executor
+        self.threads = self._executor.threads
+        self._task = _SolveBatch(tt_bits)
         self.nodes = 0
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+        if self._own and self._executor is not None:
+            self._executor.close()
+        self._executor = None
 
     def solve(self, hands: np.ndarray) -> np.ndarray:
         """int64 (m, 53): every legal card's value at its index (``INF`` elsewhere), the
         best value at 52, for the deals ``hands`` (cards held now and in later sets)."""
         deals = np.ascontiguousarray(hands | self._played[None], dtype=np.int64)
-        m = deals.shape[0]
-        out = np.empty((m, 53), dtype=np.int64)
-        th = len(self._solvers)
-        if self._pool is None or m < 2 * th:
-            out[:] = self._solvers[0].run(self.tables, deals, self.play)
-            return out
-        edges = [m * i // th for i in range(th + 1)]
-
-        def work(i: int) -> None:
-            a, b = edges[i], edges[i + 1]
-            out[a:b] = self._solvers[i].run(self.tables, deals[a:b], self.play)
-
-        futs = [self._pool.submit(work, i) for i in range(th - 1)]
-        work(th - 1)
-        for f in futs:
-            f.result()
+        out = np.empty((deals.shape[0], 53), dtype=np.int64)
+        self._task.solve(self._executor, self.tables, deals, self.play, out)
         return out
 
     def measures(self, hands: np.ndarray, first: int) -> dict[str, np.ndarray]:
@@ -136,3 +120,34 @@ class DoubleDummyEvaluator:
         if (vals >= _k.INF).any():          # pragma: no cover - a solver/legality mismatch
             raise RuntimeError("the solver found a candidate card illegal")
         return {"diff": vals.astype(np.float64)}
+
+
+class _SolveBatch:
+    """A batch of deals solved double-dummy, as a run-engine task: deals ``first …
+    first+count-1`` of the batch, each thread with its own :class:`Solver` (the work
+    area, kept by the executor under :attr:`key`: the same ``tt_bits``, the same
+    solvers, whichever position is solved)."""
+
+    def __init__(self, tt_bits: int) -> None:
+        self.tt_bits = int(tt_bits)
+        self.key = f"dd-solver-{self.tt_bits}"
+        self._batch: Any = None
+
+    def scratch(self) -> Solver:
+        return Solver(self.tt_bits)
+
+    def solve(self, executor: Any, tables: Any, deals: np.ndarray, play: list[int],
+              out: np.ndarray) -> None:
+        """Solve ``deals`` after ``play`` into ``out`` (int64 (m, 53))."""
+        self._batch = (tables, deals, play, out)
+        try:
+            runner.run_batch(executor, self, deals.shape[0])
+        finally:
+            self._batch = None
+
+    def run(self, first: int, count: int, solver: Solver) -> None:
+        tables, deals, play, out = self._batch
+        out[first:first + count] = solver.run(tables, deals[first:first + count], play)
+
+    def combine(self, parts: list) -> None:
+        return None

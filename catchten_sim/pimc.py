@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from . import runner
 from ._kernels import engine as K
 from ._kernels import pimc as KP
 from ._kernels.layout import POL_SCRIPTED
@@ -128,7 +129,7 @@ def _tie_key(info: InfoSet, c: int) -> tuple:
 
 
 def choose(info: InfoSet, n: int = DEFAULT_N, *, seed: int = 1, threads: int = 1,
-           evaluator: Any = None) -> tuple[int, dict[str, Any]]:
+           executor: Any = None) -> tuple[int, dict[str, Any]]:
     """The ``pimc:n`` card of the player to move in ``info``.
 
     Parameters
@@ -136,9 +137,10 @@ def choose(info: InfoSet, n: int = DEFAULT_N, *, seed: int = 1, threads: int = 1
     info : InfoSet, what the player to move knows (nothing hidden is used).
     n : determinizations (all consistent deals when there are at most ``n``).
     seed : the sampler seed of this decision (:func:`decision_seed`).
-    threads : solver threads.
-    evaluator : a reusable :class:`catchten_sim.dd.DoubleDummyEvaluator` factory's
-        solvers (internal; None: new ones).
+    threads : solver threads (ignored with ``executor``).
+    executor : a run-engine executor whose solvers (one per thread, with their
+        transposition tables) are reused across decisions (``runner.make_executor``;
+        not closed here). None: one of its own for this decision.
 
     Returns
     -------
@@ -154,7 +156,7 @@ def choose(info: InfoSet, n: int = DEFAULT_N, *, seed: int = 1, threads: int = 1
     sampler = Sampler(info)
     exact = sampler.can_enumerate(n)
     hidden = sampler.enumerate(sampler.n_deals) if exact else sampler.sample(n, seed=seed)
-    ev = DoubleDummyEvaluator(info, cands, threads=threads, solvers=evaluator)
+    ev = DoubleDummyEvaluator(info, cands, threads=threads, executor=executor)
     try:
         vals = ev.measures(sampler.full_hands(hidden), 0)["diff"]
     finally:
@@ -190,9 +192,14 @@ class DealDriver:
         tricks = rules.n_sets * rules.set_size
         self.logs = (np.zeros(tricks, np.int64), np.zeros((tricks, self.n), np.int64),
                      np.zeros(tricks, np.int64))
-        from .dd import new_solvers
-        self.solvers = new_solvers(threads)
+        # the run engine's executor: the decisions' solves split over its threads, one
+        # solver (and transposition table) per thread kept across decisions and deals
+        self.executor = runner.make_executor(max(1, int(threads)))
         self.decisions = 0
+
+    def close(self) -> None:
+        """Stop the solver threads (the executor's)."""
+        self.executor.close()
 
     def _replay(self, index: int, script: np.ndarray, row: np.ndarray, acc: np.ndarray,
                 off: np.ndarray) -> list[tuple[int, int]]:
@@ -235,7 +242,7 @@ class DealDriver:
             info = _info_of(d, seat, prefix)
             pol = self.policies[seat]
             card, _ = choose(info, pol.n, seed=decision_seed(self.seed, index, k),
-                             threads=self.threads, evaluator=self.solvers)
+                             threads=self.threads, executor=self.executor)
             self.decisions += 1
             assert info.state is not None   # _info_of replays the play
             legal = info.state.legal_cards()
@@ -295,7 +302,6 @@ class PimcRolloutEvaluator:
 
     def __init__(self, info: InfoSet, candidates: Sequence[int], policies: Sequence[Any],
                  seed: int = 1, threads: int = 1) -> None:
-        from .dd import new_solvers
         from .policies import Policy
         self.info = info
         self.candidates = [int(c) for c in candidates]
@@ -303,11 +309,11 @@ class PimcRolloutEvaluator:
         self.stand_in = tuple(Policy.HEURISTIC if is_pimc(p) else p for p in policies)
         self.seed = int(seed)
         self.threads = max(1, int(threads))
-        self.solvers = new_solvers(self.threads)
+        self.executor = runner.make_executor(self.threads)   # solvers kept across decisions
         self.decisions = 0
 
     def close(self) -> None:
-        pass
+        self.executor.close()
 
     def _deal(self, hands: np.ndarray) -> Any:
         """The determinization ``hands`` (n_sets, n) as a dealt :class:`~.play.Deal`."""
@@ -352,7 +358,7 @@ class PimcRolloutEvaluator:
             info = _info_of(d, seat, seq[:nxt])
             c, _ = choose(info, self.policies[seat].n,
                           seed=decision_seed(self.seed, sample, nxt), threads=self.threads,
-                          evaluator=self.solvers)
+                          executor=self.executor)
             self.decisions += 1
             played = 0
             for x in seq[:nxt]:

@@ -46,7 +46,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,14 +69,18 @@ def run_parallel(fn: Callable[[int, int, int], None], count: int, pool: Executor
                  threads: int) -> None:
     """``fn(slot, a, b)`` over ``[0, count)`` split into slices, slot ``i`` on slice ``i``;
     the calling thread runs the last slice, ``pool`` (``threads - 1`` workers) the others.
-    Exceptions of any slice are raised here."""
+    Exceptions of any slice (a Ctrl-C in the calling thread included) are raised here
+    once no slice is running (no work area is left in use)."""
     parts = split_range(count, threads if pool is not None else 1)
     futures = [] if pool is None else [pool.submit(fn, i, a, b)
                                        for i, (a, b) in enumerate(parts[:-1])]
     i, (a, b) = len(parts) - 1, parts[-1]
-    fn(i, a, b)
-    for f in futures:
-        f.result()
+    try:
+        fn(i, a, b)
+        for f in futures:
+            f.result()
+    finally:
+        wait(futures)
 
 
 FIRST_MARK = 16            # the plan's chunks end on powers of two from 16 (convergence)
@@ -166,6 +170,16 @@ class _Scratches:
             scr = self._by_key[task.key] = [task.scratch() for _ in range(slots)]
         return scr
 
+    def close(self) -> None:
+        """Close the work areas that hold resources of their own (a ``pimc`` deal
+        driver's solver threads)."""
+        for scr in self._by_key.values():
+            for s in scr:
+                close = getattr(s, "close", None)
+                if callable(close):
+                    close()
+        self._by_key.clear()
+
 
 class InlineExecutor:
     """Every chunk in the calling thread, in plan order."""
@@ -185,7 +199,7 @@ class InlineExecutor:
             yield c, task.run(c.first, c.count, scr)
 
     def close(self) -> None:
-        pass
+        self._scr.close()
 
 
 class ThreadExecutor:
@@ -216,6 +230,7 @@ class ThreadExecutor:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
+        self._scr.close()
 
 
 class NoRun:
@@ -458,6 +473,21 @@ def check_executor_options(scheduler: str | None = None, workers: int | None = N
                                 f"workers={workers!r} (allowed: 1 to 256)")
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
         raise CatchTenError("scheduler", "empty", "give tcp://HOST:PORT")
+
+
+def run_batch(executor: Any, task: Any, count: int, first: int = 0) -> None:
+    """Items ``first … first+count-1`` of ``task`` as one chunk on a local ``executor``,
+    split over its threads, each with its work area (kept by the executor under
+    ``task.key``, so the next batch of the same key reuses it): for evaluators called
+    batch by batch (advise's rollouts, the double-dummy evaluator). The task writes its
+    results where it keeps them (``task.run`` returns nothing to fold); a Ctrl-C is raised
+    here once the batch's other threads have stopped."""
+    chunks = executor.map(task, [Chunk(0, first, count)])
+    try:
+        for _ in chunks:
+            pass
+    finally:
+        chunks.close()
 
 
 def make_executor(threads: int | None = None, scheduler: str | None = None,
@@ -840,6 +870,67 @@ def job_key(job: dict[str, Any]) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
+# ---------------------------------------------------------------------------- time limits
+class TimeLimit:
+    """A deadline set by :func:`time_limit` (``at``, in ``time.perf_counter()`` seconds);
+    ``hit`` once a run inside the block ended for it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.at = time.perf_counter() + float(seconds)
+        self.hit = False
+
+
+_LIMITS: list[TimeLimit] = []          # the open time_limit blocks
+
+
+def check_seconds(seconds: Any, field: str = "time") -> float:
+    """A time limit: a positive finite number of seconds.
+
+    Raises
+    ------
+    CatchTenError
+        ``time: out of range``.
+    """
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
+            or not 0 < seconds < float("inf"):
+        raise CatchTenError(field, "out of range", f"{field}={seconds!r} (seconds > 0)")
+    return float(seconds)
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None) -> Iterator[TimeLimit | None]:
+    """Within the block, every :func:`run` ends after the first chunk that finishes
+    ``seconds`` or more from now (None: no limit, yields None). The chunks finished are
+    folded and, in a run directory, written: the run stays resumable. Every run runs at
+    least one chunk (a resume with a time limit always moves on). Yields the
+    :class:`TimeLimit` (``hit``: some run ended for it).
+
+    Raises
+    ------
+    CatchTenError
+        ``time: out of range`` (not a positive finite number of seconds).
+    """
+    if seconds is None:
+        yield None
+        return
+    lim = TimeLimit(check_seconds(seconds))
+    _LIMITS.append(lim)
+    try:
+        yield lim
+    finally:
+        _LIMITS.remove(lim)
+
+
+def _past_deadline() -> bool:
+    """True when an open :func:`time_limit` block's deadline has passed (marked hit)."""
+    now = time.perf_counter()
+    hit = False
+    for lim in _LIMITS:
+        if now >= lim.at:
+            lim.hit = hit = True
+    return hit
+
+
 # ---------------------------------------------------------------------------- the fold
 @dataclass
 class RunOutcome:
@@ -860,7 +951,8 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
     The interrupt handling of every job: a Ctrl-C stops the run between chunks; a chunk is
     folded and written whole or not at all; the outcome says ``interrupted`` and which
     chunks are done. ``progress(done_items, total_items)`` after every chunk; ``stop()``
-    true after a chunk ends the run there (a deadline; not ``interrupted``).
+    true after a chunk ends the run there (a deadline; not ``interrupted``), and so does
+    the deadline of an enclosing :func:`time_limit` block.
 
     Raises
     ------
@@ -915,7 +1007,9 @@ def _run_chunks(task: Any, edges: np.ndarray, executor: Any, fold: Any, out: Run
                 out.items += c.count
             if progress is not None:
                 progress(out.items, total)
-            if stop is not None and stop():
+            # (a time_limit deadline is looked at after a chunk of this session: a
+            # resume with a time limit always moves on)
+            if (stop is not None and stop()) or _past_deadline():
                 break
     except KeyboardInterrupt:
         out.interrupted = True

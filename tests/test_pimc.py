@@ -114,6 +114,35 @@ def test_dd_values_equal_the_solver_on_each_deal():
         assert [v[c] for c in cands] == [int(x) for x in vals[i]]
 
 
+def test_dd_on_the_run_engine_keeps_one_solver_per_thread_across_evaluators():
+    """The evaluator's batches run on the run engine's executor: deals split over its
+    threads, each thread's Solver (and transposition table) kept across batches and
+    across evaluators sharing the executor (a pimc player's decisions); the values are
+    those of one thread."""
+    from catchten_sim import runner
+    pos, _ = cut_position(Rules("foster", 4), 7, 22, "heuristic")
+    info = pos.info()
+    cands = legal_cards(info)
+    sampler = Sampler(info)
+    hands = sampler.full_hands(sampler.sample(9, seed=3))
+    one = DoubleDummyEvaluator(info, cands, threads=1)
+    want = one.measures(hands, 0)["diff"]
+    one.close()
+    ex = runner.make_executor(2)
+    try:
+        seen = []
+        for _ in range(2):
+            ev = DoubleDummyEvaluator(info, cands, executor=ex)
+            assert ev.threads == 2
+            assert (ev.measures(hands, 0)["diff"] == want).all()
+            ev.close()                           # not the shared executor's to close
+            seen.append([id(s) for s in ex._scr.get(ev._task, 2)])
+        assert seen[0] == seen[1] and len(set(seen[0])) == 2
+        assert all(s.stats()["nodes"] > 0 for s in ex._scr.get(ev._task, 2))
+    finally:
+        ex.close()
+
+
 def test_best_share_counts_deals_where_the_card_is_best():
     path = CASES / "foster4_left3_pos3_04.json"
     adv = advise(Position.from_json(path), evaluator="dd", threads=1)

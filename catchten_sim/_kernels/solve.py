@@ -13,7 +13,12 @@ Search (as in bridge double-dummy solvers, on points instead of tricks)
 - the value below a node is the *future* score difference (points of the tricks still to
   come), so a window shifts by the points of each trick as it is quitted;
 - a cut-off from the points still in play: the future value lies in ``[-B, B]``, ``B`` = the
-  honours not yet taken + the card points the remaining cards can still make;
+  honours not yet taken + the card points the remaining cards can still make, narrowed at
+  each trick start by what is sure: the run of top trumps held by one side (its honours and
+  tricks), the *quick tricks* of the side on lead (the leader's top trumps, then plain-suit
+  winners no opponent can ruff, or a cheap lead to a partner's top cards), and the trumps
+  that must fall under the leader's top trumps (honours of seats with no more trumps than
+  the run is long);
 - a transposition table of flat arrays (fixed size, two-entry buckets, upper and lower bounds,
   the best lead) stored at trick boundaries, keyed by two independent Zobrist hashes of the
   cards each seat holds, the leader and, when card points make the score non-linear (three or
@@ -22,8 +27,12 @@ Search (as in bridge double-dummy solvers, on points instead of tricks)
 - equivalent cards searched once: two cards of one hand, one suit, no honour points, with no
   card of another hand (or of the current trick) between them in the order of the remaining
   cards, give the same value (card points count every card alike); honours never merge;
-- move ordering: the table's best lead first; followers win cheaply, throw honours onto a
-  partner's winning card, and otherwise throw their cheapest card;
+- move ordering: the table's best lead first, then the last lead that cut off at this ply
+  (one tier up), plain-suit masters, cheap leads to a partner's master, trump masters, low
+  cards, and last the suits an opponent can ruff; followers win with the cheapest card no
+  opponent still to play can beat (honours onto it), throw honours onto a partner's sure
+  winner, and otherwise play their cheapest card; the first guess of MTD(f) counts the
+  honours each side holds and, with card points, 3 points per trump held;
 - the last trick is scored without search.
 
 With two sides and card points the card points are linear in the tricks (one side takes
@@ -45,7 +54,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .bits import JIT, KERNEL_JIT, highest_index, lowest_index, mix64
+from .bits import JIT, KERNEL_JIT, highest_index, lowest_index, mix64, popcount
 from .scoring import card_points
 from .trick import legal_cards, lock_bit, suit_mask, trump_mask, winning_card
 
@@ -85,7 +94,7 @@ sets as dealt; owner : int64 (52,) seat dealt each card; future : int64
 (4,) cards of the sets after set ``s``; trick : int64 (64,) the cards of each trick by ply;
 moves, mscore :
 int64 (MAX_PLY, MAX_MOVES) move lists per ply; winners : int64 (64, 2) (winner seat, honour
-points) of each trick replayed; tmp : int64 (16,) scratch; st : int64 (S_NST,) root side,
+points) of each trick replayed; tmp : int64 (128,) scratch (``tmp[64 + ply]``: the killer card of each ply); st : int64 (S_NST,) root side,
 search id, counters,
 the node budget of one solve (``S_LIMIT``, 0 = none) and ``S_ABORT`` = 1 once a solve ran out of it
 (its values are then meaningless).
@@ -105,7 +114,7 @@ def new_state() -> SolveState:
                       np.zeros(MAX_PLY, np.int64),
                       np.zeros((MAX_PLY, MAX_MOVES), np.int64),
                       np.zeros((MAX_PLY, MAX_MOVES), np.int64),
-                      np.zeros((64, 2), np.int64), np.zeros(16, np.int64),
+                      np.zeros((64, 2), np.int64), np.zeros(128, np.int64),
                       np.zeros(S_NST, np.int64))
 
 
@@ -265,6 +274,7 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
     n = T.p[K_N]
     root = S.st[S_ROOT]
     wpow = -1
+    oppmax = -1
     partner_wins = False
     led = 0
     if k > 0:
@@ -278,33 +288,40 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
         w = leader + wi
         if w >= n:
             w -= n
-        partner_wins = (T.side[w] == root) == maximizing
-        if partner_wins:
-            # a partner's card is safe only if no opponent still to play can beat it
-            for j in range(k + 1, n):
-                q = leader + j
-                if q >= n:
-                    q -= n
-                if (T.side[q] == root) == maximizing:
+        # the strongest card an opponent still to play can put on this trick
+        for j in range(k + 1, n):
+            q = leader + j
+            if q >= n:
+                q -= n
+            if (T.side[q] == root) == maximizing:
+                continue
+            h = S.hands[q]
+            f = h & suit_mask(led)
+            su = led
+            if f == 0:
+                su = T.p[K_TRUMP]
+                f = h & trump_mask(su)
+                if f == 0:
                     continue
-                h = S.hands[q]
-                if h & suit_mask(led):
-                    h &= suit_mask(led)
-                hc = h
-                while hc:
-                    c2 = highest_index(hc)
-                    hc &= ~_bit(c2)
-                    if _power(T, c2, led) > wpow:
-                        partner_wins = False
-                        break
-                if not partner_wins:
-                    break
+            # its best card: the trump order's top card, else the highest by rank
+            if su == T.p[K_TRUMP]:
+                c2 = su * 13 + T.top[(f >> (13 * su)) & 0x1FFF]
+            else:
+                c2 = highest_index(f)
+            pc = _power(T, c2, led)
+            if pc > oppmax:
+                oppmax = pc
+        partner_wins = (T.side[w] == root) == maximizing and wpow > oppmax
     top = np.int64(0)
+    ruffed = 0
+    to_partner = 0
     if k == 0:
-        # the highest remaining card of each suit
+        # the highest remaining card of each suit; suits an opponent can ruff; suits whose
+        # highest card a partner holds
         allc = np.int64(0)
         for q in range(n):
             allc |= S.hands[q]
+        tmask = trump_mask(T.p[K_TRUMP])
         for su in range(4):
             if (cands >> (13 * su)) & 0x1FFF:
                 for j in range(13):
@@ -313,31 +330,47 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
                         break
                     if (allc >> c) & 1:
                         top |= _bit(c)
+                        o = S.owner[c]
+                        if o != seat and (T.side[o] == root) == maximizing:
+                            to_partner |= 1 << su
                         break
+                if su != T.p[K_TRUMP]:
+                    for q in range(n):
+                        if (T.side[q] == root) != maximizing and S.hands[q] & tmask \
+                                and not S.hands[q] & suit_mask(su):
+                            ruffed |= 1 << su
     m = 0
     mv = S.moves[ply]
     sc = S.mscore[ply]
+    killer = S.tmp[64 + ply]
     while cands:
         c = lowest_index(cands)
         cands &= cands - 1
         h = T.hon[c]
         if k == 0:
+            su = c // 13
             if c == ttmove:
                 s = 100000
+            elif (ruffed >> su) & 1:
+                s = 500 - 20 * h - T.pw[c]
             elif (top >> c) & 1:
-                s = 5000 + T.pw[c]
+                s = 5000 + T.pw[c] + (500 if su != T.p[K_TRUMP] else 0)
+            elif (to_partner >> su) & 1:
+                s = 6000 - 20 * h - T.pw[c]
             else:
                 s = 1000 - 20 * h - T.pw[c]
         else:
             p = _power(T, c, led)
             if partner_wins:
                 s = 3000 + 20 * h - T.pw[c]
+            elif p > wpow and p > oppmax:
+                s = 6000 - p + 20 * h
             elif p > wpow:
-                s = 6000 - p
-                if k == n - 1:
-                    s += 20 * h
+                s = 2000 - p
             else:
                 s = 1000 - 20 * h - T.pw[c]
+        if k == 0 and c == killer and s < 90000:
+            s += 1500
         # insertion, best first
         j = m
         while j > 0 and sc[j - 1] < s:
@@ -394,14 +427,16 @@ def _sure(T, S, root, maxs):
     """Honour points and tricks sure for each team: the run of the highest remaining trumps
     held by one team (seats of the root side, or all the others) all go to that team, and
     the seat of the team holding most of the run wins that many tricks. Returns
-    ``(points_root, tricks_root, points_others, tricks_others)``."""
+    ``(points_root, tricks_root, points_others, tricks_others, run)``, ``run`` the mask
+    of those trumps."""
     p = T.p
     tr = p[K_TRUMP]
     if tr > 3:
-        return 0, 0, 0, 0
+        return 0, 0, 0, 0, np.int64(0)
     n = p[K_N]
     team = -1
     pts = 0
+    rm = np.int64(0)
     allc = np.int64(0)
     for q in range(n):
         allc |= S.hands[q]
@@ -422,16 +457,116 @@ def _sure(T, S, root, maxs):
         elif tm != team:
             break
         pts += T.hon[c]
+        rm |= _bit(c)
         maxs[holder] += 1
     if team < 0:
-        return 0, 0, 0, 0
+        return 0, 0, 0, 0, np.int64(0)
     most = 0
     for q in range(n):
         if maxs[q] > most:
             most = maxs[q]
     if team == 1:
-        return pts, most, 0, 0
-    return 0, 0, pts, most
+        return pts, most, 0, 0, rm
+    return 0, 0, pts, most, rm
+
+
+@njit(inline="always", **JIT)
+def _run(T, S, allc, s, seat):
+    """How many of the highest remaining cards of suit ``s`` (trick order) ``seat`` holds
+    in a row, and their mask."""
+    lane = allc & suit_mask(s)
+    r = 0
+    j = 0
+    while lane:
+        c = T.order[s, j]
+        j += 1
+        if (lane >> c) & 1:
+            if S.owner[c] != seat:
+                break
+            lane ^= _bit(c)
+            r += 1
+    return r, (allc & suit_mask(s)) & ~lane
+
+
+@njit(**JIT)
+def _quick(T, S, leader, t, root, allc):
+    """Tricks the leader's team surely takes at a trick start by cashing its winners (the
+    quick tricks of bridge solvers): first the leader's run of top trumps (each opponent
+    holding trumps must follow), then in each plain suit the leader's run of top cards for
+    as many rounds as every opponent that may still hold a trump can follow (an opponent
+    without trumps cannot ruff; one that follows loses no card of another suit). Partners
+    never spoil a trick of their own side, but with ``must_trump`` one that is out of the
+    suit must ruff and would take the lead: they count as opponents there.
+    Returns ``(tricks, captured)``: ``captured`` holds the trumps that fall into the
+    leader's trump tricks (the leader's run, and every trump of a seat holding no more
+    trumps than the run is long: it must follow with all of them); their honours go to the
+    leader's team. Plain-suit tricks are counted in ``MODE_LINEAR`` only. Nothing while an
+    exposed turn-up is still in play (its lock changes who can follow)."""
+    p = T.p
+    n = p[K_N]
+    tr = p[K_TRUMP]
+    if p[K_EXPOSED] and p[K_TURNUP] >= 0 and (allc >> p[K_TURNUP]) & 1:
+        return 0, np.int64(0)
+    team = T.side[leader] == root
+    tmask = trump_mask(tr)
+    lh = S.hands[leader]
+    rt = 0
+    cap = np.int64(0)
+    if tr <= 3 and lh & tmask:
+        if not (p[K_NTFL] and t % p[K_SETSIZE] == 0 and lh & ~tmask):
+            rt, cap = _run(T, S, allc, tr, leader)
+    q = rt
+    ruffers = 0
+    for o in range(n):
+        nt = popcount(S.hands[o] & tmask)
+        if rt > 0 and o != leader and nt <= rt:
+            cap |= S.hands[o] & tmask
+        if o != leader and nt > rt:
+            # with must_trump a partner out of the suit must ruff and takes the lead
+            if (T.side[o] == root) != team or p[K_MUSTTRUMP]:
+                ruffers |= 1 << o
+    if p[K_MODE] != MODE_LINEAR:
+        return q, cap
+    for s in range(4):
+        if s == tr or not lh & suit_mask(s):
+            continue
+        r, _m = _run(T, S, allc, s, leader)
+        o = 0
+        while r > 0 and o < n:
+            if (ruffers >> o) & 1:
+                ln = popcount(S.hands[o] & suit_mask(s))
+                if ln < r:
+                    r = ln
+            o += 1
+        q += r
+    # or a cheap lead to a partner's top cards in one suit, which the partner then cashes
+    # (every opponent with a trump must follow; with must_trump so must every partner
+    # holding a trump, or it would ruff and take the lead)
+    ntfl_now = p[K_NTFL] and t % p[K_SETSIZE] == 0 and lh & ~tmask
+    for s in range(4):
+        if not lh & suit_mask(s) or (s == tr and ntfl_now):
+            continue
+        lane = allc & suit_mask(s)
+        j = 0
+        while not (lane >> T.order[s, j]) & 1:
+            j += 1
+        pt = S.owner[T.order[s, j]]
+        if pt == leader or (T.side[pt] == root) != team:
+            continue
+        r, _m = _run(T, S, allc, s, pt)
+        if r <= q:
+            continue
+        if s != tr:
+            for o in range(n):
+                if o == pt or not S.hands[o] & tmask:
+                    continue
+                if (T.side[o] == root) != team or p[K_MUSTTRUMP]:
+                    ln = popcount(S.hands[o] & suit_mask(s))
+                    if ln < r:
+                        r = ln
+        if r > q:
+            q = r
+    return q, cap
 
 
 @njit(**KERNEL_JIT)
@@ -476,11 +611,12 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
             v, _c = _trick_value(T, root, T.side[w], hon, cnt, t)
             return v
         # the points still in play bound the future value; the top trumps are sure
-        rem = S.future[t // p[K_SETSIZE]]
+        allc = np.int64(0)
         for i in range(n):
-            rem |= S.hands[i]
+            allc |= S.hands[i]
+        rem = S.future[t // p[K_SETSIZE]] | allc
         honours = _honours_of(T, rem)
-        pr, tr_, po, to = _sure(T, S, root, S.tmp)
+        pr, tr_, po, to, run = _sure(T, S, root, S.tmp)
         mode = p[K_MODE]
         upper = honours - 2 * po
         lower = -honours + 2 * pr
@@ -494,6 +630,25 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
             return upper
         if lower >= beta:
             return lower
+        # the leader's team cashes its quick tricks; the trumps that fall to them are sure
+        q, cap = _quick(T, S, leader, t, root, allc)
+        if q > 0:
+            if T.side[leader] == root:
+                if tr_ > 0:
+                    cap |= run
+                lower += 2 * (_honours_of(T, cap) - pr)
+                if mode == MODE_LINEAR and q > tr_:
+                    lower += 2 * p[K_HALFN] * (q - tr_)
+                if lower >= beta:
+                    return lower
+            else:
+                if to > 0:
+                    cap |= run
+                upper -= 2 * (_honours_of(T, cap) - po)
+                if mode == MODE_LINEAR and q > to:
+                    upper -= 2 * p[K_HALFN] * (q - to)
+                if upper <= alpha:
+                    return upper
         # transposition table
         k1, k2 = _key(T, S, leader, t, cnt)
         mask = tt.key1.shape[0] - 1
@@ -537,6 +692,7 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
+                        S.tmp[64 + ply] = c
                         break
         else:
             if v < best:
@@ -545,6 +701,7 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
                 if v < beta:
                     beta = v
                     if alpha >= beta:
+                        S.tmp[64 + ply] = c
                         break
     if k == 0:
         _store(S, tt, k1, k2, n_tricks - t, best, alpha0, beta0, bestc, slot)
@@ -630,6 +787,9 @@ def _guess(T, S, t):
         for si in range(t // p[K_SETSIZE] + 1, p[K_NSETS]):
             m |= S.sets[si, q] & p[K_HONMASK]
         h = _honours_of(T, m)
+        if p[K_MODE] == MODE_LINEAR and p[K_TRUMP] <= 3:
+            # the side with more trumps takes more tricks
+            h += 3 * popcount(S.hands[q] & suit_mask(p[K_TRUMP]))
         g += h if T.side[q] == root else -h
     return g
 
