@@ -304,7 +304,9 @@ def probe_scheduler(address: str, timeout: float | None = None) -> None:
             comm.abort()
 
     try:
-        reply = asyncio.run(asyncio.wait_for(ask(), timeout))
+        # on a thread of its own: the caller may be inside an event loop (a notebook)
+        with ThreadPoolExecutor(1) as one:
+            reply = one.submit(lambda: asyncio.run(asyncio.wait_for(ask(), timeout))).result()
     except TimeoutError:
         raise CatchTenError("scheduler", "cannot connect",
                             f"{address}: no answer within {timeout:g} s") from None

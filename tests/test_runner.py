@@ -715,3 +715,14 @@ def test_a_time_limit_ends_every_run_inside_it_after_a_chunk():
     with runner.time_limit(600) as lim:
         res = simulate(rules, "random", n_deals=5000, seed=1, chunk=1000, threads=1)
     assert not lim.hit and not res.interrupted and res.n_deals == 5000
+
+
+def test_the_scheduler_probe_works_inside_an_event_loop():
+    """A notebook calls the library from inside a running event loop."""
+    import asyncio
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+                                  host="127.0.0.1", protocol="tcp") as cluster:
+        async def inside():
+            runner.probe_scheduler(cluster.scheduler_address, timeout=5)
+        asyncio.run(inside())
