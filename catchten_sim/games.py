@@ -146,6 +146,9 @@ class GameSimulationResult:
     elapsed_s: float = 0.0
     threads: int = 1
     interrupted: bool = False
+    #: where the games ran: the executor's ``describe()``; empty when read from a run
+    #: directory
+    executor: str = ""
 
     # ---------------------------------------------------------------- views
     def p_win(self, side: int, first_dealer_side: int | None = None) -> tuple[float, float, float]:
@@ -304,7 +307,9 @@ class GameSimulationResult:
         lines.append("final scores: " + ", ".join(
             f"side {e['side']} {e['mean']:.2f}"
             + (f" (se {e['se']:.2f})" if e["se"] is not None else "") for e in d["final_scores"]))
-        lines.append(f"{self.elapsed_s:.2f} s on {self.threads} thread(s)" if self.threads
+        lines.append(f"{self.elapsed_s:.2f} s on {self.executor}"
+                     if self.threads and self.executor.startswith("Dask") else
+                     f"{self.elapsed_s:.2f} s on {self.threads} thread(s)" if self.threads
                      else "read from a run directory")
         return "\n".join(lines)
 
@@ -490,7 +495,7 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     return GameSimulationResult(rules, pols, seed, done, label, tuple(int(x) for x in start),
                                 wins, unfinished, hands_hist[:last + 1].copy(), how, co_steps,
                                 unit_hist, replays, games_rep, s_sum, s_sq, elapsed, used,
-                                interrupted)
+                                interrupted, executor.describe() if used else "")
 
 
 # ------------------------------------------------------------------------------ equity

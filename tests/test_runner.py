@@ -222,6 +222,7 @@ def test_local_cluster_of_two_workers_equals_threads(recwarn):
     finally:
         taken.close()
     assert not [w for w in recwarn if "8787" in str(w.message)]
+    assert dask.executor == "Dask LocalCluster, 2 worker threads"    # the header says it
     assert numbers(dask) == numbers(threads)
     assert curve(dask) == curve(threads)
 
@@ -504,6 +505,7 @@ def test_match_games_and_equity_on_a_cluster_equal_threads():
         plain_g = simulate_games(r2, "heuristic", n_games=1000, seed=4, threads=2)
         dask_g = simulate_games(r2, "heuristic", n_games=1000, seed=4, chunk=100, **at)
         assert strip(dask_g.to_dict()) == strip(plain_g.to_dict())
+        assert f"s on Dask {at['scheduler']}, 2 worker threads" in dask_g.to_text()
         e0 = equity_table(r2, "random", n_hands=4000, seed=2, threads=2)
         e1 = equity_table(r2, "random", n_hands=4000, seed=2, chunk=500, **at)
         assert np.array_equal(e0.V, e1.V) and e1.n_hands == 4000
