@@ -275,6 +275,7 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     """Simulate DEALS deals and print the odds: P(Ten caught) with its 95% interval, and
     each position's expected honours, card points and hand total. With --games N: whole
     games to the target."""
+    from pathlib import Path
     from .simulate import DealWriter, seat_policies as make_policies, simulate
     rules = make_rules(preset, players, variants, rules_file)
     overrides: dict[int, str] = {}
@@ -316,6 +317,8 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         res = simulate(rules, pols, n_deals=deals, seed=seed, threads=threads,
                        on_chunk=writer, progress=bar.update if bar else None,
                        run_dir=run_dir, scheduler=scheduler, workers=workers,
+                       **({"outputs": {"report": str(Path(report_dir).resolve())}}
+                          if run_dir and report_dir else {}),
                        **({"chunk": chunk} if chunk is not None else {}))
     finally:
         if bar:
@@ -428,8 +431,16 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
         from .report import prepare_out_dir
         prepare_out_dir(outputs["report"], force=True)
         files = {"report": _write_match_report(res, outputs["report"])}
-    return _print_run(kind, res, as_json, run_dir, rd, summary=False,
+    code = _print_run(kind, res, as_json, run_dir, rd, summary=False,
                       timed_out=lim is not None and lim.hit, files=files)
+    if kind == "simulate" and outputs.get("report") and not res.interrupted:
+        # simulate --report DIR: the report of the whole run (its sweeps run again)
+        from .report import build_report
+        rep = build_report(res.rules, res.policies, n_deals=res.n_deals, seed=res.seed,
+                           out_dir=outputs["report"], threads=threads, main=res, force=True,
+                           progress=_say if show else None)
+        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
+    return code
 
 
 #: fields of a result that describe the session that made it (its executor, its clock):

@@ -282,7 +282,8 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
              progress: Callable[[int, int], None] | None = None,
              run_dir: str | Path | None = None, scheduler: str | None = None,
              workers: int | None = None, reduce: Any = None,
-             executor: Any = None) -> SimulationResult:
+             executor: Any = None, outputs: dict[str, Any] | None = None
+             ) -> SimulationResult:
     """Deal and play ``n_deals`` deals and summarise them.
 
     Parameters
@@ -318,6 +319,9 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     executor : object, optional
         A :func:`catchten_sim.runner.make_executor` executor shared by several runs (a
         report's): used instead of ``threads`` / ``scheduler`` / ``workers``, not closed.
+    outputs : dict, optional
+        Kept in the run directory's manifest (JSON-able; the CLI's ``{"report": DIR}``), so
+        that ``catchten resume`` writes the files the command asked for.
 
     Returns
     -------
@@ -354,7 +358,8 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     rd = None
     if run_dir is not None:
         from .runner import RunDir
-        rd = RunDir.create_or_open(run_dir, _job(rules, pols, seed, n_deals, chunk, reduce))
+        rd = RunDir.create_or_open(run_dir, {**_job(rules, pols, seed, n_deals, chunk, reduce),
+                                             **({"outputs": outputs} if outputs else {})})
     return _run(rules, pols, seed, n_deals, chunk, threads=threads, on_chunk=on_chunk,
                 progress=progress, run_dir=rd, scheduler=scheduler, workers=workers,
                 reduce=reduce, executor=executor)

@@ -728,3 +728,19 @@ def test_the_scheduler_probe_works_inside_an_event_loop():
         async def inside():
             runner.probe_scheduler(cluster.scheduler_address, timeout=5)
         asyncio.run(inside())
+
+
+def test_simulate_report_with_a_run_dir_is_rebuilt_by_resume(tmp_path):
+    d, rep = tmp_path / "run", tmp_path / "rep"
+    args = ["simulate", "--deals", "4000", "--chunk", "1000", "--policy", "random",
+            "--run-dir", str(d), "--report", str(rep), "--no-progress"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    whole = json.loads((rep / "report.json").read_text())
+    sorted((d / "chunks").glob("chunk-*.parquet"))[-1].unlink()
+    (rep / "report.json").unlink()
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert f"files written to {rep}" in res.stderr
+    again = json.loads((rep / "report.json").read_text())
+    assert again["runs"][0]["deals"] == whole["runs"][0]["deals"] == 4000
+    assert again["runs"][0]["p_caught"] == whole["runs"][0]["p_caught"]
