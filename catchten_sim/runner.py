@@ -87,7 +87,8 @@ FIRST_MARK = 16            # the plan's chunks end on powers of two from 16 (con
 RUN_FORMAT = "catchten-run/1"
 #: manifest entries that say where or when, not what: a run directory reopened with other
 #: values there is the same run (``out``: where a report's files go; ``outputs``: the files
-#: an equity command writes); a reopening that gives new ones records them
+#: the command writes besides, e.g. ``equity --out``, ``match --report``, which ``catchten
+#: resume`` writes again); a reopening that gives new ones records them
 UNCOMPARED = frozenset({"created", "out", "outputs"})
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
