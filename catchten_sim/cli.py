@@ -1087,7 +1087,7 @@ def _print_equity(eq, summary: dict, as_json: bool, run_dir=None,
                    + (f"; finish with: catchten resume {run_dir}" if run_dir else ""))
     click.echo(f"{rules.label()}: game equity to {T}, tie={rules.tie}; {eq.n_hands:,} deals "
                f"({summary['distinct_outcomes']:,} distinct outcomes), seed {eq.seed}; "
-               + ("read from the cache" if summary["simulation_s"] == 0 else
+               + ("read from the cache" if summary["simulation_s"] == 0 and not run_dir else
                   f"simulation {summary['simulation_s']:.2f} s, DP {summary['dp_s']:.2f} s"))
     for e in summary["start"]:
         click.echo(f"  from 0-0, seat {e['dealer_seat']} dealing: "

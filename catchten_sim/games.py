@@ -1054,8 +1054,11 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
         on_solve(len(prob[0]), DP_SECONDS * len(prob[0]) * rules.target ** rules.n_sides * c_n)
     V, F, W, dmax = solve_equity(rules, u_steps, u_tside, prob, nxt)
     t2 = time.perf_counter()
+    # a summary's simulation time is the run's own (its sessions'), not the read's
+    sim_s = run_dir.compute_seconds() if run_dir is not None and not run_dir.compute else \
+        t1 - t0
     return EquityTable(rules, pols, done, seed, by_side, V, u_steps, u_tside, prob, nxt,
-                       F, W, dmax, len(prob[0]), t1 - t0, t2 - t1, n_hands, stopped)
+                       F, W, dmax, len(prob[0]), sim_s, t2 - t1, n_hands, stopped)
 
 
 # ------------------------------------------------------------------------------ disk cache
