@@ -37,8 +37,10 @@ class CatchtenGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):  # noqa: D401
         from .compile_notice import compile_notice
+        from .runner import notices
         try:
-            with compile_notice(lambda msg: click.echo(msg, err=True)):
+            with compile_notice(lambda msg: click.echo(msg, err=True)), \
+                    notices(lambda msg: click.echo(msg, err=True)):
                 rv = super().main(args=args, prog_name=prog_name or "catchten",
                                   complete_var=complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:
@@ -273,6 +275,7 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     """Simulate DEALS deals and print the odds: P(Ten caught) with its 95% interval, and
     each position's expected honours, card points and hand total. With --games N: whole
     games to the target."""
+    from pathlib import Path
     from .simulate import DealWriter, seat_policies as make_policies, simulate
     rules = make_rules(preset, players, variants, rules_file)
     overrides: dict[int, str] = {}
@@ -314,6 +317,8 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         res = simulate(rules, pols, n_deals=deals, seed=seed, threads=threads,
                        on_chunk=writer, progress=bar.update if bar else None,
                        run_dir=run_dir, scheduler=scheduler, workers=workers,
+                       **({"outputs": {"report": str(Path(report_dir).resolve())}}
+                          if run_dir and report_dir else {}),
                        **({"chunk": chunk} if chunk is not None else {}))
     finally:
         if bar:
@@ -418,19 +423,49 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
     finally:
         if bar:
             bar.close()
-    return _print_run(kind, res, as_json, run_dir, rd, summary=False,
-                      timed_out=lim is not None and lim.hit)
+    files: dict = {}
+    outputs = rd.manifest.get("outputs") or {}
+    if kind == "equity" and outputs.get("out"):      # the files the command asked for
+        files = _write_equity(res, {}, outputs["out"], bool(outputs.get("plot")))
+    if kind == "match" and outputs.get("report"):
+        from .report import prepare_out_dir
+        prepare_out_dir(outputs["report"], force=True)
+        files = {"report": _write_match_report(res, outputs["report"])}
+    code = _print_run(kind, res, as_json, run_dir, rd, summary=False,
+                      timed_out=lim is not None and lim.hit, files=files)
+    if kind == "simulate" and outputs.get("report") and not res.interrupted:
+        # simulate --report DIR: the report of the whole run (its sweeps run again)
+        from .report import build_report
+        rep = build_report(res.rules, res.policies, n_deals=res.n_deals, seed=res.seed,
+                           out_dir=outputs["report"], threads=threads, main=res, force=True,
+                           progress=_say if show else None)
+        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
+    return code
+
+
+#: fields of a result that describe the session that made it (its executor, its clock):
+#: left out of ``catchten summarize --json``, which gives ``compute_s`` (the run's
+#: sessions' compute time) and ``run_on`` (where they ran) instead
+SUMMARY_DROPS = ("threads", "elapsed_s", "deals_per_s", "games_per_s", "simulation_s",
+                 "dp_s")
 
 
 def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
-               timed_out: bool = False) -> int | None:
+               timed_out: bool = False, files: dict | None = None) -> int | None:
     """Print the result of a run directory of any kind (resume, summarize; a summary says
     where the chunks ran: ``run on:``, or ``run_on`` in JSON; ``timed_out``: a resume that
-    stopped at its time limit, said as such, not as an interruption)."""
+    stopped at its time limit, said as such, not as an interruption; ``files``: the files
+    written, by type)."""
+    files = files or {}
     if as_json:
         d = {**res.to_dict(), "interrupted": res.interrupted} if kind == "games" else \
-            _with_start(res, res.to_dict()) if kind == "equity" else res.to_dict()
+            _with_start(res, {**res.to_dict(), **files}) if kind == "equity" else \
+            {**res.to_dict(), **files}
         if summary:
+            # the same bytes on every read: no timings of the read, the run's own instead
+            for k in SUMMARY_DROPS:
+                d.pop(k, None)
+            d["compute_s"] = rd.compute_seconds()
             d["run_on"] = rd.sessions()
         _emit_json(d)
     why = "unfinished" if summary else "time limit" if timed_out else "interrupted"
@@ -440,9 +475,12 @@ def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
         code = _print_games(res, int(rd.manifest["deals"]), as_json, run_dir, why,
                             printed=as_json)
     elif kind == "equity":
-        code = _print_equity(res, res.to_dict(), as_json, run_dir, printed=as_json)
+        code = _print_equity(res, {**res.to_dict(), **files}, as_json, run_dir,
+                             printed=as_json)
     else:
-        code = _print_match(res, res.to_dict(), as_json, run_dir, printed=as_json)
+        code = _print_match(res, {**res.to_dict(), **files}, as_json, run_dir,
+                            report_dir=(rd.manifest.get("outputs") or {}).get("report")
+                            if files else None, printed=as_json)
     if summary and not as_json:
         click.echo(f"run on: {rd.executors_text()}")
     return code
@@ -823,7 +861,7 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 @click.option("--time", "time_limit", type=float, default=None,
               help="Stop after this many seconds (whole chunks).")
 @click.option("--precision", type=float, default=None,
-              help="Stop once the 95%% interval's half-width is at most this many points "
+              help="Stop once the 95% interval's half-width is at most this many points "
                    "per deal.")
 @click.option("--pilot", type=int, default=None,
               help="Deals of the separate pilot set the control variate is fitted on "
@@ -847,6 +885,7 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
     and B on the others, then swapped (with three or more sides, every rotation), on the
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
     narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished."""
+    from pathlib import Path
     from .match import match
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
@@ -860,7 +899,9 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
             res = match(rules, a, b, deals=deals, seed=seed, threads=threads,
                         time_limit=time_limit, precision=precision, pilot=pilot,
                         stop_early=stop_early, progress=bar.update if bar else None,
-                        run_dir=run_dir, scheduler=scheduler, workers=workers)
+                        run_dir=run_dir, scheduler=scheduler, workers=workers,
+                        **({"outputs": {"report": str(Path(report_dir).resolve())}}
+                           if run_dir and report_dir else {}))
     finally:
         if bar is not None:
             bar.close()
@@ -981,27 +1022,38 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
                 build = equity_table
                 extra = {"run_dir": run_dir, "scheduler": scheduler, "workers": workers,
                          **({"chunk": chunk} if chunk is not None else {})}
+                if run_dir and out_path:        # catchten resume writes them too
+                    extra["outputs"] = {"out": str(Path(out_path).resolve()),
+                                        "plot": bool(plot)}
             else:
                 build = cached_equity_table if cache else equity_table
             eq = build(rules, pols, n_hands=hands, seed=seed, threads=threads,
                        progress=bar.update if bar is not None else None, on_solve=solving,
                        **extra)
-            summary = eq.to_dict()
-            if out_path:
-                summary[Path(out_path).suffix.lower()[1:]] = str(eq.to_csv(out_path))
-            if plot:
-                from .plotting import plot_equity
-                png = Path(out_path).with_suffix(".png")
-                fig = plot_equity(eq.to_frame(),
-                                  footer=f"{rules.label()}; {', '.join(p.label for p in pols)}; "
-                                         f"{eq.n_hands:,} deals; seed {seed}"
-                                         + ("; PARTIAL (interrupted)" if eq.partial else ""))
-                fig.savefig(png, dpi=150)
-                summary["png"] = str(png)
+            summary = _write_equity(eq, eq.to_dict(), out_path, plot)
     finally:
         if bar is not None:
             bar.close()
     return _print_equity(eq, summary, as_json, run_dir)
+
+
+def _write_equity(eq, summary: dict, out_path, plot: bool) -> dict:
+    """Write an equity table to ``out_path`` (.csv/.parquet) and, with ``plot``, its
+    heatmap next to it; ``summary`` (its JSON) gets the files' names."""
+    from pathlib import Path
+    if out_path:
+        summary[Path(out_path).suffix.lower()[1:]] = str(eq.to_csv(out_path))
+    if out_path and plot:
+        from .plotting import plot_equity
+        png = Path(out_path).with_suffix(".png")
+        fig = plot_equity(eq.to_frame(),
+                          footer=f"{eq.rules.label()}; "
+                                 f"{', '.join(p.label for p in eq.policies)}; "
+                                 f"{eq.n_hands:,} deals; seed {eq.seed}"
+                                 + ("; PARTIAL (interrupted)" if eq.partial else ""))
+        fig.savefig(png, dpi=150)
+        summary["png"] = str(png)
+    return summary
 
 
 def _with_start(eq, d: dict) -> dict:
@@ -1035,7 +1087,7 @@ def _print_equity(eq, summary: dict, as_json: bool, run_dir=None,
                    + (f"; finish with: catchten resume {run_dir}" if run_dir else ""))
     click.echo(f"{rules.label()}: game equity to {T}, tie={rules.tie}; {eq.n_hands:,} deals "
                f"({summary['distinct_outcomes']:,} distinct outcomes), seed {eq.seed}; "
-               + ("read from the cache" if summary["simulation_s"] == 0 else
+               + ("read from the cache" if summary["simulation_s"] == 0 and not run_dir else
                   f"simulation {summary['simulation_s']:.2f} s, DP {summary['dp_s']:.2f} s"))
     for e in summary["start"]:
         click.echo(f"  from 0-0, seat {e['dealer_seat']} dealing: "

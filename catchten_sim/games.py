@@ -146,6 +146,9 @@ class GameSimulationResult:
     elapsed_s: float = 0.0
     threads: int = 1
     interrupted: bool = False
+    #: where the games ran: the executor's ``describe()``; empty when read from a run
+    #: directory
+    executor: str = ""
 
     # ---------------------------------------------------------------- views
     def p_win(self, side: int, first_dealer_side: int | None = None) -> tuple[float, float, float]:
@@ -304,7 +307,9 @@ class GameSimulationResult:
         lines.append("final scores: " + ", ".join(
             f"side {e['side']} {e['mean']:.2f}"
             + (f" (se {e['se']:.2f})" if e["se"] is not None else "") for e in d["final_scores"]))
-        lines.append(f"{self.elapsed_s:.2f} s on {self.threads} thread(s)" if self.threads
+        lines.append(f"{self.elapsed_s:.2f} s on {self.executor}"
+                     if self.threads and self.executor.startswith("Dask") else
+                     f"{self.elapsed_s:.2f} s on {self.threads} thread(s)" if self.threads
                      else "read from a run directory")
         return "\n".join(lines)
 
@@ -439,6 +444,7 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     s_sq = np.zeros(ns)
     tally = {"replays": 0, "games_rep": 0, "unfinished": 0}
 
+    runner.check_executor_options(scheduler, workers)      # before a run directory is made
     rd = None
     if run_dir is not None:
         if on_rows is not None:
@@ -489,7 +495,7 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     return GameSimulationResult(rules, pols, seed, done, label, tuple(int(x) for x in start),
                                 wins, unfinished, hands_hist[:last + 1].copy(), how, co_steps,
                                 unit_hist, replays, games_rep, s_sum, s_sq, elapsed, used,
-                                interrupted)
+                                interrupted, executor.describe() if used else "")
 
 
 # ------------------------------------------------------------------------------ equity
@@ -965,12 +971,16 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
                  time_limit: float | None = None,
                  on_solve: Callable[[int, float], None] | None = None,
                  run_dir: Any = None, scheduler: str | None = None,
-                 workers: int | None = None, chunk: int = 1 << 15) -> EquityTable:
+                 workers: int | None = None, chunk: int = 1 << 15,
+                 outputs: dict[str, Any] | None = None) -> EquityTable:
     """The game-equity table from ``n_hands`` simulated deals (module docstring).
 
     ``run_dir`` (kind ``equity``) keeps the simulated deals' outcomes chunk by chunk: the
     same call (or ``catchten resume DIR``) continues the simulation, and the table is the
     one an uninterrupted run gives; ``scheduler``/``workers`` simulate on a Dask cluster.
+    ``outputs`` (JSON-able, e.g. the CLI's ``{"out": PATH, "plot": true}``) is kept in the
+    run directory's manifest, so that ``catchten resume`` writes the files the command
+    asked for.
 
     ``progress(done, n_hands)`` is called while the deals are simulated. With
     ``time_limit`` (seconds) the simulation stops at about 0.4 of it, and when the DP over
@@ -995,12 +1005,14 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
     chunk = _check_count("chunk", chunk, 1)
     t0 = time.perf_counter()
     deadline = None if time_limit is None else t0 + 0.4 * time_limit
+    runner.check_executor_options(scheduler, workers)      # before a run directory is made
     if run_dir is not None:
         run_dir = runner.RunDir.create_or_open(run_dir, {
             "kind": "equity", "rules": rules.to_dict(), "policies": [p.label for p in pols],
             "seed": seed, "deals": n_hands, "chunk": chunk,
             "plan": {"chunks": len(runner.chunk_plan(n_hands, chunk, marks=False)) - 1,
-                     "ends": "multiples of chunk, and the last deal"}})
+                     "ends": "multiples of chunk, and the last deal"},
+            **({"outputs": outputs} if outputs else {})})
     steps, tside = sample_outcomes(rules, pols, n_hands=n_hands, seed=seed, threads=threads,
                                    progress=progress, deadline=deadline, run_dir=run_dir,
                                    scheduler=scheduler, workers=workers, chunk=chunk)
@@ -1042,8 +1054,11 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
         on_solve(len(prob[0]), DP_SECONDS * len(prob[0]) * rules.target ** rules.n_sides * c_n)
     V, F, W, dmax = solve_equity(rules, u_steps, u_tside, prob, nxt)
     t2 = time.perf_counter()
+    # a summary's simulation time is the run's own (its sessions'), not the read's
+    sim_s = run_dir.compute_seconds() if run_dir is not None and not run_dir.compute else \
+        t1 - t0
     return EquityTable(rules, pols, done, seed, by_side, V, u_steps, u_tside, prob, nxt,
-                       F, W, dmax, len(prob[0]), t1 - t0, t2 - t1, n_hands, stopped)
+                       F, W, dmax, len(prob[0]), sim_s, t2 - t1, n_hands, stopped)
 
 
 # ------------------------------------------------------------------------------ disk cache
@@ -1125,7 +1140,7 @@ def open_run(run_dir: Any) -> tuple[runner.RunDir, dict[str, Any]]:
             kw.update(n_games=int(m["deals"]), start_scores=[int(x) for x in m["start_scores"]],
                       first_dealer=int(fd.split()[1]) if fd.startswith("seat ") else fd)
         else:
-            kw.update(n_hands=int(m["deals"]))
+            kw.update(n_hands=int(m["deals"]), outputs=m.get("outputs"))
         return kw
 
     return runner.open_of_kind(run_dir, ("games", "equity"), "games or equity", parse)

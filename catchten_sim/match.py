@@ -410,16 +410,22 @@ class _RoundsTask:
         self.run(0, 1, self.scratch())
 
 
+def _refuse_dask(task: _RoundsTask, scheduler: str | None, workers: int | None) -> None:
+    """A match with pimc seats runs on this machine: refuse a Dask option, naming it."""
+    if task.player().slow and (scheduler or workers):
+        who = task.a.label if task.a.label.startswith("pimc") else task.b.label
+        raise CatchTenError("scheduler" if scheduler else "workers",
+                            "pimc seats run on this machine",
+                            f"{who}: the solver's threads work inside each decision; run "
+                            "it without --scheduler/--workers")
+
+
 def _executor(task: _RoundsTask, threads: int | None, scheduler: str | None,
               workers: int | None) -> Any:
     """The run engine's executor for a match (pimc seatings: this machine, in order, the
     solver's threads inside each decision)."""
     if task.player().slow:
-        if scheduler or workers:
-            raise CatchTenError("a" if task.a.label.startswith("pimc") else "b",
-                                "not on a Dask cluster",
-                                "pimc seats run on this machine (the solver's threads "
-                                "inside each decision)")
+        _refuse_dask(task, scheduler, workers)
         ex = runner.InlineExecutor()
         ex.threads = task.solver_threads
         return ex
@@ -442,7 +448,8 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
           threads: int | None = None, time_limit: float | None = None,
           precision: float | None = None, pilot: int | None = None, stop_early: bool = True,
           progress: Callable[[int, int], None] | None = None, run_dir: Any = None,
-          scheduler: str | None = None, workers: int | None = None) -> MatchResult:
+          scheduler: str | None = None, workers: int | None = None,
+          outputs: dict[str, Any] | None = None) -> MatchResult:
     """Play a duplicate match of strategy ``a`` against ``b`` (module docstring).
 
     Parameters
@@ -471,6 +478,9 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
         the match (``catchten resume DIR``) with the same numbers as an uninterrupted one.
     scheduler, workers : a running Dask cluster / a local one of ``workers`` processes
         (kernel policies only); the same numbers as threads.
+    outputs : dict, optional
+        Kept in the run directory's manifest (JSON-able; the CLI's ``{"report": DIR}``), so
+        that ``catchten resume`` writes the files the command asked for.
 
     Returns
     -------
@@ -519,6 +529,8 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     edges = np.append(np.union1d(np.array(plan.looks[:-1], np.int64),
                                  np.arange(0, total_rounds, step, dtype=np.int64)),
                       np.int64(total_rounds))
+    runner.check_executor_options(scheduler, workers)      # before a run directory is made
+    _refuse_dask(task, scheduler, workers)
     rd = None
     if run_dir is not None:
         rd = runner.RunDir.create_or_open(run_dir, {
@@ -526,7 +538,8 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
             "seed": seed, "deals": total_rounds * n, "chunk": int(step), "pilot": pilot,
             "stop_early": bool(stop_early), "precision": precision,
             "plan": {"chunks": len(edges) - 1, "ends": "every look of the stopping rule "
-                     "and every chunk rounds of players deals"}})
+                     "and every chunk rounds of players deals"},
+            **({"outputs": outputs} if outputs else {})})
     sums = _Sums(K_)
     history: list[dict] = []
     state: dict[str, Any] = {"next": 0, "stop": None}

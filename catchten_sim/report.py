@@ -463,6 +463,8 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     sweep = sweep_deals_for(n_deals) if sweep_deals is None else \
         _check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
     pols, mine, theirs = _split_policies(rules, policies)
+    from .runner import check_executor_options
+    check_executor_options(scheduler, workers)      # before a run directory is made
     rd = None
     if run_dir is not None:
         from .runner import MANIFEST, RunDir
@@ -497,7 +499,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
             f"{deals:,} deals")
         sub = None if rd is None else rd.path / "runs" / f"{len(runs_log):02d}-{what}"
         res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads, reduce=reduce,
-                       run_dir=sub, scheduler=scheduler, workers=workers,
+                       run_dir=sub, executor=shared,
                        chunk=CHUNK if chunk is None else chunk)
         runs_log.append({"part": what, "rules": r.to_dict(), "label": r.label(),
                          "policies": [p.label for p in res.policies], "deals": res.n_deals,
@@ -508,52 +510,61 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
             stopped[0] = True
         return res
 
-    # ------------------------------------------------------------ simulations
-    if main is None:
-        main = run(rules, pols, n_deals, "main")
-    else:
-        stopped[0] = bool(getattr(main, "interrupted", False)) and not unfinished_from
-        runs_log.append({"part": "main", "rules": rules.to_dict(), "label": rules.label(),
-                         "policies": [p.label for p in main.policies], "deals": main.n_deals,
-                         "seed": seed, "p_caught": main.ten["p_caught"],
-                         "elapsed_s": round(main.elapsed_s, 3)})
-    pol_text = _policy_text(mine, theirs, pols)
-    players_runs: list = []
-    variant_runs: list = []
-    policy_runs: list = []
-    hold = None
-    try:        # Ctrl-C anywhere in the sweeps: keep what ran, say so, build the report
-        if sweep_players:
-            combos = [(Policy.HEURISTIC, Policy.HEURISTIC), (Policy.RANDOM, Policy.RANDOM)]
-            if mine != theirs:
-                combos.append((mine, theirs))
-            for m_, t_ in combos:
-                for r in _player_rules(rules):
-                    if not stopped[0]:
-                        players_runs.append(run(r, seat_policies(r, m_, t_), sweep,
-                                                "players"))
-        if sweep_variants:
-            for label, kind, r in variant_rules(rules):
-                if stopped[0]:
-                    break
-                variant_runs.append((label, kind, run(r, seat_policies(r, mine, theirs),
-                                                      sweep, "variants")))
-        if compare_policies:
-            for m_ in (Policy.HEURISTIC, Policy.RANDOM):
-                for t_ in (Policy.HEURISTIC, Policy.RANDOM):
+    # one executor for every run of the report: a Dask cluster is started (or reached) once,
+    # and only when some run has chunks left to do
+    from . import runner
+    shared = runner.make_executor(threads, scheduler, workers) if scheduler or workers \
+        else None
+    try:
+        # ------------------------------------------------------------ simulations
+        if main is None:
+            main = run(rules, pols, n_deals, "main")
+        else:
+            stopped[0] = bool(getattr(main, "interrupted", False)) and not unfinished_from
+            runs_log.append({"part": "main", "rules": rules.to_dict(), "label": rules.label(),
+                             "policies": [p.label for p in main.policies], "deals": main.n_deals,
+                             "seed": seed, "p_caught": main.ten["p_caught"],
+                             "elapsed_s": round(main.elapsed_s, 3)})
+        pol_text = _policy_text(mine, theirs, pols)
+        players_runs: list = []
+        variant_runs: list = []
+        policy_runs: list = []
+        hold = None
+        try:        # Ctrl-C anywhere in the sweeps: keep what ran, say so, build the report
+            if sweep_players:
+                combos = [(Policy.HEURISTIC, Policy.HEURISTIC), (Policy.RANDOM, Policy.RANDOM)]
+                if mine != theirs:
+                    combos.append((mine, theirs))
+                for m_, t_ in combos:
+                    for r in _player_rules(rules):
+                        if not stopped[0]:
+                            players_runs.append(run(r, seat_policies(r, m_, t_), sweep,
+                                                    "players"))
+            if sweep_variants:
+                for label, kind, r in variant_rules(rules):
                     if stopped[0]:
                         break
-                    whose = TenBySide(rules)
-                    res = run(rules, seat_policies(rules, m_, t_), sweep, "policies",
-                              reduce=whose)
-                    policy_runs.append((m_.label, t_.label, res, whose.load(res.extra)))
-        if not stopped[0]:
-            n_hold = min(int(main.n_deals), HOLDING_DEALS)
-            say(f"holdings: which honours each side was dealt, first {n_hold:,} deals")
-            hold = T.holdings_table(rules, pols, n_deals=n_hold, seed=seed, threads=threads)
-    except KeyboardInterrupt:
-        stopped[0] = True
-        say("interrupted: building the report from what ran")
+                    variant_runs.append((label, kind, run(r, seat_policies(r, mine, theirs),
+                                                          sweep, "variants")))
+            if compare_policies:
+                for m_ in (Policy.HEURISTIC, Policy.RANDOM):
+                    for t_ in (Policy.HEURISTIC, Policy.RANDOM):
+                        if stopped[0]:
+                            break
+                        whose = TenBySide(rules)
+                        res = run(rules, seat_policies(rules, m_, t_), sweep, "policies",
+                                  reduce=whose)
+                        policy_runs.append((m_.label, t_.label, res, whose.load(res.extra)))
+            if not stopped[0]:
+                n_hold = min(int(main.n_deals), HOLDING_DEALS)
+                say(f"holdings: which honours each side was dealt, first {n_hold:,} deals")
+                hold = T.holdings_table(rules, pols, n_deals=n_hold, seed=seed, threads=threads)
+        except KeyboardInterrupt:
+            stopped[0] = True
+            say("interrupted: building the report from what ran")
+    finally:
+        if shared is not None:
+            shared.close()
 
     # ------------------------------------------------------------ tables and titles
     say("tables and figures")

@@ -38,6 +38,7 @@ start.)
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -85,8 +86,10 @@ def run_parallel(fn: Callable[[int, int, int], None], count: int, pool: Executor
 FIRST_MARK = 16            # the plan's chunks end on powers of two from 16 (convergence)
 RUN_FORMAT = "catchten-run/1"
 #: manifest entries that say where or when, not what: a run directory reopened with other
-#: values there is the same run (``out``: where a report's files go)
-UNCOMPARED = frozenset({"created", "out"})
+#: values there is the same run (``out``: where a report's files go; ``outputs``: the files
+#: the command writes besides, e.g. ``equity --out``, ``match --report``, which ``catchten
+#: resume`` writes again); a reopening that gives new ones records them
+UNCOMPARED = frozenset({"created", "out", "outputs"})
 MANIFEST = "manifest.json"
 CHUNKS = "chunks"
 
@@ -248,6 +251,79 @@ class NoRun:
         pass
 
 
+#: who hears the engine's notices ("connecting to the Dask scheduler at ..."): the CLI
+#: prints them on stderr (:func:`notices`); a library caller hears nothing
+_NOTICE: list[Callable[[str], None]] = []
+
+
+@contextlib.contextmanager
+def notices(say: Callable[[str], None]) -> Iterator[None]:
+    """Send the run engine's notices (waits a user would otherwise see as silence: a
+    cluster starting, a scheduler being reached) to ``say`` inside the block."""
+    _NOTICE.append(say)
+    try:
+        yield
+    finally:
+        _NOTICE.remove(say)
+
+
+def _notice(msg: str) -> None:
+    for say in _NOTICE[-1:]:
+        say(msg)
+
+
+#: seconds to reach a Dask scheduler (the connection and its reply to ``identity``)
+SCHEDULER_TIMEOUT = 10.0
+
+
+def probe_scheduler(address: str, timeout: float | None = None) -> None:
+    """Check that ``address`` is a Dask scheduler that answers, within ``timeout`` seconds
+    (default :data:`SCHEDULER_TIMEOUT`).
+
+    ``distributed.Client(address, timeout=...)`` does not bound the handshake: a server
+    that accepts the connection and never answers (an HTTP server) hangs it forever, and
+    one that answers garbage can make it allocate exabytes. This asks the scheduler's
+    ``identity`` under one deadline and turns every failure into one line.
+
+    Raises
+    ------
+    CatchTenError
+        ``scheduler: cannot connect`` (refused, unreachable, timed out) or ``scheduler:
+        not a Dask scheduler`` (an answer that is not a scheduler's).
+    """
+    import asyncio
+
+    from distributed.comm import connect
+    timeout = SCHEDULER_TIMEOUT if timeout is None else timeout
+
+    async def ask() -> Any:
+        comm = await connect(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            comm.abort()
+
+    try:
+        # on a thread of its own: the caller may be inside an event loop (a notebook)
+        with ThreadPoolExecutor(1) as one:
+            reply = one.submit(lambda: asyncio.run(asyncio.wait_for(ask(), timeout))).result()
+    except TimeoutError:
+        raise CatchTenError("scheduler", "cannot connect",
+                            f"{address}: no answer within {timeout:g} s") from None
+    except OSError as exc:                   # refused, unreachable, closed by the peer
+        raise CatchTenError("scheduler", "cannot connect",
+                            f"{address}: {' '.join(str(exc).split()) or type(exc).__name__}"
+                            ) from None
+    except (MemoryError, Exception) as exc:  # noqa: BLE001 - garbage from the peer
+        raise CatchTenError("scheduler", "not a Dask scheduler",
+                            f"{address}: its answer did not parse ({type(exc).__name__})"
+                            ) from None
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        raise CatchTenError("scheduler", "not a Dask scheduler",
+                            f"{address}: it answered {str(reply)[:60]!r}")
+
+
 _WORKER_SCRATCH: dict[tuple[str, int], Any] = {}
 
 
@@ -312,16 +388,25 @@ class DaskExecutor:
         if self.client is not None:
             return
         if self._scheduler:
+            _notice(f"connecting to the Dask scheduler at {self._scheduler} ...")
+            probe_scheduler(self._scheduler)
             try:
-                self.client = self._Client(self._scheduler, timeout="10s")
-            except (OSError, TimeoutError, ValueError) as exc:
+                self.client = self._Client(self._scheduler, timeout=f"{SCHEDULER_TIMEOUT}s")
+            except (MemoryError, Exception) as exc:  # noqa: BLE001 - one line, whatever it is
                 raise CatchTenError("scheduler", "cannot connect",
-                                    f"{self._scheduler}: {exc}") from None
+                                    f"{self._scheduler}: {type(exc).__name__}: "
+                                    f"{' '.join(str(exc).split())}") from None
         else:
             task.warm()            # this process writes the numba cache before workers start
+            _notice(f"starting a local Dask cluster ({self._pending_local} worker"
+                    f"{'s' if self._pending_local != 1 else ''}) ...")
             self._cluster = self._LocalCluster(
                 n_workers=self._pending_local, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None, silence_logs=40)
+                host="127.0.0.1", dashboard_address=None, silence_logs=50,
+                # the scheduler's HTTP server (health, metrics) starts even without a
+                # dashboard, on 8787 by default: a free port instead, no "in use" warning
+                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+                preload=[f"{__package__}._dask_worker"])
             self.client = self._Client(self._cluster)
         info = self.client.scheduler_info()
         self.threads = sum(w.get("nthreads", 1) for w in info["workers"].values()) or 1
@@ -374,6 +459,25 @@ class DaskExecutor:
             self._cluster.close()
 
 
+def check_executor_options(scheduler: str | None = None, workers: int | None = None) -> None:
+    """Refuse bad Dask options before anything is made (a run directory included).
+
+    Raises
+    ------
+    CatchTenError
+        ``workers`` out of range, or both ``scheduler`` and ``workers``.
+    """
+    if scheduler is not None and workers is not None:
+        raise CatchTenError("workers", "not with --scheduler",
+                            "--workers starts a local cluster; --scheduler uses a running one")
+    if workers is not None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
+            raise CatchTenError("workers", "out of range",
+                                f"workers={workers!r} (allowed: 1 to 256)")
+    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
+        raise CatchTenError("scheduler", "empty", "give tcp://HOST:PORT")
+
+
 def run_batch(executor: Any, task: Any, count: int, first: int = 0) -> None:
     """Items ``first … first+count-1`` of ``task`` as one chunk on a local ``executor``,
     split over its threads, each with its work area (kept by the executor under
@@ -397,15 +501,9 @@ def make_executor(threads: int | None = None, scheduler: str | None = None,
     Raises
     ------
     CatchTenError
-        ``workers`` out of range, or both ``scheduler`` and ``workers``.
+        As :func:`check_executor_options`.
     """
-    if scheduler and workers:
-        raise CatchTenError("workers", "not with --scheduler",
-                            "--workers starts a local cluster; --scheduler uses a running one")
-    if workers is not None:
-        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
-            raise CatchTenError("workers", "out of range",
-                                f"workers={workers!r} (allowed: 1 to 256)")
+    check_executor_options(scheduler, workers)
     if scheduler or workers:
         return DaskExecutor(scheduler, workers)
     if threads is None:
@@ -420,14 +518,53 @@ def _version() -> str:
     return __version__
 
 
+#: the sources whose code decides a run's numbers, for every kind of run: the kernels, the
+#: cards, rules, policies and their tables, the accumulator, and the solvers pimc seats use
+#: (paths relative to the package; globs allowed)
+ENGINE_SOURCES = ("_kernels/*.py", "cards.py", "rules.py", "policies.py", "tables.py",
+                  "aggregate.py", "state.py", "play.py", "determinize.py", "dd.py", "pimc.py")
+#: and the module of each kind that makes its chunks (its task; a report's runs are
+#: simulations with counts from report.py); the chunk plan is in the manifest itself
+KIND_SOURCES = {"simulate": ("simulate.py",), "games": ("games.py",),
+                "equity": ("games.py",), "match": ("match.py",),
+                "report": ("simulate.py", "report.py")}
+
+
+def engine_fingerprint(kind: str, reduce: str | None = None) -> str:
+    """A hash (12 hex digits) of the sources that decide the numbers of a run of ``kind``
+    (:data:`ENGINE_SOURCES`, :data:`KIND_SOURCES`; with a ``reduce``, its module too): a run
+    directory records it and is refused by a build whose fingerprint differs, since the
+    package version does not change with every commit. Any edit of those files (a
+    docstring too) changes it: strict by design, chunks of two builds never mix."""
+    return _fingerprint(kind, reduce)
+
+
+@functools.cache
+def _fingerprint(kind: str, reduce: str | None) -> str:
+    root = Path(__file__).resolve().parent
+    names = list(ENGINE_SOURCES) + list(KIND_SOURCES.get(kind, ()))
+    if reduce is not None:
+        from .simulate import REDUCERS
+        mod = REDUCERS.get(reduce, "").split(":")[0]
+        if mod:
+            names.append(mod.split(".", 1)[1].replace(".", "/") + ".py")
+    files = sorted({f for n in names for f in root.glob(n)})
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.relative_to(root).as_posix().encode() + b"\0")
+        h.update(f.read_bytes().replace(b"\r\n", b"\n") + b"\0")
+    return h.hexdigest()[:12]
+
+
 class RunDir:
     """A run directory: ``manifest.json`` (what the run is) and ``chunks/`` (one Parquet
     file per finished chunk, ``chunk-NNNNNNNN.parquet``, written under a temporary name
     and renamed, so a file that exists is whole). A kill loses only chunks in flight.
 
-    The manifest holds the format, the package version, the job (``kind`` and its
-    parameters: rules, policies, seed, items, chunk) and the plan size. A directory whose
-    manifest differs from the job asked for, or from another package version, is refused.
+    The manifest holds the format, the package version, the engine fingerprint
+    (:func:`engine_fingerprint`), the job (``kind`` and its parameters: rules, policies,
+    seed, items, chunk) and the plan size. A directory whose manifest differs from the job
+    asked for, or from another package version or build of the engine, is refused.
 
     ``sessions.json`` logs where each session's chunks ran (:meth:`note_session`), for
     ``catchten summarize``; it is not part of the run's identity.
@@ -457,7 +594,9 @@ class RunDir:
             ``run-dir: made for another run`` (a different job or package version).
         """
         from .paths import ensure_dir
-        want = {"format": RUN_FORMAT, "version": _version(), **json.loads(json.dumps(job))}
+        want = {"format": RUN_FORMAT, "version": _version(),
+                "engine": engine_fingerprint(job["kind"], job.get("reduce")),
+                **json.loads(json.dumps(job))}
         if isinstance(path, RunDir):
             opened: RunDir | None = path
             p = path.path
@@ -472,6 +611,12 @@ class RunDir:
                     raise CatchTenError("run-dir", "made for another run",
                                         f"{p}: {k} is {rd.manifest.get(k)!r} there, "
                                         f"{want.get(k)!r} here; use another directory")
+            moved = {k: want[k] for k in UNCOMPARED - {"created"}
+                     if want.get(k) is not None and want[k] != rd.manifest.get(k)}
+            if moved:          # the files go elsewhere now: a resume writes them there
+                rd.manifest.update(moved)
+                rd._atomic_write(p / MANIFEST,
+                                 (json.dumps(rd.manifest, indent=2) + "\n").encode())
             return rd
         if any(p.iterdir()):
             raise CatchTenError("run-dir", "not a run directory",
@@ -489,7 +634,8 @@ class RunDir:
         ------
         CatchTenError
             ``run-dir: not a run directory`` (no readable manifest) or ``run-dir: made by
-            another version`` (format or package version differ).
+            another version`` (format or package version differ), ``run-dir: made by
+            another build of the engine`` (the engine fingerprint differs or is missing).
         """
         p = Path(path)
         try:
@@ -509,14 +655,65 @@ class RunDir:
             raise CatchTenError("run-dir", "made by another version",
                                 f"{p}: catchten_sim {manifest.get('version')}, this is "
                                 f"{_version()}; resume it with that version")
+        kind = manifest.get("kind")
+        here = engine_fingerprint(str(kind), manifest.get("reduce"))
+        if manifest.get("engine") != here:
+            raise CatchTenError("run-dir", "made by another build of the engine",
+                                f"{p}: fingerprint {manifest.get('engine') or 'none'}, this "
+                                f"is {here}; its chunks would not mix with this build's")
         return cls(p, manifest)
+
+    # -- one run at a time
+    LOCK = ".lock"
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the directory for one run: a second run of it (another process) is refused.
+        An advisory ``flock`` on ``DIR/.lock`` (which names the holder's pid): the system
+        drops it when the holder dies, so a killed run leaves no stale lock. Without
+        ``fcntl`` (Windows) runs are not locked.
+
+        Raises
+        ------
+        CatchTenError
+            ``run-dir: in use`` (another process is running it).
+        """
+        try:
+            import fcntl
+        except ImportError:         # pragma: no cover - not on POSIX
+            yield
+            return
+        path = self.path / self.LOCK
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise CatchTenError("run-dir", "cannot write", f"{path}: {exc.strerror}") from None
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+                raise CatchTenError("run-dir", "in use",
+                                    f"{self.path}: another run (pid {holder}) is running it; "
+                                    "wait for it, or stop it first") from None
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            try:
+                yield
+            finally:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, 0)
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
 
     # -- where the run ran (the manifest is fixed; this log grows with each session)
     SESSIONS = "sessions.json"
 
     def sessions(self) -> list[dict[str, Any]]:
         """Each session that ran chunks here: ``executor`` (its description), ``chunks``
-        (how many it finished), ``ended`` (time). Empty when unknown (a killed session
+        (how many it finished), ``items`` (deals, games) and ``compute_s`` (its wall time
+        running them, seconds), ``ended`` (time). Empty when unknown (a killed session
         leaves no entry: its chunks are still counted by the files)."""
         try:
             data = json.loads((self.path / self.SESSIONS).read_text(encoding="utf-8"))
@@ -524,14 +721,21 @@ class RunDir:
             return []
         return data if isinstance(data, list) else []
 
-    def note_session(self, executor: str, chunks: int) -> None:
+    def note_session(self, executor: str, chunks: int, items: int = 0,
+                     compute_s: float = 0.0) -> None:
         """Add a session to the log (best effort: a log that cannot be written is skipped,
         the chunks themselves are what count)."""
-        entry = {"executor": executor, "chunks": chunks,
+        entry = {"executor": executor, "chunks": chunks, "items": int(items),
+                 "compute_s": round(float(compute_s), 3),
                  "ended": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
         with contextlib.suppress(CatchTenError):
             self._atomic_write(self.path / self.SESSIONS,
                                (json.dumps(self.sessions() + [entry], indent=1) + "\n").encode())
+
+    def compute_seconds(self) -> float:
+        """The run's own compute time: the sum of the logged sessions' ``compute_s`` (a
+        killed session's time is not known, so not counted)."""
+        return round(sum(float(e.get("compute_s") or 0) for e in self.sessions()), 3)
 
     def executors_text(self) -> str:
         """Where the chunks ran, for a summary line: ``threads, 2`` or ``threads, 2; then
@@ -622,7 +826,10 @@ def open_of_kind(run_dir: str | Path | RunDir, kinds: tuple[str, ...], what: str
     rd = run_dir if isinstance(run_dir, RunDir) else RunDir.open(run_dir)
     m = rd.manifest
     if m.get("kind") not in kinds:
-        raise CatchTenError("run-dir", f"not {what}", f"{rd.path}: kind {m.get('kind')!r}")
+        hint = (f"; read it with: catchten summarize {rd.path}; finish it with: catchten "
+                f"resume {rd.path}") if m.get("kind") in KINDS else ""
+        raise CatchTenError("run-dir", f"not {what}",
+                            f"{rd.path}: kind {m.get('kind')!r}{hint}")
     try:
         return rd, parse(m)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -769,19 +976,30 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
     if progress is not None and out.items:
         progress(out.items, total)
     out.threads = executor.threads
-
-    def stopping() -> bool:
-        return (stop is not None and stop()) or _past_deadline()
-
-    # (a time_limit deadline is looked at after a chunk of this session: a resume with a
-    # time limit always moves on)
-    if (run_dir is not None and not run_dir.compute) or (stop is not None and out.done
-                                                         and stop()):
+    if run_dir is not None and not run_dir.compute:
+        # a summary: the times are the run's own (its sessions'), never the read's
+        out.elapsed_s = run_dir.compute_seconds()
+        return out
+    if stop is not None and out.done and stop():
         out.elapsed_s = time.perf_counter() - start
         return out
-    pending = (c for c in plan_chunks(edges) if c.index not in out.done)
-    chunks = executor.map(task, pending)
-    before = len(out.done)
+    todo = [i for i in range(len(edges) - 1) if i not in out.done]
+    if not todo:              # finished: no executor is started (no cluster, no threads)
+        out.elapsed_s = time.perf_counter() - start
+        return out
+    with run_dir.locked() if run_dir is not None else contextlib.nullcontext():
+        _run_chunks(task, edges, executor, fold, out, todo, run_dir, progress, stop)
+    out.elapsed_s = time.perf_counter() - start
+    out.threads = executor.threads
+    return out
+
+
+def _run_chunks(task: Any, edges: np.ndarray, executor: Any, fold: Any, out: RunOutcome,
+                todo: list[int], run_dir: RunDir | None, progress: Any, stop: Any) -> None:
+    """The chunks of ``todo`` on ``executor``, folded into ``out`` (:func:`run`)."""
+    total = int(edges[-1])
+    chunks = executor.map(task, plan_chunks(edges, todo))
+    before, items_before, began = len(out.done), out.items, time.perf_counter()
     try:
         for c, partial in chunks:
             with sigint_deferred():
@@ -792,7 +1010,9 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
                 out.items += c.count
             if progress is not None:
                 progress(out.items, total)
-            if stopping():
+            # (a time_limit deadline is looked at after a chunk of this session: a
+            # resume with a time limit always moves on)
+            if (stop is not None and stop()) or _past_deadline():
                 break
     except KeyboardInterrupt:
         out.interrupted = True
@@ -801,7 +1021,5 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
     finally:
         chunks.close()
         if run_dir is not None and len(out.done) > before:
-            run_dir.note_session(executor.describe(), len(out.done) - before)
-    out.elapsed_s = time.perf_counter() - start
-    out.threads = executor.threads
-    return out
+            run_dir.note_session(executor.describe(), len(out.done) - before,
+                                 out.items - items_before, time.perf_counter() - began)

@@ -105,6 +105,9 @@ class SimulationResult:
     interrupted: bool = False
     #: the sums of the ``reduce`` counts over the deals (int64), when asked for
     extra: np.ndarray | None = field(default=None, repr=False)
+    #: where the deals ran: the executor's ``describe()`` (e.g. ``Dask LocalCluster, 2
+    #: worker threads``); empty when read from a run directory
+    executor: str = ""
 
     @property
     def ten(self) -> dict:
@@ -278,7 +281,9 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
              on_chunk: Callable[[np.ndarray, int], None] | None = None,
              progress: Callable[[int, int], None] | None = None,
              run_dir: str | Path | None = None, scheduler: str | None = None,
-             workers: int | None = None, reduce: Any = None) -> SimulationResult:
+             workers: int | None = None, reduce: Any = None,
+             executor: Any = None, outputs: dict[str, Any] | None = None
+             ) -> SimulationResult:
     """Deal and play ``n_deals`` deals and summarise them.
 
     Parameters
@@ -311,6 +316,12 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
         ``extra`` (int64 (``reduce.size``,)): ``reduce.counts(rows)`` gives a chunk's,
         ``reduce.name`` names them in a run directory's manifest. Picklable for Dask.
         Unlike ``on_chunk`` it works with run directories and clusters.
+    executor : object, optional
+        A :func:`catchten_sim.runner.make_executor` executor shared by several runs (a
+        report's): used instead of ``threads`` / ``scheduler`` / ``workers``, not closed.
+    outputs : dict, optional
+        Kept in the run directory's manifest (JSON-able; the CLI's ``{"report": DIR}``), so
+        that ``catchten resume`` writes the files the command asked for.
 
     Returns
     -------
@@ -337,23 +348,36 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     from .pimc import is_pimc
     if any(is_pimc(p) for p in pols):
         chunk = min(chunk, 16)          # pimc deals are slow: progress and saves often
+        if scheduler or workers:        # refused before a run directory is made
+            _refuse_pimc_on_dask(scheduler)
+    from .runner import check_executor_options
+    check_executor_options(scheduler, workers)
     if on_chunk is not None and (run_dir is not None or scheduler or workers):
         raise CatchTenError("out", "not with --run-dir or a Dask cluster",
                             "per-deal rows are written in deal order by a local run only")
     rd = None
     if run_dir is not None:
         from .runner import RunDir
-        rd = RunDir.create_or_open(run_dir, _job(rules, pols, seed, n_deals, chunk, reduce))
+        rd = RunDir.create_or_open(run_dir, {**_job(rules, pols, seed, n_deals, chunk, reduce),
+                                             **({"outputs": outputs} if outputs else {})})
     return _run(rules, pols, seed, n_deals, chunk, threads=threads, on_chunk=on_chunk,
                 progress=progress, run_dir=rd, scheduler=scheduler, workers=workers,
-                reduce=reduce)
+                reduce=reduce, executor=executor)
+
+
+def _refuse_pimc_on_dask(scheduler: str | None) -> None:
+    raise CatchTenError("scheduler" if scheduler else "workers",
+                        "pimc seats run on this machine",
+                        "the solver's threads work inside each decision; run it without "
+                        "--scheduler/--workers")
 
 
 def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk: int, *,
          threads: int | None, on_chunk, progress, run_dir, scheduler, workers,
-         compute: bool = True, reduce: Any = None) -> SimulationResult:
+         compute: bool = True, reduce: Any = None, executor: Any = None
+         ) -> SimulationResult:
     """A simulation on the run engine (``compute=False``: fold only the chunks already in
-    ``run_dir``)."""
+    ``run_dir``; ``executor``: a shared one, used and left open)."""
     from . import runner
     task = DealTask(rules, pols, seed, rows=on_chunk is not None, reduce=reduce)
     edges = runner.chunk_plan(n_deals, chunk)
@@ -373,19 +397,17 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
         if on_chunk is not None:
             on_chunk(rows, c.first)
 
-    executor: Any
+    shared = executor
     if not compute or (run_dir is not None and not run_dir.compute):
         compute = False
         executor = runner.NoRun()
     elif task.pimc:
-        if scheduler or workers:
-            raise CatchTenError("policy", "not on a Dask cluster",
-                                "pimc seats run on this machine (the solver's threads "
-                                "inside each decision)")
+        if scheduler or workers or (shared is not None and not shared.ordered):
+            _refuse_pimc_on_dask(scheduler)
         task.solver_threads = max_threads() if threads is None else threads
         executor = runner.InlineExecutor()
         executor.threads = task.solver_threads
-    else:
+    elif shared is None:
         executor = runner.make_executor(threads, scheduler, workers)
     if on_chunk is not None and not executor.ordered:
         raise CatchTenError("out", "not with a Dask cluster",
@@ -393,7 +415,8 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
     try:
         out = runner.run(task, edges, executor, fold, run_dir=run_dir, progress=progress)
     finally:
-        executor.close()
+        if executor is not shared:
+            executor.close()
     if not out.done:
         if compute:
             raise KeyboardInterrupt
@@ -412,7 +435,8 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
         acc.convergence.append((done, caught, inplay))
     return SimulationResult(rules, pols, seed, out.items, n_deals, out.threads, acc,
                             out.elapsed_s, out.items < n_deals,
-                            total[acc.flat.size:] if reduce is not None else None)
+                            total[acc.flat.size:] if reduce is not None else None,
+                            executor.describe() if compute else "")
 
 
 def open_run(run_dir: str | Path) -> tuple[Rules, tuple[Policy, ...], int, int, int, Any]:

@@ -51,6 +51,13 @@ def test_help_of_every_command(args) -> None:
     assert res.stderr == ""
 
 
+@pytest.mark.parametrize("name", sorted(cli.commands))
+def test_no_help_text_shows_an_escaped_percent(name) -> None:
+    """click does no %-formatting of help texts: a "%%" would print as is."""
+    res = run(name, "--help")
+    assert res.exit_code == 0 and "%%" not in res.stdout, res.stdout
+
+
 def test_every_command_is_covered_by_help_test() -> None:
     assert set(cli.commands) >= {"rules", "simulate", "score"}
 

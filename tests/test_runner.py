@@ -131,6 +131,13 @@ def test_a_directory_of_another_run_or_version_is_refused(tmp_path):
     _one_line(CliRunner().invoke(cli, base + ["-V", "keep_six_of_spades"]),
               "made for another run", "rules")
     m = json.loads((d / "manifest.json").read_text())
+    here = m["engine"]
+    assert here == runner.engine_fingerprint("simulate") and len(here) == 12
+    for engine in ("0123456789ab", None):      # another build; a manifest from before
+        (d / "manifest.json").write_text(json.dumps({**m, "engine": engine}))
+        for cmd in (["resume", str(d)], ["summarize", str(d)], base):
+            _one_line(CliRunner().invoke(cli, cmd), "made by another build of the engine",
+                      f"fingerprint {engine or 'none'}, this is {here}")
     m["version"] = "0.0.1"
     (d / "manifest.json").write_text(json.dumps(m))
     for cmd in (["resume", str(d)], ["summarize", str(d)], base):
@@ -198,11 +205,24 @@ def test_read_only_directory_is_one_line(tmp_path):
 
 
 # ------------------------------------------------------------------------------- Dask
-def test_local_cluster_of_two_workers_equals_threads():
+def test_local_cluster_of_two_workers_equals_threads(recwarn):
+    """... and it starts quietly with Dask's dashboard port 8787 taken."""
+    import socket
     pytest.importorskip("distributed")
     rules = Rules("foster", 4)
     threads = simulate(rules, "heuristic", n_deals=20000, seed=5, chunk=2000, threads=2)
-    dask = simulate(rules, "heuristic", n_deals=20000, seed=5, chunk=2000, workers=2)
+    taken = socket.socket()
+    try:
+        taken.bind(("127.0.0.1", 8787))
+        taken.listen()
+    except OSError:
+        pass                                # taken already: as good
+    try:
+        dask = simulate(rules, "heuristic", n_deals=20000, seed=5, chunk=2000, workers=2)
+    finally:
+        taken.close()
+    assert not [w for w in recwarn if "8787" in str(w.message)]
+    assert dask.executor == "Dask LocalCluster, 2 worker threads"    # the header says it
     assert numbers(dask) == numbers(threads)
     assert curve(dask) == curve(threads)
 
@@ -296,7 +316,7 @@ def test_match_killed_then_resumed_gives_the_same_numbers(tmp_path):
     d = tmp_path / "m"
     _kill_after(["match", "random", "heuristic", "--no-early-stop", "--deals", "600000",
                  "--pilot", "0", "--threads", "1", "--seed", "8", "--run-dir", str(d),
-                 "--no-progress"], d, 2)
+                 "--no-progress", "--report", str(tmp_path / "rep")], d, 2)
     n_plan = 600000 // 4 // 8192 + 1
     assert 2 <= len(list(d.glob("chunks/chunk-*.parquet"))) < n_plan
     part = CliRunner().invoke(cli, ["summarize", str(d)])
@@ -306,7 +326,12 @@ def test_match_killed_then_resumed_gives_the_same_numbers(tmp_path):
                   stop_early=False).to_dict()
     for k in ("elapsed_s", "threads"):
         whole.pop(k)
+    # the resume wrote the report the killed command asked for (--report)
+    files = got.pop("report")
     assert got == whole and got["stop"] == "deals"
+    assert sorted(Path(f).name for f in files) == ["match.json", "match.png", "match.txt"]
+    rep = json.loads((tmp_path / "rep" / "match.json").read_text())
+    assert rep["deals"] == whole["deals"] and rep["mean_difference"] == whole["mean_difference"]
 
 
 def test_match_run_dir_keeps_the_looks_of_a_plain_run(tmp_path):
@@ -332,7 +357,8 @@ def test_equity_killed_then_resumed_gives_the_same_table(tmp_path):
     d = tmp_path / "e"
     args = ["equity", "-n", "2", "-V", "target=11", "--hands", "60000", "--chunk", "500",
             "--threads", "1", "--seed", "5"]
-    _kill_after([*args, "--run-dir", str(d), "--no-progress"], d, 10)
+    out = tmp_path / "eq.csv"
+    _kill_after([*args, "--run-dir", str(d), "--no-progress", "--out", str(out)], d, 10)
     assert 10 <= len(list(d.glob("chunks/chunk-*.parquet"))) < 120
     got = _resume_json(d)
     whole = equity_table(Rules("foster", 2, {"target": 11}), "heuristic", n_hands=60000,
@@ -340,6 +366,9 @@ def test_equity_killed_then_resumed_gives_the_same_table(tmp_path):
     assert got["distinct_outcomes"] == whole.n_outcomes and got["hands"] == 60000
     assert [e["p_win"] for e in got["start"]] == \
         [list(whole.p_win((0, 0), s)) for s in range(2)]
+    # the resume wrote the table the killed command asked for (--out)
+    assert got["csv"] == str(out.resolve())
+    assert out.read_text() == whole.to_csv(tmp_path / "whole.csv").read_text()
 
 
 def test_games_resume_and_summarize(tmp_path):
@@ -381,10 +410,27 @@ def test_each_kind_refuses_a_directory_of_another_run(tmp_path, kind):
         _one_line(CliRunner().invoke(cli, cmd), "made by another version", "0.0.1")
 
 
-def test_report_run_dir_resumes_only_what_is_missing(tmp_path):
+class _CountingCluster(runner.InlineExecutor):
+    """Stands for :class:`runner.DaskExecutor` (same arguments): counts the executors made
+    and the runs they were asked to map (where a real one starts its cluster)."""
+
+    made: list = []
+    mapped: list = []
+
+    def __init__(self, scheduler=None, workers=None):
+        super().__init__()
+        _CountingCluster.made.append(workers)
+
+    def map(self, task, chunks):
+        _CountingCluster.mapped.append(task.key)
+        yield from super().map(task, chunks)
+
+
+def test_report_run_dir_resumes_only_what_is_missing(tmp_path, monkeypatch):
     """The policy comparisons (whose Ten was caught: counts beside the accumulator) live in
     the run directory too: a lost chunk of one is run again and the figures' numbers are
-    those of the uninterrupted report."""
+    those of the uninterrupted report. A resume on a cluster uses one cluster for all the
+    runs, and starts none when nothing is left to run."""
     d, out = tmp_path / "r", tmp_path / "out"
     args = ["report", "-n", "3", "--deals", "2000", "--sweep-deals", "1000",
             "--no-sweep-variants", "--no-sweep-players", "--format", "png", "--out",
@@ -403,7 +449,14 @@ def test_report_run_dir_resumes_only_what_is_missing(tmp_path):
         [i == 2 for i in range(len(runs))]
     s = CliRunner().invoke(cli, ["summarize", str(d)])
     assert s.exit_code == 0 and runs[2].name in s.stdout
-    assert CliRunner().invoke(cli, ["resume", str(d), "--no-progress"]).exit_code == 0
+    monkeypatch.setattr(runner, "DaskExecutor", _CountingCluster)
+    _CountingCluster.made, _CountingCluster.mapped = [], []
+    assert CliRunner().invoke(cli, ["resume", str(d), "--no-progress", "--workers",
+                                    "2"]).exit_code == 0
+    assert _CountingCluster.made == [2] and len(_CountingCluster.mapped) == 1
+    assert CliRunner().invoke(cli, ["resume", str(d), "--no-progress", "--workers",
+                                    "2"]).exit_code == 0
+    assert len(_CountingCluster.mapped) == 1          # finished: no cluster started
     again = json.loads((out / "report.json").read_text())
     strip = lambda side: [{k: v for k, v in r.items() if k != "elapsed_s"}  # noqa: E731
                           for r in side["runs"]]
@@ -452,9 +505,184 @@ def test_match_games_and_equity_on_a_cluster_equal_threads():
         plain_g = simulate_games(r2, "heuristic", n_games=1000, seed=4, threads=2)
         dask_g = simulate_games(r2, "heuristic", n_games=1000, seed=4, chunk=100, **at)
         assert strip(dask_g.to_dict()) == strip(plain_g.to_dict())
+        assert f"s on Dask {at['scheduler']}, 2 worker threads" in dask_g.to_text()
         e0 = equity_table(r2, "random", n_hands=4000, seed=2, threads=2)
         e1 = equity_table(r2, "random", n_hands=4000, seed=2, chunk=500, **at)
         assert np.array_equal(e0.V, e1.V) and e1.n_hands == 4000
+
+
+# ------------------------------------------------------------------------------- review fixes
+def _server(answer: bytes | None):
+    """A TCP server on a free port that accepts connections and sends ``answer`` (None:
+    never answers): what a scheduler address that is not a Dask scheduler looks like."""
+    import socket
+    import threading
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen()
+    held = []
+
+    def serve():
+        while True:
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                return
+            held.append(c)
+            if answer is not None:
+                c.sendall(answer)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return srv, f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("answer, why", [(None, "cannot connect (tcp://127.0.0.1:"),
+                                         (b"\xff" * 64, "not a Dask scheduler"),
+                                         (b"HTTP/1.0 400 Bad\r\n\r\n", "not a Dask scheduler")])
+def test_a_scheduler_address_that_is_no_scheduler_is_one_line_in_bounded_time(
+        monkeypatch, answer, why):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", 1.5)
+    srv, addr = _server(answer)
+    try:
+        t0 = time.perf_counter()
+        r = CliRunner().invoke(cli, ["simulate", "--deals", "1000", "--scheduler", addr])
+        took = time.perf_counter() - t0
+    finally:
+        srv.close()
+    assert r.exit_code == 2, r.output
+    lines = r.output.strip().splitlines()
+    assert lines[0] == f"connecting to the Dask scheduler at {addr} ..."
+    assert len(lines) == 2 and lines[1].startswith(f"error: scheduler: {why}"), r.output
+    assert took < 10
+
+
+def test_ctrl_c_to_the_process_group_of_a_local_cluster_run_is_quiet(tmp_path):
+    """A terminal's Ctrl-C reaches the worker processes too: they ignore it (no worker
+    tracebacks); the run keeps its chunks, says how to finish and exits 130."""
+    pytest.importorskip("distributed")
+    rd = tmp_path / "run"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen([sys.executable, "-m", "catchten_sim.cli", "simulate", "--deals",
+                          "50000000", "--chunk", "20000", "--workers", "2", "--run-dir",
+                          str(rd)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True, text=True, env=env, cwd=ROOT)
+    try:
+        deadline = time.time() + 120
+        while not list((rd / "chunks").glob("chunk-*.parquet")) and time.time() < deadline:
+            time.sleep(0.2)
+        assert p.poll() is None
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    lines = [x for x in err.splitlines() if x.strip()]
+    assert lines[-1].endswith(f"finish with: catchten resume {rd}"), err
+    assert len(lines) <= 3, err
+
+
+@pytest.mark.parametrize("opts", [["--workers", "0"], ["--workers", "-1"],
+                                  ["--workers", "1000"],
+                                  ["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"]])
+@pytest.mark.parametrize("cmd", [["simulate", "--deals", "1000"],
+                                 ["simulate", "--games", "10"],
+                                 ["match", "heuristic", "random", "--deals", "100"],
+                                 ["equity", "--hands", "1000"],
+                                 ["report", "--deals", "1000"]])
+def test_bad_dask_options_leave_no_run_directory(tmp_path, cmd, opts):
+    d = tmp_path / "run"
+    res = CliRunner().invoke(cli, [*cmd, *opts, "--run-dir", str(d), "--no-progress"])
+    assert res.exit_code == 2 and res.stderr.startswith("error: workers: "), res.output
+    assert not d.exists()
+
+
+def test_pimc_on_a_cluster_is_refused_by_the_option_name_before_a_run_directory(tmp_path):
+    d = tmp_path / "run"
+    res = CliRunner().invoke(cli, ["match", "pimc", "random", "--deals", "100", "--workers",
+                                   "2", "--run-dir", str(d), "--no-progress"])
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: workers: pimc seats run on this machine")
+    assert not d.exists()
+
+
+def test_the_engine_fingerprint_follows_the_sources_of_the_kind(tmp_path, monkeypatch):
+    root = tmp_path / "pkg"
+    (root / "_kernels").mkdir(parents=True)
+    for name in ("_kernels/engine.py", "rules.py", "simulate.py", "match.py", "cli.py"):
+        (root / name).write_text(f"# {name}\n")
+    monkeypatch.setattr(runner, "__file__", str(root / "runner.py"))
+
+    def fp(kind):
+        runner._fingerprint.cache_clear()
+        return runner.engine_fingerprint(kind)
+    sim, mat = fp("simulate"), fp("match")
+    assert sim != mat
+    (root / "cli.py").write_text("# the command line only\n")
+    assert (fp("simulate"), fp("match")) == (sim, mat)
+    (root / "match.py").write_text("# the match task changed\n")
+    assert (fp("simulate"), fp("match")) == (sim, fp("match")) and fp("match") != mat
+    (root / "_kernels/engine.py").write_text("# a kernel changed\n")
+    assert fp("simulate") != sim
+    runner._fingerprint.cache_clear()
+
+
+def test_report_from_a_report_directory_points_to_summarize_and_resume(tmp_path):
+    d = tmp_path / "rep"
+    args = ["report", "--deals", "1000", "--no-sweep-variants", "--no-sweep-players",
+            "--no-compare-policies", "--format", "png", "--out", str(tmp_path / "o"),
+            "--run-dir", str(d), "--no-progress"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    res = CliRunner().invoke(cli, ["report", "--from", str(d), "--out", str(tmp_path / "p")])
+    _one_line(res, "not a simulation", f"catchten summarize {d}", f"catchten resume {d}")
+
+
+@pytest.mark.parametrize("kind", ["simulate", "games", "match"])
+def test_summarize_json_is_the_same_bytes_on_every_read(tmp_path, kind):
+    """No timings of the read: the run's own compute time (its sessions') instead."""
+    d = tmp_path / "run"
+    cmd = {"simulate": ["simulate", "--deals", "4000", "--chunk", "1000", "-p", "random"],
+           "games": ["simulate", "--games", "200", "-n", "2", "--chunk", "50"],
+           "match": ["match", "heuristic", "random", "--deals", "2000", "--pilot", "0",
+                     "--no-early-stop"]}[kind]
+    assert CliRunner().invoke(cli, [*cmd, "--run-dir", str(d), "--no-progress"]).exit_code \
+        in (0, None)
+    reads = [CliRunner().invoke(cli, ["summarize", str(d), "--json"]) for _ in range(2)]
+    assert reads[0].exit_code == 0, reads[0].output
+    assert reads[0].stdout == reads[1].stdout
+    got = json.loads(reads[0].stdout)
+    assert not set(got) & {"threads", "elapsed_s", "deals_per_s"}
+    sessions = json.loads((d / "sessions.json").read_text())
+    assert got["compute_s"] == round(sum(s["compute_s"] for s in sessions), 3) > 0
+    assert got["run_on"] == sessions and sum(s["items"] for s in sessions) > 0
+
+
+def test_a_second_run_in_the_same_directory_is_refused(tmp_path):
+    """Two runs of one run directory at once: the second is refused with one line; the
+    lock goes with its holder (a killed run leaves none behind)."""
+    d = tmp_path / "run"
+    base = ["simulate", "--deals", "200", "--chunk", "100", "--run-dir", str(d),
+            "--no-progress", "--policy", "random", "--seed", "3"]
+    assert CliRunner().invoke(cli, base).exit_code == 0
+    (d / "chunks" / "chunk-00000001.parquet").unlink()
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import fcntl, os, sys, time\n"
+        f"fd = os.open({str(d / '.lock')!r}, os.O_RDWR | os.O_CREAT)\n"
+        "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+        "os.pwrite(fd, f'{os.getpid()}\\n'.encode(), 0)\n"
+        "print('held', flush=True)\n"
+        "time.sleep(60)\n")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        _one_line(CliRunner().invoke(cli, ["resume", str(d)]), "in use",
+                  f"pid {holder.pid}")
+    finally:
+        holder.kill()
+        holder.wait()
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])     # lock gone
+    assert res.exit_code == 0, res.output
 
 
 def test_resume_with_a_time_limit_stops_resumable_then_finishes(tmp_path):
@@ -489,3 +717,30 @@ def test_a_time_limit_ends_every_run_inside_it_after_a_chunk():
     with runner.time_limit(600) as lim:
         res = simulate(rules, "random", n_deals=5000, seed=1, chunk=1000, threads=1)
     assert not lim.hit and not res.interrupted and res.n_deals == 5000
+
+
+def test_the_scheduler_probe_works_inside_an_event_loop():
+    """A notebook calls the library from inside a running event loop."""
+    import asyncio
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+                                  host="127.0.0.1", protocol="tcp") as cluster:
+        async def inside():
+            runner.probe_scheduler(cluster.scheduler_address, timeout=5)
+        asyncio.run(inside())
+
+
+def test_simulate_report_with_a_run_dir_is_rebuilt_by_resume(tmp_path):
+    d, rep = tmp_path / "run", tmp_path / "rep"
+    args = ["simulate", "--deals", "4000", "--chunk", "1000", "--policy", "random",
+            "--run-dir", str(d), "--report", str(rep), "--no-progress"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    whole = json.loads((rep / "report.json").read_text())
+    sorted((d / "chunks").glob("chunk-*.parquet"))[-1].unlink()
+    (rep / "report.json").unlink()
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert f"files written to {rep}" in res.stderr
+    again = json.loads((rep / "report.json").read_text())
+    assert again["runs"][0]["deals"] == whole["runs"][0]["deals"] == 4000
+    assert again["runs"][0]["p_caught"] == whole["runs"][0]["p_caught"]
