@@ -189,3 +189,21 @@ def test_heuristic_mask_arithmetic_matches_the_cost_tables(preset, players, vari
             if win != 0:
                 assert P._cheapest_win.py_func(win, hmask, tmask, tab.cwin[trump]) == \
                     P._cheapest.py_func(win, tab.cwin[trump])
+
+
+def test_an_edit_of_any_kernel_file_invalidates_every_kernel_cache():
+    # numba checks a cached kernel against its own file only; the package aligns the
+    # modification times so an edit of an inlined helper's file (policy.py) recompiles
+    # the kernels of engine.py too
+    import os
+    from pathlib import Path
+
+    import catchten_sim._kernels as kernels
+    files = sorted(Path(kernels.__file__).parent.glob("*.py"))
+    engine = next(f for f in files if f.name == "engine.py")
+    policy = next(f for f in files if f.name == "policy.py")
+    t = engine.stat().st_mtime_ns
+    os.utime(policy, ns=(t + 10**9, t + 10**9))          # "edit" policy.py
+    kernels._align_kernel_mtimes()
+    assert engine.stat().st_mtime_ns == t + 10**9
+    assert {f.stat().st_mtime_ns for f in files} == {t + 10**9}

@@ -94,8 +94,8 @@ sets as dealt; owner : int64 (52,) seat dealt each card; future : int64
 (4,) cards of the sets after set ``s``; trick : int64 (64,) the cards of each trick by ply;
 moves, mscore :
 int64 (MAX_PLY, MAX_MOVES) move lists per ply; winners : int64 (64, 2) (winner seat, honour
-points) of each trick replayed; tmp : int64 (128,) scratch (``tmp[64 + ply]``: the killer card of each ply); st : int64 (S_NST,) root side,
-search id, counters,
+points) of each trick replayed; tmp : int64 (128,) scratch (``tmp[64 + ply]``: the killer
+card of each ply); st : int64 (S_NST,) root side, search id, counters,
 the node budget of one solve (``S_LIMIT``, 0 = none) and ``S_ABORT`` = 1 once a solve ran out of it
 (its values are then meaningless).
 """
