@@ -27,6 +27,17 @@ INTERRUPTED_EMPTY = ("error: interrupted (Ctrl-C) before the first batch finishe
                      "to show")
 
 
+def _interrupted_line() -> str:
+    """The line of a Ctrl-C that reached the command line with nothing printed: with a run
+    directory, where the finished chunks are and how to go on."""
+    from .runner import LAST_RUN_DIR
+    if LAST_RUN_DIR is not None:
+        return (f"error: interrupted (Ctrl-C) before the results were printed; the finished "
+                f"chunks are kept in {LAST_RUN_DIR}: catchten resume {LAST_RUN_DIR} "
+                "finishes the run and prints them")
+    return INTERRUPTED_EMPTY
+
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
@@ -67,12 +78,12 @@ class CatchtenGroup(click.Group):
             # click turns a Ctrl-C into Abort; it reaches here only when the command had
             # nothing finished to show (finished work is returned, marked partial)
             if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
-                click.echo(INTERRUPTED_EMPTY, err=True)
+                click.echo(_interrupted_line(), err=True)
             else:
                 click.echo("error: aborted", err=True)
             sys.exit(130)
         except KeyboardInterrupt:
-            click.echo(INTERRUPTED_EMPTY, err=True)
+            click.echo(_interrupted_line(), err=True)
             sys.exit(130)
         except BrokenPipeError:
             sys.exit(1)
@@ -190,8 +201,7 @@ def _errors_as_json(as_json: bool) -> Iterator[None]:
     except KeyboardInterrupt:
         if as_json:
             click.echo(json.dumps({"kind": "error", "field": None, "why": "interrupted",
-                                   "detail": "Ctrl-C before the first batch finished: "
-                                             "nothing to show"}))
+                                   "detail": _interrupted_line().split(": ", 1)[1]}))
             sys.exit(130)
         raise
 

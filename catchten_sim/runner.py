@@ -42,6 +42,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import signal
 import threading
 import time
@@ -304,6 +305,9 @@ def probe_scheduler(address: str, timeout: float | None = None) -> None:
         finally:
             comm.abort()
 
+    if address in _PROBED:
+        return
+    _notice(f"connecting to the Dask scheduler at {address} ...")
     try:
         # on a thread of its own: the caller may be inside an event loop (a notebook)
         with ThreadPoolExecutor(1) as one:
@@ -322,6 +326,11 @@ def probe_scheduler(address: str, timeout: float | None = None) -> None:
     if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
         raise CatchTenError("scheduler", "not a Dask scheduler",
                             f"{address}: it answered {str(reply)[:60]!r}")
+    _PROBED.add(address)
+
+
+#: scheduler addresses that answered as schedulers in this process (probed once)
+_PROBED: set[str] = set()
 
 
 _WORKER_SCRATCH: dict[tuple[str, int], Any] = {}
@@ -388,7 +397,6 @@ class DaskExecutor:
         if self.client is not None:
             return
         if self._scheduler:
-            _notice(f"connecting to the Dask scheduler at {self._scheduler} ...")
             probe_scheduler(self._scheduler)
             try:
                 self.client = self._Client(self._scheduler, timeout=f"{SCHEDULER_TIMEOUT}s")
@@ -465,7 +473,9 @@ def check_executor_options(scheduler: str | None = None, workers: int | None = N
     Raises
     ------
     CatchTenError
-        ``workers`` out of range, or both ``scheduler`` and ``workers``.
+        ``workers`` out of range, or both ``scheduler`` and ``workers``; ``scheduler``:
+        ``bad address``, ``cannot connect``, ``not a Dask scheduler`` (the scheduler is
+        asked once, here, so a run that cannot start makes no run directory).
     """
     if scheduler is not None and workers is not None:
         raise CatchTenError("workers", "not with --scheduler",
@@ -476,6 +486,16 @@ def check_executor_options(scheduler: str | None = None, workers: int | None = N
                                 f"workers={workers!r} (allowed: 1 to 256)")
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
         raise CatchTenError("scheduler", "empty", "give tcp://HOST:PORT")
+    if scheduler is not None:
+        if not re.fullmatch(r"([a-z0-9+]+://)?\S+:\d+/?", scheduler.strip()):
+            raise CatchTenError("scheduler", "bad address",
+                                f"{scheduler!r}: give tcp://HOST:PORT")
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            return                 # make_executor says which extra to install
+        # connect now, before a run directory is made for a run that cannot start
+        probe_scheduler(scheduler.strip())
 
 
 def run_batch(executor: Any, task: Any, count: int, first: int = 0) -> None:
@@ -554,6 +574,11 @@ def _fingerprint(kind: str, reduce: str | None) -> str:
         h.update(f.relative_to(root).as_posix().encode() + b"\0")
         h.update(f.read_bytes().replace(b"\r\n", b"\n") + b"\0")
     return h.hexdigest()[:12]
+
+
+#: the run directory this process last ran chunks in (a Ctrl-C that reaches the command
+#: line before any result was printed names it, for ``catchten resume``)
+LAST_RUN_DIR: Path | None = None
 
 
 class RunDir:
@@ -698,6 +723,8 @@ class RunDir:
                                     "wait for it, or stop it first") from None
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            global LAST_RUN_DIR
+            LAST_RUN_DIR = self.path
             try:
                 yield
             finally:

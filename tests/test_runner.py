@@ -744,3 +744,29 @@ def test_simulate_report_with_a_run_dir_is_rebuilt_by_resume(tmp_path):
     again = json.loads((rep / "report.json").read_text())
     assert again["runs"][0]["deals"] == whole["runs"][0]["deals"] == 4000
     assert again["runs"][0]["p_caught"] == whole["runs"][0]["p_caught"]
+
+
+# ------------------------------------------------- review fixes: no stray dirs, Ctrl-C hint
+@pytest.mark.parametrize("address", ["notaurl", "tcp://127.0.0.1:1"])
+def test_a_scheduler_that_cannot_start_the_run_leaves_no_run_directory(tmp_path, monkeypatch,
+                                                                         address):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", 2.0)
+    d = tmp_path / "run"
+    res = CliRunner().invoke(cli, ["simulate", "--deals", "1000", "--no-progress",
+                                   "--run-dir", str(d), "--scheduler", address])
+    assert res.exit_code == 2, res.output
+    lines = [ln for ln in res.stderr.strip().splitlines()
+             if ln.startswith("error:")]
+    assert len(lines) == 1 and lines[0].startswith("error: scheduler:"), res.stderr
+    assert not d.exists()
+
+
+def test_ctrl_c_after_chunks_were_kept_names_the_run_directory(tmp_path, monkeypatch):
+    import catchten_sim.cli as cli_mod
+    monkeypatch.setattr(runner, "LAST_RUN_DIR", None)
+    assert "nothing to show" in cli_mod._interrupted_line()
+    d = tmp_path / "run"
+    monkeypatch.setattr(runner, "LAST_RUN_DIR", d)
+    line = cli_mod._interrupted_line()
+    assert line.startswith("error: interrupted") and f"catchten resume {d}" in line
