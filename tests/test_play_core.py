@@ -192,18 +192,23 @@ def test_heuristic_mask_arithmetic_matches_the_cost_tables(preset, players, vari
 
 
 def test_an_edit_of_any_kernel_file_invalidates_every_kernel_cache():
-    # numba checks a cached kernel against its own file only; the package aligns the
-    # modification times so an edit of an inlined helper's file (policy.py) recompiles
-    # the kernels of engine.py too
+    # numba checks a cached kernel against a hash of its own file only; the package's own
+    # cache locators stamp every kernel with a hash of all kernel files, so an edit of an
+    # inlined helper's file (policy.py) recompiles run_chunk of engine.py too
+    import hashlib
     import os
     from pathlib import Path
 
     import catchten_sim._kernels as kernels
+    from catchten_sim._kernels import engine
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("no compiled kernels to cache")
     files = sorted(Path(kernels.__file__).parent.glob("*.py"))
-    engine = next(f for f in files if f.name == "engine.py")
-    policy = next(f for f in files if f.name == "policy.py")
-    t = engine.stat().st_mtime_ns
-    os.utime(policy, ns=(t + 10**9, t + 10**9))          # "edit" policy.py
-    kernels._align_kernel_mtimes()
-    assert engine.stat().st_mtime_ns == t + 10**9
-    assert {f.stat().st_mtime_ns for f in files} == {t + 10**9}
+    h = hashlib.sha256()
+    for f in files:                      # every kernel file, policy.py among them
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    assert "policy.py" in [f.name for f in files]
+    locator = engine.run_chunk._cache._impl.locator
+    assert type(locator).__name__.startswith("Kernel")
+    assert locator.get_source_stamp() == h.digest() == kernels.kernel_fingerprint()

@@ -1,32 +1,63 @@
 """numba kernels: arrays and ints in, arrays and ints out (DESIGN.md §3).
 
-Stale caches: numba's on-disk cache of a kernel is checked against the file that defines
-it only, not the files whose functions it inlines (a kernel of ``engine.py`` inlines
-``policy.py``, ``trick.py`` ...): an edit of ``policy.py`` alone would leave the compiled
-``run_chunk`` of the old code in use. So every kernel file of this package is given the
-modification time of the newest one when the package is imported (one ``stat`` a file):
-a change to any kernel file makes numba recompile every kernel. Where the files cannot be
-touched (a read-only install) nothing is done; an install writes every file anew anyway.
+Stale caches: numba checks a cached kernel against a hash of the one file that defines it,
+not of the files whose functions it inlines (``run_chunk`` of ``engine.py`` inlines
+``policy.py``, ``trick.py`` ...): after an edit or an upgrade that changed ``policy.py``
+alone, the compiled ``run_chunk`` of the old code would still be loaded. So the kernels of
+this package are cached with a stamp that is the hash of *every* kernel file
+(:func:`kernel_fingerprint`): any change to any of them recompiles every kernel. This is
+done with cache locators of our own, placed first in numba's list; files outside this
+package keep numba's own locators.
 """
 from __future__ import annotations
 
-import os
+import functools
+import hashlib
 from pathlib import Path
 
+_HERE = Path(__file__).resolve().parent
 
-def _align_kernel_mtimes() -> None:
-    files = sorted(Path(__file__).parent.glob("*.py"))
+
+@functools.lru_cache(maxsize=1)
+def kernel_fingerprint() -> bytes:
+    """sha256 (32 bytes) of the names and contents of every ``_kernels/*.py`` file."""
+    h = hashlib.sha256()
+    for f in sorted(_HERE.glob("*.py")):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.digest()
+
+
+def _ours(py_file: str) -> bool:
     try:
-        stamps = [f.stat().st_mtime_ns for f in files]
+        return Path(py_file).resolve().parent == _HERE
     except OSError:
+        return False
+
+
+def _install_locators() -> None:
+    try:
+        from numba.core import caching
+        bases = [caching.UserProvidedCacheLocator, caching.InTreeCacheLocator,
+                 caching.UserWideCacheLocator]
+        # CacheImpl (numba >= 0.68), _CacheImpl before
+        impl = vars(caching).get("CacheImpl") or vars(caching)["_CacheImpl"]
+    except (ImportError, AttributeError, KeyError):  # pragma: no cover - another numba
         return
-    newest = max(stamps)
-    for f, t in zip(files, stamps):
-        if t < newest:
-            try:
-                os.utime(f, ns=(newest, newest))
-            except OSError:
-                return
+    mine = []
+    for base in bases:
+        def from_function(cls, py_func, py_file, _base=base):
+            if not _ours(py_file):
+                return None
+            # numba's own choice among the three (a user cache dir, the source tree's
+            # __pycache__ when writable, else the user-wide cache), with our stamp
+            return _base.from_function.__func__(cls, py_func, py_file)
+
+        mine.append(type(f"Kernel{base.__name__}", (base,), {
+            "get_source_stamp": lambda self: kernel_fingerprint(),
+            "from_function": classmethod(from_function)}))
+    if not any(getattr(c, "__name__", "").startswith("Kernel") for c in impl._locator_classes):
+        impl._locator_classes = mine + list(impl._locator_classes)
 
 
-_align_kernel_mtimes()
+_install_locators()
