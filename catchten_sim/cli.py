@@ -454,14 +454,15 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
 
 
 #: fields of a result that describe the session that made it (its executor, its clock):
-#: left out of ``catchten summarize --json``, which gives ``compute_s`` (the run's
-#: sessions' compute time) and ``run_on`` (where they ran) instead
+#: left out of ``catchten summarize --json`` (with ``--sessions`` it gives ``compute_s``, the
+#: run's sessions' compute time, and ``run_on``, where they ran, instead)
 SUMMARY_DROPS = ("threads", "elapsed_s", "deals_per_s", "games_per_s", "simulation_s",
                  "dp_s")
 
 
 def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
-               timed_out: bool = False, files: dict | None = None) -> int | None:
+               timed_out: bool = False, files: dict | None = None,
+               sessions: bool = False) -> int | None:
     """Print the result of a run directory of any kind (resume, summarize; a summary says
     where the chunks ran: ``run on:``, or ``run_on`` in JSON; ``timed_out``: a resume that
     stopped at its time limit, said as such, not as an interruption; ``files``: the files
@@ -475,8 +476,9 @@ def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
             # the same bytes on every read: no timings of the read, the run's own instead
             for k in SUMMARY_DROPS:
                 d.pop(k, None)
-            d["compute_s"] = rd.compute_seconds()
-            d["run_on"] = rd.sessions()
+            if sessions:        # how the run went, not part of its result
+                d["compute_s"] = rd.compute_seconds()
+                d["run_on"] = rd.sessions()
         _emit_json(d)
     why = "unfinished" if summary else "time limit" if timed_out else "interrupted"
     if kind == "simulate":
@@ -499,7 +501,11 @@ def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
 @cli.command("summarize")
 @click.argument("run_dir", metavar="DIR", type=click.Path(file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def summarize_cmd(run_dir, as_json):
+@click.option("--sessions", is_flag=True,
+              help="With --json: add compute_s and run_on (where and how long each session "
+                   "ran; without it the JSON is the result alone, the same bytes for a "
+                   "resumed run as for an uninterrupted one).")
+def summarize_cmd(run_dir, as_json, sessions):
     """Print the result of the run in DIR from the chunks written there, without running
     anything (a run still going, or stopped, shows what finished so far)."""
     from .runner import open_any
@@ -518,7 +524,8 @@ def summarize_cmd(run_dir, as_json):
                        f"{r['rules']}; {r['policies']}")
         click.echo(f"finish (or rebuild the report files) with: catchten resume {run_dir}")
         return None
-    return _print_run(kind, finish(rd), as_json, run_dir, rd, summary=True)
+    return _print_run(kind, finish(rd), as_json, run_dir, rd, summary=True,
+                      sessions=sessions)
 
 
 def _say(msg: str) -> None:

@@ -108,6 +108,13 @@ def test_sigkill_mid_run_then_resume_gives_the_same_numbers(tmp_path):
     for k in TIMING:
         resumed.pop(k)
     assert resumed == numbers(whole)
+    # the summary of the killed-and-resumed directory is the same bytes as an
+    # uninterrupted run's
+    d2 = tmp_path / "whole"
+    assert CliRunner().invoke(cli, ["simulate", *args, "--run-dir", str(d2),
+                                    "--no-progress"]).exit_code == 0
+    a, b = (CliRunner().invoke(cli, ["summarize", str(x), "--json"]) for x in (d, d2))
+    assert a.exit_code == b.exit_code == 0 and a.stdout == b.stdout
 
 
 def _one_line(res, *words):
@@ -649,11 +656,15 @@ def test_summarize_json_is_the_same_bytes_on_every_read(tmp_path, kind):
                      "--no-early-stop"]}[kind]
     assert CliRunner().invoke(cli, [*cmd, "--run-dir", str(d), "--no-progress"]).exit_code \
         in (0, None)
-    reads = [CliRunner().invoke(cli, ["summarize", str(d), "--json"]) for _ in range(2)]
+    reads = [CliRunner().invoke(cli, ["summarize", str(d), "--json", "--sessions"])
+             for _ in range(2)]
     assert reads[0].exit_code == 0, reads[0].output
     assert reads[0].stdout == reads[1].stdout
     got = json.loads(reads[0].stdout)
     assert not set(got) & {"threads", "elapsed_s", "deals_per_s"}
+    plain = json.loads(CliRunner().invoke(cli, ["summarize", str(d), "--json"]).stdout)
+    assert not set(plain) & {"compute_s", "run_on", "threads", "elapsed_s"}
+    assert plain == {k: v for k, v in got.items() if k not in ("compute_s", "run_on")}
     sessions = json.loads((d / "sessions.json").read_text())
     assert got["compute_s"] == round(sum(s["compute_s"] for s in sessions), 3) > 0
     assert got["run_on"] == sessions and sum(s["items"] for s in sessions) > 0
