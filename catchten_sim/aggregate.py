@@ -68,60 +68,16 @@ def z_two_sided(alpha: float) -> float:
     return NormalDist().inv_cdf(1.0 - alpha / 2.0)
 
 
-def _betacf(a: float, b: float, x: float) -> float:
-    """The continued fraction of the regularized incomplete beta function (modified
-    Lentz; Numerical Recipes 6.4)."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 500):
-        m2 = 2 * m
-        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)),
-                   -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
-            d = 1.0 + aa * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + aa / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-15:
-            break
-    return h
-
-
-def _t_tail2(t: float, df: float) -> float:
-    """P(|T| > t) for Student's t with ``df`` degrees of freedom (t >= 0)."""
-    x = df / (df + t * t)
-    a, b = df / 2.0, 0.5
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                     + a * math.log(x) + b * math.log1p(-x)) if 0 < x < 1 else 0.0
-    if x <= 0:
-        return 0.0
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
 def t_two_sided(alpha: float, df: float) -> float:
     """Student's t critical value of a two-sided ``1 - alpha`` interval with ``df``
-    degrees of freedom (12.71 for 0.05 and 1; tends to :func:`z_two_sided`)."""
+    degrees of freedom (12.71 for 0.05 and 1; tends to :func:`z_two_sided`), from
+    ``scipy.stats.t``."""
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha={alpha!r} (allowed: 0 < alpha < 1)")
     if not df > 0:
         raise ValueError(f"df={df!r} (allowed: > 0)")
-    lo, hi = 0.0, z_two_sided(alpha)
-    while _t_tail2(hi, df) > alpha:
-        lo, hi = hi, hi * 2.0
-    for _ in range(200):                # bisection: the tail falls as t grows
-        mid = 0.5 * (lo + hi)
-        if _t_tail2(mid, df) > alpha:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo < 1e-12 * hi:
-            break
-    return 0.5 * (lo + hi)
+    from scipy.stats import t as student      # imported on first use: scipy is heavy
+    return float(student.ppf(1.0 - alpha / 2.0, df))
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
