@@ -853,8 +853,8 @@ def open_of_kind(run_dir: str | Path | RunDir, kinds: tuple[str, ...], what: str
     rd = run_dir if isinstance(run_dir, RunDir) else RunDir.open(run_dir)
     m = rd.manifest
     if m.get("kind") not in kinds:
-        hint = (f"; read it with: catchten summarize {rd.path}; finish it with: catchten "
-                f"resume {rd.path}") if m.get("kind") in KINDS else ""
+        hint = (f"; read it with: catchten summarize {rd.path} (catchten resume {rd.path} "
+                "finishes it if it is not finished)") if m.get("kind") in KINDS else ""
         raise CatchTenError("run-dir", f"not {what}",
                             f"{rd.path}: kind {m.get('kind')!r}{hint}")
     try:
