@@ -178,7 +178,7 @@ def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.Solv
         cards = sorted((c for c in rules.deck if c // 13 == s), key=lambda c: -pw[c])
         order[s, :len(cards)] = cards
     l1, l2 = _LEADER_KEYS
-    tables = _k.SolveTables(p, tp, rp, pw, hon, side, order,
+    tables = _k.make_tables(p, tp, rp, pw, hon, side, order,
                             np.ascontiguousarray(kt.top_trump, dtype=np.int64), l1, l2)
     _TABLE_CACHE[key] = tables
     return tables
@@ -198,7 +198,7 @@ class Solver:
     Parameters
     ----------
     tt_bits : int
-        The table holds ``2**tt_bits`` entries (~30 bytes each); it never grows.
+        The table holds ``2**tt_bits`` entries (32 bytes each); it never grows.
     node_limit : int or None
         Most nodes one solve may search (default 200 million, roughly a minute); a solve
         that needs more raises :class:`SolveLimitError` instead of running on (whole

@@ -76,55 +76,116 @@ MODE_COUNTS = 2    # three or more sides with card points: counts per side in th
 S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_ITERS, S_LIMIT, S_STOP, S_ABORT, \
     S_NST = range(11)
 
-SolveTables = namedtuple("SolveTables", "p tp rp pw hon side order top zl1 zl2")
-SolveTables.__doc__ = """The rule tables of one deal for the search (trumps fixed).
+# The tables and the scratch are each one flat int64 buffer (``buf``) with named views at
+# fixed offsets: the recursive search passes the buffers alone (a namedtuple of arrays is
+# passed field by field, ~7 words an array, which cost ~30 ns a call) and rebuilds the views
+# (free: slices at constant offsets).
+_T_SIZES = (("p", 24), ("tp", 52), ("rp", 52), ("pw", 52), ("hon", 52), ("side", MAX_SEATS),
+            ("order", 56), ("zl1", MAX_SEATS), ("zl2", MAX_SEATS), ("top", 8192))
+_S_SIZES = (("hands", MAX_SEATS), ("sets", MAX_SETS * MAX_SEATS), ("owner", 52),
+            ("future", MAX_SETS + 1), ("trick", MAX_PLY), ("moves", MAX_PLY * MAX_MOVES),
+            ("mscore", MAX_PLY * MAX_MOVES), ("winners", 128), ("tmp", 128), ("st", S_NST))
 
-p : int64 (K_NPARAMS,) scalars (``K_*``); tp : int64 (52,) trump power (0 = not a trump);
-rp : int64 (52,) power in its own suit; pw : int64 (52,) ``tp`` if a trump else ``rp``;
-hon : int64 (52,) honour points (10♦ bonus included); side : int64 (8,) side of each seat;
-order : int64 (4, 14) each suit's cards of the pack, strongest first (trick order), -1 after
-the last; top : int64 (8192,) ``Tables.top_trump`` (the play core's trick winner); zl1,
-zl2 : uint64 (8,) keys of the leader.
-"""
-SolveState = namedtuple("SolveState", "hands sets owner future trick moves mscore winners tmp st")
-SolveState.__doc__ = """Scratch of one search thread (allocated once, reused per solve).
 
-hands : int64 (8,) cards of the current set held by each seat; sets : int64 (3, 8) the deal's
-sets as dealt; owner : int64 (52,) seat dealt each card; future : int64
-(4,) cards of the sets after set ``s``; trick : int64 (64,) the cards of each trick by ply;
-moves, mscore :
-int64 (MAX_PLY, MAX_MOVES) move lists per ply; winners : int64 (64, 2) (winner seat, honour
-points) of each trick replayed; tmp : int64 (128,) scratch (``tmp[64 + ply]``: the killer
-card of each ply); st : int64 (S_NST,) root side, search id, counters,
-the node budget of one solve (``S_LIMIT``, 0 = none) and ``S_ABORT`` = 1 once a solve ran out of it
-(its values are then meaningless).
-"""
-TTable = namedtuple("TTable", "key1 key2 lo hi move depth sid")
-TTable.__doc__ = """A fixed-size transposition table (2**bits entries, two-entry buckets).
+def _offsets(sizes):
+    off = {}
+    o = 0
+    for name, size in sizes:
+        off[name] = (o, o + size)
+        o += size
+    return off, o
 
-key1, key2 : uint64 hashes; lo, hi : int16 lower / upper bound of the future value;
-move : int8 best lead (card index, -1 none); depth : int8 tricks to go; sid : int64 search id.
+
+_TO, T_BUF = _offsets(_T_SIZES)
+_SO, S_BUF = _offsets(_S_SIZES)
+(T_P, T_P1), (T_TP, T_TP1), (T_RP, T_RP1), (T_PW, T_PW1), (T_HON, T_HON1), \
+    (T_SIDE, T_SIDE1), (T_ORDER, T_ORDER1), (T_ZL1, T_ZL11), (T_ZL2, T_ZL21), \
+    (T_TOP, T_TOP1) = (_TO[name] for name, _ in _T_SIZES)
+(O_HANDS, O_HANDS1), (O_SETS, O_SETS1), (O_OWNER, O_OWNER1), (O_FUTURE, O_FUTURE1), \
+    (O_TRICK, O_TRICK1), (O_MOVES, O_MOVES1), (O_MSCORE, O_MSCORE1), (O_WIN, O_WIN1), \
+    (O_TMP, O_TMP1), (O_ST, O_ST1) = (_SO[name] for name, _ in _S_SIZES)
+
+SolveTables = namedtuple("SolveTables", "p tp rp pw hon side order zl1 zl2 top buf")
+SolveTables.__doc__ = """The rule tables of one deal for the search (trumps fixed): views of
+one int64 buffer ``buf`` (:func:`make_tables`).
+
+p : (K_NPARAMS,) scalars (``K_*``); tp : (52,) trump power (0 = not a trump);
+rp : (52,) power in its own suit; pw : (52,) ``tp`` if a trump else ``rp``;
+hon : (52,) honour points (10♦ bonus included); side : (8,) side of each seat;
+order : (56,) each suit's cards of the pack, strongest first (trick order), -1 after the
+last: suit ``s``, place ``j`` at ``14 * s + j``; zl1, zl2 : (8,) keys of the leader (uint64
+bits); top : (8192,) ``Tables.top_trump`` (the play core's trick winner).
 """
+SolveState = namedtuple("SolveState",
+                        "hands sets owner future trick moves mscore winners tmp st buf")
+SolveState.__doc__ = """Scratch of one search thread (allocated once, reused per solve): views
+of one int64 buffer ``buf``.
+
+hands : (8,) cards of the current set held by each seat; sets : (3 * 8,) the deal's sets as
+dealt (set ``s``, seat ``q`` at ``8 * s + q``); owner : (52,) seat dealt each card; future :
+(4,) cards of the sets after set ``s``; trick : (64,) the cards of each trick by ply;
+moves, mscore : (MAX_PLY * MAX_MOVES,) move lists per ply (``MAX_MOVES * ply + i``); winners :
+(64 * 2,) (winner seat, honour points) of each trick replayed; tmp : (128,) scratch
+(``tmp[64 + ply]``: the killer card of each ply); st : (S_NST,) root side, search id,
+counters, the node budget of one solve (``S_LIMIT``, 0 = none) and ``S_ABORT`` = 1 once a
+solve ran out of it (its values are then meaningless).
+"""
+TTable = namedtuple("TTable", "e")
+TTable.__doc__ = """A fixed-size transposition table: ``e`` int64 (4 * 2**bits,), four words an
+entry (two-entry buckets, one 64-byte line): key1, key2 (uint64 bits), search id, and the
+record ``lo | hi << 16 | move << 32 | depth << 40`` (lo, hi: int16 lower / upper bound of the
+future value; move: the best lead, int8, -1 none; depth: tricks to go).
+"""
+TT_WORDS = 4
+
+
+def _views(cls, sizes, buf):
+    off, _n = _offsets(sizes)
+    return cls(*(buf[off[name][0]:off[name][1]] for name, _ in sizes), buf)
+
+
+def make_tables(p, tp, rp, pw, hon, side, order, top, zl1, zl2) -> SolveTables:
+    """Pack the tables of one deal (shapes as in :data:`SolveTables`; ``order`` (4, 14),
+    ``zl1``, ``zl2`` uint64 (8,)) into one buffer and its views."""
+    buf = np.zeros(T_BUF, np.int64)
+    tabs = _views(SolveTables, _T_SIZES, buf)
+    tabs.p[:len(p)] = p
+    for name, arr in (("tp", tp), ("rp", rp), ("pw", pw), ("hon", hon), ("side", side),
+                      ("order", np.asarray(order).reshape(-1)), ("top", top)):
+        getattr(tabs, name)[:] = arr
+    tabs.zl1[:] = np.asarray(zl1, np.uint64).view(np.int64)
+    tabs.zl2[:] = np.asarray(zl2, np.uint64).view(np.int64)
+    return tabs
 
 
 def new_state() -> SolveState:
     """Zeroed scratch for one thread."""
-    return SolveState(np.zeros(MAX_SEATS, np.int64), np.zeros((MAX_SETS, MAX_SEATS), np.int64),
-                      np.zeros(52, np.int64), np.zeros(MAX_SETS + 1, np.int64),
-                      np.zeros(MAX_PLY, np.int64),
-                      np.zeros((MAX_PLY, MAX_MOVES), np.int64),
-                      np.zeros((MAX_PLY, MAX_MOVES), np.int64),
-                      np.zeros((64, 2), np.int64), np.zeros(128, np.int64),
-                      np.zeros(S_NST, np.int64))
+    return _views(SolveState, _S_SIZES, np.zeros(S_BUF, np.int64))
 
 
 def new_table(bits: int = 20) -> TTable:
-    """An empty transposition table of ``2**bits`` entries (~30 bytes each)."""
+    """An empty transposition table of ``2**bits`` entries (32 bytes each)."""
     size = 1 << int(bits)
-    return TTable(np.zeros(size, np.uint64), np.zeros(size, np.uint64),
-                  np.zeros(size, np.int16), np.zeros(size, np.int16),
-                  np.full(size, -1, np.int8), np.zeros(size, np.int8),
-                  np.full(size, -1, np.int64))
+    e = np.zeros(TT_WORDS * size, np.int64)
+    e[2::TT_WORDS] = -1        # no search id
+    return TTable(e)
+
+
+@njit(inline="always", **JIT)
+def _tview(b):
+    """The :data:`SolveTables` views of a tables buffer."""
+    return SolveTables(b[T_P:T_P1], b[T_TP:T_TP1], b[T_RP:T_RP1], b[T_PW:T_PW1],
+                       b[T_HON:T_HON1], b[T_SIDE:T_SIDE1], b[T_ORDER:T_ORDER1],
+                       b[T_ZL1:T_ZL11], b[T_ZL2:T_ZL21], b[T_TOP:T_TOP1], b)
+
+
+@njit(inline="always", **JIT)
+def _sview(b):
+    """The :data:`SolveState` views of a scratch buffer."""
+    return SolveState(b[O_HANDS:O_HANDS1], b[O_SETS:O_SETS1], b[O_OWNER:O_OWNER1],
+                      b[O_FUTURE:O_FUTURE1], b[O_TRICK:O_TRICK1], b[O_MOVES:O_MOVES1],
+                      b[O_MSCORE:O_MSCORE1], b[O_WIN:O_WIN1], b[O_TMP:O_TMP1],
+                      b[O_ST:O_ST1], b)
 
 
 def leader_keys():
@@ -325,7 +386,7 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
         for su in range(4):
             if (cands >> (13 * su)) & 0x1FFF:
                 for j in range(13):
-                    c = T.order[su, j]
+                    c = T.order[14 * su + j]
                     if c < 0:
                         break
                     if (allc >> c) & 1:
@@ -340,8 +401,9 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
                                 and not S.hands[q] & suit_mask(su):
                             ruffed |= 1 << su
     m = 0
-    mv = S.moves[ply]
-    sc = S.mscore[ply]
+    mb = MAX_MOVES * ply
+    mv = S.moves
+    sc = S.mscore
     killer = S.tmp[64 + ply]
     while cands:
         c = lowest_index(cands)
@@ -372,8 +434,8 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
         if k == 0 and c == killer and s < 90000:
             s += 1500
         # insertion, best first
-        j = m
-        while j > 0 and sc[j - 1] < s:
+        j = mb + m
+        while j > mb and sc[j - 1] < s:
             mv[j] = mv[j - 1]
             sc[j] = sc[j - 1]
             j -= 1
@@ -402,13 +464,13 @@ def _key(T, S, leader, t, cnt):
     named = p[K_HONMASK]
     if p[K_EXPOSED] and p[K_TURNUP] >= 0:
         named |= _bit(p[K_TURNUP])
-    k1 = T.zl1[leader] ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP)
-    k2 = T.zl2[leader] + np.uint64(t // p[K_SETSIZE] + 1)
+    k1 = np.uint64(T.zl1[leader]) ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP)
+    k2 = np.uint64(T.zl2[leader]) + np.uint64(t // p[K_SETSIZE] + 1)
     for s in range(4):
         lane = allc & suit_mask(s)
         j = 0
         while lane:
-            c = T.order[s, j]
+            c = T.order[14 * s + j]
             j += 1
             if (lane >> c) & 1:
                 lane ^= _bit(c)
@@ -443,7 +505,7 @@ def _sure(T, S, root, maxs):
     lane = allc & suit_mask(tr)
     j = 0
     while lane:
-        c = T.order[tr, j]
+        c = T.order[14 * tr + j]
         j += 1
         if not (lane >> c) & 1:
             continue
@@ -478,7 +540,7 @@ def _run(T, S, allc, s, seat):
     r = 0
     j = 0
     while lane:
-        c = T.order[s, j]
+        c = T.order[14 * s + j]
         j += 1
         if (lane >> c) & 1:
             if S.owner[c] != seat:
@@ -488,8 +550,8 @@ def _run(T, S, allc, s, seat):
     return r, (allc & suit_mask(s)) & ~lane
 
 
-@njit(**JIT)
-def _quick(T, S, leader, t, root, allc):
+@njit(**KERNEL_JIT)
+def _quick(tb, sb, leader, t, root, allc):
     """Tricks the leader's team surely takes at a trick start by cashing its winners (the
     quick tricks of bridge solvers): first the leader's run of top trumps (each opponent
     holding trumps must follow), then in each plain suit the leader's run of top cards for
@@ -501,7 +563,10 @@ def _quick(T, S, leader, t, root, allc):
     leader's trump tricks (the leader's run, and every trump of a seat holding no more
     trumps than the run is long: it must follow with all of them); their honours go to the
     leader's team. Plain-suit tricks are counted in ``MODE_LINEAR`` only. Nothing while an
-    exposed turn-up is still in play (its lock changes who can follow)."""
+    exposed turn-up is still in play (its lock changes who can follow). ``tb``, ``sb``: the
+    buffers of the tables and the scratch."""
+    T = _tview(tb)
+    S = _sview(sb)
     p = T.p
     n = p[K_N]
     tr = p[K_TRUMP]
@@ -548,9 +613,9 @@ def _quick(T, S, leader, t, root, allc):
             continue
         lane = allc & suit_mask(s)
         j = 0
-        while not (lane >> T.order[s, j]) & 1:
+        while not (lane >> T.order[14 * s + j]) & 1:
             j += 1
-        pt = S.owner[T.order[s, j]]
+        pt = S.owner[T.order[14 * s + j]]
         if pt == leader or (T.side[pt] == root) != team:
             continue
         r, _m = _run(T, S, allc, s, pt)
@@ -570,13 +635,16 @@ def _quick(T, S, leader, t, root, allc):
 
 
 @njit(**KERNEL_JIT)
-def _search(T, S, tt, pos, cnt, alpha, beta):
+def _search(tb, sb, tt, pos, cnt, alpha, beta):
     """Fail-soft alpha-beta: the future score difference (root side's view) of a position.
 
     ``pos`` packs the leader (bits 0-7), the cards in the trick (8-15) and the trick index
     in the deal (16-); ``cnt`` the card counts of the unit. A result ``<= alpha`` is an
-    upper bound, ``>= beta`` a lower bound, else exact.
+    upper bound, ``>= beta`` a lower bound, else exact. ``tb``, ``sb``: the buffers of the
+    tables and the scratch; ``tt``: the table's entries (``TTable.e``).
     """
+    T = _tview(tb)
+    S = _sview(sb)
     p = T.p
     n = p[K_N]
     leader = pos & 255
@@ -631,7 +699,7 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
         if lower >= beta:
             return lower
         # the leader's team cashes its quick tricks; the trumps that fall to them are sure
-        q, cap = _quick(T, S, leader, t, root, allc)
+        q, cap = _quick(tb, sb, leader, t, root, allc)
         if q > 0:
             if T.side[leader] == root:
                 if tr_ > 0:
@@ -651,24 +719,26 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
                     return upper
         # transposition table
         k1, k2 = _key(T, S, leader, t, cnt)
-        mask = tt.key1.shape[0] - 1
-        base = np.int64(k1 & np.uint64(mask)) & ~np.int64(1)
+        base = _bucket(tt, k1)
         sid = S.st[S_SID]
         S.st[S_PROBES] += 1
+        i1 = np.int64(k1)
+        i2 = np.int64(k2)
         for j in range(2):
-            e = base + j
-            if tt.sid[e] == sid and tt.key1[e] == k1 and tt.key2[e] == k2:
+            e = base + TT_WORDS * j
+            if tt[e] == i1 and tt[e + 1] == i2 and tt[e + 2] == sid:
                 slot = e
                 S.st[S_HITS] += 1
-                lo = np.int64(tt.lo[e])
-                hi = np.int64(tt.hi[e])
+                rec = tt[e + 3]
+                lo = _lo(rec)
+                hi = _hi(rec)
                 if lo >= beta:
                     return lo
                 if hi <= alpha:
                     return hi
                 if lo == hi:
                     return lo
-                ttmove = np.int64(tt.move[e])
+                ttmove = _move(rec)
                 break
     legal = _legal(T, S, seat, k, t)
     ply = t * n + k
@@ -681,7 +751,7 @@ def _search(T, S, tt, pos, cnt, alpha, beta):
     best = -INF if maximizing else INF
     bestc = -1
     for i in range(m):
-        c = S.moves[ply, i]
+        c = S.moves[MAX_MOVES * ply + i]
         v = _child(T, S, tt, pos, cnt, seat, c, alpha, beta)
         if S.st[S_ABORT]:
             return 0
@@ -721,7 +791,7 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
     S.hands[seat] ^= b
     S.trick[t * n + k] = c
     if k + 1 < n:
-        v = _search(T, S, tt, pos + 256, cnt, alpha, beta)
+        v = _search(T.buf, S.buf, tt, pos + 256, cnt, alpha, beta)
     else:
         w, hon = _winner(T, S, leader, n, t * n)
         pts, ncnt = _trick_value(T, S.st[S_ROOT], T.side[w], hon, cnt, t)
@@ -730,14 +800,36 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
         if nt % p[K_SETSIZE] == 0 and nt < p[K_NTRICKS]:
             si = nt // p[K_SETSIZE]
             for q in range(n):
-                S.hands[q] = S.sets[si, q]
+                S.hands[q] = S.sets[MAX_SEATS * si + q]
             loaded = True
-        v = pts + _search(T, S, tt, w | (nt << 16), ncnt, alpha - pts, beta - pts)
+        v = pts + _search(T.buf, S.buf, tt, w | (nt << 16), ncnt, alpha - pts, beta - pts)
         if loaded:
             for q in range(n):
                 S.hands[q] = 0
     S.hands[seat] ^= b
     return v
+
+
+@njit(inline="always", **JIT)
+def _bucket(tt, k1):
+    """First word of the two-entry bucket of key ``k1``."""
+    n_buckets = tt.shape[0] // (2 * TT_WORDS)
+    return np.int64(k1 & np.uint64(n_buckets - 1)) * (2 * TT_WORDS)
+
+
+@njit(inline="always", **JIT)
+def _lo(rec):
+    return ((rec & 0xFFFF) ^ 0x8000) - 0x8000
+
+
+@njit(inline="always", **JIT)
+def _hi(rec):
+    return (((rec >> 16) & 0xFFFF) ^ 0x8000) - 0x8000
+
+
+@njit(inline="always", **JIT)
+def _move(rec):
+    return (((rec >> 32) & 0xFF) ^ 0x80) - 0x80
 
 
 @njit(inline="always", **JIT)
@@ -752,25 +844,23 @@ def _store(S, tt, k1, k2, depth, v, alpha0, beta0, bestc, slot):
     else:
         lo = v
         hi = v
+    i1 = np.int64(k1)
+    i2 = np.int64(k2)
     e = slot
-    if slot >= 0 and tt.sid[e] == sid and tt.key1[e] == k1 and tt.key2[e] == k2:
+    if slot >= 0 and tt[e] == i1 and tt[e + 1] == i2 and tt[e + 2] == sid:
         # the same position: keep the tighter bounds (both are true bounds)
-        lo = max(lo, np.int64(tt.lo[e]))
-        hi = min(hi, np.int64(tt.hi[e]))
+        rec = tt[e + 3]
+        lo = max(lo, _lo(rec))
+        hi = min(hi, _hi(rec))
     else:
-        mask = tt.key1.shape[0] - 1
-        base = np.int64(k1 & np.uint64(mask)) & ~np.int64(1)
         # slot 0 keeps the deeper entry of this search, slot 1 takes the rest
-        e = base
-        if tt.sid[base] == sid and tt.depth[base] > depth:
-            e = base + 1
-    tt.key1[e] = k1
-    tt.key2[e] = k2
-    tt.lo[e] = lo
-    tt.hi[e] = hi
-    tt.move[e] = bestc
-    tt.depth[e] = depth
-    tt.sid[e] = sid
+        e = _bucket(tt, k1)
+        if tt[e + 2] == sid and (tt[e + 3] >> 40) > depth:
+            e += TT_WORDS
+    tt[e] = i1
+    tt[e + 1] = i2
+    tt[e + 2] = sid
+    tt[e + 3] = (lo & 0xFFFF) | ((hi & 0xFFFF) << 16) | ((bestc & 0xFF) << 32) | (depth << 40)
     S.st[S_STORES] += 1
 
 
@@ -785,7 +875,7 @@ def _guess(T, S, t):
     for q in range(n):
         m = S.hands[q] & p[K_HONMASK]
         for si in range(t // p[K_SETSIZE] + 1, p[K_NSETS]):
-            m |= S.sets[si, q] & p[K_HONMASK]
+            m |= S.sets[MAX_SEATS * si + q] & p[K_HONMASK]
         h = _honours_of(T, m)
         if p[K_MODE] == MODE_LINEAR and p[K_TRUMP] <= 3:
             # the side with more trumps takes more tricks
@@ -805,9 +895,9 @@ def _mtdf(T, S, tt, pos, cnt, guess, seat, c):
         S.st[S_ITERS] += 1
         b = g + 1 if g == lo else g
         if c < 0:
-            g = _search(T, S, tt, pos, cnt, b - 1, b)
+            g = _search(T.buf, S.buf, tt.e, pos, cnt, b - 1, b)
         else:
-            g = _child(T, S, tt, pos, cnt, seat, c, b - 1, b)
+            g = _child(T, S, tt.e, pos, cnt, seat, c, b - 1, b)
         if S.st[S_ABORT]:
             return 0
         if g < b:
@@ -831,22 +921,22 @@ def _set_up(T, S, deal, play, n_play, root_side):
     size = p[K_SETSIZE]
     for si in range(MAX_SETS):
         for q in range(MAX_SEATS):
-            S.sets[si, q] = deal[si, q] if si < ns and q < n else 0
+            S.sets[MAX_SEATS * si + q] = deal[si, q] if si < ns and q < n else 0
     acc_mask = np.int64(0)
     for si in range(ns - 1, -1, -1):
         S.future[si] = acc_mask
         for q in range(n):
-            acc_mask |= S.sets[si, q]
+            acc_mask |= S.sets[MAX_SEATS * si + q]
     S.future[ns] = 0
     for si in range(ns):
         for q in range(n):
-            m = S.sets[si, q]
+            m = S.sets[MAX_SEATS * si + q]
             while m:
                 c = lowest_index(m)
                 m &= m - 1
                 S.owner[c] = q
     for q in range(MAX_SEATS):
-        S.hands[q] = S.sets[0, q]
+        S.hands[q] = S.sets[q]
     leader = (p[K_DEALER] + 1) % n
     k = 0
     t = 0
@@ -858,21 +948,21 @@ def _set_up(T, S, deal, play, n_play, root_side):
         k += 1
         if k == n:
             w, hon = _winner(T, S, leader, n, t * n)
-            S.winners[t, 0] = w
-            S.winners[t, 1] = hon
+            S.winners[2 * t] = w
+            S.winners[2 * t + 1] = hon
             leader = w
             k = 0
             t += 1
             if t % size == 0 and t < p[K_NTRICKS]:
                 for q in range(n):
-                    S.hands[q] = S.sets[t // size, q]
+                    S.hands[q] = S.sets[MAX_SEATS * (t // size) + q]
     mover = (leader + k) % n
     root = T.side[mover] if root_side < 0 else root_side
     S.st[S_ROOT] = root
     acc = 0
     cnt = np.int64(0)
     for j in range(t):
-        pts, cnt = _trick_value(T, root, T.side[S.winners[j, 0]], S.winners[j, 1], cnt, j)
+        pts, cnt = _trick_value(T, root, T.side[S.winners[2 * j]], S.winners[2 * j + 1], cnt, j)
         acc += pts
     return leader | (k << 8) | (t << 16), cnt, acc
 
@@ -905,7 +995,7 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     guess = _guess(T, S, t)
     best = -INF if maximizing else INF
     for i in range(m):
-        c = S.moves[ply, i]
+        c = S.moves[MAX_MOVES * ply + i]
         v = _mtdf(T, S, tt, pos, cnt, guess, seat, c)
         if S.st[S_ABORT]:
             return 0
