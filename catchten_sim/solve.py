@@ -122,6 +122,20 @@ def _merge_ok(tp: np.ndarray, rp: np.ndarray, hon: np.ndarray, deck: Sequence[in
     return True
 
 
+def _rank_order_ok(pw: np.ndarray, named: int, deck: Sequence[int]) -> bool:
+    """True when, in every suit, rank order (card index) and trick order (``pw``) agree on
+    every pair of cards but two named ones (honours, an exposed turn-up): then the owners of
+    a suit's remaining cards in rank order, with the named cards by name, give their owners
+    in trick order, and the kernel may key positions by bit compression (``K_FASTKEY``)."""
+    for a in deck:
+        for b in deck:
+            if a // 13 != b // 13 or a >= b or ((named >> a) & 1 and (named >> b) & 1):
+                continue
+            if pw[a] >= pw[b]:
+                return False
+    return True
+
+
 def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.SolveTables:
     """The kernel tables of one deal (cached by rules, trump, turn-up and dealer).
 
@@ -173,6 +187,10 @@ def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.Solv
     p[_k.K_MERGE] = int(_merge_ok(tp, rp, hon, rules.deck))
     p[_k.K_NSETS] = rules.n_sets
     p[_k.K_DEALER] = dealer
+    named = int(p[_k.K_HONMASK])
+    if p[_k.K_EXPOSED] and turnup >= 0:
+        named |= 1 << turnup
+    p[_k.K_FASTKEY] = int(_rank_order_ok(pw, named, rules.deck))
     order = np.full((4, 14), -1, np.int64)
     for s in range(4):
         cards = sorted((c for c in rules.deck if c // 13 == s), key=lambda c: -pw[c])

@@ -1,8 +1,10 @@
-"""Bit tricks on int64 card masks: popcount, lowest set bit, k-th set bit, and the RNG.
+"""Bit tricks on int64 card masks: popcount, lowest set bit, k-th set bit, bit compression
+(``pext``), and the RNG.
 
 Under numba these are LLVM intrinsics (``llvm.ctpop``, ``llvm.cttz`` and, where the CPU
-has BMI2, ``llvm.x86.bmi.pdep.64``). With ``NUMBA_DISABLE_JIT=1`` the same names are
-plain Python functions, so the kernels run (slowly) as Python for debugging.
+has BMI2, ``llvm.x86.bmi.pdep.64`` and ``llvm.x86.bmi.pext.64``). With
+``NUMBA_DISABLE_JIT=1`` the same names are plain Python functions, so the kernels run
+(slowly) as Python for debugging.
 
 Masks are int64 (cards use bits 0..51, so the sign bit is never set); the random number
 generator (SplitMix64, counter-based) works on uint64 and hands out int64.
@@ -58,6 +60,19 @@ if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
             m &= m - 1
         return m & -m
 
+    def compress(x, m):
+        x = int(x)
+        m = int(m)
+        r = 0
+        j = 0
+        while m:
+            low = m & -m
+            if x & low:
+                r |= 1 << j
+            j += 1
+            m &= m - 1
+        return r
+
     HAVE_PDEP = False
 else:
     from llvmlite import binding as _llvm
@@ -105,6 +120,16 @@ else:
             return builder.call(fn, args)
         return sig, codegen
 
+    @_intrinsic
+    def _pext(typingctx, src, mask):
+        sig = _types.int64(_types.int64, _types.int64)
+
+        def codegen(context, builder, signature, args):
+            fnty = _ir.FunctionType(_ir.IntType(64), [_ir.IntType(64), _ir.IntType(64)])
+            fn = _cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.64")
+            return builder.call(fn, args)
+        return sig, codegen
+
     @njit(inline="always", **JIT)
     def popcount(x):
         return _ctpop(np.int64(x))
@@ -127,6 +152,25 @@ else:
             for _ in range(k):
                 m &= m - 1
             return m & -m
+
+    if HAVE_PDEP:
+        @njit(inline="always", **JIT)
+        def compress(x, m):
+            """The bits of ``x`` at the set bits of ``m``, packed low (BMI2 ``pext``)."""
+            return _pext(np.int64(x), np.int64(m))
+    else:
+        @njit(inline="always", **JIT)
+        def compress(x, m):
+            """The bits of ``x`` at the set bits of ``m``, packed low."""
+            r = np.int64(0)
+            j = 0
+            while m:
+                low = m & -m
+                if x & low:
+                    r |= np.int64(1) << j
+                j += 1
+                m &= m - 1
+            return r
 
 
 @njit(inline="always", **JIT)

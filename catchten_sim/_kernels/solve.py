@@ -54,7 +54,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .bits import JIT, KERNEL_JIT, highest_index, lowest_index, mix64, popcount
+from .bits import JIT, KERNEL_JIT, compress, highest_index, lowest_index, mix64, popcount
 from .scoring import card_points
 from .trick import legal_cards, lock_bit, suit_mask, trump_mask, winning_card
 
@@ -66,7 +66,8 @@ MAX_MOVES = 24
 
 # solver parameters (SolveTables.p)
 K_N, K_NSIDES, K_SETSIZE, K_NTRICKS, K_UNIT, K_SHARE, K_MODE, K_TRUMP, K_TURNUP, K_EXPOSED, \
-    K_NTFL, K_MUSTTRUMP, K_HALFN, K_HONMASK, K_MERGE, K_NSETS, K_DEALER, K_NPARAMS = range(18)
+    K_NTFL, K_MUSTTRUMP, K_HALFN, K_HONMASK, K_MERGE, K_NSETS, K_DEALER, K_FASTKEY, \
+    K_NPARAMS = range(19)
 # scoring modes
 MODE_HONOURS = 0   # card points off: each trick is worth ± its honours
 MODE_LINEAR = 1    # two sides with card points: ± (honours + players / 2)
@@ -455,7 +456,12 @@ def _key(T, S, leader, t, cnt):
     """Two 64-bit keys of a position at a trick boundary, by *relative rank*: for each suit,
     the seats holding its remaining cards in trick order, honours (and an exposed turn-up)
     by name, other cards only by place. Positions that differ only in which plain cards are
-    gone play out alike, so they meet. Also: the leader, the set, the counts that matter."""
+    gone play out alike, so they meet. Also: the leader, the set, the counts that matter.
+
+    With ``K_FASTKEY`` (rank order and trick order agree on every pair of cards of a suit
+    but two named ones: :func:`catchten_sim.solve.solver_tables`) the places come from bit
+    compression: each seat's cards packed over the cards still out (``pext``), the number
+    out in each suit, and each seat's named cards; else by walking the trick order."""
     p = T.p
     n = p[K_N]
     allc = np.int64(0)
@@ -466,6 +472,21 @@ def _key(T, S, leader, t, cnt):
         named |= _bit(p[K_TURNUP])
     k1 = np.uint64(T.zl1[leader]) ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP)
     k2 = np.uint64(T.zl2[leader]) + np.uint64(t // p[K_SETSIZE] + 1)
+    if p[K_FASTKEY]:
+        w = np.uint64(0)
+        for s in range(4):
+            w |= np.uint64(popcount(allc & suit_mask(s))) << np.uint64(8 * s)
+        k1 = (k1 ^ w) * _M1
+        k2 = (k2 + w) * _M2
+        for q in range(n):
+            h = S.hands[q]
+            w = np.uint64(compress(h, allc))
+            k1 = (k1 ^ w) * _M1
+            k2 = (k2 + w) * _M2
+            w = np.uint64(h & named)
+            k1 = (k1 ^ w) * _M1
+            k2 = (k2 + w) * _M2
+        return mix64(k1), mix64(k2 ^ (k2 >> np.uint64(29)))
     for s in range(4):
         lane = allc & suit_mask(s)
         j = 0
