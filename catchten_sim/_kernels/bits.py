@@ -1,5 +1,5 @@
 """Bit tricks on int64 card masks: popcount, lowest set bit, k-th set bit, bit compression
-(``pext``), and the RNG.
+and expansion (``pext``, ``pdep``), and the RNG.
 
 Under numba these are LLVM intrinsics (``llvm.ctpop``, ``llvm.cttz`` and, where the CPU
 has BMI2, ``llvm.x86.bmi.pdep.64`` and ``llvm.x86.bmi.pext.64``). With
@@ -69,6 +69,19 @@ if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
             low = m & -m
             if x & low:
                 r |= 1 << j
+            j += 1
+            m &= m - 1
+        return r
+
+    def expand(x, m):
+        x = int(x)
+        m = int(m)
+        r = 0
+        j = 0
+        while m:
+            low = m & -m
+            if (x >> j) & 1:
+                r |= low
             j += 1
             m &= m - 1
         return r
@@ -158,7 +171,25 @@ else:
         def compress(x, m):
             """The bits of ``x`` at the set bits of ``m``, packed low (BMI2 ``pext``)."""
             return _pext(np.int64(x), np.int64(m))
+
+        @njit(inline="always", **JIT)
+        def expand(x, m):
+            """The low bits of ``x`` placed at the set bits of ``m`` (BMI2 ``pdep``)."""
+            return _pdep(np.int64(x), np.int64(m))
     else:
+        @njit(inline="always", **JIT)
+        def expand(x, m):
+            """The low bits of ``x`` placed at the set bits of ``m``."""
+            r = np.int64(0)
+            j = 0
+            while m:
+                low = m & -m
+                if (x >> j) & 1:
+                    r |= low
+                j += 1
+                m &= m - 1
+            return r
+
         @njit(inline="always", **JIT)
         def compress(x, m):
             """The bits of ``x`` at the set bits of ``m``, packed low."""

@@ -54,7 +54,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .bits import JIT, KERNEL_JIT, compress, highest_index, lowest_index, mix64, popcount
+from .bits import JIT, KERNEL_JIT, compress, expand, highest_index, lowest_index, mix64, \
+    popcount
 from .scoring import card_points
 from .trick import legal_cards, lock_bit, suit_mask, trump_mask, winning_card
 
@@ -300,7 +301,12 @@ def _legal(T, S, seat, k, t):
 
 @njit(inline="always", **JIT)
 def _thin(T, S, legal, seat, k, tb):
-    """Drop cards equivalent to a higher card of the same hand (see the module docstring)."""
+    """Drop cards equivalent to a higher card of the same hand (see the module docstring):
+    a plain legal card whose next higher card of its suit, among these cards and the cards
+    of the other hands and of the trick, is also one of these cards. Bit-parallel: the
+    cards packed in rank order (``compress``), each kept card's successor tested with one
+    shift, and the dropped cards placed back (``expand``); the top card of each suit has no
+    successor in its suit."""
     if not T.p[K_MERGE]:
         return legal
     n = T.p[K_N]
@@ -309,24 +315,17 @@ def _thin(T, S, legal, seat, k, tb):
         present |= S.hands[i]
     for i in range(k):
         present |= _bit(S.trick[tb + i])
-    gaps = present & ~S.hands[seat]
     plain = legal & ~T.p[K_HONMASK]
-    out = legal
+    if plain & (plain - 1) == 0:
+        return legal
+    pm = plain | (present & ~S.hands[seat])
+    tops = np.int64(0)
     for s in range(4):
-        lane = (plain >> (13 * s)) & 0x1FFF
-        if lane & (lane - 1) == 0:
-            continue
-        g = (gaps >> (13 * s)) & 0x1FFF
-        prev = highest_index(lane)
-        lane &= ~(np.int64(1) << prev)
-        while lane:
-            r = highest_index(lane)
-            lane &= ~(np.int64(1) << r)
-            between = ((np.int64(1) << prev) - 1) & ~((np.int64(1) << (r + 1)) - 1)
-            if g & between == 0:
-                out &= ~(np.int64(1) << (13 * s + r))
-            prev = r
-    return out
+        lane = pm & suit_mask(s)
+        if lane:
+            tops |= _bit(highest_index(lane))
+    x = compress(plain, pm)
+    return legal & ~(expand(x & (x >> 1), pm) & ~tops)
 
 
 @njit(inline="always", **JIT)
@@ -719,25 +718,6 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
             return upper
         if lower >= beta:
             return lower
-        # the leader's team cashes its quick tricks; the trumps that fall to them are sure
-        q, cap = _quick(tb, sb, leader, t, root, allc)
-        if q > 0:
-            if T.side[leader] == root:
-                if tr_ > 0:
-                    cap |= run
-                lower += 2 * (_honours_of(T, cap) - pr)
-                if mode == MODE_LINEAR and q > tr_:
-                    lower += 2 * p[K_HALFN] * (q - tr_)
-                if lower >= beta:
-                    return lower
-            else:
-                if to > 0:
-                    cap |= run
-                upper -= 2 * (_honours_of(T, cap) - po)
-                if mode == MODE_LINEAR and q > to:
-                    upper -= 2 * p[K_HALFN] * (q - to)
-                if upper <= alpha:
-                    return upper
         # transposition table
         k1, k2 = _key(T, S, leader, t, cnt)
         base = _bucket(tt, k1)
@@ -761,12 +741,36 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     return lo
                 ttmove = _move(rec)
                 break
+        # the leader's team cashes its quick tricks; the trumps that fall to them are sure
+        q, cap = _quick(tb, sb, leader, t, root, allc)
+        if q > 0:
+            if T.side[leader] == root:
+                if tr_ > 0:
+                    cap |= run
+                lower += 2 * (_honours_of(T, cap) - pr)
+                if mode == MODE_LINEAR and q > tr_:
+                    lower += 2 * p[K_HALFN] * (q - tr_)
+                if lower >= beta:
+                    return lower
+            else:
+                if to > 0:
+                    cap |= run
+                upper -= 2 * (_honours_of(T, cap) - po)
+                if mode == MODE_LINEAR and q > to:
+                    upper -= 2 * p[K_HALFN] * (q - to)
+                if upper <= alpha:
+                    return upper
     legal = _legal(T, S, seat, k, t)
     ply = t * n + k
     cands = _thin(T, S, legal, seat, k, ply - k)
     if ttmove >= 0 and not (cands >> ttmove) & 1:
         ttmove = -1
-    m = _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove)
+    if cands & (cands - 1) == 0:
+        # one card to play (after equivalent cards merged): nothing to order
+        S.moves[MAX_MOVES * ply] = lowest_index(cands)
+        m = 1
+    else:
+        m = _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove)
     alpha0 = alpha
     beta0 = beta
     best = -INF if maximizing else INF
