@@ -116,9 +116,9 @@ def test_solution_api_and_frame():
 def test_table_size_is_fixed_and_small_tables_still_exact():
     record, want = _load("foster4_left5_lead_01")
     s = Solver(tt_bits=4)   # 16 entries: constant replacement, values unchanged
-    size = s.table.e.shape[0] // 4
+    size = s.table.e.shape[0] // 2
     assert solve(record, solver=s).values == {c["card"]: c["value"] for c in want["cards"]}
-    assert s.table.e.shape[0] // 4 == size == 16
+    assert s.table.e.shape[0] // 2 == size == 16
 
 
 def test_node_limit_stops_a_solve_with_a_clear_error_and_the_solver_stays_usable():

@@ -133,12 +133,14 @@ counters, the node budget of one solve (``S_LIMIT``, 0 = none) and ``S_ABORT`` =
 solve ran out of it (its values are then meaningless).
 """
 TTable = namedtuple("TTable", "e")
-TTable.__doc__ = """A fixed-size transposition table: ``e`` int64 (4 * 2**bits,), four words an
-entry (two-entry buckets, one 64-byte line): key1, key2 (uint64 bits), search id, and the
-record ``lo | hi << 16 | move << 32 | depth << 40`` (lo, hi: int16 lower / upper bound of the
-future value; move: the best lead, int8, -1 none; depth: tricks to go).
+TTable.__doc__ = """A fixed-size transposition table: ``e`` int64 (2 * 2**bits,), two words an
+entry (two-entry buckets of 32 bytes): the first key (uint64 bits; the search id is mixed
+into it, so entries of earlier solves never match), and the record ``lo | hi << 16 |
+move << 32 | depth << 38 | age << 43 | check << 48`` (lo, hi: int16 lower / upper bound of
+the future value; move: the best lead, 6 bits, 63 none; depth: tricks to go, 5 bits; age:
+the search id's low 5 bits, for replacement only; check: the second key's top 16 bits).
 """
-TT_WORDS = 4
+TT_WORDS = 2
 
 
 def _views(cls, sizes, buf):
@@ -166,11 +168,9 @@ def new_state() -> SolveState:
 
 
 def new_table(bits: int = 20) -> TTable:
-    """An empty transposition table of ``2**bits`` entries (32 bytes each)."""
+    """An empty transposition table of ``2**bits`` entries (16 bytes each)."""
     size = 1 << int(bits)
-    e = np.zeros(TT_WORDS * size, np.int64)
-    e[2::TT_WORDS] = -1        # no search id
-    return TTable(e)
+    return TTable(np.zeros(TT_WORDS * size, np.int64))
 
 
 @njit(inline="always", **JIT)
@@ -455,7 +455,8 @@ def _key(T, S, leader, t, cnt):
     """Two 64-bit keys of a position at a trick boundary, by *relative rank*: for each suit,
     the seats holding its remaining cards in trick order, honours (and an exposed turn-up)
     by name, other cards only by place. Positions that differ only in which plain cards are
-    gone play out alike, so they meet. Also: the leader, the set, the counts that matter.
+    gone play out alike, so they meet. Also: the leader, the set, the counts that matter,
+    and the search id (entries of earlier solves never match).
 
     With ``K_FASTKEY`` (rank order and trick order agree on every pair of cards of a suit
     but two named ones: :func:`catchten_sim.solve.solver_tables`) the places come from bit
@@ -469,7 +470,8 @@ def _key(T, S, leader, t, cnt):
     named = p[K_HONMASK]
     if p[K_EXPOSED] and p[K_TURNUP] >= 0:
         named |= _bit(p[K_TURNUP])
-    k1 = np.uint64(T.zl1[leader]) ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP)
+    k1 = np.uint64(T.zl1[leader]) ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP) \
+        ^ (np.uint64(S.st[S_SID]) * _M2)
     k2 = np.uint64(T.zl2[leader]) + np.uint64(t // p[K_SETSIZE] + 1)
     if p[K_FASTKEY]:
         w = np.uint64(0)
@@ -721,16 +723,15 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         # transposition table
         k1, k2 = _key(T, S, leader, t, cnt)
         base = _bucket(tt, k1)
-        sid = S.st[S_SID]
         S.st[S_PROBES] += 1
         i1 = np.int64(k1)
-        i2 = np.int64(k2)
+        chk = _check(k2)
         for j in range(2):
             e = base + TT_WORDS * j
-            if tt[e] == i1 and tt[e + 1] == i2 and tt[e + 2] == sid:
+            if tt[e] == i1 and (tt[e + 1] >> 48) & 0xFFFF == chk:
                 slot = e
                 S.st[S_HITS] += 1
-                rec = tt[e + 3]
+                rec = tt[e + 1]
                 lo = _lo(rec)
                 hi = _hi(rec)
                 if lo >= beta:
@@ -854,7 +855,13 @@ def _hi(rec):
 
 @njit(inline="always", **JIT)
 def _move(rec):
-    return (((rec >> 32) & 0xFF) ^ 0x80) - 0x80
+    m = (rec >> 32) & 63
+    return -1 if m == 63 else m
+
+
+@njit(inline="always", **JIT)
+def _check(k2):
+    return np.int64(k2 >> np.uint64(48))
 
 
 @njit(inline="always", **JIT)
@@ -870,22 +877,23 @@ def _store(S, tt, k1, k2, depth, v, alpha0, beta0, bestc, slot):
         lo = v
         hi = v
     i1 = np.int64(k1)
-    i2 = np.int64(k2)
+    chk = _check(k2)
+    age = sid & 31
     e = slot
-    if slot >= 0 and tt[e] == i1 and tt[e + 1] == i2 and tt[e + 2] == sid:
+    if slot >= 0 and tt[e] == i1 and (tt[e + 1] >> 48) & 0xFFFF == chk:
         # the same position: keep the tighter bounds (both are true bounds)
-        rec = tt[e + 3]
+        rec = tt[e + 1]
         lo = max(lo, _lo(rec))
         hi = min(hi, _hi(rec))
     else:
         # slot 0 keeps the deeper entry of this search, slot 1 takes the rest
         e = _bucket(tt, k1)
-        if tt[e + 2] == sid and (tt[e + 3] >> 40) > depth:
+        rec = tt[e + 1]
+        if (rec >> 43) & 31 == age and (rec >> 38) & 31 > depth:
             e += TT_WORDS
     tt[e] = i1
-    tt[e + 1] = i2
-    tt[e + 2] = sid
-    tt[e + 3] = (lo & 0xFFFF) | ((hi & 0xFFFF) << 16) | ((bestc & 0xFF) << 32) | (depth << 40)
+    tt[e + 1] = ((lo & 0xFFFF) | ((hi & 0xFFFF) << 16) | ((bestc & 63) << 32) | (depth << 38)
+                 | (age << 43) | (chk << 48))
     S.st[S_STORES] += 1
 
 
