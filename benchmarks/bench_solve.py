@@ -103,7 +103,7 @@ def main() -> int:
     ap.add_argument("--f52-deals", type=int, default=50,
                     help="french52 deals (default 50; 13 tricks each)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--tt-bits", type=int, default=18)
+    ap.add_argument("--tt-bits", type=int, default=17)
     ap.add_argument("--node-limit", type=int, default=20_000_000,
                     help="most nodes per solve; a deal over it counts as unfinished (its time "
                     "still counts)")

@@ -87,7 +87,7 @@ class DoubleDummyEvaluator:
     names = DD_MEASURES
 
     def __init__(self, info: InfoSet, candidates: Sequence[int], *, seed: int = 1,
-                 threads: int = 1, tt_bits: int = 18, executor: Any = None) -> None:
+                 threads: int = 1, tt_bits: int = 17, executor: Any = None) -> None:
         r = info.rules
         self.info = info
         self.candidates = np.array(list(candidates), dtype=np.int64)

@@ -224,7 +224,7 @@ class Solver:
         limit.
     """
 
-    def __init__(self, tt_bits: int = 18, node_limit: int | None = DEFAULT_NODE_LIMIT) -> None:
+    def __init__(self, tt_bits: int = 17, node_limit: int | None = DEFAULT_NODE_LIMIT) -> None:
         if not 4 <= int(tt_bits) <= 30:
             raise ValueError("tt_bits must be 4 to 30")
         if node_limit is not None and int(node_limit) < 1:
@@ -360,7 +360,7 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None) -> S
     line : bool
         Also find one optimal line of play to the end of the deal.
     solver : Solver, optional
-        Reuse a search context (table size); default: one shared 2**18-entry table.
+        Reuse a search context (table size); default: one shared 2**17-entry table (2 MB).
 
     Returns
     -------
