@@ -396,16 +396,11 @@ def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
         tmask = trump_mask(T.p[K_TRUMP])
         for su in range(4):
             if (cands >> (13 * su)) & 0x1FFF:
-                for j in range(13):
-                    c = T.order[14 * su + j]
-                    if c < 0:
-                        break
-                    if (allc >> c) & 1:
-                        top |= _bit(c)
-                        o = S.owner[c]
-                        if o != seat and (T.side[o] == root) == maximizing:
-                            to_partner |= 1 << su
-                        break
+                c = _top_card(T, allc, su)
+                top |= _bit(c)
+                o = S.owner[c]
+                if o != seat and (T.side[o] == root) == maximizing:
+                    to_partner |= 1 << su
                 if su != T.p[K_TRUMP]:
                     for q in range(n):
                         if (T.side[q] == root) != maximizing and S.hands[q] & tmask \
@@ -566,10 +561,24 @@ def _sure(T, S, root, maxs):
 
 
 @njit(inline="always", **JIT)
+def _top_card(T, allc, s):
+    """The highest remaining card of suit ``s`` (some card of it is in ``allc``) in trick
+    order: by the trump lane table for trumps, else the highest rank."""
+    if s == T.p[K_TRUMP]:
+        return 13 * s + T.top[(allc >> (13 * s)) & 0x1FFF]
+    return highest_index(allc & suit_mask(s))
+
+
+@njit(inline="always", **JIT)
 def _run(T, S, allc, s, seat):
     """How many of the highest remaining cards of suit ``s`` (trick order) ``seat`` holds
-    in a row, and their mask."""
+    in a row, and their mask (a plain suit's trick order is its rank order: bit tricks)."""
     lane = allc & suit_mask(s)
+    if s != T.p[K_TRUMP]:
+        others = lane & ~S.hands[seat]
+        if others:
+            lane &= ~((_bit(highest_index(others)) << 1) - 1)
+        return popcount(lane), lane
     r = 0
     j = 0
     while lane:
@@ -644,11 +653,7 @@ def _quick(tb, sb, leader, t, root, allc):
     for s in range(4):
         if not lh & suit_mask(s) or (s == tr and ntfl_now):
             continue
-        lane = allc & suit_mask(s)
-        j = 0
-        while not (lane >> T.order[14 * s + j]) & 1:
-            j += 1
-        pt = S.owner[T.order[14 * s + j]]
+        pt = S.owner[_top_card(T, allc, s)]
         if pt == leader or (T.side[pt] == root) != team:
             continue
         r, _m = _run(T, S, allc, s, pt)
