@@ -13,8 +13,9 @@ Entry kernels (``KERNEL_JIT``: no reference counting, allocate nothing)
 every seat plays ``random`` it calls ``_random_pair(tab, sp, lanes, seed, ia)`` (a
 :data:`PairTables`, two :data:`Lane`), which deals and plays two deals in lockstep
 (:func:`.deal.deal_cards2`, :func:`play_random2`; each deal exactly as alone).
-Otherwise (and for the last deal of an odd count) it calls ``_deal_and_play(tab, sp, scr, policies, seed, ia)`` (a
-:data:`PlayTables`, a :data:`PlayScratch`) per deal: the play loop in a kernel of its own.
+Otherwise (and for the last deal of an odd count) it calls ``_deal_and_play(tab, sp,
+scr, policies, seed, ia)`` (a :data:`PlayTables`, a :data:`PlayScratch`) per deal: the
+play loop in a kernel of its own.
 ``_deal_one(tab, seed, deal_index, scr, res)`` and ``_play_given(tab, scr, deal, policies,
 rng_state, script, logs, res)``: the kernels of :func:`deal_one` and :func:`play_given`.
 
@@ -27,7 +28,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .bits import JIT, KERNEL_JIT, lowest_index, popcount, rng_below_s, rng_seed, select_bit
+from .bits import JIT, KERNEL_JIT, ix, lowest_index, popcount, rng_below_s, rng_seed, select_bit
 from .deal import deal_cards2, deal_trumps, fix_trumps
 from .layout import (A_ADV, A_ADVSQ, A_FATE, A_FBH, A_HCP, A_HHON, A_HOLDN, A_HOLDS,
                      A_HOLDSS, A_HTOT, A_NDEALS, A_SIDE, A_SIDESQ, A_SUMS, A_SUMSQ, A_NOFF,
@@ -148,8 +149,7 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
 
     Rules: :func:`.trick.legal_cards`, :func:`.trick.winning_card` (kept card by card:
     a card wins so far when it is in ``Tables.beats`` of the card winning before it); set
-    transitions
-    (docs/rules.md §2) as :func:`.trick.finish_trick`.
+    transitions (docs/rules.md §2) as :func:`.trick.finish_trick`.
     """
     side_of_seat = tab.side_of_seat
     top_trump = tab.top_trump
@@ -171,8 +171,8 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
     ntfl = sp[S_NTFL] != 0
     must_trump = sp[S_MUSTTRUMP] != 0
     tmask = trump_mask(trump)
-    beats_t = tab.beats[trump]
-    ten = tab.ten_card[trump]
+    beats_t = tab.beats[ix(trump)]
+    ten = tab.ten_card[ix(trump)]
     ten_bit = np.int64(1) << ten if ten >= 0 else np.int64(0)
     ten_taker = -1
     played = np.int64(0)
@@ -220,13 +220,13 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
             seat = leader + k0
             seat = seat - n if seat >= n else seat
             for k in range(k0, n):
-                hand = hands_cur[seat]
+                hand = hands_cur[ix(seat)]
                 legal = legal_cards(hand, lock, k, ledmask, t == 0, tmask, ntfl, must_trump)
-                pol = POL_RANDOM if only_random else policies[seat]
+                pol = POL_RANDOM if only_random else policies[ix(seat)]
                 c, s = choose_card(tab, pol, seat, legal, hand, k, led, tm, trump, played,
                                    trump_leads, (win, win_seat), s, script, scr.spos)
                 bit = np.int64(1) << c
-                hands_cur[seat] = hand ^ bit
+                hands_cur[ix(seat)] = hand ^ bit
                 tm |= bit
                 if do_log:
                     log_cards[t_index, k] = c
@@ -235,17 +235,17 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
                     ledmask = suit_mask(led)
                     win = c
                     win_seat = seat
-                elif ((beats_t[win] >> c) & 1) != 0:
+                elif ((beats_t[ix(win)] >> c) & 1) != 0:
                     win = c
                     win_seat = seat
                 seat = seat + 1
                 seat = 0 if seat == n else seat
             played |= tm
-            cap_mask[unit, side_of_seat[win_seat]] |= tm
-            seat_tricks[win_seat] += 1
+            cap_mask[ix(unit), ix(side_of_seat[ix(win_seat)])] |= tm
+            seat_tricks[ix(win_seat)] += 1
             ten_taker = win_seat if (tm & ten_bit) != 0 else ten_taker
             if not only_random:             # only the heuristic reads trump leads
-                trump_leads[side_of_seat[leader]] += 1 if led == trump else 0
+                trump_leads[ix(side_of_seat[ix(leader)])] += 1 if led == trump else 0
             if do_log:
                 log_leader[t_index] = leader
                 log_winner[t_index] = win_seat

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JIT, highest_index, lowest_index, popcount, rng_below_s, select_bit
+from .bits import JIT, highest_index, ix, lowest_index, popcount, rng_below_s, select_bit
 from .layout import NO_TRUMPS, POL_RANDOM, POL_SCRIPTED
 from .trick import suit_mask
 
@@ -105,7 +105,7 @@ def _safe_cards(unseen, tmask, trump, beats_t, top_trump):
     each plain card above the highest unseen card of its suit (plain ranks in bit order)."""
     ut = (unseen & tmask) >> np.int64(13 * trump)
     if ut != 0:
-        return beats_t[trump * 13 + top_trump[ut]]
+        return beats_t[ix(trump * 13 + top_trump[ix(ut)])]
     y = unseen
     y |= (y >> np.int64(1)) & _K1
     y |= (y >> np.int64(2)) & _K2
@@ -161,23 +161,23 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     if (legal & (legal - 1)) == 0:
         return lowest_index(legal)
     top_trump = tab.top_trump
-    ten = tab.ten_card[trump]
-    hmask = tab.hon_mask[trump]
+    ten = tab.ten_card[ix(trump)]
+    hmask = tab.hon_mask[ix(trump)]
     played = played | tm
     unseen = tab.deck_mask & ~played & ~hand
-    myside = tab.side_of_seat[seat]
+    myside = tab.side_of_seat[ix(seat)]
     has_trumps = trump < NO_TRUMPS
     tmask = suit_mask(trump) if has_trumps else np.int64(0)
-    beats_t = tab.beats[trump]
+    beats_t = tab.beats[ix(trump)]
     if k == 0:
         # 1. draw the Ten
-        if has_trumps and ten >= 0 and trump_leads[myside] < 2 and \
+        if has_trumps and ten >= 0 and trump_leads[ix(myside)] < 2 and \
                 ((played >> ten) & 1) == 0 and ((hand >> ten) & 1) == 0:
             lt = legal & tmask
-            if lt != 0 and popcount(hand & tab.top3[trump]) >= 2:
+            if lt != 0 and popcount(hand & tab.top3[ix(trump)]) >= 2:
                 lane = ((lt & ~(np.int64(1) << ten)) >> np.int64(13 * trump)) & np.int64(0x1FFF)
                 if lane != 0:
-                    return trump * 13 + top_trump[lane]
+                    return trump * 13 + top_trump[ix(lane)]
         # 2. a master card of a plain suit that scores no honour (the lowest such; with
         # no trumps an honour too): none while a trump is unseen (it beats every plain
         # card), else the plain cards of :func:`_safe_cards`
@@ -219,10 +219,10 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     # of the led suit) is ``unseen & beats_t[c] == 0``; the mask of all such cards
     # (:func:`_safe_cards`) only where rule 8 needs it
     win_card, win_seat = win
-    beats_win = beats_t[win_card]
+    beats_win = beats_t[ix(win_card)]
     trick_hon = (tm & hmask) != 0
-    opp_after_me = tab.opp_after[seat, k]
-    partner_win = tab.side_of_seat[win_seat] == myside
+    opp_after_me = tab.opp_after[ix(seat), ix(k)]
+    partner_win = tab.side_of_seat[ix(win_seat)] == myside
     partner_safe = partner_win and (not opp_after_me or (unseen & beats_win) == 0)
     # 4. the Ten
     if ten >= 0 and ((legal >> ten) & 1) != 0:
@@ -235,12 +235,12 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     winners = legal & beats_win
     # 5. partner winning (and 10. when no card wins): throw
     if (winners != 0) & ((not partner_win) | ((not partner_safe) & trick_hon)):
-        cwin_t = tab.cwin[trump]
+        cwin_t = tab.cwin[ix(trump)]
         if not opp_after_me:
             # 6. last to act for the opponents: the cheapest winner; but keep a master
             # when a bigger honour that can be beaten also wins (win with the honour)
             best = _cheapest_win(winners, hmask, tmask, cwin_t)
-            if (unseen & beats_t[best]) == 0:
+            if (unseen & beats_t[ix(best)]) == 0:
                 honours_t = tab.honours[trump]
                 alt = -1
                 ac = np.int64(1) << 40
@@ -270,7 +270,7 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
             mt = m & tmask
             return highest_index(mt if mt != 0 else m)
     # 10. throw the lowest non-counting card
-    return _cheapest_throw(legal, hmask, tmask, tab.clow[trump])
+    return _cheapest_throw(legal, hmask, tmask, tab.clow[ix(trump)])
 
 
 @njit(inline="always", **JIT)
