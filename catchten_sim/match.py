@@ -479,8 +479,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     scheduler, workers : a running Dask cluster / a local one of ``workers`` processes
         (kernel policies only); the same numbers as threads.
     outputs : dict, optional
-        Kept in the run directory's manifest (JSON-able; the CLI's ``{"report": DIR}``), so
-        that ``catchten resume`` writes the files the command asked for.
+        As in :func:`catchten_sim.simulate.simulate`.
 
     Returns
     -------
