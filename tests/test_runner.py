@@ -781,3 +781,75 @@ def test_ctrl_c_after_chunks_were_kept_names_the_run_directory(tmp_path, monkeyp
     monkeypatch.setattr(runner, "LAST_RUN_DIR", d)
     line = cli_mod._interrupted_line()
     assert line.startswith("error: interrupted") and f"catchten resume {d}" in line
+
+
+# ------------------------------------------- leftovers of issue 12: waits, finished dirs
+def test_a_scheduler_with_no_worker_says_it_waits_then_runs_when_one_joins(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(runner, "WORKER_NOTICE", 0.5)
+    rules = Rules("foster", 4)
+    threads = simulate(rules, "random", n_deals=4000, seed=3, chunk=1000, threads=1)
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+                                  host="127.0.0.1", protocol="tcp",
+                                  silence_logs=50) as cluster:
+        addr = cluster.scheduler_address
+        heard = []
+
+        def say(msg):
+            heard.append(msg)
+            if msg.startswith("waiting for workers"):
+                cluster.scale(1)           # the user starts a worker
+
+        import threading
+        late = threading.Timer(30, cluster.scale, (1,))     # no notice: fail, never hang
+        late.start()
+        try:
+            with runner.notices(say):
+                got = simulate(rules, "random", n_deals=4000, seed=3, chunk=1000,
+                               scheduler=addr)
+        finally:
+            late.cancel()
+    waits = [m for m in heard if m.startswith("waiting")]
+    assert waits == [f"waiting for workers at {addr}: none has joined in 0.5 s (start one: "
+                     f"dask worker {addr}; Ctrl-C stops)"], heard
+    assert numbers(got) == numbers(threads)
+
+
+def test_a_cluster_with_workers_says_nothing_of_waiting(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(runner, "WORKER_NOTICE", 0.01)
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None,
+                                  host="127.0.0.1", protocol="tcp",
+                                  silence_logs=50) as cluster:
+        heard = []
+        with runner.notices(heard.append):
+            simulate(Rules("foster", 4), "random", n_deals=2000, seed=3, chunk=1000,
+                     scheduler=cluster.scheduler_address)
+    assert not [m for m in heard if m.startswith("waiting")], heard
+
+
+def test_processes_started_while_a_local_cluster_starts_never_see_ctrl_c():
+    """A terminal's Ctrl-C reaches a local cluster's worker processes while they still
+    import (before their preload ignores it): started inside ``sigint_deferred(children=
+    True)`` they inherit SIGINT blocked, and the run's own Ctrl-C is held to the end."""
+    import multiprocessing
+    import threading
+    ctx = multiprocessing.get_context("spawn")
+    codes = []
+
+    def start():                    # distributed starts its processes from its own threads
+        p = ctx.Process(target=signal.raise_signal, args=(signal.SIGINT,))
+        p.start()
+        p.join(60)
+        codes.append(p.exitcode)
+
+    with pytest.raises(KeyboardInterrupt):
+        with runner.sigint_deferred(children=True):
+            t = threading.Thread(target=start)
+            t.start()
+            os.kill(os.getpid(), signal.SIGINT)     # held until the block ends
+            t.join(60)
+            assert codes == [0]     # the child's own SIGINT stayed blocked: no traceback
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    assert signal.SIGINT not in mask
