@@ -448,11 +448,11 @@ class DaskExecutor:
                     preload=[f"{__package__}._dask_worker"])
                 self.client = self._Client(self._cluster)
         if self._scheduler:
-            self._await_workers()
+            self._await_workers(self._scheduler)
         info = self.client.scheduler_info()
         self.threads = sum(w.get("nthreads", 1) for w in info["workers"].values()) or 1
 
-    def _await_workers(self) -> None:
+    def _await_workers(self, address: str) -> None:
         """Return once the scheduler has a worker; after :data:`WORKER_NOTICE` seconds
         with none, say once (a notice) that the run waits for one, and go on waiting
         (Ctrl-C stops it)."""
@@ -461,7 +461,7 @@ class DaskExecutor:
         try:
             self.client.wait_for_workers(1, timeout=WORKER_NOTICE)
         except TimeoutError:       # distributed's WorkerStartTimeoutError is one
-            _notice(waiting_for_workers_line(self._scheduler, WORKER_NOTICE))
+            _notice(waiting_for_workers_line(address, WORKER_NOTICE))
             self.client.wait_for_workers(1)
 
     def _warm(self, task: Any) -> None:
