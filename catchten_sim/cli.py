@@ -442,6 +442,18 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
             raise CatchTenError("time", "not for a report run directory",
                                 "a report is built once its runs are whole; resume it "
                                 "without --time")
+        from .report import files_state
+        current, why = files_state(rd)
+        out = rd.manifest.get("out")
+        if current:
+            click.echo(f"{run_dir}: the report is already finished and its files in {out} "
+                       "are newer than its runs: nothing to run or draw (delete "
+                       f"{os.path.join(str(out), 'report.json')} to draw them again)",
+                       err=True)
+            return None
+        if why:
+            click.echo(f"{run_dir}: every run is finished; drawing the report again "
+                       f"({why})", err=True)
         rep = finish(rd, progress=_say if show else None, **opts)
         click.echo(f"{rep.out_dir}: report finished from {run_dir}", err=True)
         return 130 if rep.sidecar.get("interrupted") else None
@@ -450,14 +462,29 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
     native = kind in ("match", "equity")
     if native and time_limit is not None:
         opts["time_limit"] = time_limit
+    # a finished run: nothing runs; its result is printed as `summarize` prints it (the
+    # run's own times and executors, not those of this read)
+    done = rd.complete()
     bar = _Progress(int(rd.manifest["deals"]), "games" if kind == "games" else "deals") \
-        if show else None
+        if show and not done else None
+    lim = None
     try:
-        with limit_runs(None if native else time_limit) as lim:
-            res = finish(rd, progress=bar.update if bar else None, **opts)
+        if done:
+            rd.compute = False
+            res = finish(rd)
+        else:
+            with limit_runs(None if native else time_limit) as lim:
+                res = finish(rd, progress=bar.update if bar else None, **opts)
     finally:
         if bar:
             bar.close()
+    if not done and kind == "match" and rd.ran == 0 and res.stop in FINISHED_MATCH:
+        done = True                  # it had stopped at a look before its last chunk
+        rd.compute = False
+        res = finish(rd)
+    if done:
+        click.echo(f"{run_dir}: the run is already finished (nothing to run); its result:",
+                   err=True)
     files: dict = {}
     outputs = rd.manifest.get("outputs") or {}
     if kind == "equity" and outputs.get("out"):      # the files the command asked for
@@ -466,9 +493,20 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
         from .report import prepare_out_dir
         prepare_out_dir(outputs["report"], force=True)
         files = {"report": _write_match_report(res, outputs["report"])}
-    code = _print_run(kind, res, as_json, run_dir, rd, summary=False,
+    code = _print_run(kind, res, as_json, run_dir, rd, summary=done,
                       timed_out=lim is not None and lim.hit, files=files)
     if kind == "simulate" and outputs.get("report") and not res.interrupted:
+        from .report import report_state
+        m = rd.manifest
+        current, why = report_state(outputs["report"],
+                                    {k: m.get(k) for k in ("rules", "seed", "deals")}, [rd],
+                                    every_run=False)
+        if current:
+            click.echo(f"report: {outputs['report']} is newer than the run's chunks: not "
+                       "made again", err=True)
+            return code
+        if why and done:
+            click.echo(f"report: making it again ({why})", err=True)
         # simulate --report DIR: the report of the whole run (its sweeps run again)
         from .report import build_report
         rep = build_report(res.rules, res.policies, n_deals=res.n_deals, seed=res.seed,
@@ -476,6 +514,10 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
                            progress=_say if show else None)
         click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
     return code
+
+
+#: a match's stops that end it (a resume has nothing left to run)
+FINISHED_MATCH = ("separated", "precision", "deals")
 
 
 #: fields of a result that describe the session that made it (its executor, its clock):

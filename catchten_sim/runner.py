@@ -649,6 +649,8 @@ class RunDir:
         self.manifest = manifest
         #: False: :func:`run` folds the chunks there and runs none (``catchten summarize``)
         self.compute = True
+        #: chunks this process ran and wrote here (0 after the resume of a finished run)
+        self.ran = 0
 
     # -- creation and opening
     @classmethod
@@ -836,12 +838,23 @@ class RunDir:
         pq.write_table(table, sink, compression="zstd")
         self._atomic_write(self.chunk_path(c.index), sink.getvalue().to_pybytes())
 
+    def chunk_files(self) -> list[Path]:
+        """The finished chunks' files (not a killed run's temporary ones)."""
+        return sorted((self.path / CHUNKS).glob("chunk-*.parquet"))
+
+    def complete(self) -> bool:
+        """True when every chunk of the manifest's plan is there: the run is finished, a
+        resume has nothing to run (a match that stopped at a look is finished with fewer:
+        False here)."""
+        n = (self.manifest.get("plan") or {}).get("chunks")
+        return isinstance(n, int) and n > 0 and len(self.chunk_files()) >= n
+
     def read_chunks(self, edges: np.ndarray) -> dict[int, np.ndarray]:
         """The partial results of the finished chunks by index (checked against the plan;
         leftover temporary files of a killed run are ignored)."""
         import pyarrow.parquet as pq
         out: dict[int, np.ndarray] = {}
-        for f in sorted((self.path / CHUNKS).glob("chunk-*.parquet")):
+        for f in self.chunk_files():
             try:
                 t = pq.read_table(f)
                 idx = int(f.stem.split("-")[1])
@@ -1077,6 +1090,7 @@ def _run_chunks(task: Any, edges: np.ndarray, executor: Any, fold: Any, out: Run
             with sigint_deferred():
                 if run_dir is not None:
                     run_dir.write_chunk(c, task.to_array(partial))
+                    run_dir.ran += 1
                 fold(c, partial)
                 out.done.add(c.index)
                 out.items += c.count

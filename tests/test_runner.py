@@ -853,3 +853,66 @@ def test_processes_started_while_a_local_cluster_starts_never_see_ctrl_c():
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
     assert signal.SIGINT not in mask
+
+
+def test_resume_of_a_finished_run_says_so_and_prints_its_summary(tmp_path):
+    """Nothing runs, so no "(0.4 s, 2 threads)" header of this read: one line says the run
+    is finished, then the result as `summarize` prints it (JSON: the same bytes)."""
+    d = tmp_path / "s"
+    args = ["simulate", "--deals", "4000", "--chunk", "1000", "--policy", "random",
+            "--run-dir", str(d), "--no-progress"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    sessions = (d / "sessions.json").read_text()
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.strip().splitlines() == \
+        [f"{d}: the run is already finished (nothing to run); its result:"]
+    assert "read from a run directory" in res.stdout.splitlines()[0]
+    assert " s, " not in res.stdout.splitlines()[0]
+    assert res.stdout == CliRunner().invoke(cli, ["summarize", str(d)]).stdout
+    js = CliRunner().invoke(cli, ["resume", str(d), "--json", "--no-progress"])
+    assert js.exit_code == 0
+    assert js.stdout == CliRunner().invoke(cli, ["summarize", str(d), "--json"]).stdout
+    assert (d / "sessions.json").read_text() == sessions      # no session was logged
+
+
+def test_resume_of_a_match_that_stopped_at_a_look_says_it_is_finished(tmp_path):
+    d = tmp_path / "m"
+    args = ["match", "heuristic", "random", "--deals", "8000", "--pilot", "400",
+            "--run-dir", str(d), "--no-progress"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    manifest = json.loads((d / "manifest.json").read_text())
+    assert len(list((d / "chunks").glob("chunk-*"))) < manifest["plan"]["chunks"]
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.strip().splitlines() == \
+        [f"{d}: the run is already finished (nothing to run); its result:"]
+    assert "stop: separated" in res.stdout
+    assert res.stdout == CliRunner().invoke(cli, ["summarize", str(d)]).stdout
+
+
+def test_resume_of_a_finished_report_draws_again_only_what_needs_it(tmp_path):
+    d, out = tmp_path / "r", tmp_path / "out"
+    args = ["report", "-n", "3", "--deals", "2000", "--sweep-deals", "1000",
+            "--no-sweep-variants", "--no-sweep-players", "--format", "png", "--out",
+            str(out), "--run-dir", str(d), "--no-progress", "--chunk", "500"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    stamps = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.strip().splitlines() == [
+        f"{d}: the report is already finished and its files in {out} are newer than its "
+        f"runs: nothing to run or draw (delete {out / 'report.json'} to draw them again)"]
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == stamps
+    (out / "fig01_summary.png").unlink()
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.splitlines()[0] == (f"{d}: every run is finished; drawing the report "
+                                          f"again ({out / 'fig01_summary.png'} is missing)")
+    assert (out / "fig01_summary.png").is_file()
+    # a run's chunk lost: the resume runs it and draws the report, as before
+    chunk = sorted((d / "runs" / "00-main" / "chunks").glob("chunk-*"))[-1]
+    chunk.unlink()
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0 and "already finished" not in res.stderr, res.output
+    assert chunk.is_file()
