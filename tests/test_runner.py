@@ -755,6 +755,14 @@ def test_simulate_report_with_a_run_dir_is_rebuilt_by_resume(tmp_path):
     again = json.loads((rep / "report.json").read_text())
     assert again["runs"][0]["deals"] == whole["runs"][0]["deals"] == 4000
     assert again["runs"][0]["p_caught"] == whole["runs"][0]["p_caught"]
+    # finished, its report newer than the chunks: neither made again nor its sweeps run
+    stamp = (rep / "report.json").stat().st_mtime_ns
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.strip().splitlines() == [
+        f"{d}: the run is already finished (nothing to run); its result:",
+        f"report: {rep} is newer than the run's chunks: not made again"]
+    assert (rep / "report.json").stat().st_mtime_ns == stamp
 
 
 # ------------------------------------------------- review fixes: no stray dirs, Ctrl-C hint
