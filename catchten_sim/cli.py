@@ -446,6 +446,7 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
         current, why = files_state(rd)
         out = rd.manifest.get("out")
         if current:
+            _check_run_options(threads, scheduler, workers)
             click.echo(f"{run_dir}: the report is already finished and its files in {out} "
                        "are newer than its runs: nothing to run or draw (delete "
                        f"{os.path.join(str(out), 'report.json')} to draw them again)",
@@ -465,6 +466,8 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
     # a finished run: nothing runs; its result is printed as `summarize` prints it (the
     # run's own times and executors, not those of this read)
     done = rd.complete()
+    if done:
+        _check_run_options(threads, scheduler, workers)
     bar = _Progress(int(rd.manifest["deals"]), "games" if kind == "games" else "deals") \
         if show and not done else None
     lim = None
@@ -514,6 +517,16 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
                            progress=_say if show else None)
         click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
     return code
+
+
+def _check_run_options(threads, scheduler, workers) -> None:
+    """Refuse bad --threads/--scheduler/--workers of a resume that runs nothing (a run
+    checks them when it starts): bad input is exit 2 either way."""
+    from .runner import check_executor_options
+    from .simulate import _check_count
+    if threads is not None:
+        _check_count("threads", threads, 1, 1024)
+    check_executor_options(scheduler, workers)
 
 
 #: a match's stops that end it (a resume has nothing left to run)

@@ -882,6 +882,8 @@ def test_resume_of_a_finished_run_says_so_and_prints_its_summary(tmp_path):
     assert js.exit_code == 0
     assert js.stdout == CliRunner().invoke(cli, ["summarize", str(d), "--json"]).stdout
     assert (d / "sessions.json").read_text() == sessions      # no session was logged
+    for bad in (["--threads", "0"], ["--workers", "0"]):      # still bad input
+        assert CliRunner().invoke(cli, ["resume", str(d), *bad]).exit_code == 2
 
 
 def test_resume_of_a_match_that_stopped_at_a_look_says_it_is_finished(tmp_path):
