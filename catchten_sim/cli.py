@@ -102,6 +102,33 @@ class CatchtenGroup(click.Group):
         sys.exit(0)
 
 
+def options(*decorators):
+    """The click decorators ``decorators`` as one, in the order listed (the order
+    ``--help`` shows them)."""
+    def deco(f):
+        for d in reversed(decorators):
+            f = d(f)
+        return f
+    return deco
+
+
+# options several commands share (a click.option decorator makes a new Option at each use)
+PROGRESS_OPTION = click.option(
+    "--progress/--no-progress", default=None,
+    help="Progress bar on stderr (default: when stderr is a terminal).")
+JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
+RESULT_JSON_OPTION = click.option("--json", "as_json", is_flag=True,
+                                  help="Print the result as JSON.")
+DEAD_OPTION = click.option("--dead", type=str, default=None, metavar="\"CARDS\"",
+                           help="Cards laid aside (keep_six_of_spades).")
+
+
+def turnup_option(required: bool):
+    """``--turnup`` (``advise`` takes it or a position file; ``odds`` needs it)."""
+    return click.option("--turnup", type=str, default=None, required=required,
+                        help="The turned-up card.")
+
+
 def rules_options(f):
     """The rules options shared by every command that plays."""
     f = click.option("--variant", "-V", "variants", multiple=True, metavar="NAME[=VALUE]",
@@ -262,11 +289,10 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
               help="Number of deals to simulate.")
 @click.option("--seat-policy", "seat_policies", multiple=True, metavar="SEAT=POLICY",
               help="Policy of one seat, e.g. 2=random (repeatable).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@RESULT_JSON_OPTION
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="Also write one row per deal to FILE (.csv or .parquet).")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
+@PROGRESS_OPTION
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               metavar="DIR",
               help="Also write a report of this run to DIR (PDF, PNGs, CSVs, JSON; with "
@@ -397,9 +423,8 @@ def _print_result(res, as_json: bool, run_dir, why: str = "interrupted",
 @click.option("--time", "time_limit", type=float, default=None, metavar="SECONDS",
               help="Stop after the chunk that ends past this many seconds; the run "
                    "directory stays resumable (a match or equity run: their own --time).")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
+@RESULT_JSON_OPTION
+@PROGRESS_OPTION
 def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progress):
     """Finish the run in DIR (made by simulate, simulate --games, equity, match or report
     with --run-dir): run only the chunks not yet written there. The numbers equal those of
@@ -417,6 +442,19 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
             raise CatchTenError("time", "not for a report run directory",
                                 "a report is built once its runs are whole; resume it "
                                 "without --time")
+        from .report import files_state
+        current, why = files_state(rd)
+        out = rd.manifest.get("out")
+        if current:
+            _check_run_options(threads, scheduler, workers)
+            click.echo(f"{run_dir}: the report is already finished and its files in {out} "
+                       "are newer than its runs: nothing to run or draw (delete "
+                       f"{os.path.join(str(out), 'report.json')} to draw them again)",
+                       err=True)
+            return None
+        if why:
+            click.echo(f"{run_dir}: every run is finished; drawing the report again "
+                       f"({why})", err=True)
         rep = finish(rd, progress=_say if show else None, **opts)
         click.echo(f"{rep.out_dir}: report finished from {run_dir}", err=True)
         return 130 if rep.sidecar.get("interrupted") else None
@@ -425,14 +463,31 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
     native = kind in ("match", "equity")
     if native and time_limit is not None:
         opts["time_limit"] = time_limit
+    # a finished run: nothing runs; its result is printed as `summarize` prints it (the
+    # run's own times and executors, not those of this read)
+    done = rd.complete()
+    if done:
+        _check_run_options(threads, scheduler, workers)
     bar = _Progress(int(rd.manifest["deals"]), "games" if kind == "games" else "deals") \
-        if show else None
+        if show and not done else None
+    lim = None
     try:
-        with limit_runs(None if native else time_limit) as lim:
-            res = finish(rd, progress=bar.update if bar else None, **opts)
+        if done:
+            rd.compute = False
+            res = finish(rd)
+        else:
+            with limit_runs(None if native else time_limit) as lim:
+                res = finish(rd, progress=bar.update if bar else None, **opts)
     finally:
         if bar:
             bar.close()
+    if not done and kind == "match" and rd.ran == 0 and res.stop in FINISHED_MATCH:
+        done = True                  # it had stopped at a look before its last chunk
+        rd.compute = False
+        res = finish(rd)
+    if done:
+        click.echo(f"{run_dir}: the run is already finished (nothing to run); its result:",
+                   err=True)
     files: dict = {}
     outputs = rd.manifest.get("outputs") or {}
     if kind == "equity" and outputs.get("out"):      # the files the command asked for
@@ -441,9 +496,20 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
         from .report import prepare_out_dir
         prepare_out_dir(outputs["report"], force=True)
         files = {"report": _write_match_report(res, outputs["report"])}
-    code = _print_run(kind, res, as_json, run_dir, rd, summary=False,
+    code = _print_run(kind, res, as_json, run_dir, rd, summary=done,
                       timed_out=lim is not None and lim.hit, files=files)
     if kind == "simulate" and outputs.get("report") and not res.interrupted:
+        from .report import report_state
+        m = rd.manifest
+        current, why = report_state(outputs["report"],
+                                    {k: m.get(k) for k in ("rules", "seed", "deals")}, [rd],
+                                    every_run=False)
+        if current:
+            click.echo(f"report: {outputs['report']} is newer than the run's chunks: not "
+                       "made again", err=True)
+            return code
+        if why and done:
+            click.echo(f"report: making it again ({why})", err=True)
         # simulate --report DIR: the report of the whole run (its sweeps run again)
         from .report import build_report
         rep = build_report(res.rules, res.policies, n_deals=res.n_deals, seed=res.seed,
@@ -451,6 +517,20 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
                            progress=_say if show else None)
         click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
     return code
+
+
+def _check_run_options(threads, scheduler, workers) -> None:
+    """Refuse bad --threads/--scheduler/--workers of a resume that runs nothing (a run
+    checks them when it starts): bad input is exit 2 either way."""
+    from .runner import check_executor_options
+    from .simulate import _check_count
+    if threads is not None:
+        _check_count("threads", threads, 1, 1024)
+    check_executor_options(scheduler, workers)
+
+
+#: a match's stops that end it (a resume has nothing left to run)
+FINISHED_MATCH = ("separated", "precision", "deals")
 
 
 #: fields of a result that describe the session that made it (its executor, its clock):
@@ -500,7 +580,7 @@ def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
 
 @cli.command("summarize")
 @click.argument("run_dir", metavar="DIR", type=click.Path(file_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@RESULT_JSON_OPTION
 @click.option("--sessions", is_flag=True,
               help="With --json: add compute_s and run_on (where and how long each session "
                    "ran; without it the JSON is the result alone, the same bytes for a "
@@ -641,7 +721,7 @@ class _Progress:
 
 @cli.command("score")
 @click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
+@JSON_OPTION
 def score_cmd(record, as_json):
     """Score a hand record or a game record (JSON, docs/formats.md): tricks, honours, card
     points, the Ten's fate, revokes; for games the running totals and the winner."""
@@ -681,20 +761,18 @@ def solve_cmd(records, with_line, as_json):
 
 
 # ---------------------------------------------------------------------------- advise / odds
-def position_options(f):
-    """The docs/formats.md position as flags (instead of a POSITION.json file)."""
-    f = click.option("--score", type=str, default=None, metavar="\"A B\"",
-                     help="Each side's game score before this hand, side order.")(f)
-    f = click.option("--play", type=str, default=None, metavar="\"CARDS\"",
-                     help="Every card played so far this hand, in order (\"\" for none).")(f)
-    f = click.option("--turnup", type=str, default=None, help="The turned-up card.")(f)
-    f = click.option("--hand", type=str, default=None, metavar="\"CARDS\"",
-                     help="The cards you hold now, e.g. \"JS AS 9S KH QH 7D 8C 9C TC\".")(f)
-    f = click.option("--seat", type=int, default=None, help="Your seat (0 … n-1).")(f)
-    f = click.option("--dealer", type=int, default=None, help="The dealer's seat.")(f)
-    f = click.option("--dead", type=str, default=None, metavar="\"CARDS\"",
-                     help="Cards laid aside (keep_six_of_spades).")(f)
-    return f
+#: the docs/formats.md position as flags (instead of a POSITION.json file)
+position_options = options(
+    DEAD_OPTION,
+    click.option("--dealer", type=int, default=None, help="The dealer's seat."),
+    click.option("--seat", type=int, default=None, help="Your seat (0 … n-1)."),
+    click.option("--hand", type=str, default=None, metavar="\"CARDS\"",
+                 help="The cards you hold now, e.g. \"JS AS 9S KH QH 7D 8C 9C TC\"."),
+    turnup_option(False),
+    click.option("--play", type=str, default=None, metavar="\"CARDS\"",
+                 help="Every card played so far this hand, in order (\"\" for none)."),
+    click.option("--score", type=str, default=None, metavar="\"A B\"",
+                 help="Each side's game score before this hand, side order."))
 
 
 def _cards_flag(text):
@@ -750,8 +828,7 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
               help="Practical margin in the objective's units (default 0.25 points; 0.01 "
                    "for p_win): best two cards whose paired 95% interval lies inside "
                    "±margin are reported as 'no practical difference'.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
+@PROGRESS_OPTION
 @click.option("--objective", type=click.Choice(["diff", "points", "p_win"]), default=None,
               help="What 'best' means: p_win (default with --score: P(winning the game) "
                    "from the game-equity table), diff (our points minus the best opposing "
@@ -760,7 +837,7 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
               flag_value=3, metavar="[N]",
               help="Also print N sampled deals (default 3) with the line played after the "
                    "recommended card.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
+@JSON_OPTION
 def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
                play, score, dead, policy, opponents, evaluator, exact_max, samples,
                time_limit, stop_early, margin, progress, objective, seed, threads, explain_n,
@@ -816,18 +893,16 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
 @play_options("your side")
 @click.option("--hand", type=str, required=True, metavar="\"CARDS\"",
               help="Your cards at the deal (with six-card sets: your first set).")
-@click.option("--turnup", type=str, required=True, help="The turned-up card.")
+@turnup_option(True)
 @click.option("--seat", type=int, default=None,
               help="Your seat (0 … n-1); default: the eldest hand (left of the dealer).")
 @click.option("--dealer", type=int, default=None,
               help="The dealer's seat; default n-1 (so seat 0 is eldest).")
-@click.option("--dead", type=str, default=None, metavar="\"CARDS\"",
-              help="Cards laid aside (keep_six_of_spades).")
+@DEAD_OPTION
 @click.option("--deals", "-d", type=int, default=20_000, show_default=True,
               help="Sampled deals consistent with your hand and the turn-up.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
+@PROGRESS_OPTION
+@JSON_OPTION
 def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, dead, policy,
              opponents, deals, seed, threads, progress, as_json):
     """The odds of a hand at the deal, before any card is played: our side's hand points
@@ -885,15 +960,14 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
                    "(0: none; default 2,000, or 0 when a side is pimc).")
 @click.option("--early-stop/--no-early-stop", "stop_early", default=True, show_default=True,
               help="Stop as soon as the interval excludes 0 (or reaches --precision).")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
+@PROGRESS_OPTION
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               metavar="DIR", help="Also write match.json, match.txt and match.png to DIR.")
 @click.option("--p-win-game", "p_win_game", is_flag=True,
               help="Also P(A wins a game from 0-0) through the game-equity table of each "
                    "seating (two or three sides, kernel policies; built once and cached, "
                    "minutes on a cold cache).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
+@JSON_OPTION
 @run_dir_options
 def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads, time_limit,
               precision, pilot, stop_early, progress, report_dir, p_win_game, as_json,
@@ -990,8 +1064,7 @@ MAX_EQUITY_HANDS = 20_000_000
 @click.option("--cache/--no-cache", default=True, show_default=True,
               help="Reuse / store the table in the cache directory ($CATCHTEN_CACHE_DIR, "
                    "default ~/.cache/catchten_sim); advise --score reads it.")
-@click.option("--progress/--no-progress", default=None,
-              help="Progress bar on stderr (default: when stderr is a terminal).")
+@PROGRESS_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (errors too).")
 @run_options
 def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, opponents, threads,

@@ -978,9 +978,8 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
     ``run_dir`` (kind ``equity``) keeps the simulated deals' outcomes chunk by chunk: the
     same call (or ``catchten resume DIR``) continues the simulation, and the table is the
     one an uninterrupted run gives; ``scheduler``/``workers`` simulate on a Dask cluster.
-    ``outputs`` (JSON-able, e.g. the CLI's ``{"out": PATH, "plot": true}``) is kept in the
-    run directory's manifest, so that ``catchten resume`` writes the files the command
-    asked for.
+    ``outputs`` (the CLI's ``{"out": PATH, "plot": true}``) is kept for ``catchten
+    resume``, as in :func:`catchten_sim.simulate.simulate`.
 
     ``progress(done, n_hands)`` is called while the deals are simulated. With
     ``time_limit`` (seconds) the simulation stops at about 0.4 of it, and when the DP over

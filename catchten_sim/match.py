@@ -479,8 +479,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     scheduler, workers : a running Dask cluster / a local one of ``workers`` processes
         (kernel policies only); the same numbers as threads.
     outputs : dict, optional
-        Kept in the run directory's manifest (JSON-able; the CLI's ``{"report": DIR}``), so
-        that ``catchten resume`` writes the files the command asked for.
+        As in :func:`catchten_sim.simulate.simulate`.
 
     Returns
     -------
@@ -606,7 +605,10 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     return MatchResult(rules, pa, pb, seed, sums.n * n, total_rounds * n, mu, (lo, hi), ses,
                        {"duplicate": md}, (mw, max(0.0, wlo), min(1.0, whi)),
                        tuple(float(v) for v in beta), pilot_rounds * n if use_cv else 0,
-                       seatings(rules), stop, z, time.perf_counter() - t0,
+                       seatings(rules), stop, z,
+                       # a summary: the run's own compute time, never the read's
+                       rd.compute_seconds() if rd is not None and not rd.compute
+                       else time.perf_counter() - t0,
                        out.threads if executor is not None else 0, history)
 
 

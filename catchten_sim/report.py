@@ -772,6 +772,59 @@ def runs_status(run_dir: Any) -> list[dict[str, Any]]:
     return out
 
 
+def report_state(out_dir: str | Path, job: dict[str, Any], runs: Sequence[Any],
+                 every_run: bool = True) -> tuple[bool, str]:
+    """Whether the report files in ``out_dir`` are current for finished runs, without
+    running anything.
+
+    ``(True, "")`` when ``out_dir/report.json`` is whole (not interrupted or unfinished),
+    was made for ``job`` (its ``rules``, ``seed``, ``deals``, ... equal the report's), every
+    run of ``runs`` (:class:`catchten_sim.runner.RunDir`) has all its chunks (with
+    ``every_run``, a report run directory's runs: as many as the report lists), and every
+    file the report lists is there and newer than every chunk of ``runs``. Else ``(False,
+    why)``: ``why`` names the file missing or older than the chunks, or is ``""`` when
+    there is no whole report of finished runs (a resume then runs what is missing).
+    """
+    from .runner import RunDir
+    out = Path(out_dir)
+    try:
+        side = json.loads((out / "report.json").read_text(encoding="utf-8"))
+        if not isinstance(side, dict) or side.get("interrupted") \
+                or side.get("unfinished_from") or any(side.get(k) != v for k, v in job.items()):
+            return False, ""
+        whole = all(isinstance(r, RunDir) and r.complete() for r in runs) and \
+            (not every_run or len(runs) == len(side.get("runs") or ()))
+        if not whole:
+            return False, ""
+        newest = max((f.stat().st_mtime_ns for r in runs for f in r.chunk_files()), default=0)
+        for name in side.get("files") or ():
+            f = out / str(name)
+            if not f.is_file():
+                return False, f"{f} is missing"
+            if f.stat().st_mtime_ns < newest:
+                return False, f"{f} is older than the runs' chunks"
+    except (OSError, ValueError, TypeError, AttributeError):
+        return False, ""
+    return True, ""
+
+
+def files_state(run_dir: Any) -> tuple[bool, str]:
+    """:func:`report_state` of a report run directory (kind ``report``): its report files
+    (in the manifest's ``out``) against its runs (``DIR/runs/NN-part``).
+
+    Raises
+    ------
+    CatchTenError
+        Not a report run directory, or one of its runs has a bad manifest.
+    """
+    from .runner import RunDir, open_of_kind
+    rd, _ = open_of_kind(run_dir, ("report",), "a report", lambda m: None)
+    m = rd.manifest
+    runs = [RunDir.open(sub) for sub in sorted((rd.path / "runs").glob("[0-9][0-9]-*"))]
+    return report_state(str(m.get("out") or ""),
+                        {k: m.get(k) for k in ("rules", "seed", "deals", "formats")}, runs)
+
+
 def from_run_dir(run_dir: Any, *, threads: int | None = None, scheduler: str | None = None,
                  workers: int | None = None, progress: Callable[[str], None] | None = None
                  ) -> Report:

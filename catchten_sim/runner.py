@@ -137,10 +137,17 @@ def plan_chunks(edges: np.ndarray, indices: Iterable[int] | None = None) -> Iter
 
 
 @contextlib.contextmanager
-def sigint_deferred() -> Iterator[None]:
+def sigint_deferred(children: bool = False) -> Iterator[None]:
     """Hold a Ctrl-C (SIGINT) that arrives inside the block until the block ends, then
     raise KeyboardInterrupt (a chunk is folded and written whole or not at all). Outside
-    the main thread (where handlers cannot be set) the block runs as is."""
+    the main thread (where handlers cannot be set) the block runs as is.
+
+    ``children``: also block SIGINT in this thread for the block, so that the threads
+    started inside inherit the block, and so do the processes they start (a blocked signal
+    stays blocked across fork and exec): a local Dask cluster's worker processes never see
+    the terminal's Ctrl-C, not even while they import, before their preload can ignore it
+    (:mod:`catchten_sim._dask_worker`). A Ctrl-C pending at the end is held like any other.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -150,15 +157,23 @@ def sigint_deferred() -> Iterator[None]:
     except ValueError:          # not settable here (e.g. an embedded interpreter)
         yield
         return
+    mask = None
+    if children and hasattr(signal, "pthread_sigmask"):
+        # multiprocessing starts its resource tracker before the first process it spawns
+        # and then *unblocks* SIGINT in the spawning thread: start it first, here
+        from multiprocessing import resource_tracker
+        resource_tracker.ensure_running()
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
+        if mask is not None:    # a Ctrl-C pending since is delivered now, to `caught`
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         signal.signal(signal.SIGINT, old)
     if caught:
         raise KeyboardInterrupt
 
 
-# ---------------------------------------------------------------------------- executors
 class _Scratches:
     """Per-slot work areas kept for the executor's life, by task key: a task mapped again
     (advise's rollouts map one batch at a time) reuses them."""
@@ -332,6 +347,16 @@ def probe_scheduler(address: str, timeout: float | None = None) -> None:
 #: scheduler addresses that answered as schedulers in this process (probed once)
 _PROBED: set[str] = set()
 
+#: seconds a run on a running scheduler waits for its first worker before it says so
+WORKER_NOTICE = 10.0
+
+
+def waiting_for_workers_line(address: str, after: float) -> str:
+    """The notice of a run whose scheduler at ``address`` has had no worker for ``after``
+    seconds (it keeps waiting)."""
+    return (f"waiting for workers at {address}: none has joined in {after:g} s (start one: "
+            f"dask worker {address}; Ctrl-C stops)")
+
 
 _WORKER_SCRATCH: dict[tuple[str, int], Any] = {}
 
@@ -408,16 +433,36 @@ class DaskExecutor:
             task.warm()            # this process writes the numba cache before workers start
             _notice(f"starting a local Dask cluster ({self._pending_local} worker"
                     f"{'s' if self._pending_local != 1 else ''}) ...")
-            self._cluster = self._LocalCluster(
-                n_workers=self._pending_local, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None, silence_logs=50,
-                # the scheduler's HTTP server (health, metrics) starts even without a
-                # dashboard, on 8787 by default: a free port instead, no "in use" warning
-                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-                preload=[f"{__package__}._dask_worker"])
-            self.client = self._Client(self._cluster)
+            # a Ctrl-C while the cluster starts is held until it has started (then it
+            # stops the run as usual, and close() shuts the cluster down): a half-made
+            # cluster, or a worker process that is still importing, would print tracebacks
+            with sigint_deferred(children=True):
+                self._cluster = self._LocalCluster(
+                    n_workers=self._pending_local, threads_per_worker=1, processes=True,
+                    host="127.0.0.1", dashboard_address=None, silence_logs=50,
+                    # the scheduler's HTTP server (health, metrics) starts even without a
+                    # dashboard, on 8787 by default: a free port instead, no "in use"
+                    # warning
+                    scheduler_kwargs={"dashboard": False,
+                                      "dashboard_address": "127.0.0.1:0"},
+                    preload=[f"{__package__}._dask_worker"])
+                self.client = self._Client(self._cluster)
+        if self._scheduler:
+            self._await_workers(self._scheduler)
         info = self.client.scheduler_info()
         self.threads = sum(w.get("nthreads", 1) for w in info["workers"].values()) or 1
+
+    def _await_workers(self, address: str) -> None:
+        """Return once the scheduler has a worker; after :data:`WORKER_NOTICE` seconds
+        with none, say once (a notice) that the run waits for one, and go on waiting
+        (Ctrl-C stops it)."""
+        if self.client.scheduler_info()["workers"]:
+            return
+        try:
+            self.client.wait_for_workers(1, timeout=WORKER_NOTICE)
+        except TimeoutError:       # distributed's WorkerStartTimeoutError is one
+            _notice(waiting_for_workers_line(address, WORKER_NOTICE))
+            self.client.wait_for_workers(1)
 
     def _warm(self, task: Any) -> None:
         if task.key in self._warmed:
@@ -604,6 +649,8 @@ class RunDir:
         self.manifest = manifest
         #: False: :func:`run` folds the chunks there and runs none (``catchten summarize``)
         self.compute = True
+        #: chunks this process ran and wrote here (0 after the resume of a finished run)
+        self.ran = 0
 
     # -- creation and opening
     @classmethod
@@ -791,12 +838,23 @@ class RunDir:
         pq.write_table(table, sink, compression="zstd")
         self._atomic_write(self.chunk_path(c.index), sink.getvalue().to_pybytes())
 
+    def chunk_files(self) -> list[Path]:
+        """The finished chunks' files (not a killed run's temporary ones)."""
+        return sorted((self.path / CHUNKS).glob("chunk-*.parquet"))
+
+    def complete(self) -> bool:
+        """True when every chunk of the manifest's plan is there: the run is finished, a
+        resume has nothing to run (a match that stopped at a look is finished with fewer:
+        False here)."""
+        n = (self.manifest.get("plan") or {}).get("chunks")
+        return isinstance(n, int) and n > 0 and len(self.chunk_files()) >= n
+
     def read_chunks(self, edges: np.ndarray) -> dict[int, np.ndarray]:
         """The partial results of the finished chunks by index (checked against the plan;
         leftover temporary files of a killed run are ignored)."""
         import pyarrow.parquet as pq
         out: dict[int, np.ndarray] = {}
-        for f in sorted((self.path / CHUNKS).glob("chunk-*.parquet")):
+        for f in self.chunk_files():
             try:
                 t = pq.read_table(f)
                 idx = int(f.stem.split("-")[1])
@@ -1032,6 +1090,7 @@ def _run_chunks(task: Any, edges: np.ndarray, executor: Any, fold: Any, out: Run
             with sigint_deferred():
                 if run_dir is not None:
                     run_dir.write_chunk(c, task.to_array(partial))
+                    run_dir.ran += 1
                 fold(c, partial)
                 out.done.add(c.index)
                 out.items += c.count

@@ -320,8 +320,9 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
         A :func:`catchten_sim.runner.make_executor` executor shared by several runs (a
         report's): used instead of ``threads`` / ``scheduler`` / ``workers``, not closed.
     outputs : dict, optional
-        Kept in the run directory's manifest (JSON-able; the CLI's ``{"report": DIR}``), so
-        that ``catchten resume`` writes the files the command asked for.
+        Kept in the run directory's manifest (JSON-able; the CLI's ``{"report": DIR}``;
+        :data:`catchten_sim.runner.UNCOMPARED`), so that ``catchten resume`` writes the
+        files the command asked for.
 
     Returns
     -------

@@ -138,18 +138,14 @@ def test_heuristic_last_to_act_keeps_the_master_jack() -> None:
     ac, c8 = card_index(C, Rank.ACE), card_index(C, Rank.EIGHT)
     s9 = card_index(S_, Rank.NINE)
     hand = (1 << jh) | (1 << ah) | (1 << s9)
-    owner = np.full(52, -1, dtype=np.int64)
-    owner[ac], owner[c8], owner[qh] = 0, 1, 2          # seat 0 led A♣, seat 2 trumped
-    for c in (jh, ah, s9):
-        owner[c] = 3
-    tm = (1 << ac) | (1 << c8) | (1 << qh)
+    tm = (1 << ac) | (1 << c8) | (1 << qh)             # seat 0 led A♣, seat 2 trumped
+    win = (qh, 2)                                      # the trick's winning card, its seat
     leads = np.zeros(2, dtype=np.int64)
-    pick = P.heuristic_choice(tab, 3, hand, hand, 3, int(C), tm, int(H), 0, leads, owner)
+    pick = P.heuristic_choice(tab, 3, hand, hand, 3, int(C), tm, int(H), 0, leads, win)
     assert pick == ah
     # with the Ten already played the A is a master too: the cheapest winner, the J
     played = 1 << card_index(H, Rank.TEN)
-    pick = P.heuristic_choice(tab, 3, hand, hand, 3, int(C), tm, int(H), played, leads,
-                              owner)
+    pick = P.heuristic_choice(tab, 3, hand, hand, 3, int(C), tm, int(H), played, leads, win)
     assert pick == jh
 
 

@@ -755,6 +755,14 @@ def test_simulate_report_with_a_run_dir_is_rebuilt_by_resume(tmp_path):
     again = json.loads((rep / "report.json").read_text())
     assert again["runs"][0]["deals"] == whole["runs"][0]["deals"] == 4000
     assert again["runs"][0]["p_caught"] == whole["runs"][0]["p_caught"]
+    # finished, its report newer than the chunks: neither made again nor its sweeps run
+    stamp = (rep / "report.json").stat().st_mtime_ns
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.strip().splitlines() == [
+        f"{d}: the run is already finished (nothing to run); its result:",
+        f"report: {rep} is newer than the run's chunks: not made again"]
+    assert (rep / "report.json").stat().st_mtime_ns == stamp
 
 
 # ------------------------------------------------- review fixes: no stray dirs, Ctrl-C hint
@@ -781,3 +789,140 @@ def test_ctrl_c_after_chunks_were_kept_names_the_run_directory(tmp_path, monkeyp
     monkeypatch.setattr(runner, "LAST_RUN_DIR", d)
     line = cli_mod._interrupted_line()
     assert line.startswith("error: interrupted") and f"catchten resume {d}" in line
+
+
+# ------------------------------------------- leftovers of issue 12: waits, finished dirs
+def test_a_scheduler_with_no_worker_says_it_waits_then_runs_when_one_joins(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(runner, "WORKER_NOTICE", 0.5)
+    rules = Rules("foster", 4)
+    threads = simulate(rules, "random", n_deals=4000, seed=3, chunk=1000, threads=1)
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+                                  host="127.0.0.1", protocol="tcp",
+                                  silence_logs=50) as cluster:
+        addr = cluster.scheduler_address
+        heard = []
+
+        def say(msg):
+            heard.append(msg)
+            if msg.startswith("waiting for workers"):
+                cluster.scale(1)           # the user starts a worker
+
+        import threading
+        late = threading.Timer(30, cluster.scale, (1,))     # no notice: fail, never hang
+        late.start()
+        try:
+            with runner.notices(say):
+                got = simulate(rules, "random", n_deals=4000, seed=3, chunk=1000,
+                               scheduler=addr)
+        finally:
+            late.cancel()
+    waits = [m for m in heard if m.startswith("waiting")]
+    assert waits == [f"waiting for workers at {addr}: none has joined in 0.5 s (start one: "
+                     f"dask worker {addr}; Ctrl-C stops)"], heard
+    assert numbers(got) == numbers(threads)
+
+
+def test_a_cluster_with_workers_says_nothing_of_waiting(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr(runner, "WORKER_NOTICE", 0.01)
+    with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None,
+                                  host="127.0.0.1", protocol="tcp",
+                                  silence_logs=50) as cluster:
+        heard = []
+        with runner.notices(heard.append):
+            simulate(Rules("foster", 4), "random", n_deals=2000, seed=3, chunk=1000,
+                     scheduler=cluster.scheduler_address)
+    assert not [m for m in heard if m.startswith("waiting")], heard
+
+
+def test_processes_started_while_a_local_cluster_starts_never_see_ctrl_c():
+    """A terminal's Ctrl-C reaches a local cluster's worker processes while they still
+    import (before their preload ignores it): started inside ``sigint_deferred(children=
+    True)`` they inherit SIGINT blocked, and the run's own Ctrl-C is held to the end."""
+    import multiprocessing
+    import threading
+    ctx = multiprocessing.get_context("spawn")
+    codes = []
+
+    def start():                    # distributed starts its processes from its own threads
+        p = ctx.Process(target=signal.raise_signal, args=(signal.SIGINT,))
+        p.start()
+        p.join(60)
+        codes.append(p.exitcode)
+
+    with pytest.raises(KeyboardInterrupt):
+        with runner.sigint_deferred(children=True):
+            t = threading.Thread(target=start)
+            t.start()
+            os.kill(os.getpid(), signal.SIGINT)     # held until the block ends
+            t.join(60)
+            assert codes == [0]     # the child's own SIGINT stayed blocked: no traceback
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    assert signal.SIGINT not in mask
+
+
+def test_resume_of_a_finished_run_says_so_and_prints_its_summary(tmp_path):
+    """Nothing runs, so no "(0.4 s, 2 threads)" header of this read: one line says the run
+    is finished, then the result as `summarize` prints it (JSON: the same bytes)."""
+    d = tmp_path / "s"
+    args = ["simulate", "--deals", "4000", "--chunk", "1000", "--policy", "random",
+            "--run-dir", str(d), "--no-progress"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    sessions = (d / "sessions.json").read_text()
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.strip().splitlines() == \
+        [f"{d}: the run is already finished (nothing to run); its result:"]
+    assert "read from a run directory" in res.stdout.splitlines()[0]
+    assert " s, " not in res.stdout.splitlines()[0]
+    assert res.stdout == CliRunner().invoke(cli, ["summarize", str(d)]).stdout
+    js = CliRunner().invoke(cli, ["resume", str(d), "--json", "--no-progress"])
+    assert js.exit_code == 0
+    assert js.stdout == CliRunner().invoke(cli, ["summarize", str(d), "--json"]).stdout
+    assert (d / "sessions.json").read_text() == sessions      # no session was logged
+    for bad in (["--threads", "0"], ["--workers", "0"]):      # still bad input
+        assert CliRunner().invoke(cli, ["resume", str(d), *bad]).exit_code == 2
+
+
+def test_resume_of_a_match_that_stopped_at_a_look_says_it_is_finished(tmp_path):
+    d = tmp_path / "m"
+    args = ["match", "heuristic", "random", "--deals", "8000", "--pilot", "400",
+            "--run-dir", str(d), "--no-progress"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    manifest = json.loads((d / "manifest.json").read_text())
+    assert len(list((d / "chunks").glob("chunk-*"))) < manifest["plan"]["chunks"]
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.strip().splitlines() == \
+        [f"{d}: the run is already finished (nothing to run); its result:"]
+    assert "stop: separated" in res.stdout
+    assert res.stdout == CliRunner().invoke(cli, ["summarize", str(d)]).stdout
+
+
+def test_resume_of_a_finished_report_draws_again_only_what_needs_it(tmp_path):
+    d, out = tmp_path / "r", tmp_path / "out"
+    args = ["report", "-n", "3", "--deals", "2000", "--sweep-deals", "1000",
+            "--no-sweep-variants", "--no-sweep-players", "--format", "png", "--out",
+            str(out), "--run-dir", str(d), "--no-progress", "--chunk", "500"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    stamps = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.strip().splitlines() == [
+        f"{d}: the report is already finished and its files in {out} are newer than its "
+        f"runs: nothing to run or draw (delete {out / 'report.json'} to draw them again)"]
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == stamps
+    (out / "fig01_summary.png").unlink()
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.splitlines()[0] == (f"{d}: every run is finished; drawing the report "
+                                          f"again ({out / 'fig01_summary.png'} is missing)")
+    assert (out / "fig01_summary.png").is_file()
+    # a run's chunk lost: the resume runs it and draws the report, as before
+    chunk = sorted((d / "runs" / "00-main" / "chunks").glob("chunk-*"))[-1]
+    chunk.unlink()
+    res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
+    assert res.exit_code == 0 and "already finished" not in res.stderr, res.output
+    assert chunk.is_file()

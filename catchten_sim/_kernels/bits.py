@@ -30,6 +30,9 @@ JIT: dict[str, Any] = dict(cache=not os.environ.get("CATCHTEN_NO_CACHE"), nogil=
 KERNEL_JIT: dict[str, Any] = dict(JIT, _nrt=False)
 
 U64 = np.uint64
+#: ``a[ix(i)]``: an array index known to be >= 0, as uint64, so that numba skips the
+#: negative-index wraparound (a sign test, a load of the length and an add per access)
+ix = np.uint64
 _GAMMA = U64(0x9E3779B97F4A7C15)
 _M1 = U64(0xBF58476D1CE4E5B9)
 _M2 = U64(0x94D049BB133111EB)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .bits import JIT, lowest_index, popcount, rng_below_s, select_bit
+from .bits import JIT, ix, lowest_index, popcount, rng_below_s, select_bit
 from .layout import NO_TRUMPS
 from .spec import S_DEAD, S_N, S_NSETS, S_SETSIZE
 from .trick import suit_mask
@@ -66,14 +66,14 @@ def deal_cards(tab, sp, dealer, s, set_hands, owner):
     i = n_dealt - 1
     turnup = -1
     for st in range(n_sets - 1, -1, -1):
-        hands = set_hands[st]
+        hands = set_hands[ix(st)]
         for _ in range(per_set_cards):
             s, k = rng_below_s(s, i + 1)      # k = 0 for i = 0: no branch for the last card
             bit = select_bit(rest, k)
             rest ^= bit
             c = lowest_index(bit)
-            hands[seat] |= bit
-            owner[c] = seat
+            hands[ix(seat)] |= bit
+            owner[ix(c)] = seat
             turnup = c if i == n_dealt - 1 else turnup
             seat = seat - 1 if seat > 0 else n - 1
             i -= 1
@@ -122,18 +122,18 @@ def deal_cards2(tab, sp, a, b, deal_a, deal_b):
     turnup_a = -1
     turnup_b = -1
     for st in range(n_sets - 1, -1, -1):
-        ha = a.set_hands[st]
-        hb = b.set_hands[st]
+        ha = a.set_hands[ix(st)]
+        hb = b.set_hands[ix(st)]
         for _ in range(per_set_cards):
             s_a, bit, rest_a = _draw(s_a, i, rest_a)
-            ha[seat_a] |= bit
+            ha[ix(seat_a)] |= bit
             c = lowest_index(bit)
-            a.owner[c] = seat_a
+            a.owner[ix(c)] = seat_a
             turnup_a = c if i == n_dealt - 1 else turnup_a
             s_b, bit, rest_b = _draw(s_b, i, rest_b)
-            hb[seat_b] |= bit
+            hb[ix(seat_b)] |= bit
             c = lowest_index(bit)
-            b.owner[c] = seat_b
+            b.owner[ix(c)] = seat_b
             turnup_b = c if i == n_dealt - 1 else turnup_b
             seat_a = seat_a - 1 if seat_a > 0 else n - 1
             seat_b = seat_b - 1 if seat_b > 0 else n - 1

@@ -13,6 +13,9 @@ Entry kernels (``KERNEL_JIT``: no reference counting, allocate nothing)
 every seat plays ``random`` it calls ``_random_pair(tab, sp, lanes, seed, ia)`` (a
 :data:`PairTables`, two :data:`Lane`), which deals and plays two deals in lockstep
 (:func:`.deal.deal_cards2`, :func:`play_random2`; each deal exactly as alone).
+Otherwise (and for the last deal of an odd count) it calls ``_deal_and_play(tab, sp,
+scr, policies, seed, ia)`` (a :data:`PlayTables`, a :data:`PlayScratch`) per deal: the
+play loop in a kernel of its own.
 ``_deal_one(tab, seed, deal_index, scr, res)`` and ``_play_given(tab, scr, deal, policies,
 rng_state, script, logs, res)``: the kernels of :func:`deal_one` and :func:`play_given`.
 
@@ -25,7 +28,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .bits import JIT, KERNEL_JIT, lowest_index, popcount, rng_below_s, rng_seed, select_bit
+from .bits import JIT, KERNEL_JIT, ix, lowest_index, popcount, rng_below_s, rng_seed, select_bit
 from .deal import deal_cards2, deal_trumps, fix_trumps
 from .layout import (A_ADV, A_ADVSQ, A_FATE, A_FBH, A_HCP, A_HHON, A_HOLDN, A_HOLDS,
                      A_HOLDSS, A_HTOT, A_NDEALS, A_SIDE, A_SIDESQ, A_SUMS, A_SUMSQ, A_NOFF,
@@ -144,8 +147,9 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
     (int, uint64)
         The seat that took the Ten of trumps (-1 when nobody did), the RNG state.
 
-    Rules: :func:`.trick.legal_cards`, :func:`.trick.winning_card`; set transitions
-    (docs/rules.md §2) as :func:`.trick.finish_trick`.
+    Rules: :func:`.trick.legal_cards`, :func:`.trick.winning_card` (kept card by card:
+    a card wins so far when it is in ``Tables.beats`` of the card winning before it); set
+    transitions (docs/rules.md §2) as :func:`.trick.finish_trick`.
     """
     side_of_seat = tab.side_of_seat
     top_trump = tab.top_trump
@@ -167,7 +171,8 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
     ntfl = sp[S_NTFL] != 0
     must_trump = sp[S_MUSTTRUMP] != 0
     tmask = trump_mask(trump)
-    ten = tab.ten_card[trump]
+    beats_t = tab.beats[ix(trump)]
+    ten = tab.ten_card[ix(trump)]
     ten_bit = np.int64(1) << ten if ten >= 0 else np.int64(0)
     ten_taker = -1
     played = np.int64(0)
@@ -205,31 +210,42 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
                 tm = tm_first
                 led = led_first
                 ledmask = suit_mask(led) if k0 > 0 else np.int64(0)
+            # the card winning the trick so far and its seat, kept card by card
+            # (:func:`.trick.winning_card` of the cards on the table)
+            win = -1
+            win_seat = -1
+            if k0 > 0:
+                win = winning_card(tm, ledmask, trump, top_trump)
+                win_seat = owner[win]
             seat = leader + k0
             seat = seat - n if seat >= n else seat
             for k in range(k0, n):
-                hand = hands_cur[seat]
+                hand = hands_cur[ix(seat)]
                 legal = legal_cards(hand, lock, k, ledmask, t == 0, tmask, ntfl, must_trump)
-                pol = POL_RANDOM if only_random else policies[seat]
+                pol = POL_RANDOM if only_random else policies[ix(seat)]
                 c, s = choose_card(tab, pol, seat, legal, hand, k, led, tm, trump, played,
-                                   trump_leads, owner, s, script, scr.spos)
+                                   trump_leads, (win, win_seat), s, script, scr.spos)
                 bit = np.int64(1) << c
-                hands_cur[seat] = hand ^ bit
+                hands_cur[ix(seat)] = hand ^ bit
                 tm |= bit
                 if do_log:
                     log_cards[t_index, k] = c
                 if k == 0:
                     led = card_suit(c)
                     ledmask = suit_mask(led)
+                    win = c
+                    win_seat = seat
+                elif ((beats_t[ix(win)] >> c) & 1) != 0:
+                    win = c
+                    win_seat = seat
                 seat = seat + 1
                 seat = 0 if seat == n else seat
             played |= tm
-            win_seat = owner[winning_card(tm, ledmask, trump, top_trump)]
-            cap_mask[unit, side_of_seat[win_seat]] |= tm
-            seat_tricks[win_seat] += 1
+            cap_mask[ix(unit), ix(side_of_seat[ix(win_seat)])] |= tm
+            seat_tricks[ix(win_seat)] += 1
             ten_taker = win_seat if (tm & ten_bit) != 0 else ten_taker
             if not only_random:             # only the heuristic reads trump leads
-                trump_leads[side_of_seat[leader]] += 1 if led == trump else 0
+                trump_leads[ix(side_of_seat[ix(leader)])] += 1 if led == trump else 0
             if do_log:
                 log_leader[t_index] = leader
                 log_winner[t_index] = win_seat
@@ -540,6 +556,29 @@ def _random_pair(tab, sp, lanes, seed, ia):
     return tr_a, tt_a, tr_b, tt_b
 
 
+#: the tables and scratch arrays :func:`_deal_and_play` reads (the fewer arrays a kernel
+#: call passes, the cheaper the call)
+PlayTables = namedtuple("PlayTables", ["deck_mask", "dealer_declares", "honours", "ten_card",
+                                       "top_trump", "side_of_seat", "trump_power", "hon_mask",
+                                       "beats", "clow", "cwin", "pw", "top3", "opp_after"])
+PlayScratch = namedtuple("PlayScratch", ["set_hands", "hands", "owner", "cap", "seat_tricks",
+                                         "trump_leads", "spos", "side_acc"])
+
+
+@njit(**KERNEL_JIT)
+def _deal_and_play(tab, sp, scr, policies, seed, ia):
+    """Deal ``ia`` of :func:`run_chunk` dealt and played by ``policies``: ``(trump,
+    ten_taker)``. A kernel of its own, called once per deal: the play loop then
+    keeps its values in registers instead of sharing them with run_chunk's fold."""
+    n = sp[S_N]
+    logs = (scr.spos, scr.side_acc, scr.spos)        # not written (do_log False)
+    trump, turnup, _, s = deal_trumps(tab, sp, ia % n, rng_seed(seed, ia),
+                                      scr.set_hands, scr.owner)
+    ten_taker, s = play_deal(tab, sp, scr, ia % n, trump, turnup, policies, s,
+                             scr.spos, logs, False, False, FRESH, False)
+    return trump, ten_taker
+
+
 @njit(**KERNEL_JIT)
 def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     """Deal and play ``count`` deals, numbered ``start, start+1, …``.
@@ -567,7 +606,6 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     want_rows = out.shape[0] > 0
     want_acc = acc.shape[0] > 0
     all_random = all_seats_random(policies)
-    logs = (scr.spos, scr.side_acc, scr.spos)        # not written (do_log False)
     lane = scr.lane
     i = 0
     tr_b = 0
@@ -584,10 +622,13 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
                 seed, ia)
         else:
             m = 1
-            trump, turnup, _, s = deal_trumps(tab, sp, ia % n, rng_seed(seed, ia),
-                                              scr.set_hands, scr.owner)
-            ten_taker, s = play_deal(tab, sp, scr, ia % n, trump, turnup, policies, s,
-                                     scr.spos, logs, False, False, FRESH, False)
+            trump, ten_taker = _deal_and_play(
+                PlayTables(tab.deck_mask, tab.dealer_declares, tab.honours, tab.ten_card,
+                           tab.top_trump, tab.side_of_seat, tab.trump_power, tab.hon_mask,
+                           tab.beats, tab.clow, tab.cwin, tab.pw, tab.top3, tab.opp_after),
+                sp, PlayScratch(scr.set_hands, scr.hands, scr.owner, scr.cap,
+                                scr.seat_tricks, scr.trump_leads, scr.spos, scr.side_acc),
+                policies, seed, ia)
         for j in range(m):
             if j == 1:      # the second deal: its results into scr (scored by one copy)
                 copy_lane(lane, scr)

@@ -8,12 +8,13 @@ card index) for records and tests.
 API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` bundle)
 -------------------------------------------------------------------------------------
 ``choose_card(tab, pol, seat, legal, hand, k, led, tm, trump, played, trump_leads,
-owner, s, script, spos) -> (card, s)``
+win, s, script, spos) -> (card, s)``
     the card seat ``seat`` plays with policy ``pol``: ``legal`` its legal cards, ``hand``
     its hand, ``k`` cards already in the trick (mask ``tm``, led suit ``led``),
     ``played`` the cards of finished tricks, ``trump_leads`` int64 (n_sides,) trump leads
-    so far, ``owner`` int64 (52,) seat of each card, ``s`` the uint64 RNG state, ``script``
-    and ``spos`` (int64 (1,), the next position) the scripted choices.
+    so far, ``win`` ``(card, seat)`` winning the trick so far (:func:`.trick.winning_card`
+    of ``tm`` and its seat; read only when ``k > 0``), ``s`` the uint64 RNG state,
+    ``script`` and ``spos`` (int64 (1,), the next position) the scripted choices.
 ``all_seats_random(policies) -> bool``.
 """
 from __future__ import annotations
@@ -21,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JIT, highest_index, lowest_index, popcount, rng_below_s, select_bit
+from .bits import JIT, highest_index, ix, lowest_index, popcount, rng_below_s, select_bit
 from .layout import NO_TRUMPS, POL_RANDOM, POL_SCRIPTED
-from .trick import suit_mask, winning_card
+from .trick import suit_mask
 
 
 @njit(inline="always", **JIT)
@@ -104,7 +105,7 @@ def _safe_cards(unseen, tmask, trump, beats_t, top_trump):
     each plain card above the highest unseen card of its suit (plain ranks in bit order)."""
     ut = (unseen & tmask) >> np.int64(13 * trump)
     if ut != 0:
-        return beats_t[trump * 13 + top_trump[ut]]
+        return beats_t[ix(trump * 13 + top_trump[ix(ut)])]
     y = unseen
     y |= (y >> np.int64(1)) & _K1
     y |= (y >> np.int64(2)) & _K2
@@ -124,7 +125,7 @@ def _lead_key(plain, hand, su):
 
 
 @njit(inline="always", **JIT)
-def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_leads, owner):
+def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_leads, win):
     """The ``heuristic`` policy: a sensible club player (see catchten_sim.policies).
 
     Uses only what the player may know: its own hand, the cards played, the trick so far.
@@ -159,36 +160,33 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     """
     if (legal & (legal - 1)) == 0:
         return lowest_index(legal)
-    deck_mask = tab.deck_mask
-    side_of_seat = tab.side_of_seat
     top_trump = tab.top_trump
-    pw = tab.pw
-    ten = tab.ten_card[trump]
-    hmask = tab.hon_mask[trump]
+    ten = tab.ten_card[ix(trump)]
+    hmask = tab.hon_mask[ix(trump)]
     played = played | tm
-    unseen = deck_mask & ~played & ~hand
-    myside = side_of_seat[seat]
+    unseen = tab.deck_mask & ~played & ~hand
+    myside = tab.side_of_seat[ix(seat)]
     has_trumps = trump < NO_TRUMPS
     tmask = suit_mask(trump) if has_trumps else np.int64(0)
-    beats_t = tab.beats[trump]
-    clow_t = tab.clow[trump]
-    safe = _safe_cards(unseen, tmask, trump, beats_t, top_trump)
+    beats_t = tab.beats[ix(trump)]
     if k == 0:
         # 1. draw the Ten
-        if has_trumps and ten >= 0 and trump_leads[myside] < 2 and \
+        if has_trumps and ten >= 0 and trump_leads[ix(myside)] < 2 and \
                 ((played >> ten) & 1) == 0 and ((hand >> ten) & 1) == 0:
             lt = legal & tmask
-            if lt != 0 and popcount(hand & tab.top3[trump]) >= 2:
+            if lt != 0 and popcount(hand & tab.top3[ix(trump)]) >= 2:
                 lane = ((lt & ~(np.int64(1) << ten)) >> np.int64(13 * trump)) & np.int64(0x1FFF)
                 if lane != 0:
-                    return trump * 13 + top_trump[lane]
+                    return trump * 13 + top_trump[ix(lane)]
         # 2. a master card of a plain suit that scores no honour (the lowest such; with
-        # no trumps an honour too)
-        m = legal & ~tmask & safe
-        if has_trumps:
-            m &= ~hmask
-        if m != 0:
-            return lowest_index(m)
+        # no trumps an honour too): none while a trump is unseen (it beats every plain
+        # card), else the plain cards of :func:`_safe_cards`
+        if (unseen & tmask) == 0:
+            m = legal & ~tmask & _safe_cards(unseen, tmask, trump, beats_t, top_trump)
+            if has_trumps:
+                m &= ~hmask
+            if m != 0:
+                return lowest_index(m)
         nh = legal & ~hmask
         # 3. lowest of the longest plain suit: by suit length in hand, then rank (a plain
         # card that scores no honour always costs less than a trump or an honour)
@@ -198,10 +196,12 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
             # without branches; a suit with no such card keys above them all
             key = np.int64(1) << 20
             for su in range(4):
-                key = min(key, _lead_key(plain, hand, su))
+                ks = _lead_key(plain, hand, su)
+                key = ks if ks < key else key       # not min(): numba calls a helper
             return key & np.int64(63)
         if nh != 0:
             return lowest_index(nh)
+        clow_t = tab.clow[trump]
         best = -1
         best_cost = np.int64(1) << 40
         m = legal
@@ -215,50 +215,54 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
                 best_cost = cost
                 best = d
         return best
-    # following: the trick so far
-    win_card = winning_card(tm, suit_mask(led), trump, top_trump)
-    win_pow = pw[trump, win_card]
-    win_seat = owner[win_card]
+    # following: the trick so far. "No unseen card beats c" for one card c (a trump or
+    # of the led suit) is ``unseen & beats_t[c] == 0``; the mask of all such cards
+    # (:func:`_safe_cards`) only where rule 8 needs it
+    win_card, win_seat = win
+    beats_win = beats_t[ix(win_card)]
     trick_hon = (tm & hmask) != 0
-    opp_after_me = tab.opp_after[seat, k]
-    partner_win = side_of_seat[win_seat] == myside
-    partner_safe = partner_win and (not opp_after_me or ((safe >> win_card) & 1) != 0)
+    opp_after_me = tab.opp_after[ix(seat), ix(k)]
+    partner_win = tab.side_of_seat[ix(win_seat)] == myside
+    partner_safe = partner_win and (not opp_after_me or (unseen & beats_win) == 0)
     # 4. the Ten
     if ten >= 0 and ((legal >> ten) & 1) != 0:
         tenpow = tab.trump_power[trump, ten]
+        win_pow = tab.pw[trump, win_card]
         if partner_safe and win_pow > tenpow:
             return ten
         if tenpow > win_pow and not opp_after_me:
             return ten
-    winners = legal & beats_t[win_card]
+    winners = legal & beats_win
     # 5. partner winning (and 10. when no card wins): throw
     if (winners != 0) & ((not partner_win) | ((not partner_safe) & trick_hon)):
-        cwin_t = tab.cwin[trump]
-        # 6. last to act for the opponents: cheapest winner (but see below)
-        # 7. second hand low: throw
-        # 8. cheapest safe winner (not the Ten)
-        m8 = winners & safe
-        if ten >= 0:
-            m8 &= ~(np.int64(1) << ten)
-        mw = winners if not opp_after_me else m8
-        if (not opp_after_me) | ((m8 != 0) & ((k != 1) | trick_hon | partner_win)):
-            best = _cheapest_win(mw, hmask, tmask, cwin_t)
-            if (not opp_after_me) and ((safe >> best) & 1) != 0:
-                # 6. keep a master trump when a bigger honour would be left exposed
-                # (win with the honour instead)
+        cwin_t = tab.cwin[ix(trump)]
+        if not opp_after_me:
+            # 6. last to act for the opponents: the cheapest winner; but keep a master
+            # when a bigger honour that can be beaten also wins (win with the honour)
+            best = _cheapest_win(winners, hmask, tmask, cwin_t)
+            if (unseen & beats_t[ix(best)]) == 0:
                 honours_t = tab.honours[trump]
                 alt = -1
                 ac = np.int64(1) << 40
-                m = winners & hmask & ~safe
+                m = winners & hmask
                 while m != 0:
                     d = lowest_index(m)
                     m &= m - 1
-                    if honours_t[d] > honours_t[best] and cwin_t[d] < ac:
+                    if (unseen & beats_t[d]) != 0 and honours_t[d] > honours_t[best] \
+                            and cwin_t[d] < ac:
                         ac = cwin_t[d]
                         alt = d
                 if alt >= 0:
                     return alt
             return best
+        # 7. second hand low: throw (below)
+        if (k != 1) | trick_hon | partner_win:
+            # 8. the cheapest safe winner (not the Ten)
+            m8 = winners & _safe_cards(unseen, tmask, trump, beats_t, top_trump)
+            if ten >= 0:
+                m8 &= ~(np.int64(1) << ten)
+            if m8 != 0:
+                return _cheapest_win(m8, hmask, tmask, cwin_t)
         # 9. third hand high: the highest winner that scores no honour (a trump above
         # any plain card; trumps that score no honour rank as in the plain order)
         m = winners & ~hmask
@@ -266,11 +270,11 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
             mt = m & tmask
             return highest_index(mt if mt != 0 else m)
     # 10. throw the lowest non-counting card
-    return _cheapest_throw(legal, hmask, tmask, clow_t)
+    return _cheapest_throw(legal, hmask, tmask, tab.clow[ix(trump)])
 
 
 @njit(inline="always", **JIT)
-def choose_card(tab, pol, seat, legal, hand, k, led, tm, trump, played, trump_leads, owner,
+def choose_card(tab, pol, seat, legal, hand, k, led, tm, trump, played, trump_leads, win,
                 s, script, spos):
     """The card ``seat`` plays under policy ``pol`` (module docstring): ``(card, s)``."""
     if pol == POL_RANDOM:
@@ -281,4 +285,4 @@ def choose_card(tab, pol, seat, legal, hand, k, led, tm, trump, played, trump_le
         spos[0] += 1
         return lowest_index(select_bit(legal, r % popcount(legal))), s
     return heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_leads,
-                            owner), s
+                            win), s

@@ -66,45 +66,60 @@ def class_table(k_suit, cls_cap, cls_void):
 def _sum_splits(s, k, rem, x, cls_void, radix, ways, fact, st, acc, target, n_cls):
     """Sum (or, with ``target`` >= 0, find in ``x`` the split reaching ``target`` of) the
     weights ``k!/prod x! * ways[s+1, st - x]`` over splits ``x`` of ``k`` cards of suit
-    ``s`` into the classes (odometer over x, pruned by capacity and voids)."""
-    for c in range(n_cls):
-        x[c] = 0
+    ``s`` into the classes (in :func:`next_suit_split`'s order)."""
     total = 0.0
+    nxt = next_suit_split(x, rem, k, cls_void, s, n_cls, radix, st, True)
+    while nxt >= 0:
+        w = fact[k]
+        for c in range(n_cls):
+            w /= fact[x[c]]
+        w *= ways[s + 1, nxt]
+        total += w
+        if target >= 0.0 and total > target:
+            return total
+        nxt = next_suit_split(x, rem, k, cls_void, s, n_cls, radix, st, False)
+    return total
+
+
+@njit(inline="always", **JIT)
+def next_suit_split(x, rem, k, cls_void, s, n_cls, radix, st, first):
+    """Step the odometer ``x`` (int64 (C,)) to the next split of suit ``s``'s ``k`` cards
+    among the classes: ``sum(x) == k``, each class at most its remaining capacity ``rem``
+    and none in a class void in ``s`` (4-bit masks ``cls_void``).
+
+    ``first``: start over (``x`` is reset) and stop at the first split. Returns the state
+    left for the later suits, ``st - sum(x * radix)`` (>= 0), or -1 once every split has
+    been visited. The order (class 0 the fastest digit) is the one the sampler's draw and
+    :func:`.unrank.unrank_hidden` share.
+    """
+    step = not first
+    if first:
+        for c in range(n_cls):
+            x[c] = 0
     while True:
+        if step:
+            # odometer step; False when it wraps round
+            c = 0
+            while c < n_cls:
+                lim = rem[c] if rem[c] < k else k
+                if (cls_void[c] >> s) & 1:
+                    lim = 0
+                if x[c] < lim:
+                    x[c] += 1
+                    break
+                x[c] = 0
+                c += 1
+            if c == n_cls:
+                return np.int64(-1)
+        step = True
         ssum = 0
         for c in range(n_cls):
             ssum += x[c]
         if ssum == k:
             nxt = st
-            w = fact[k]
             for c in range(n_cls):
                 nxt -= x[c] * radix[c]
-                w /= fact[x[c]]
-            w *= ways[s + 1, nxt]
-            total += w
-            if target >= 0.0 and total > target:
-                return total
-        if not next_split(x, rem, k, cls_void, s, n_cls):
-            break
-    return total
-
-
-@njit(inline="always", **JIT)
-def next_split(x, rem, k, cls_void, s, n_cls):
-    """Advance the odometer ``x`` over the splits of suit ``s``'s ``k`` cards among the
-    classes (each class at most its remaining capacity ``rem``, none in a void class);
-    False when it wraps round (every split visited)."""
-    c = 0
-    while c < n_cls:
-        lim = rem[c] if rem[c] < k else k
-        if (cls_void[c] >> s) & 1:
-            lim = 0
-        if x[c] < lim:
-            x[c] += 1
-            return True
-        x[c] = 0
-        c += 1
-    return False
+            return nxt
 
 
 @njit(**JIT)

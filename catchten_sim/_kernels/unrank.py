@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from .bits import JIT, lowest_index, popcount
-from .sampler import next_split
+from .sampler import next_suit_split
 
 
 @njit(inline="always", **JIT)
@@ -105,32 +105,23 @@ def unrank_hidden(pool, b_size, b_class, cls_cap, cls_void, ways, radix, start, 
             k = popcount(m)
             if k == 0:
                 continue
-            # the split x of the suit's k cards among the classes (sampler's odometer)
-            for c in range(n_cls):
-                x[c] = 0
+            # the split x of the suit's k cards among the classes (the sampler's order)
             a = np.int64(-1)
-            while True:
-                ssum = 0
-                for c in range(n_cls):
-                    ssum += x[c]
-                if ssum == k:
-                    nxt = st
+            nxt = next_suit_split(x, rem, k, cls_void, s, n_cls, radix, st, True)
+            while nxt >= 0:
+                wnext = np.int64(ways[s + 1, nxt])
+                if wnext > 0:
                     for c in range(n_cls):
-                        nxt -= x[c] * radix[c]
-                    wnext = np.int64(ways[s + 1, nxt])
-                    if wnext > 0:
-                        for c in range(n_cls):
-                            y[c] = x[c]
-                        mult = _multinomial(y, n_cls)
-                        w = mult * wnext
-                        if r < w:
-                            a = r // wnext
-                            r -= a * wnext
-                            st = nxt
-                            break
-                        r -= w
-                if not next_split(x, rem, k, cls_void, s, n_cls):
-                    break
+                        y[c] = x[c]
+                    mult = _multinomial(y, n_cls)
+                    w = mult * wnext
+                    if r < w:
+                        a = r // wnext
+                        r -= a * wnext
+                        st = nxt
+                        break
+                    r -= w
+                nxt = next_suit_split(x, rem, k, cls_void, s, n_cls, radix, st, False)
             j = 0
             while m != 0:
                 suit_cards[j] = s * 13 + lowest_index(m)
