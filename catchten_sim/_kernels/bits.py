@@ -41,6 +41,35 @@ _S27 = U64(27)
 _S31 = U64(31)
 _S32 = U64(32)
 
+
+@njit(inline="always", **JIT)
+def _compress_loop(x, m):
+    """The bits of ``x`` at the set bits of ``m``, packed low (``pext`` without BMI2)."""
+    r = np.int64(0)
+    j = 0
+    while m:
+        low = m & -m
+        if x & low:
+            r |= np.int64(1) << j
+        j += 1
+        m &= m - 1
+    return r
+
+
+@njit(inline="always", **JIT)
+def _expand_loop(x, m):
+    """The low bits of ``x`` placed at the set bits of ``m`` (``pdep`` without BMI2)."""
+    r = np.int64(0)
+    j = 0
+    while m:
+        low = m & -m
+        if (x >> j) & 1:
+            r |= low
+        j += 1
+        m &= m - 1
+    return r
+
+
 if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
     import warnings
 
@@ -63,31 +92,8 @@ if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
             m &= m - 1
         return m & -m
 
-    def compress(x, m):
-        x = int(x)
-        m = int(m)
-        r = 0
-        j = 0
-        while m:
-            low = m & -m
-            if x & low:
-                r |= 1 << j
-            j += 1
-            m &= m - 1
-        return r
-
-    def expand(x, m):
-        x = int(x)
-        m = int(m)
-        r = 0
-        j = 0
-        while m:
-            low = m & -m
-            if (x >> j) & 1:
-                r |= low
-            j += 1
-            m &= m - 1
-        return r
+    compress = _compress_loop
+    expand = _expand_loop
 
     HAVE_PDEP = False
 else:
@@ -126,25 +132,21 @@ else:
             return builder.ctlz(args[0], _ir.Constant(_ir.IntType(1), 0))
         return sig, codegen
 
-    @_intrinsic
-    def _pdep(typingctx, src, mask):
-        sig = _types.int64(_types.int64, _types.int64)
+    def _bmi2(name):
+        """An intrinsic calling the BMI2 instruction ``name`` on two int64."""
+        @_intrinsic
+        def call(typingctx, src, mask):
+            sig = _types.int64(_types.int64, _types.int64)
 
-        def codegen(context, builder, signature, args):
-            fnty = _ir.FunctionType(_ir.IntType(64), [_ir.IntType(64), _ir.IntType(64)])
-            fn = _cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
-            return builder.call(fn, args)
-        return sig, codegen
+            def codegen(context, builder, signature, args):
+                fnty = _ir.FunctionType(_ir.IntType(64), [_ir.IntType(64), _ir.IntType(64)])
+                fn = _cgutils.get_or_insert_function(builder.module, fnty, name)
+                return builder.call(fn, args)
+            return sig, codegen
+        return call
 
-    @_intrinsic
-    def _pext(typingctx, src, mask):
-        sig = _types.int64(_types.int64, _types.int64)
-
-        def codegen(context, builder, signature, args):
-            fnty = _ir.FunctionType(_ir.IntType(64), [_ir.IntType(64), _ir.IntType(64)])
-            fn = _cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.64")
-            return builder.call(fn, args)
-        return sig, codegen
+    _pdep = _bmi2("llvm.x86.bmi.pdep.64")
+    _pext = _bmi2("llvm.x86.bmi.pext.64")
 
     @njit(inline="always", **JIT)
     def popcount(x):
@@ -180,31 +182,8 @@ else:
             """The low bits of ``x`` placed at the set bits of ``m`` (BMI2 ``pdep``)."""
             return _pdep(np.int64(x), np.int64(m))
     else:
-        @njit(inline="always", **JIT)
-        def expand(x, m):
-            """The low bits of ``x`` placed at the set bits of ``m``."""
-            r = np.int64(0)
-            j = 0
-            while m:
-                low = m & -m
-                if (x >> j) & 1:
-                    r |= low
-                j += 1
-                m &= m - 1
-            return r
-
-        @njit(inline="always", **JIT)
-        def compress(x, m):
-            """The bits of ``x`` at the set bits of ``m``, packed low."""
-            r = np.int64(0)
-            j = 0
-            while m:
-                low = m & -m
-                if x & low:
-                    r |= np.int64(1) << j
-                j += 1
-                m &= m - 1
-            return r
+        compress = _compress_loop
+        expand = _expand_loop
 
 
 @njit(inline="always", **JIT)
