@@ -52,11 +52,14 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
-import pandas as pd
+from ._lazy import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas
 
 from ._kernels import engine as K
 from ._kernels import rollout as KR
@@ -582,7 +585,7 @@ class Advice:
         c = card if isinstance(card, int) else parse_card(card)
         return next(x for x in self.candidates if x.card == c)
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self) -> pandas.DataFrame:
         rows = []
         for x in self.candidates:
             row: dict[str, Any] = {"card": x.name, "trump": x.is_trump, "n": x.n}
@@ -1113,7 +1116,7 @@ class Odds:
     #: every consistent deal was played once (few enough: at most ``exact_max``)
     exact: bool = False
 
-    def to_frame(self) -> pd.DataFrame:
+    def to_frame(self) -> pandas.DataFrame:
         """The distribution of our side's hand points: ``points``, ``p``, ``cum_p``."""
         pts = sorted(self.distribution)
         p = [self.distribution[k] for k in pts]
