@@ -748,16 +748,29 @@ def solve_cmd(records, with_line, as_json):
     mover's side minus the others), the best card(s) and, with --line, an optimal line."""
     from . import records as rec_mod
     from .solve import format_solution, solve
-    for path in records:
-        with _errors_as_json(as_json):
-            data = rec_mod.load_record(path)
-            sol = solve(data, line=with_line)
-        if as_json:
-            click.echo(json.dumps(sol.to_dict(), ensure_ascii=False))
-        else:
-            if len(records) > 1:
-                click.echo(f"== {path}")
-            click.echo(format_solution(sol, data))
+    with _errors_as_json(as_json):       # Ctrl-C: the JSON "interrupted" object with --json
+        failed = 0
+        for path in records:
+            try:
+                data = rec_mod.load_record(path)
+                sol = solve(data, line=with_line)
+            except CatchTenError as exc:
+                # a bad record gets its one line and the others are still solved; exit 2 at
+                # the end (with --json the error object takes the record's line)
+                failed += 1
+                if as_json:
+                    click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
+                else:
+                    where = f"{path}: " if len(records) > 1 else ""
+                    click.echo(f"error: {where}{_one_line(exc.line())}", err=True)
+                continue
+            if as_json:
+                click.echo(json.dumps(sol.to_dict(), ensure_ascii=False))
+            else:
+                if len(records) > 1:
+                    click.echo(f"== {path}")
+                click.echo(format_solution(sol, data))
+    return 2 if failed else None
 
 
 # ---------------------------------------------------------------------------- advise / odds

@@ -196,6 +196,30 @@ def test_cli_refuses_bad_record_like_score(tmp_path):
     assert json.loads(res2.stdout)["why"] == err["why"]
 
 
+def test_cli_a_bad_record_does_not_stop_the_others(tmp_path):
+    """Every record is solved: a bad one gets its one line (its error object with --json)
+    in its place, the rest go on, and the exit status is 2 at the end."""
+    a = DD / "foster4_left2_lead_01.json"
+    c = DD / "foster2sets_left8_mid1_01.json"
+    record, _ = _load("foster4_left4_lead_01")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(dict(record, hands=record["hands"][:3])))
+    res = CliRunner().invoke(cli, ["solve", "--json", str(a), str(bad), str(c)])
+    assert res.exit_code == 2, res.output
+    rows = [json.loads(x) for x in res.stdout.strip().splitlines()]
+    assert len(rows) == 3
+    assert rows[0]["value"] == solve(a).value and rows[2]["value"] == solve(c).value
+    assert rows[1] == {"kind": "error", "field": "hands", "why": "wrong number of hands",
+                       "detail": rows[1]["detail"]}
+    res = CliRunner().invoke(cli, ["solve", str(a), str(bad), str(c)])
+    assert res.exit_code == 2
+    assert res.stdout.count("== ") == 2 and f"== {c}" in res.stdout
+    err = res.stderr.splitlines()
+    assert err == [f"error: {bad}: hands: wrong number of hands ({rows[1]['detail']})"]
+    res = CliRunner().invoke(cli, ["solve", str(a), str(c)])
+    assert res.exit_code == 0
+
+
 def test_cli_refuses_a_revoke(tmp_path):
     # seat 1 discards a club on a spade lead while holding spades
     rules = Rules("foster", 4)
