@@ -469,5 +469,7 @@ def format_solution(sol: Solution, record: Any = None) -> str:
             label = f"set {tr['set']} " if "set" in tr else ""
             lines.append(f"  {label}trick {i + 1}: {', '.join(shown)}  -> seat {tr['winner']}")
         totals = ", ".join(f"side {s['side']} {s['total']}" for s in full["sides"])
-        lines.append(f"  final: {totals} (cards in brackets were already played)")
+        note = " (cards in brackets were already played)" if len(done) > first * players \
+            else ""
+        lines.append(f"  final: {totals}{note}")
     return "\n".join(lines)

@@ -36,3 +36,15 @@ def test_solve_line_names_trumps_and_seats():
             before = done[first * 4:]
             assert [c.strip("()") for c in shown[:len(before)]] == before
             assert all(c.startswith("(") for c in shown[:len(before)])
+
+
+def test_bracket_note_only_when_some_card_is_in_brackets():
+    """From a lead (no card of the current trick played) no card is bracketed, and the
+    footer does not speak of brackets; mid-trick it does."""
+    for name, bracketed in (("foster4_left4_lead_01", False), ("foster4_left3_mid2_01", True)):
+        res = CliRunner().invoke(cli, ["solve", str(CASES / f"{name}.json"), "--line"])
+        assert res.exit_code == 0, res.output
+        body = res.output.split("line (each card", 1)[1]
+        final = next(x for x in res.output.splitlines() if x.strip().startswith("final:"))
+        assert ("(" in body.replace(final, "")) is bracketed
+        assert ("cards in brackets were already played" in final) is bracketed
