@@ -71,8 +71,8 @@ from .inputs import json_kind, preset_name, read_json_object
 from .rules import COUNT_OUT_STEPS, Rules
 from .state import PlayState, unit_scores
 
-__all__ = ["load_record", "score_record", "score_game", "is_game_record", "score_any",
-           "hand_from_record", "rules_of_record"]
+__all__ = ["load_record", "score_record", "score_game", "is_game_record", "record_kind",
+           "score_any", "hand_from_record", "rules_of_record"]
 
 #: the keys of a hand record and of a game record (docs/formats.md); any other key is refused
 HAND_KEYS = ("rules", "variants", "players", "dealer", "hands", "turnup", "dead", "play")
@@ -694,6 +694,17 @@ def is_game_record(data: Any) -> bool:
     if not hands:
         return "dealer" not in data
     return all(isinstance(h, dict) for h in hands)
+
+
+def record_kind(data: Any) -> str:
+    """Which docs/formats.md input ``data`` looks like, for messages: ``"game record"``
+    (:func:`is_game_record`), ``"position"`` (a ``seat`` or ``hand``, no ``hands``), else
+    ``"hand record"`` (what a malformed record is checked as)."""
+    if is_game_record(data):
+        return "game record"
+    if isinstance(data, dict) and "hands" not in data and ("seat" in data or "hand" in data):
+        return "position"
+    return "hand record"
 
 
 def score_any(data: dict) -> dict:

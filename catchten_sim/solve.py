@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .cards import format_card
-from .errors import CatchTenError, IllegalPlayError
+from .errors import CatchTenError, IllegalPlayError, ParseError
 from .rules import Rules
 from ._kernels import solve as _k
 
@@ -290,8 +290,16 @@ def _load(record: Any) -> dict:
 
 def _deal_of(record: Any) -> _Deal:
     """Validate a hand record (``catchten score``'s checks and errors) into a deal."""
-    from .records import hand_from_record, score_record
+    from .records import hand_from_record, record_kind, score_record
     data = _load(record)
+    kind = record_kind(data)
+    if kind != "hand record":
+        hint = ("one of its hands, its play stopped where the values are wanted"
+                if kind == "game record" else
+                "every seat's cards; catchten advise answers a position")
+        raise ParseError("record", "not a hand record",
+                         f"this is a {kind}: solve needs a hand record (docs/formats.md), "
+                         f"{hint}")
     scored = score_record(data)   # the checking order of RULES.md; revokes are reported
     rev = scored.get("revoke")
     if rev is not None:
@@ -370,8 +378,9 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None) -> S
     ------
     CatchTenError
         The record is refused as ``catchten score`` refuses it (field, why); a play holding
-        a revoke (``play: revoke in play``) or a finished play (``play: no card left to
-        play``) is refused too.
+        a revoke (``play: revoke in play``), a finished play (``play: no card left to
+        play``), a game record or a position (``record: not a hand record``) are refused
+        too.
     """
     solver = solver or _default_solver()
     deal = _deal_of(record)

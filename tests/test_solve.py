@@ -21,6 +21,7 @@ from bruteforce import brute_values, random_ending  # noqa: E402
 
 from catchten_sim.cards import format_card, parse_card  # noqa: E402
 from catchten_sim.cli import cli  # noqa: E402
+from catchten_sim.errors import ParseError  # noqa: E402
 from catchten_sim.records import score_record  # noqa: E402
 from catchten_sim.rules import Rules  # noqa: E402
 from catchten_sim.solve import (Solution, SolveLimitError, Solver, solve, solve_deals,  # noqa: E402
@@ -218,6 +219,29 @@ def test_cli_a_bad_record_does_not_stop_the_others(tmp_path):
     assert err == [f"error: {bad}: hands: wrong number of hands ({rows[1]['detail']})"]
     res = CliRunner().invoke(cli, ["solve", str(a), str(c)])
     assert res.exit_code == 0
+
+
+def test_cli_says_solve_needs_a_hand_record_for_a_game_record_or_a_position():
+    """A game record or a position is named as such in one line (exit 2), not refused for
+    the first hand-record field it lacks."""
+    for path, kind in ((ROOT / "examples" / "game.json", "game record"),
+                       (ROOT / "examples" / "position-lead.json", "position")):
+        res = CliRunner().invoke(cli, ["solve", str(path)])
+        assert res.exit_code == 2
+        err = res.stderr.splitlines()
+        assert len(err) == 1 and err[0].startswith("error: record: not a hand record (this "
+                                                   f"is a {kind}: solve needs a hand record")
+        res = CliRunner().invoke(cli, ["solve", "--json", str(path)])
+        obj = json.loads(res.stdout)
+        assert res.exit_code == 2 and (obj["field"], obj["why"]) == ("record",
+                                                                      "not a hand record")
+    with pytest.raises(ParseError, match="game record"):
+        solve(json.loads((ROOT / "examples" / "game.json").read_text()))
+    # a hand record missing its dealer is still refused for the dealer
+    record, _ = _load("foster4_left4_lead_01")
+    res = CliRunner().invoke(cli, ["solve", "--json", "-"],
+                             input=json.dumps({k: v for k, v in record.items() if k != "dealer"}))
+    assert json.loads(res.stdout)["field"] == "dealer"
 
 
 def test_cli_refuses_a_revoke(tmp_path):
