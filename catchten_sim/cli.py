@@ -247,8 +247,12 @@ def cli() -> None:
     catchten simulate                 1,000,000 4-player deals, the headline odds
     catchten rules --players 5        what the rules are, resolved
     catchten score RECORD.json        score a hand or game record
+    catchten advise POSITION.json     which card to play, every legal card evaluated
     catchten solve RECORD.json        double-dummy value of every card
+    catchten match heuristic random   is strategy A better than B? (duplicate match)
     catchten report                   simulate and write a PDF/PNG/CSV report
+
+    Input files (hand and game records, positions): docs/formats.md.
     """
 
 
@@ -737,7 +741,7 @@ def score_cmd(record, as_json):
 
 
 @cli.command("solve")
-@click.argument("records", nargs=-1, required=True,
+@click.argument("records", nargs=-1, required=True, metavar="RECORD...",
                 type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--line", "with_line", is_flag=True,
               help="Also show one optimal line of play to the end of the deal.")
@@ -745,7 +749,11 @@ def score_cmd(record, as_json):
 def solve_cmd(records, with_line, as_json):
     """Double-dummy values (all hands visible, best play by all) of the position where each
     hand record's play stops: every legal card's final score difference for the deal (the
-    mover's side minus the others), the best card(s) and, with --line, an optimal line."""
+    mover's side minus the others), the best card(s) and, with --line, an optimal line.
+
+    Each RECORD is a hand record (docs/formats.md "Hand record": every seat's cards, the
+    turn-up, the play so far; - for stdin), e.g. tests/cases/dd/*.json. A bad record gets
+    its error line and the others are still solved (exit 2 at the end)."""
     from . import records as rec_mod
     from .solve import format_solution, solve
     with _errors_as_json(as_json):       # Ctrl-C: the JSON "interrupted" object with --json
@@ -988,7 +996,10 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
     """Is strategy A better than B? A duplicate match: every deal played with A on side 0
     and B on the others, then swapped (with three or more sides, every rotation), on the
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
-    narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished."""
+    narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished.
+
+    A and B are strategies: random, heuristic, or pimc[:N] (N sampled deals a decision,
+    default 50; slow), e.g. catchten match pimc:10 heuristic --deals 200."""
     from pathlib import Path
     from .match import match
     show = sys.stderr.isatty() if progress is None else progress

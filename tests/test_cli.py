@@ -58,6 +58,19 @@ def test_no_help_text_shows_an_escaped_percent(name) -> None:
     assert res.exit_code == 0 and "%%" not in res.stdout, res.stdout
 
 
+def test_help_names_the_commands_strategies_and_formats() -> None:
+    """The quick start lists advise and match; match names the strategies A and B can be;
+    solve points to the hand-record format."""
+    top = run("--help").stdout
+    for cmd in ("simulate", "score", "advise", "solve", "match", "report"):
+        assert f"catchten {cmd} " in top, cmd
+    assert "docs/formats.md" in top
+    m = " ".join(run("match", "--help").stdout.split())
+    assert "random, heuristic, or pimc[:N]" in m
+    s = " ".join(run("solve", "--help").stdout.split())
+    assert 'docs/formats.md "Hand record"' in s and "RECORD..." in s
+
+
 def test_every_command_is_covered_by_help_test() -> None:
     assert set(cli.commands) >= {"rules", "simulate", "score"}
 
