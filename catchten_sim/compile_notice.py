@@ -19,12 +19,14 @@ from collections.abc import Callable, Iterator
 
 from numba.core import event as _event
 
-__all__ = ["compile_notice", "compile_seconds", "COMPILE_SECONDS"]
+__all__ = ["compile_notice", "compile_seconds", "notice_text", "COMPILE_SECONDS", "WHAT"]
 
 #: cold compile time of each entry kernel (seconds, measured on a 2-core machine with
 #: ``NUMBA_CACHE_DIR`` pointing at an empty directory), by the kernel's function name;
 #: a kernel compiled with others (the advice sampler and rollout) is counted with its group
 COMPILE_SECONDS: dict[str, float] = {
+    "solve_batch": 30.0,        # solve, advise --evaluator dd, pimc (32 s of CPU cold; 47 s
+                                # wall at load average 3 on 2 cores)
     "run_chunk": 12.0,          # simulate, report
     "run_games": 9.0,           # simulate --games
     "run_unit_samples": 9.0,    # equity
@@ -44,32 +46,59 @@ _GROUPS: tuple[tuple[str, ...], ...] = (
 )
 
 
-def _estimate(name: str) -> int:
+#: what the kernels of each module are, for the notice (by the entry kernel's module)
+WHAT: dict[str, str] = {
+    "engine": "deal-and-play kernels",
+    "games": "whole-game and game-equity kernels",
+    "rollout": "advice kernels (sampler and rollouts)",
+    "sampler": "advice kernels (sampler and rollouts)",
+    "unrank": "advice kernels (sampler and rollouts)",
+    "solve": "double-dummy solver",
+    "pimc": "pimc replay kernels",
+}
+
+
+def _estimate(name: str) -> int | None:
+    """Seconds a cold compile of entry kernel ``name`` (and its group) takes, or None when
+    it was not measured."""
     for g in _GROUPS:
         if name in g:
             return int(round(sum(COMPILE_SECONDS[k] for k in g)))
-    return int(round(COMPILE_SECONDS.get(name, 10.0)))
+    sec = COMPILE_SECONDS.get(name)
+    return None if sec is None else int(round(sec))
+
+
+def notice_text(name: str, module: str) -> str:
+    """The notice for entry kernel ``name`` of module ``module`` starting to compile."""
+    what = WHAT.get(module.rsplit(".", 1)[-1], "kernels")
+    sec = _estimate(name)
+    about = "" if sec is None else f"; about {sec} s, more on a busy machine"
+    return f"compiling the engine's {what} (first run of this kind of command only{about})"
 
 
 class _Notice(_event.Listener):
-    """Says once per process that compiling has begun; nested compiles (helpers compiled
-    for an entry kernel) and later compiles stay quiet."""
+    """Says, once per process for each kind of kernel (:data:`WHAT`), that it has begun
+    compiling; nested compiles (helpers compiled for an entry kernel), more signatures and
+    more entry kernels of a kind already named stay quiet."""
 
     def __init__(self, say: Callable[[str], None]) -> None:
         self.say = say
         self.depth = 0
-        self.said = False
-        self.t0 = 0.0
+        self.said: set[str] = set()
 
     def on_start(self, event) -> None:
         self.depth += 1
-        if self.said or self.depth > 1:
+        if self.depth > 1:
             return
-        self.said = True
-        self.t0 = time.perf_counter()
         disp = (event.data or {}).get("dispatcher")
-        name = getattr(getattr(disp, "py_func", None), "__name__", "")
-        self.say(f"compiling the engine (once, about {_estimate(name)} s)")
+        func = getattr(disp, "py_func", None)
+        name = getattr(func, "__name__", "")
+        module = getattr(func, "__module__", "") or ""
+        what = WHAT.get(module.rsplit(".", 1)[-1], "kernels")
+        if what in self.said:
+            return
+        self.said.add(what)
+        self.say(notice_text(name, module))
 
     def on_end(self, event) -> None:
         self.depth = max(0, self.depth - 1)
@@ -114,8 +143,12 @@ def compile_notice(say: Callable[[str], None]) -> Iterator[None]:
     Parameters
     ----------
     say : callable(str)
-        Receives ``"compiling the engine (once, about N s)"``; N is the measured cold
-        compile time of the kernel (and its group) that compiles first.
+        Receives ``"compiling the engine's WHAT (first run of this kind of command only;
+        about N s, more on a busy machine)"`` once for each kind of kernel that compiles
+        (:data:`WHAT`: each kind of command compiles its own kernels on its first run, then
+        loads them from the cache); N is the measured cold compile time on an idle 2-core
+        machine of the entry kernel (and its group) that compiles first, left out when not
+        measured.
     """
     listener = _Notice(say)
     _event.register("numba:compile", listener)

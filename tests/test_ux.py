@@ -200,11 +200,37 @@ def test_compile_notice_is_said_once_when_numba_compiles():
     with compile_notice(said.append):
         f(1)
         f(2.0)          # a second signature compiles too: still one notice
-    assert len(said) == 1 and said[0].startswith("compiling the engine (once, about ")
+    assert said == ["compiling the engine's kernels (first run of this kind of command "
+                    "only)"]                     # no time for a kernel never measured
     said.clear()
     with compile_notice(said.append):
         f(3)            # compiled already: nothing to say
     assert said == []
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="nothing compiles")
+def test_compile_notice_names_each_kind_of_kernel_once_with_its_time():
+    """A command that compiles two kinds of kernels (a pimc match: deal-and-play, then the
+    solver) says so for each, with the measured time when there is one."""
+    from numba import njit
+
+    from catchten_sim.compile_notice import compile_notice, notice_text
+
+    def kernel(module, name):
+        def g(x):
+            return x * 2
+        g.__module__, g.__name__ = module, name
+        return njit(cache=False)(g)
+
+    said = []
+    with compile_notice(said.append):
+        kernel("catchten_sim._kernels.engine", "run_chunk")(1)
+        kernel("catchten_sim._kernels.solve", "solve_batch")(1)
+        kernel("catchten_sim._kernels.engine", "_play_given")(1)   # a kind already named
+    assert said == [notice_text("run_chunk", "catchten_sim._kernels.engine"),
+                    notice_text("solve_batch", "catchten_sim._kernels.solve")]
+    assert said[1] == ("compiling the engine's double-dummy solver (first run of this kind "
+                       "of command only; about 30 s, more on a busy machine)")
 
 
 # --------------------------------------------------------------------------- Python API
