@@ -57,7 +57,6 @@ def test_readme_inline_python_names_resolve():
     statements run, and each dotted name ``catchten_sim.a.b`` resolves after ``import
     catchten_sim.a`` (a public function shadows its module: ``catchten_sim.solve.solve``
     must not be written)."""
-    import importlib
     spans = re.findall(r"`([^`]+)`", _readme_outside_blocks())
     spans = [" ".join(s.split()) for s in spans]
     statements = [s for s in spans if s.startswith(("from catchten_sim", "import catchten_sim"))
