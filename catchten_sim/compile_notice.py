@@ -25,8 +25,8 @@ __all__ = ["compile_notice", "compile_seconds", "notice_text", "COMPILE_SECONDS"
 #: ``NUMBA_CACHE_DIR`` pointing at an empty directory), by the kernel's function name;
 #: a kernel compiled with others (the advice sampler and rollout) is counted with its group
 COMPILE_SECONDS: dict[str, float] = {
-    "solve_batch": 30.0,        # solve, advise --evaluator dd, pimc (32 s of CPU cold; 47 s
-                                # wall at load average 3 on 2 cores)
+    "solve_batch": 35.0,        # solve, advise --evaluator dd, pimc (idle: 35 s wall, 35 s
+                                # of CPU; 47 s wall at load average 3)
     "run_chunk": 12.0,          # simulate, report
     "run_games": 9.0,           # simulate --games
     "run_unit_samples": 9.0,    # equity

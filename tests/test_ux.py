@@ -230,7 +230,7 @@ def test_compile_notice_names_each_kind_of_kernel_once_with_its_time():
     assert said == [notice_text("run_chunk", "catchten_sim._kernels.engine"),
                     notice_text("solve_batch", "catchten_sim._kernels.solve")]
     assert said[1] == ("compiling the engine's double-dummy solver (first run of this kind "
-                       "of command only; about 30 s, more on a busy machine)")
+                       "of command only; about 35 s, more on a busy machine)")
 
 
 # --------------------------------------------------------------------------- Python API
