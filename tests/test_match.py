@@ -267,3 +267,42 @@ def test_interrupted_pimc_match_reports_the_t_interval():
     lo, hi = r.ci95
     assert hi - lo == pytest.approx(2 * r.z * r.se["duplicate"])
     assert r.to_dict()["control_variate"] is None
+
+
+def test_one_round_gives_no_interval_never_nan(tmp_path):
+    """A match stopped after one round (a pimc match's first chunk: time, Ctrl-C) has no
+    standard error: the JSON says null (never NaN, which is not JSON), the text says "not
+    available", the report is written, the deals played are kept."""
+    r2 = Rules.from_options("foster", 2, (), None)
+
+    def interrupt(done, total):
+        raise KeyboardInterrupt
+
+    r = match(r2, "pimc:1", "random", deals=2000, seed=3, threads=1, progress=interrupt)
+    assert r.stop == "interrupted" and r.deals == 2 and not r.has_interval
+    d = r.to_dict()
+    json.dumps(d, allow_nan=False)
+    assert d["ci95"] == [None, None] and d["z"] is None
+    assert set(d["se"].values()) == {None} and d["deals_saved_factor"] is None
+    assert d["win_share"]["ci95"] == [None, None] and d["mean_difference"] is not None
+    text = r.to_text()
+    assert "nan" not in text and "1 round: too few for an interval" in text
+    out = tmp_path / "rep"
+    res = _run("match", "pimc:1", "random", "--players", "2", "--time", "1e-9",
+               "--threads", "1", "--json", "--report", str(out))
+    assert res.exit_code == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["stop"] == "time" and d["deals"] == 2 and d["ci95"] == [None, None]
+    assert json.loads((out / "match.json").read_text())["z"] is None
+    assert "nan" not in (out / "match.txt").read_text() and (out / "match.png").exists()
+    res = _run("match", "pimc:1", "random", "--players", "2", "--time", "1e-9",
+               "--threads", "1")
+    assert res.exit_code == 0 and "nan" not in res.stdout and "too few" in res.stdout
+
+
+def test_no_spread_says_not_available():
+    """The same policy on every side: the seatings cancel, the se is 0 and the deals-saved
+    factor 0/0 is not defined: null in JSON, "not available" in the text (never nan)."""
+    r = match(R4, "heuristic", "heuristic", deals=40, seed=2, threads=1, pilot=0)
+    assert r.to_dict()["deals_saved_factor"] is None
+    assert "nan" not in r.to_text() and "not available" in r.to_text()
