@@ -348,7 +348,7 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     if report_dir is not None:
         from .report import MIN_REPORT_DEALS, prepare_out_dir
         from .simulate import _check_count
-        prepare_out_dir(report_dir, force)   # fail before simulating, not after
+        prepare_out_dir(report_dir, force, "report")   # fail before simulating, not after
         _check_count("deals", deals, MIN_REPORT_DEALS)
     writer = DealWriter(out_path, rules.players) if out_path else None
     show = sys.stderr.isatty() if progress is None else progress
@@ -974,16 +974,19 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 @click.option("--time", "time_limit", type=float, default=None,
               help="Stop after this many seconds (whole chunks).")
 @click.option("--precision", type=float, default=None,
-              help="Stop once the 95% interval's half-width is at most this many points "
-                   "per deal.")
+              help="Stop at the first look whose 95% interval's half-width is at most this "
+                   "many points per deal (not before, even when the interval excludes 0).")
 @click.option("--pilot", type=int, default=None,
               help="Deals of the separate pilot set the control variate is fitted on "
                    "(0: none; default 2,000, or 0 when a side is pimc).")
 @click.option("--early-stop/--no-early-stop", "stop_early", default=True, show_default=True,
-              help="Stop as soon as the interval excludes 0 (or reaches --precision).")
+              help="Stop at the first look whose interval excludes 0 (with --precision: "
+                   "whose half-width reaches it).")
 @PROGRESS_OPTION
 @click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
               metavar="DIR", help="Also write match.json, match.txt and match.png to DIR.")
+@click.option("--force", is_flag=True,
+              help="With --report: write into DIR even if it already holds files.")
 @click.option("--p-win-game", "p_win_game", is_flag=True,
               help="Also P(A wins a game from 0-0) through the game-equity table of each "
                    "seating (two or three sides, kernel policies; built once and cached, "
@@ -991,8 +994,8 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 @JSON_OPTION
 @run_dir_options
 def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads, time_limit,
-              precision, pilot, stop_early, progress, report_dir, p_win_game, as_json,
-              run_dir, scheduler, workers):
+              precision, pilot, stop_early, progress, report_dir, force, p_win_game,
+              as_json, run_dir, scheduler, workers):
     """Is strategy A better than B? A duplicate match: every deal played with A on side 0
     and B on the others, then swapped (with three or more sides, every rotation), on the
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
@@ -1009,7 +1012,8 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
             rules = make_rules(preset, players, variants, rules_file)
             if report_dir is not None:
                 from .report import prepare_out_dir
-                prepare_out_dir(report_dir)
+                prepare_out_dir(report_dir, force, "report")
+            _warn_small_pilot(pilot)
             bar = _Progress(max(deals, 1) if isinstance(deals, int) else 0) if show else None
             res = match(rules, a, b, deals=deals, seed=seed, threads=threads,
                         time_limit=time_limit, precision=precision, pilot=pilot,
@@ -1028,6 +1032,21 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
     if report_dir is not None:
         d["report"] = _write_match_report(res, report_dir)
     return _print_match(res, d, as_json, run_dir, report_dir)
+
+
+#: below this many pilot deals ``match`` warns that the control variate's coefficient is
+#: unreliable: fitted on under 25 rounds at four players, its own error (relative about
+#: 1 / sqrt(rounds)) is a fifth of it or more
+MIN_PILOT_DEALS = 100
+
+
+def _warn_small_pilot(pilot) -> None:
+    """One line on stderr for a ``--pilot`` of 1 to :data:`MIN_PILOT_DEALS` - 1 deals."""
+    if isinstance(pilot, int) and not isinstance(pilot, bool) and 0 < pilot < MIN_PILOT_DEALS:
+        click.echo(f"warning: pilot: {pilot} deals are too few for a reliable control-variate "
+                   f"coefficient (under {MIN_PILOT_DEALS}; under 2 rounds none is used): the "
+                   "interval stays valid but may be wider; use --pilot 0 or at least "
+                   f"{MIN_PILOT_DEALS}", err=True)
 
 
 def _print_match(res, d: dict, as_json: bool, run_dir, report_dir=None,
@@ -1063,8 +1082,14 @@ def _write_match_report(res, out_dir) -> list[str]:
     lo, hi = res.ci95
     frame = pd.DataFrame({"label": [f"{res.a.label} vs {res.b.label}"],
                           "mean": [res.mean_difference], "lo": [lo], "hi": [hi]})
+    stamp = (f"INTERRUPTED (Ctrl-C) after {res.deals:,} of {res.requested:,} deals"
+             if res.stop == "interrupted" else
+             f"UNFINISHED run directory: {res.deals:,} of {res.requested:,} deals (finish "
+             "it: catchten resume DIR)" if res.stop == "unfinished" else None)
     fig = plot_matches(frame, footer=f"{res.rules.label()}; {res.deals:,} deals x "
-                                      f"{len(res.seatings)} seatings; seed {res.seed}")
+                                      f"{len(res.seatings)} seatings; seed {res.seed}",
+                       estimate="duplicate + control variate" if res.control_variate_used
+                       else "duplicate", stamp=stamp)
     fig.savefig(out / "match.png", dpi=150)
     for name in ("match.json", "match.txt", "match.png"):
         files.append(str(out / name))

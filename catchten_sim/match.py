@@ -49,16 +49,20 @@ more deals plain play needs for the same interval. Each duplicate deal costs ``K
 ``plays_per_deal``.
 
 Stopping: :class:`catchten_sim.aggregate.LookPlan` over the rounds (looks at 256 rounds
-and every doubling, and at ``deals``); at every look the run stops when the interval
-excludes 0 (``separated``) or its half-width is at most ``precision`` (``precision``).
-Otherwise it stops at ``deals``, at the ``time`` limit (``time``) or on Ctrl-C
+and every doubling, and at ``deals``); at every look before ``deals`` the run stops when
+the interval excludes 0 (``separated``), or, when a ``precision`` is given, only when its
+half-width is at most ``precision`` (``precision``; a separated interval alone does not
+stop it then). Otherwise it stops at ``deals`` (``deals``, whatever the half-width then),
+at the ``time`` limit (``time``) or on Ctrl-C
 (``interrupted``, keeping every finished chunk); a summary of a run directory not yet
 finished says ``unfinished``. The interval of any stop, at a look or between two (the
 share of alpha of the next look, which is then never taken), uses Student's t with
 ``rounds - 1`` degrees of freedom at that share (:meth:`LookPlan.t_at`: the standard error
 is estimated from the rounds themselves, and a match stopped after a handful of rounds
 must not read a verdict off z), so it covers with probability at least 95% under the
-repeated looks.
+repeated looks. A match stopped (``time``, Ctrl-C) after one round has no standard
+error: its ``ci95``, ``se``, ``z`` and ``deals_saved_factor`` are nan (null in JSON,
+"not available" in the text).
 """
 from __future__ import annotations
 
@@ -189,12 +193,25 @@ class MatchResult:
     @property
     def deals_saved_factor(self) -> float:
         """``(se_plain / se of the reported interval)^2``: the control variate's se, or
-        the duplicate's when none was used (nan without a spread)."""
+        the duplicate's when none was used (nan, "not available", when that se is 0 or
+        not defined: no spread between the seatings, or fewer than 2 rounds)."""
         p = self.se["plain"]
         c = self.se["control_variate"] if self.control_variate_used else self.se["duplicate"]
-        if not (c > 0) or math.isnan(p):
+        if not (c > 0) or not math.isfinite(p) or not math.isfinite(c):
             return math.nan
         return (p / c) ** 2
+
+    @property
+    def rounds(self) -> int:
+        """Rounds played (``deals / players``): the sampling unit."""
+        return self.deals // self.rules.players
+
+    @property
+    def has_interval(self) -> bool:
+        """False below 2 rounds (a match stopped by ``time`` or Ctrl-C after one round):
+        no standard error, no critical value, no interval (``ci95``, ``se``, ``z`` nan;
+        null in JSON, "not available" in the text)."""
+        return self.rounds >= 2 and math.isfinite(self.z)
 
     @property
     def plays_per_deal(self) -> int:
@@ -231,35 +248,56 @@ class MatchResult:
                                 if self.control_variate_used else None),
             "plays_per_deal": self.plays_per_deal,
             "requested_deals": self.requested,
-            "z": round(self.z, 4),
+            "z": None if _f(self.z) is None else round(self.z, 4),
             "threads": self.threads,
             "elapsed_s": round(self.elapsed_s, 3),
         }
 
     def to_text(self) -> str:
-        """A few lines for the terminal."""
+        """A few lines for the terminal ("not available" where a number is not defined:
+        no interval below 2 rounds, no deals-saved factor without a spread)."""
         lo, hi = self.ci95
         w, wlo, whi = self.win_share
+        r = self.rounds
+        few = f"{r} round: too few for an interval" if r < 2 else ""
+        ci = (f"95% interval [{lo:+.3f}, {hi:+.3f}] ({self.verdict})" if self.has_interval
+              else f"no interval ({few})")
+        won = (f"{100 * w:.1f}% [{100 * wlo:.1f}, {100 * whi:.1f}]" if self.has_interval
+               else f"{100 * w:.1f}% (no interval)")
+        if self.has_interval:
+            ses = (f"  standard error: plain {_num(self.se['plain'], '.4f')}, duplicate "
+                   f"{_num(self.se['duplicate'], '.4f')}, " + (
+                       f"duplicate + control variate {_num(self.se['control_variate'], '.4f')}"
+                       if self.control_variate_used else
+                       "no control variate (no pilot was played)"))
+            f = self.deals_saved_factor
+            ses += (f": {f:.1f}x fewer deals than plain play" if math.isfinite(f) else
+                    ": deals saved against plain play not available (no spread between "
+                    "the seatings' results)")
+            crit = (f"critical value {self.z:.2f}, Student's t over {r:,} rounds")
+        else:
+            ses = f"  standard error: not available ({few})"
+            crit = f"no critical value, {few}"
         lines = [
             f"{self.a.label} vs {self.b.label}: {self.rules.label()}, {self.deals:,} deals "
             f"x {len(self.seatings)} seatings (duplicate), seed {self.seed}",
             f"  {self.a.label} minus {self.b.label}: {self.mean_difference:+.3f} points per "
-            f"deal, 95% interval [{lo:+.3f}, {hi:+.3f}] ({self.verdict})",
-            f"  deals won by {self.a.label}: {100 * w:.1f}% [{100 * wlo:.1f}, {100 * whi:.1f}]",
-            f"  standard error: plain {self.se['plain']:.4f}, duplicate "
-            f"{self.se['duplicate']:.4f}, " + (
-                f"duplicate + control variate {self.se['control_variate']:.4f}"
-                if self.control_variate_used else
-                "no control variate (no pilot was played)")
-            + f": {self.deals_saved_factor:.1f}x fewer deals than plain play",
-            f"  stop: {self.stop} (critical value {self.z:.2f}, Student's t over "
-            f"{self.deals // self.rules.players} rounds; {self.elapsed_s:.1f} s)",
+            f"deal, {ci}",
+            f"  deals won by {self.a.label}: {won}",
+            ses,
+            f"  stop: {self.stop} ({crit}; {self.elapsed_s:.1f} s)",
         ]
         return "\n".join(lines)
 
 
+def _num(x: float, fmt: str) -> str:
+    """``x`` formatted, or "not available" when it is not a finite number."""
+    return format(x, fmt) if x is not None and math.isfinite(x) else "not available"
+
+
 def _f(x: float) -> float | None:
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+    """A JSON number, or None (null) for a number that is not defined (nan, inf)."""
+    return None if x is None or not math.isfinite(x) else float(x)
 
 
 class _Player:
@@ -463,7 +501,9 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     threads : int or None (all cores).
     time_limit : float seconds or None; checked after every chunk.
     precision : float or None: stop at a look once the interval's half-width is at most
-        this many points per deal.
+        this many points per deal (and not before, even when the interval excludes 0;
+        None: stop at the first look whose interval excludes 0). Needs the looks
+        (``stop_early``).
     pilot : int or None, deals of the pilot set the control-variate coefficients are
         fitted on (rounded up to whole rounds; 0: no control variate, ``beta = 0``).
         None: :data:`PILOT_DEALS` when both strategies are kernel policies, 0 when one is
@@ -513,6 +553,10 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
                                   not 0 < precision < math.inf):
         raise CatchTenError("precision", "out of range",
                             f"precision={precision!r} (points per deal > 0)")
+    if precision is not None and not stop_early:
+        raise CatchTenError("precision", "needs the early looks",
+                            "without them the match plays every deal; drop "
+                            "--no-early-stop, or --precision")
     n = rules.players
     total_rounds = -(-deals // n)
     pilot_rounds = -(-pilot // n)
@@ -557,11 +601,14 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
                 mu, se = sums.mean_se("y")
                 lo, hi = normal_interval(mu, se, plan.t_at(done))
                 history.append({"deals": done * n, "mean": mu, "lo": lo, "hi": hi})
+                # with --precision the run goes on until the half-width (a separated
+                # interval alone does not stop it); without, until it excludes 0
                 if done < total_rounds:
-                    if verdict(lo, hi, 0.0) == "separated":
+                    if precision is not None:
+                        if (hi - lo) / 2 <= precision:
+                            state["stop"] = "precision"
+                    elif verdict(lo, hi, 0.0) == "separated":
                         state["stop"] = "separated"
-                    elif precision is not None and (hi - lo) / 2 <= precision:
-                        state["stop"] = "precision"
 
     def stop_now() -> bool:
         if state["stop"] is None and time_limit is not None and sums.n < total_rounds \
@@ -587,12 +634,8 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
         raise KeyboardInterrupt
     stop = state["stop"] or ("interrupted" if out.interrupted else
                              "deals" if sums.n >= total_rounds else "unfinished")
-    if stop == "deals" and precision is not None:
-        mu, se = sums.mean_se("y")
-        lo, hi = normal_interval(mu, se, plan.t_at(sums.n))
-        if (hi - lo) / 2 <= precision:
-            stop = "precision"
-    z = plan.t_at(sums.n)
+    # the deals ran out: "deals", whatever the half-width then (the text and JSON show it)
+    z = plan.t_at(sums.n)                  # nan below 2 rounds: no interval
     mu, se_y = sums.mean_se("y")
     md, se_d = sums.mean_se("d")
     mw, se_w = sums.mean_se("w")
@@ -603,13 +646,18 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     ses = {"plain": sums.se_plain(), "duplicate": se_d,
            "control_variate": se_y if use_cv else math.nan}
     return MatchResult(rules, pa, pb, seed, sums.n * n, total_rounds * n, mu, (lo, hi), ses,
-                       {"duplicate": md}, (mw, max(0.0, wlo), min(1.0, whi)),
+                       {"duplicate": md}, (mw, _clip01(wlo), _clip01(whi)),
                        tuple(float(v) for v in beta), pilot_rounds * n if use_cv else 0,
                        seatings(rules), stop, z,
                        # a summary: the run's own compute time, never the read's
                        rd.compute_seconds() if rd is not None and not rd.compute
                        else time.perf_counter() - t0,
                        out.threads if executor is not None else 0, history)
+
+
+def _clip01(x: float) -> float:
+    """``x`` clipped to [0, 1] (a share's interval end); nan stays nan (no interval)."""
+    return x if math.isnan(x) else min(1.0, max(0.0, x))
 
 
 PILOT_FILE = "pilot.json"

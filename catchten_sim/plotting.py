@@ -760,7 +760,8 @@ def plot_equity(data: pd.DataFrame, ax: Axes | Sequence[Axes] | None = None,
 
 # ---------------------------------------------------------------------------- matches
 @_styled
-def plot_matches(data: pd.DataFrame, ax: Axes | None = None, **style: Any) -> Figure:
+def plot_matches(data: pd.DataFrame, ax: Axes | None = None, estimate: str = "duplicate",
+                 **style: Any) -> Figure:
     """Duplicate matches: the mean point difference per deal (A minus B) with its 95%
     interval, one row per match.
 
@@ -769,19 +770,35 @@ def plot_matches(data: pd.DataFrame, ax: Axes | None = None, **style: Any) -> Fi
     data : DataFrame
         Columns ``label`` (the row's name, e.g. "heuristic vs random, foster 4p"),
         ``mean``, ``lo``, ``hi`` (points per deal), as :func:`catchten_sim.match.match`
-        reports them (``MatchResult.mean_difference`` and ``ci95``).
+        reports them (``MatchResult.mean_difference`` and ``ci95``; ``lo``/``hi`` nan or
+        missing for a match with no interval: a point alone, marked "no interval").
     ax : Axes, optional
+    estimate : str
+        What ``mean`` is, for the axis label: ``"duplicate"`` (the plain duplicate mean)
+        or ``"duplicate + control variate"`` (``MatchResult.mean_difference`` with a
+        pilot), or any other short phrase.
     """
     fig, axes, owned = _axes(ax, 1, style)
     a = axes[0]
     d = data.iloc[::-1].reset_index(drop=True)
     y = np.arange(len(d))
-    _dot_rows(a, y, d["mean"], d["lo"], d["hi"], [OKABE_ITO["blue"]] * len(d), pct=False)
+    lo = pd.to_numeric(d["lo"], errors="coerce").to_numpy(dtype=float)
+    hi = pd.to_numeric(d["hi"], errors="coerce").to_numpy(dtype=float)
+    est = d["mean"].to_numpy(dtype=float)
+    ok = np.isfinite(lo) & np.isfinite(hi)
+    if ok.any():
+        _dot_rows(a, y[ok], est[ok], lo[ok], hi[ok], [OKABE_ITO["blue"]] * int(ok.sum()),
+                  pct=False)
+    for k in np.nonzero(~ok)[0]:
+        a.plot(est[k], y[k], "o", color=OKABE_ITO["blue"], fillstyle="none")
+        a.annotate(f"{est[k]:.1f} (no interval)", (est[k], y[k]), xytext=(6, 0),
+                   textcoords="offset points", va="center", fontsize=8,
+                   color=OKABE_ITO["blue"])
     a.axvline(0.0, color=GREY, linewidth=1.0)
     a.set_yticks(y)
     a.set_yticklabels(list(d["label"]))
     a.set_ylim(-0.7, len(d) - 0.3)
-    a.set_xlabel("A minus B, points per deal (duplicate; 95% interval)")
+    a.set_xlabel(f"A minus B, points per deal ({estimate} estimate; 95% interval)")
     a.grid(axis="y", visible=False)
     return _finish(fig, axes, owned, style, "Strategy matches",
                    "Every deal played in every seating on the same cards; bars: 95% intervals")

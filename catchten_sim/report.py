@@ -141,7 +141,7 @@ def default_out_dir(rules: Rules, base: str | Path = ".") -> Path:
     return path
 
 
-def prepare_out_dir(out_dir: str | Path, force: bool = False) -> Path:
+def prepare_out_dir(out_dir: str | Path, force: bool = False, field: str = "out") -> Path:
     """Create ``out_dir`` (only its last level) and check that files can be written in it.
 
     Parameters
@@ -150,26 +150,29 @@ def prepare_out_dir(out_dir: str | Path, force: bool = False) -> Path:
     force : bool
         Write into a directory that already holds files (the report files of an earlier
         run there are replaced; other files are left alone).
+    field : str
+        The option's name in the error (``out`` for ``report --out``, ``report`` for
+        ``--report DIR``).
 
     Raises
     ------
     CatchTenError
-        ``out: not empty`` (without ``force``), ``out: cannot write`` naming the directory
-        and the reason (a file, a missing parent, no permission).
+        ``<field>: not empty`` (without ``force``), ``<field>: cannot write`` naming the
+        directory and the reason (a file, a missing parent, no permission).
     """
     from .paths import ensure_dir, is_empty_dir
     path = Path(out_dir)
     if not force and path.is_dir() and not is_empty_dir(path):
-        raise CatchTenError("out", "not empty",
+        raise CatchTenError(field, "not empty",
                             f"{path} already holds files; choose a new directory, or add "
                             "--force to replace the report in it")
-    ensure_dir(path, "out")
+    ensure_dir(path, field)
     try:
         probe = path / ".catchten-write-test"
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
-        raise CatchTenError("out", "cannot write",
+        raise CatchTenError(field, "cannot write",
                             f"{path}: {exc.strerror or type(exc).__name__}") from None
     return path
 

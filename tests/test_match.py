@@ -267,3 +267,114 @@ def test_interrupted_pimc_match_reports_the_t_interval():
     lo, hi = r.ci95
     assert hi - lo == pytest.approx(2 * r.z * r.se["duplicate"])
     assert r.to_dict()["control_variate"] is None
+
+
+def test_one_round_gives_no_interval_never_nan(tmp_path):
+    """A match stopped after one round (a pimc match's first chunk: time, Ctrl-C) has no
+    standard error: the JSON says null (never NaN, which is not JSON), the text says "not
+    available", the report is written, the deals played are kept."""
+    r2 = Rules.from_options("foster", 2, (), None)
+
+    def interrupt(done, total):
+        raise KeyboardInterrupt
+
+    r = match(r2, "pimc:1", "random", deals=2000, seed=3, threads=1, progress=interrupt)
+    assert r.stop == "interrupted" and r.deals == 2 and not r.has_interval
+    d = r.to_dict()
+    json.dumps(d, allow_nan=False)
+    assert d["ci95"] == [None, None] and d["z"] is None
+    assert set(d["se"].values()) == {None} and d["deals_saved_factor"] is None
+    assert d["win_share"]["ci95"] == [None, None] and d["mean_difference"] is not None
+    text = r.to_text()
+    assert "nan" not in text and "1 round: too few for an interval" in text
+    out = tmp_path / "rep"
+    res = _run("match", "pimc:1", "random", "--players", "2", "--time", "1e-9",
+               "--threads", "1", "--json", "--report", str(out))
+    assert res.exit_code == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["stop"] == "time" and d["deals"] == 2 and d["ci95"] == [None, None]
+    assert json.loads((out / "match.json").read_text())["z"] is None
+    assert "nan" not in (out / "match.txt").read_text() and (out / "match.png").exists()
+    res = _run("match", "pimc:1", "random", "--players", "2", "--time", "1e-9",
+               "--threads", "1")
+    assert res.exit_code == 0 and "nan" not in res.stdout and "too few" in res.stdout
+
+
+def test_no_spread_says_not_available():
+    """The same policy on every side: the seatings cancel, the se is 0 and the deals-saved
+    factor 0/0 is not defined: null in JSON, "not available" in the text (never nan)."""
+    r = match(R4, "heuristic", "heuristic", deals=40, seed=2, threads=1, pilot=0)
+    assert r.to_dict()["deals_saved_factor"] is None
+    assert "nan" not in r.to_text() and "not available" in r.to_text()
+
+
+def test_precision_means_the_half_width():
+    """With --precision the match stops at the first look whose half-width reaches it, not
+    at the first separated one (that is the stop without --precision); when the deals run
+    out first the stop says ``deals``; without the looks --precision is refused."""
+    sep = match(R4, "heuristic", "random", deals=4000, seed=2, threads=1)
+    assert sep.stop == "separated" and sep.deals == 1024
+    assert (sep.ci95[1] - sep.ci95[0]) / 2 > 0.6          # separated, yet wider than 0.6
+    r = match(R4, "heuristic", "random", deals=4000, seed=2, threads=1, precision=0.6)
+    assert r.stop == "precision" and r.deals == 2048 and (r.ci95[1] - r.ci95[0]) / 2 <= 0.6
+    # the same looks and critical values as without --precision
+    assert r.history[0] == sep.history[0]
+    r = match(R4, "heuristic", "random", deals=4000, seed=2, threads=1, precision=0.01)
+    assert r.stop == "deals" and r.deals == 4000 and (r.ci95[1] - r.ci95[0]) / 2 > 0.01
+    res = _run("match", "heuristic", "random", "--precision", "0.5", "--no-early-stop")
+    assert res.exit_code == 2 and res.stderr.startswith("error: precision:")
+    assert len(res.stderr.splitlines()) == 1
+
+
+def test_report_into_a_used_directory_names_report_and_force_works(tmp_path):
+    out = tmp_path / "rep"
+    args = ("match", "heuristic", "random", "--deals", "40", "--threads", "1",
+            "--pilot", "0", "--report", str(out))
+    assert _run(*args).exit_code == 0
+    res = _run(*args)
+    assert res.exit_code == 2 and res.stderr.startswith("error: report: not empty")
+    assert "--force" in res.stderr
+    res = _run(*args, "--force")
+    assert res.exit_code == 0, res.stderr
+    res = _run(*args[:-1], str(tmp_path / "no" / "dir"))
+    assert res.exit_code == 2 and res.stderr.startswith("error: report: cannot write")
+
+
+def test_interrupted_match_png_is_stamped(tmp_path, monkeypatch):
+    """An interrupted match's figure carries the red INTERRUPTED stamp (as a simulate
+    report's figures do); a finished one does not."""
+    import matplotlib.figure
+    from catchten_sim.cli import _write_match_report
+    texts = []
+    real = matplotlib.figure.Figure.savefig
+
+    def savefig(fig, *a, **k):
+        texts.append([t.get_text() for t in fig.texts])
+        return real(fig, *a, **k)
+
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", savefig)
+    calls = []
+
+    def progress(done, total):
+        calls.append(done)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    r = match(R4, "heuristic", "random", deals=100_000, seed=3, threads=1, pilot=0,
+              stop_early=False, progress=progress)
+    assert r.stop == "interrupted"
+    _write_match_report(r, tmp_path)
+    full = match(R4, "heuristic", "random", deals=40, seed=3, threads=1, pilot=0)
+    _write_match_report(full, tmp_path)
+    assert any(t.startswith("INTERRUPTED (Ctrl-C)") for t in texts[0])
+    assert not any("INTERRUPTED" in t for t in texts[1])
+
+
+def test_small_pilot_warns_once():
+    args = ("match", "heuristic", "random", "--deals", "40", "--threads", "1")
+    res = _run(*args, "--pilot", "5")
+    assert res.exit_code == 0
+    warn = [ln for ln in res.stderr.splitlines() if ln.startswith("warning: pilot")]
+    assert len(warn) == 1 and "100" in warn[0]
+    assert "warning" not in _run(*args, "--pilot", "100").stderr
+    assert "warning" not in _run(*args, "--pilot", "0").stderr
