@@ -607,6 +607,15 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     want_acc = acc.shape[0] > 0
     all_random = all_seats_random(policies)
     lane = scr.lane
+    # the bundles the two play kernels take, built once per call
+    pair_tab = PairTables(tab.deck_mask, tab.dealer_declares, tab.honours, tab.ten_card,
+                          tab.top_trump, tab.side_of_seat)
+    lanes = (Lane(scr.set_hands, scr.hands, scr.owner, scr.cap, scr.seat_tricks), lane)
+    play_tab = PlayTables(tab.deck_mask, tab.dealer_declares, tab.honours, tab.ten_card,
+                          tab.top_trump, tab.side_of_seat, tab.trump_power, tab.hon_mask,
+                          tab.beats, tab.clow, tab.cwin, tab.pw, tab.top3, tab.opp_after)
+    play_scr = PlayScratch(scr.set_hands, scr.hands, scr.owner, scr.cap, scr.seat_tricks,
+                           scr.trump_leads, scr.spos, scr.side_acc)
     i = 0
     tr_b = 0
     tt_b = -1
@@ -615,20 +624,10 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
         if all_random and i + 1 < count:
             # two deals in lockstep, the second in ``lane`` (deal_cards2, play_random2)
             m = 2
-            trump, ten_taker, tr_b, tt_b = _random_pair(
-                PairTables(tab.deck_mask, tab.dealer_declares, tab.honours, tab.ten_card,
-                           tab.top_trump, tab.side_of_seat), sp,
-                (Lane(scr.set_hands, scr.hands, scr.owner, scr.cap, scr.seat_tricks), lane),
-                seed, ia)
+            trump, ten_taker, tr_b, tt_b = _random_pair(pair_tab, sp, lanes, seed, ia)
         else:
             m = 1
-            trump, ten_taker = _deal_and_play(
-                PlayTables(tab.deck_mask, tab.dealer_declares, tab.honours, tab.ten_card,
-                           tab.top_trump, tab.side_of_seat, tab.trump_power, tab.hon_mask,
-                           tab.beats, tab.clow, tab.cwin, tab.pw, tab.top3, tab.opp_after),
-                sp, PlayScratch(scr.set_hands, scr.hands, scr.owner, scr.cap,
-                                scr.seat_tricks, scr.trump_leads, scr.spos, scr.side_acc),
-                policies, seed, ia)
+            trump, ten_taker = _deal_and_play(play_tab, sp, play_scr, policies, seed, ia)
         for j in range(m):
             if j == 1:      # the second deal: its results into scr (scored by one copy)
                 copy_lane(lane, scr)
