@@ -97,7 +97,8 @@ _T_SIZES = (("p", 24), ("tp", 52), ("rp", 52), ("pw", 52), ("hon", 52), ("side",
             ("order", 56), ("zl1", MAX_SEATS), ("zl2", MAX_SEATS), ("top", 8192))
 _S_SIZES = (("hands", MAX_SEATS), ("sets", MAX_SETS * MAX_SEATS), ("owner", 52),
             ("future", MAX_SETS + 1), ("trick", MAX_PLY), ("moves", MAX_PLY * MAX_MOVES),
-            ("mscore", MAX_PLY * MAX_MOVES), ("winners", 128), ("tmp", 128), ("st", S_NST))
+            ("mscore", MAX_PLY * MAX_MOVES), ("winners", 128), ("tmp", 128), ("st", S_NST),
+            ("wr", MAX_PLY + 2), ("cw", MAX_SEATS))
 
 
 def _offsets(sizes):
@@ -116,7 +117,8 @@ _SO, S_BUF = _offsets(_S_SIZES)
     (T_TOP, T_TOP1) = (_TO[name] for name, _ in _T_SIZES)
 (O_HANDS, O_HANDS1), (O_SETS, O_SETS1), (O_OWNER, O_OWNER1), (O_FUTURE, O_FUTURE1), \
     (O_TRICK, O_TRICK1), (O_MOVES, O_MOVES1), (O_MSCORE, O_MSCORE1), (O_WIN, O_WIN1), \
-    (O_TMP, O_TMP1), (O_ST, O_ST1) = (_SO[name] for name, _ in _S_SIZES)
+    (O_TMP, O_TMP1), (O_ST, O_ST1), (O_WR, O_WR1), (O_CW, O_CW1) = \
+    (_SO[name] for name, _ in _S_SIZES)
 
 SolveTables = namedtuple("SolveTables", "p tp rp pw hon side order zl1 zl2 top buf")
 SolveTables.__doc__ = """The rule tables of one deal for the search (trumps fixed): views of
@@ -130,7 +132,8 @@ last: suit ``s``, place ``j`` at ``14 * s + j``; zl1, zl2 : (8,) keys of the lea
 bits); top : (8192,) ``Tables.top_trump`` (the play core's trick winner).
 """
 SolveState = namedtuple("SolveState",
-                        "hands sets owner future trick moves mscore winners tmp st buf")
+                        "hands sets owner future trick moves mscore winners tmp st wr cw "
+                        "buf")
 SolveState.__doc__ = """Scratch of one search thread (allocated once, reused per solve): views
 of one int64 buffer ``buf``.
 
@@ -151,7 +154,8 @@ move << 32 | depth << 38 | age << 43 | check << 48`` (lo, hi: int16 lower / uppe
 the future value; move: the best lead, 6 bits, 63 none; depth: tricks to go, 5 bits; age:
 the search id's low 5 bits, for replacement only; check: the second key's top 16 bits).
 """
-TT_WORDS = 2
+TT_WORDS = 4
+TT_WAYS = 16
 
 
 def _views(cls, sizes, buf):
@@ -179,7 +183,7 @@ def new_state() -> SolveState:
 
 
 def new_table(bits: int = 20) -> TTable:
-    """An empty transposition table of ``2**bits`` entries (16 bytes each)."""
+    """An empty transposition table of ``2**bits`` entries (32 bytes each)."""
     size = 1 << int(bits)
     return TTable(np.zeros(TT_WORDS * size, np.int64))
 
@@ -198,7 +202,7 @@ def _sview(b):
     return SolveState(b[O_HANDS:O_HANDS1], b[O_SETS:O_SETS1], b[O_OWNER:O_OWNER1],
                       b[O_FUTURE:O_FUTURE1], b[O_TRICK:O_TRICK1], b[O_MOVES:O_MOVES1],
                       b[O_MSCORE:O_MSCORE1], b[O_WIN:O_WIN1], b[O_TMP:O_TMP1],
-                      b[O_ST:O_ST1], b)
+                      b[O_ST:O_ST1], b[O_WR:O_WR1], b[O_CW:O_CW1], b)
 
 
 def leader_keys():
@@ -273,12 +277,15 @@ def _trick_value(T, root, wside, hon, cnt, t):
 @njit(inline="always", **JIT)
 def _winner(T, S, leader, n, tb):
     """Seat that wins the complete trick at ``S.trick[tb:tb + n]`` (the play core's
-    ``winning_card``) and its honour points."""
+    ``winning_card``), its honour points and the winning rank it needs: the winning card
+    if it beat a card of its own suit (its rank decided the trick), else 0."""
     tm = np.int64(0)
     for i in range(n):
         tm |= _bit(S.trick[tb + i])
     c = winning_card(tm, suit_mask(S.trick[tb] // 13), T.p[K_TRUMP], T.top)
-    return S.owner[c], _honours_of(T, tm)
+    b = _bit(c)
+    pin = b if tm & suit_mask(c // 13) & ~b else np.int64(0)
+    return S.owner[c], _honours_of(T, tm), pin
 
 
 @njit(inline="always", **JIT)
@@ -457,59 +464,63 @@ _SEP = np.uint64(0x165667B19E3779F9)
 
 
 @njit(inline="always", **JIT)
-def _key(T, S, leader, t, cnt):
-    """Two 64-bit keys of a position at a trick boundary, by *relative rank*: for each suit,
-    the seats holding its remaining cards in trick order, honours (and an exposed turn-up)
-    by name, other cards only by place. Positions that differ only in which plain cards are
-    gone play out alike, so they meet. Also: the leader, the set, the counts that matter,
-    and the search id (entries of earlier solves never match).
-
-    With ``K_FASTKEY`` (rank order and trick order agree on every pair of cards of a suit
-    but two named ones: :func:`catchten_sim.solve.solver_tables`) the places come from bit
-    compression: each seat's cards packed over the cards still out (``pext``), the number
-    out in each suit, and each seat's named cards; else by walking the trick order."""
+def _key(T, S, leader, t, cnt, allc):
+    """The key of a position at a trick boundary without its ranks: the leader, the set,
+    the counts that matter, the search id (entries of earlier solves never match), each
+    seat's number of cards in each suit and its named cards (honours, an exposed turn-up).
+    Also fills ``S.cw``: each seat's cards as the table entries compare them, by *relative
+    rank* (packed over the cards still out, ``pext``) with ``K_FASTKEY``, else as they are.
+    An entry stores a mask of the packed places whose owners it depends on (its winning
+    ranks, :func:`_pins`): :func:`_pattern` of these words under it must agree too."""
     p = T.p
     n = p[K_N]
-    allc = np.int64(0)
-    for q in range(n):
-        allc |= S.hands[q]
     named = p[K_HONMASK]
     if p[K_EXPOSED] and p[K_TURNUP] >= 0:
         named |= _bit(p[K_TURNUP])
     k1 = np.uint64(T.zl1[leader]) ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP) \
         ^ (np.uint64(S.st[S_SID]) * _M2)
-    k2 = np.uint64(T.zl2[leader]) + np.uint64(t // p[K_SETSIZE] + 1)
-    if p[K_FASTKEY]:
+    fast = p[K_FASTKEY]
+    for q in range(n):
+        h = S.hands[q]
+        S.cw[q] = compress(h, allc) if fast else h
         w = np.uint64(0)
-        for s in range(4):
-            w |= np.uint64(popcount(allc & suit_mask(s))) << np.uint64(8 * s)
+        for su in range(4):
+            w |= np.uint64(popcount(h & suit_mask(su))) << np.uint64(4 * su)
         k1 = (k1 ^ w) * _M1
-        k2 = (k2 + w) * _M2
-        for q in range(n):
-            h = S.hands[q]
-            w = np.uint64(compress(h, allc))
-            k1 = (k1 ^ w) * _M1
-            k2 = (k2 + w) * _M2
-            w = np.uint64(h & named)
-            k1 = (k1 ^ w) * _M1
-            k2 = (k2 + w) * _M2
-        return mix64(k1), mix64(k2 ^ (k2 >> np.uint64(29)))
-    for s in range(4):
-        lane = allc & suit_mask(s)
-        j = 0
-        while lane:
-            c = T.order[14 * s + j]
-            j += 1
-            if (lane >> c) & 1:
-                lane ^= _bit(c)
-                code = np.uint64(S.owner[c] + 1)
-                if (named >> c) & 1:
-                    code += np.uint64((c + 1) << 4)
-                k1 = (k1 ^ code) * _M1
-                k2 = (k2 + code) * _M2
-        k1 = (k1 ^ _SEP) * _M1
-        k2 = (k2 ^ _SEP) * _M2
-    return mix64(k1), mix64(k2 ^ (k2 >> np.uint64(29)))
+        k1 = (k1 ^ np.uint64(h & named)) * _M1
+    return mix64(k1)
+
+
+@njit(inline="always", **JIT)
+def _pattern(S, n, mask):
+    """Hash of each seat's packed cards (``S.cw``) at the places of ``mask``."""
+    h = np.uint64(0x6A09E667F3BCC909)
+    for q in range(n):
+        h = (h ^ np.uint64(S.cw[q] & mask)) * _M2
+    return np.int64(mix64(h ^ (h >> np.uint64(29))))
+
+
+@njit(inline="always", **JIT)
+def _pins(T, allc, w):
+    """The places an entry depends on, packed over ``allc`` as ``S.cw`` is: in each suit
+    the remaining cards from the top down to the lowest of the winning ranks ``w`` and the
+    named cards (their owners must agree; the cards below only in number per seat: they
+    never beat a card of their suit in the search below). With ``K_FASTKEY`` rank order
+    and trick order agree but on pairs of named cards, so the top in trick order is the
+    top in rank order and one mask a suit does it; otherwise every card counts."""
+    p = T.p
+    if not p[K_FASTKEY]:
+        return np.int64(-1)
+    named = p[K_HONMASK]
+    if p[K_EXPOSED] and p[K_TURNUP] >= 0:
+        named |= _bit(p[K_TURNUP])
+    wn = (w | named) & allc
+    pin = np.int64(0)
+    for su in range(4):
+        m = wn & suit_mask(su)
+        if m:
+            pin |= allc & suit_mask(su) & ~(_bit(lowest_index(m)) - 1)
+    return compress(pin, allc)
 
 
 @njit(inline="always", **JIT)
@@ -517,12 +528,13 @@ def _sure(T, S, root, maxs):
     """Honour points and tricks sure for each team: the run of the highest remaining trumps
     held by one team (seats of the root side, or all the others) all go to that team, and
     the seat of the team holding most of the run wins that many tricks. Returns
-    ``(points_root, tricks_root, points_others, tricks_others, run)``, ``run`` the mask
-    of those trumps."""
+    ``(points_root, tricks_root, points_others, tricks_others, run, pin)``, ``run`` the
+    mask of those trumps, ``pin`` the run and the trump that ends it (the winning ranks
+    that fix the result)."""
     p = T.p
     tr = p[K_TRUMP]
     if tr > 3:
-        return 0, 0, 0, 0, np.int64(0)
+        return 0, 0, 0, 0, np.int64(0), np.int64(0)
     n = p[K_N]
     team = -1
     pts = 0
@@ -531,6 +543,7 @@ def _sure(T, S, root, maxs):
     for q in range(n):
         allc |= S.hands[q]
     lane = allc & suit_mask(tr)
+    brk = np.int64(0)
     j = 0
     while lane:
         c = T.order[14 * tr + j]
@@ -545,19 +558,20 @@ def _sure(T, S, root, maxs):
             for q in range(n):
                 maxs[q] = 0
         elif tm != team:
+            brk = _bit(c)
             break
         pts += T.hon[c]
         rm |= _bit(c)
         maxs[holder] += 1
     if team < 0:
-        return 0, 0, 0, 0, np.int64(0)
+        return 0, 0, 0, 0, np.int64(0), np.int64(0)
     most = 0
     for q in range(n):
         if maxs[q] > most:
             most = maxs[q]
     if team == 1:
-        return pts, most, 0, 0, rm
-    return 0, 0, pts, most, rm
+        return pts, most, 0, 0, rm, rm | brk
+    return 0, 0, pts, most, rm, rm | brk
 
 
 @njit(inline="always", **JIT)
@@ -572,24 +586,31 @@ def _top_card(T, allc, s):
 @njit(inline="always", **JIT)
 def _run(T, S, allc, s, seat):
     """How many of the highest remaining cards of suit ``s`` (trick order) ``seat`` holds
-    in a row, and their mask (a plain suit's trick order is its rank order: bit tricks)."""
+    in a row, their mask, and the mask of the run and the card that ends it (the winning
+    ranks that fix the run; a plain suit's trick order is its rank order: bit tricks)."""
     lane = allc & suit_mask(s)
     if s != T.p[K_TRUMP]:
         others = lane & ~S.hands[seat]
+        pin = lane
         if others:
-            lane &= ~((_bit(highest_index(others)) << 1) - 1)
-        return popcount(lane), lane
+            hb = _bit(highest_index(others))
+            lane &= ~((hb << 1) - 1)
+            pin = lane | hb
+        return popcount(lane), lane, pin
     r = 0
     j = 0
+    brk = np.int64(0)
     while lane:
         c = T.order[14 * s + j]
         j += 1
         if (lane >> c) & 1:
             if S.owner[c] != seat:
+                brk = _bit(c)
                 break
             lane ^= _bit(c)
             r += 1
-    return r, (allc & suit_mask(s)) & ~lane
+    run = (allc & suit_mask(s)) & ~lane
+    return r, run, run | brk
 
 
 @njit(**KERNEL_JIT)
@@ -605,23 +626,25 @@ def _quick(tb, sb, leader, t, root, allc):
     leader's trump tricks (the leader's run, and every trump of a seat holding no more
     trumps than the run is long: it must follow with all of them); their honours go to the
     leader's team. Plain-suit tricks are counted in ``MODE_LINEAR`` only. Nothing while an
-    exposed turn-up is still in play (its lock changes who can follow). ``tb``, ``sb``: the
-    buffers of the tables and the scratch."""
+    exposed turn-up is still in play (its lock changes who can follow). ``pin``: the
+    winning ranks the count rests on (each run looked at and the card ending it, each top
+    card looked at). ``tb``, ``sb``: the buffers of the tables and the scratch."""
     T = _tview(tb)
     S = _sview(sb)
     p = T.p
     n = p[K_N]
     tr = p[K_TRUMP]
     if p[K_EXPOSED] and p[K_TURNUP] >= 0 and (allc >> p[K_TURNUP]) & 1:
-        return 0, np.int64(0)
+        return 0, np.int64(0), np.int64(0)
     team = T.side[leader] == root
     tmask = trump_mask(tr)
     lh = S.hands[leader]
     rt = 0
     cap = np.int64(0)
+    pin = np.int64(0)
     if tr <= 3 and lh & tmask:
         if not (p[K_NTFL] and t % p[K_SETSIZE] == 0 and lh & ~tmask):
-            rt, cap = _run(T, S, allc, tr, leader)
+            rt, cap, pin = _run(T, S, allc, tr, leader)
     q = rt
     ruffers = 0
     for o in range(n):
@@ -633,11 +656,12 @@ def _quick(tb, sb, leader, t, root, allc):
             if (T.side[o] == root) != team or p[K_MUSTTRUMP]:
                 ruffers |= 1 << o
     if p[K_MODE] != MODE_LINEAR:
-        return q, cap
+        return q, cap, pin
     for s in range(4):
         if s == tr or not lh & suit_mask(s):
             continue
-        r, _m = _run(T, S, allc, s, leader)
+        r, _m, pn = _run(T, S, allc, s, leader)
+        pin |= pn
         o = 0
         while r > 0 and o < n:
             if (ruffers >> o) & 1:
@@ -653,10 +677,13 @@ def _quick(tb, sb, leader, t, root, allc):
     for s in range(4):
         if not lh & suit_mask(s) or (s == tr and ntfl_now):
             continue
-        pt = S.owner[_top_card(T, allc, s)]
+        tc = _top_card(T, allc, s)
+        pin |= _bit(tc)
+        pt = S.owner[tc]
         if pt == leader or (T.side[pt] == root) != team:
             continue
-        r, _m = _run(T, S, allc, s, pt)
+        r, _m, pn = _run(T, S, allc, s, pt)
+        pin |= pn
         if r <= q:
             continue
         if s != tr:
@@ -669,7 +696,7 @@ def _quick(tb, sb, leader, t, root, allc):
                         r = ln
         if r > q:
             q = r
-    return q, cap
+    return q, cap, pin
 
 
 @njit(**KERNEL_JIT)
@@ -680,6 +707,11 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     in the deal (16-); ``cnt`` the card counts of the unit. A result ``<= alpha`` is an
     upper bound, ``>= beta`` a lower bound, else exact. ``tb``, ``sb``: the buffers of the
     tables and the scratch; ``tt``: the table's entries (``TTable.e``).
+
+    Leaves in ``S.wr[ply]`` the *winning ranks* of the result (DDS): the cards whose rank
+    the result rests on (each card that beat a card of its own suit in the tricks searched,
+    the runs the sure tricks counted and the cards ending them, an entry's places), so the
+    result holds for every position that agrees on them (:func:`_pins`).
     """
     T = _tview(tb)
     S = _sview(sb)
@@ -695,11 +727,13 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     root = S.st[S_ROOT]
     maximizing = T.side[seat] == root
     n_tricks = p[K_NTRICKS]
+    ply = t * n + k
     ttmove = -1
     slot = -1
     k1 = np.uint64(0)
-    k2 = np.uint64(0)
+    allc = np.int64(0)
     if k == 0:
+        S.wr[ply] = 0
         if t >= n_tricks:
             return 0
         if S.st[S_LIMIT] > 0 and S.st[S_NODES] > S.st[S_STOP]:
@@ -713,16 +747,16 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                 if s2 >= n:
                     s2 -= n
                 S.trick[t * n + i] = lowest_index(S.hands[s2])
-            w, hon = _winner(T, S, leader, n, t * n)
+            w, hon, pin = _winner(T, S, leader, n, t * n)
+            S.wr[ply] = pin
             v, _c = _trick_value(T, root, T.side[w], hon, cnt, t)
             return v
         # the points still in play bound the future value; the top trumps are sure
-        allc = np.int64(0)
         for i in range(n):
             allc |= S.hands[i]
         rem = S.future[t // p[K_SETSIZE]] | allc
         honours = _honours_of(T, rem)
-        pr, tr_, po, to, run = _sure(T, S, root, S.tmp)
+        pr, tr_, po, to, run, spin = _sure(T, S, root, S.tmp)
         mode = p[K_MODE]
         upper = honours - 2 * po
         lower = -honours + 2 * pr
@@ -733,33 +767,34 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
             upper += n * left
             lower -= n * left
         if upper <= alpha:
+            S.wr[ply] = spin
             return upper
         if lower >= beta:
+            S.wr[ply] = spin
             return lower
-        # transposition table
-        k1, k2 = _key(T, S, leader, t, cnt)
+        # transposition table: entries of this key whose places agree
+        k1 = _key(T, S, leader, t, cnt, allc)
         base = _bucket(tt, k1)
         S.st[S_PROBES] += 1
         i1 = np.int64(k1)
-        chk = _check(k2)
-        for j in range(2):
+        for j in range(TT_WAYS):
             e = base + TT_WORDS * j
-            if tt[e] == i1 and (tt[e + 1] >> 48) & 0xFFFF == chk:
-                slot = e
+            if tt[e] == i1:
+                mask = tt[e + 2]
+                if tt[e + 1] != _pattern(S, n, mask):
+                    continue
                 S.st[S_HITS] += 1
-                rec = tt[e + 1]
+                rec = tt[e + 3]
                 lo = _lo(rec)
                 hi = _hi(rec)
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo == hi:
-                    return lo
-                ttmove = _move(rec)
-                break
+                if lo >= beta or hi <= alpha or lo == hi:
+                    S.wr[ply] = expand(mask, allc)
+                    return lo if lo >= beta or lo == hi else hi
+                if slot < 0:
+                    slot = e
+                    ttmove = _move(rec)
         # the leader's team cashes its quick tricks; the trumps that fall to them are sure
-        q, cap = _quick(tb, sb, leader, t, root, allc)
+        q, cap, qpin = _quick(tb, sb, leader, t, root, allc)
         if q > 0:
             if T.side[leader] == root:
                 if tr_ > 0:
@@ -768,6 +803,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                 if mode == MODE_LINEAR and q > tr_:
                     lower += 2 * p[K_HALFN] * (q - tr_)
                 if lower >= beta:
+                    S.wr[ply] = spin | qpin
                     return lower
             else:
                 if to > 0:
@@ -776,9 +812,9 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                 if mode == MODE_LINEAR and q > to:
                     upper -= 2 * p[K_HALFN] * (q - to)
                 if upper <= alpha:
+                    S.wr[ply] = spin | qpin
                     return upper
     legal = _legal(T, S, seat, k, t)
-    ply = t * n + k
     cands = _thin(T, S, legal, seat, k, ply - k)
     if ttmove >= 0 and not (cands >> ttmove) & 1:
         ttmove = -1
@@ -788,15 +824,27 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         m = 1
     else:
         m = _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove)
+    merged = legal & ~cands
     alpha0 = alpha
     beta0 = beta
     best = -INF if maximizing else INF
     bestc = -1
+    wall = np.int64(0)
     for i in range(m):
         c = S.moves[MAX_MOVES * ply + i]
         v = _child(T, S, tt, pos, cnt, seat, c, alpha, beta)
         if S.st[S_ABORT]:
             return 0
+        wc = S.wr[ply + 1]
+        if merged and (wc >> c) & 1:
+            # c's rank mattered: so do those of the cards merged into it (the merged
+            # cards just below it, down to the next card searched)
+            below = merged & suit_mask(c // 13) & (_bit(c) - 1)
+            kept = cands & suit_mask(c // 13) & (_bit(c) - 1)
+            if kept:
+                below &= ~((_bit(highest_index(kept)) << 1) - 1)
+            wc |= below
+        wall |= wc
         if maximizing:
             if v > best:
                 best = v
@@ -805,6 +853,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     alpha = v
                     if alpha >= beta:
                         S.tmp[64 + ply] = c
+                        wall = wc
                         break
         else:
             if v < best:
@@ -814,16 +863,19 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     beta = v
                     if alpha >= beta:
                         S.tmp[64 + ply] = c
+                        wall = wc
                         break
+    S.wr[ply] = wall
     if k == 0:
-        _store(S, tt, k1, k2, n_tricks - t, best, alpha0, beta0, bestc, slot)
+        _store(T, S, tt, k1, allc, n_tricks - t, best, alpha0, beta0, bestc, wall, slot)
     return best
 
 
 @njit(inline="always", **JIT)
 def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
     """Play card ``c`` for ``seat`` and search on; the future value after it (the points of
-    the trick it completes included)."""
+    the trick it completes included). The winning ranks of the result are left in
+    ``S.wr[ply + 1]`` (the trick's winning card added when it completes the trick)."""
     p = T.p
     n = p[K_N]
     leader = pos & 255
@@ -835,7 +887,7 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
     if k + 1 < n:
         v = _search(T.buf, S.buf, tt, pos + 256, cnt, alpha, beta)
     else:
-        w, hon = _winner(T, S, leader, n, t * n)
+        w, hon, pin = _winner(T, S, leader, n, t * n)
         pts, ncnt = _trick_value(T, S.st[S_ROOT], T.side[w], hon, cnt, t)
         nt = t + 1
         loaded = False
@@ -848,15 +900,16 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
         if loaded:
             for q in range(n):
                 S.hands[q] = 0
+        S.wr[nt * n] |= pin
     S.hands[seat] ^= b
     return v
 
 
 @njit(inline="always", **JIT)
 def _bucket(tt, k1):
-    """First word of the two-entry bucket of key ``k1``."""
-    n_buckets = tt.shape[0] // (2 * TT_WORDS)
-    return np.int64(k1 & np.uint64(n_buckets - 1)) * (2 * TT_WORDS)
+    """First word of the bucket of key ``k1``."""
+    n_buckets = tt.shape[0] // (TT_WAYS * TT_WORDS)
+    return np.int64(k1 & np.uint64(n_buckets - 1)) * (TT_WAYS * TT_WORDS)
 
 
 @njit(inline="always", **JIT)
@@ -876,12 +929,11 @@ def _move(rec):
 
 
 @njit(inline="always", **JIT)
-def _check(k2):
-    return np.int64(k2 >> np.uint64(48))
-
-
-@njit(inline="always", **JIT)
-def _store(S, tt, k1, k2, depth, v, alpha0, beta0, bestc, slot):
+def _store(T, S, tt, k1, allc, depth, v, alpha0, beta0, bestc, wr, slot):
+    """Store a bound of the position keyed ``k1`` (cards out ``allc``) for
+    every position that agrees on the places of its winning ranks ``wr``: merged into the
+    entry of the same places if there is one, else over an entry of an earlier search or
+    the shallowest."""
     sid = S.st[S_SID]
     lo = -INF
     hi = INF
@@ -893,23 +945,46 @@ def _store(S, tt, k1, k2, depth, v, alpha0, beta0, bestc, slot):
         lo = v
         hi = v
     i1 = np.int64(k1)
-    chk = _check(k2)
+    fast = T.p[K_FASTKEY]
+    for q in range(T.p[K_N]):
+        # the search below overwrote S.cw
+        h = S.hands[q]
+        S.cw[q] = compress(h, allc) if fast else h
+    mask = _pins(T, allc, wr)
     age = sid & 31
-    e = slot
-    if slot >= 0 and tt[e] == i1 and (tt[e + 1] >> 48) & 0xFFFF == chk:
-        # the same position: keep the tighter bounds (both are true bounds)
-        rec = tt[e + 1]
-        lo = max(lo, _lo(rec))
-        hi = min(hi, _hi(rec))
-    else:
-        # slot 0 keeps the deeper entry of this search, slot 1 takes the rest
-        e = _bucket(tt, k1)
-        rec = tt[e + 1]
-        if (rec >> 43) & 31 == age and (rec >> 38) & 31 > depth:
-            e += TT_WORDS
+    e = -1
+    if slot >= 0 and tt[slot] == i1:
+        # the entry this position met (its bounds did not settle it): replaced, or its
+        # bounds kept too, at the places of both
+        rec = tt[slot + 3]
+        olo = _lo(rec)
+        ohi = _hi(rec)
+        if tt[slot + 2] == mask or not (olo <= lo and ohi >= hi):
+            mask |= tt[slot + 2]
+            lo = max(lo, olo)
+            hi = min(hi, ohi)
+        e = slot
+    pat = _pattern(S, T.p[K_N], mask)
+    base = _bucket(tt, k1)
+    worst = 99
+    for j in range(TT_WAYS if e < 0 else 0):
+        f = base + TT_WORDS * j
+        rec = tt[f + 3]
+        if tt[f] == i1 and tt[f + 2] == mask and tt[f + 1] == pat:
+            # the same places: keep the tighter bounds (both are true bounds)
+            lo = max(lo, _lo(rec))
+            hi = min(hi, _hi(rec))
+            e = f
+            break
+        d = (rec >> 38) & 31 if (rec >> 43) & 31 == age else -1
+        if d < worst:
+            worst = d
+            e = f
     tt[e] = i1
-    tt[e + 1] = ((lo & 0xFFFF) | ((hi & 0xFFFF) << 16) | ((bestc & 63) << 32) | (depth << 38)
-                 | (age << 43) | (chk << 48))
+    tt[e + 1] = pat
+    tt[e + 2] = mask
+    tt[e + 3] = ((lo & 0xFFFF) | ((hi & 0xFFFF) << 16) | ((bestc & 63) << 32) | (depth << 38)
+                 | (age << 43))
     S.st[S_STORES] += 1
 
 
@@ -996,7 +1071,7 @@ def _set_up(T, S, deal, play, n_play, root_side):
         S.trick[t * n + k] = c
         k += 1
         if k == n:
-            w, hon = _winner(T, S, leader, n, t * n)
+            w, hon, _pin = _winner(T, S, leader, n, t * n)
             S.winners[2 * t] = w
             S.winners[2 * t + 1] = hon
             leader = w
