@@ -155,7 +155,7 @@ the future value; move: the best lead, 6 bits, 63 none; depth: tricks to go, 5 b
 the search id's low 5 bits, for replacement only; check: the second key's top 16 bits).
 """
 TT_WORDS = 4
-TT_WAYS = 16
+TT_WAYS = 32
 
 
 def _views(cls, sizes, buf):
@@ -777,14 +777,15 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         base = _bucket(tt, k1)
         S.st[S_PROBES] += 1
         i1 = np.int64(k1)
-        for j in range(TT_WAYS):
-            e = base + TT_WORDS * j
+        nent = tt.shape[0] >> 2
+        for e in range(base, base + TT_WAYS):
             if tt[e] == i1:
-                mask = tt[e + 2]
-                if tt[e + 1] != _pattern(S, n, mask):
+                d = nent + 3 * e
+                mask = tt[d + 1]
+                if tt[d] != _pattern(S, n, mask):
                     continue
                 S.st[S_HITS] += 1
-                rec = tt[e + 3]
+                rec = tt[d + 2]
                 lo = _lo(rec)
                 hi = _hi(rec)
                 if lo >= beta or hi <= alpha or lo == hi:
@@ -907,9 +908,9 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
 
 @njit(inline="always", **JIT)
 def _bucket(tt, k1):
-    """First word of the bucket of key ``k1``."""
+    """First entry of the bucket of key ``k1``."""
     n_buckets = tt.shape[0] // (TT_WAYS * TT_WORDS)
-    return np.int64(k1 & np.uint64(n_buckets - 1)) * (TT_WAYS * TT_WORDS)
+    return np.int64(k1 & np.uint64(n_buckets - 1)) * TT_WAYS
 
 
 @njit(inline="always", **JIT)
@@ -953,37 +954,44 @@ def _store(T, S, tt, k1, allc, depth, v, alpha0, beta0, bestc, wr, slot):
     mask = _pins(T, allc, wr)
     age = sid & 31
     e = -1
-    if slot >= 0 and tt[slot] == i1:
-        # the entry this position met (its bounds did not settle it): replaced, or its
-        # bounds kept too, at the places of both
-        rec = tt[slot + 3]
+    nent = tt.shape[0] >> 2
+    n = T.p[K_N]
+    if slot >= 0 and tt[slot] == i1 and tt[nent + 3 * slot] == _pattern(
+            S, n, tt[nent + 3 * slot + 1]):
+        # the entry this position met (its bounds did not settle it; the search below may
+        # have replaced it since, hence the check): replaced, or its bounds kept too, at
+        # the places of both
+        d = nent + 3 * slot
+        rec = tt[d + 2]
         olo = _lo(rec)
         ohi = _hi(rec)
-        if tt[slot + 2] == mask or not (olo <= lo and ohi >= hi):
-            mask |= tt[slot + 2]
+        if tt[d + 1] == mask or not (olo <= lo and ohi >= hi):
+            mask |= tt[d + 1]
             lo = max(lo, olo)
             hi = min(hi, ohi)
         e = slot
-    pat = _pattern(S, T.p[K_N], mask)
+    pat = _pattern(S, n, mask)
     base = _bucket(tt, k1)
     worst = 99
     for j in range(TT_WAYS if e < 0 else 0):
-        f = base + TT_WORDS * j
-        rec = tt[f + 3]
-        if tt[f] == i1 and tt[f + 2] == mask and tt[f + 1] == pat:
+        f = base + j
+        d = nent + 3 * f
+        rec = tt[d + 2]
+        if tt[f] == i1 and tt[d + 1] == mask and tt[d] == pat:
             # the same places: keep the tighter bounds (both are true bounds)
             lo = max(lo, _lo(rec))
             hi = min(hi, _hi(rec))
             e = f
             break
-        d = (rec >> 38) & 31 if (rec >> 43) & 31 == age else -1
-        if d < worst:
-            worst = d
+        dp = (rec >> 38) & 31 if (rec >> 43) & 31 == age else -1
+        if dp < worst:
+            worst = dp
             e = f
     tt[e] = i1
-    tt[e + 1] = pat
-    tt[e + 2] = mask
-    tt[e + 3] = ((lo & 0xFFFF) | ((hi & 0xFFFF) << 16) | ((bestc & 63) << 32) | (depth << 38)
+    d = nent + 3 * e
+    tt[d] = pat
+    tt[d + 1] = mask
+    tt[d + 2] = ((lo & 0xFFFF) | ((hi & 0xFFFF) << 16) | ((bestc & 63) << 32) | (depth << 38)
                  | (age << 43))
     S.st[S_STORES] += 1
 
