@@ -156,6 +156,8 @@ the search id's low 5 bits, for replacement only; check: the second key's top 16
 """
 TT_WORDS = 4
 TT_WAYS = 32
+# a key word: the key's high bits, the search id's low 5 bits (age) and the depth
+_KEY_HI = ~np.int64(0x3FF)
 
 
 def _views(cls, sizes, buf):
@@ -778,11 +780,16 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         S.st[S_PROBES] += 1
         i1 = np.int64(k1)
         nent = tt.shape[0] >> 2
+        lastmask = np.int64(-2)
+        pat = np.int64(0)
         for e in range(base, base + TT_WAYS):
-            if tt[e] == i1:
+            if (tt[e] ^ i1) & _KEY_HI == 0:
                 d = nent + 3 * e
                 mask = tt[d + 1]
-                if tt[d] != _pattern(S, n, mask):
+                if mask != lastmask:
+                    pat = _pattern(S, n, mask)
+                    lastmask = mask
+                if tt[d] != pat:
                     continue
                 S.st[S_HITS] += 1
                 rec = tt[d + 2]
@@ -956,7 +963,7 @@ def _store(T, S, tt, k1, allc, depth, v, alpha0, beta0, bestc, wr, slot):
     e = -1
     nent = tt.shape[0] >> 2
     n = T.p[K_N]
-    if slot >= 0 and tt[slot] == i1 and tt[nent + 3 * slot] == _pattern(
+    if slot >= 0 and (tt[slot] ^ i1) & _KEY_HI == 0 and tt[nent + 3 * slot] == _pattern(
             S, n, tt[nent + 3 * slot + 1]):
         # the entry this position met (its bounds did not settle it; the search below may
         # have replaced it since, hence the check): replaced, or its bounds kept too, at
@@ -975,19 +982,21 @@ def _store(T, S, tt, k1, allc, depth, v, alpha0, beta0, bestc, wr, slot):
     worst = 99
     for j in range(TT_WAYS if e < 0 else 0):
         f = base + j
-        d = nent + 3 * f
-        rec = tt[d + 2]
-        if tt[f] == i1 and tt[d + 1] == mask and tt[d] == pat:
-            # the same places: keep the tighter bounds (both are true bounds)
-            lo = max(lo, _lo(rec))
-            hi = min(hi, _hi(rec))
-            e = f
-            break
-        dp = (rec >> 38) & 31 if (rec >> 43) & 31 == age else -1
+        kw = tt[f]
+        if (kw ^ i1) & _KEY_HI == 0:
+            d = nent + 3 * f
+            if tt[d + 1] == mask and tt[d] == pat:
+                # the same places: keep the tighter bounds (both are true bounds)
+                rec = tt[d + 2]
+                lo = max(lo, _lo(rec))
+                hi = min(hi, _hi(rec))
+                e = f
+                break
+        dp = kw & 31 if (kw >> 5) & 31 == age else -1
         if dp < worst:
             worst = dp
             e = f
-    tt[e] = i1
+    tt[e] = (i1 & _KEY_HI) | (age << 5) | depth
     d = nent + 3 * e
     tt[d] = pat
     tt[d + 1] = mask
