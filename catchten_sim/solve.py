@@ -216,7 +216,8 @@ class Solver:
     Parameters
     ----------
     tt_bits : int
-        The table holds ``2**tt_bits`` entries (16 bytes each); it never grows.
+        The table holds ``2**tt_bits`` entries (32 bytes each; 4 MB at the default 17); it
+        never grows.
     node_limit : int or None
         Most nodes one solve may search (default 200 million, roughly a minute); a solve
         that needs more raises :class:`SolveLimitError` instead of running on (whole

@@ -19,15 +19,21 @@ Search (as in bridge double-dummy solvers, on points instead of tricks)
   winners no opponent can ruff, or a cheap lead to a partner's top cards), and the trumps
   that must fall under the leader's top trumps (honours of seats with no more trumps than
   the run is long);
-- a transposition table (fixed size, two-entry buckets of 16-byte entries: upper and lower
-  bounds, the best lead, 16 check bits of a second key) stored at trick boundaries and probed
-  before the quick tricks (a table cut-off saves them), keyed by *relative rank*: for each
-  suit the seats holding its remaining cards in trick order, honours (and an exposed turn-up)
-  by name, other cards only by place, computed by bit compression (``pext`` of each seat's
-  cards over the cards still out); also the leader, the set, the search id (entries of
-  earlier solves never match) and, when card points make the score non-linear (three or
-  more sides), each side's card count in the current scoring unit clamped to the share
-  (beyond the share every card is worth one point, so counts above it meet);
+- a transposition table (fixed size, 32-way buckets of 32-byte entries: upper and lower
+  bounds, the best lead, a mask of places and a pattern hash) stored at trick boundaries
+  and probed before the quick tricks (a table cut-off saves them), with *winning ranks*
+  (as DDS, Haglund 2010): the bucket is chosen by a key without ranks (the leader, the set,
+  the search id so entries of earlier solves never match, each seat's number of cards in
+  each suit, honours and an exposed turn-up by name and, when card points make the score
+  non-linear (three or more sides), each side's card count in the unit clamped to the
+  share), and an entry holds for every position whose seats own the same cards at the
+  entry's places: each seat's cards packed over the cards still out (``pext``: places by
+  *relative rank*), the places from the top of each suit down to the lowest card whose rank
+  the bound rested on (a card that beat a card of its own suit in a trick searched below,
+  a run of sure winners and the card ending it, an entry's places on a hit) and to the
+  lowest named card. Cards below never beat a card of their suit in that search, so any
+  cards of the same seats in the same numbers play out alike; honours and card points do
+  not depend on them (they are named, or count alike);
 - equivalent cards searched once: two cards of one hand, one suit, no honour points, with no
   card of another hand (or of the current trick) between them in the order of the remaining
   cards, give the same value (card points count every card alike); honours never merge;
@@ -137,7 +143,9 @@ SolveState = namedtuple("SolveState",
 SolveState.__doc__ = """Scratch of one search thread (allocated once, reused per solve): views
 of one int64 buffer ``buf``.
 
-hands : (8,) cards of the current set held by each seat; sets : (3 * 8,) the deal's sets as
+hands : (8,) cards of the current set held by each seat; wr : (66,) the winning ranks of
+each ply's result (:func:`_search`); cw : (8,) each seat's cards packed as the table compares
+them (:func:`_key`); sets : (3 * 8,) the deal's sets as
 dealt (set ``s``, seat ``q`` at ``8 * s + q``); owner : (52,) seat dealt each card; future :
 (4,) cards of the sets after set ``s``; trick : (64,) the cards of each trick by ply;
 moves, mscore : (MAX_PLY * MAX_MOVES,) move lists per ply (``MAX_MOVES * ply + i``); winners :
@@ -147,12 +155,13 @@ counters, the node budget of one solve (``S_LIMIT``, 0 = none) and ``S_ABORT`` =
 solve ran out of it (its values are then meaningless).
 """
 TTable = namedtuple("TTable", "e")
-TTable.__doc__ = """A fixed-size transposition table: ``e`` int64 (2 * 2**bits,), two words an
-entry (two-entry buckets of 32 bytes): the first key (uint64 bits; the search id is mixed
-into it, so entries of earlier solves never match), and the record ``lo | hi << 16 |
-move << 32 | depth << 38 | age << 43 | check << 48`` (lo, hi: int16 lower / upper bound of
-the future value; move: the best lead, 6 bits, 63 none; depth: tricks to go, 5 bits; age:
-the search id's low 5 bits, for replacement only; check: the second key's top 16 bits).
+TTable.__doc__ = """A fixed-size transposition table: ``e`` int64 (4 * 2**bits,), four words an
+entry in ``TT_WAYS``-entry buckets: ``e[:2**bits]`` the key words (the key without ranks,
+uint64 bits, its low 10 bits replaced by the search id's low 5 bits (age) and the depth in
+tricks to go, for replacement only), then three words an entry: the pattern hash, the mask
+of places (:func:`_pins`; -1: every card, by name) and the record ``lo | hi << 16 | move
+<< 32`` (lo, hi: int16 lower / upper bound of the future value; move: the best lead, 6
+bits, 63 none).
 """
 TT_WORDS = 4
 TT_WAYS = 32
@@ -782,7 +791,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         nent = tt.shape[0] >> 2
         lastmask = np.int64(-2)
         pat = np.int64(0)
-        for e in range(base, base + TT_WAYS):
+        for e in range(base, base + _ways(tt)):
             if (tt[e] ^ i1) & _KEY_HI == 0:
                 d = nent + 3 * e
                 mask = tt[d + 1]
@@ -914,10 +923,17 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
 
 
 @njit(inline="always", **JIT)
+def _ways(tt):
+    """Entries a bucket (``TT_WAYS``; a smaller table is one bucket)."""
+    return min(TT_WAYS, tt.shape[0] // TT_WORDS)
+
+
+@njit(inline="always", **JIT)
 def _bucket(tt, k1):
     """First entry of the bucket of key ``k1``."""
-    n_buckets = tt.shape[0] // (TT_WAYS * TT_WORDS)
-    return np.int64(k1 & np.uint64(n_buckets - 1)) * TT_WAYS
+    ways = _ways(tt)
+    n_buckets = tt.shape[0] // (ways * TT_WORDS)
+    return np.int64(k1 & np.uint64(n_buckets - 1)) * ways
 
 
 @njit(inline="always", **JIT)
@@ -980,7 +996,7 @@ def _store(T, S, tt, k1, allc, depth, v, alpha0, beta0, bestc, wr, slot):
     pat = _pattern(S, n, mask)
     base = _bucket(tt, k1)
     worst = 99
-    for j in range(TT_WAYS if e < 0 else 0):
+    for j in range(_ways(tt) if e < 0 else 0):
         f = base + j
         kw = tt[f]
         if (kw ^ i1) & _KEY_HI == 0:
@@ -1000,8 +1016,7 @@ def _store(T, S, tt, k1, allc, depth, v, alpha0, beta0, bestc, wr, slot):
     d = nent + 3 * e
     tt[d] = pat
     tt[d + 1] = mask
-    tt[d + 2] = ((lo & 0xFFFF) | ((hi & 0xFFFF) << 16) | ((bestc & 63) << 32) | (depth << 38)
-                 | (age << 43))
+    tt[d + 2] = (lo & 0xFFFF) | ((hi & 0xFFFF) << 16) | ((bestc & 63) << 32)
     S.st[S_STORES] += 1
 
 
