@@ -884,7 +884,16 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                         break
     S.wr[ply] = wall
     if k == 0:
-        _store(T, S, tt, k1, allc, n_tricks - t, best, alpha0, beta0, bestc, wall, slot)
+        lo = -INF
+        hi = INF
+        if best <= alpha0:
+            hi = best
+        elif best >= beta0:
+            lo = best
+        else:
+            lo = best
+            hi = best
+        _store(tb, sb, tt, k1, ply, lo, hi, bestc, slot)
     return best
 
 
@@ -952,33 +961,31 @@ def _move(rec):
     return -1 if m == 63 else m
 
 
-@njit(inline="always", **JIT)
-def _store(T, S, tt, k1, allc, depth, v, alpha0, beta0, bestc, wr, slot):
-    """Store a bound of the position keyed ``k1`` (cards out ``allc``) for
-    every position that agrees on the places of its winning ranks ``wr``: merged into the
-    entry of the same places if there is one, else over an entry of an earlier search or
-    the shallowest."""
+@njit(**KERNEL_JIT)
+def _store(tb, sb, tt, k1, ply, lo, hi, bestc, slot):
+    """Store the bounds ``lo``, ``hi`` of the position at trick start ``ply``, keyed ``k1``,
+    for every position that agrees on the places of its winning ranks ``S.wr[ply]``: merged
+    into the entry of the same places if there is one, else over an entry of an earlier
+    search or the shallowest. ``slot``: the entry this position met in the probe (-1:
+    none). Not inlined (a store is rare next to a node; the search compiles quicker)."""
+    T = _tview(tb)
+    S = _sview(sb)
     sid = S.st[S_SID]
-    lo = -INF
-    hi = INF
-    if v <= alpha0:
-        hi = v
-    elif v >= beta0:
-        lo = v
-    else:
-        lo = v
-        hi = v
+    n = T.p[K_N]
+    depth = T.p[K_NTRICKS] - ply // n
     i1 = np.int64(k1)
     fast = T.p[K_FASTKEY]
-    for q in range(T.p[K_N]):
+    allc = np.int64(0)
+    for q in range(n):
+        allc |= S.hands[q]
+    for q in range(n):
         # the search below overwrote S.cw
         h = S.hands[q]
         S.cw[q] = compress(h, allc) if fast else h
-    mask = _pins(T, allc, wr)
+    mask = _pins(T, allc, S.wr[ply])
     age = sid & 31
     e = -1
     nent = tt.shape[0] >> 2
-    n = T.p[K_N]
     if slot >= 0 and (tt[slot] ^ i1) & _KEY_HI == 0 and tt[nent + 3 * slot] == _pattern(
             S, n, tt[nent + 3 * slot + 1]):
         # the entry this position met (its bounds did not settle it; the search below may
