@@ -777,11 +777,12 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         elif mode == MODE_COUNTS:
             upper += n * left
             lower -= n * left
+        # (a longer run only tightens these bounds: the run is enough, not what ends it)
         if upper <= alpha:
-            S.wr[ply] = spin
+            S.wr[ply] = run
             return upper
         if lower >= beta:
-            S.wr[ply] = spin
+            S.wr[ply] = run
             return lower
         # transposition table: entries of this key whose places agree
         k1 = _key(T, S, leader, t, cnt, allc)
