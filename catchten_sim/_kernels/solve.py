@@ -491,6 +491,11 @@ def _key(T, S, leader, t, cnt, allc):
     k1 = np.uint64(T.zl1[leader]) ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP) \
         ^ (np.uint64(S.st[S_SID]) * _M2)
     fast = p[K_FASTKEY]
+    if fast:
+        # the named cards' places too: a named card below cards of no name in its suit
+        # (the 10 of diamonds' bonus) must meet the same places, or the pattern of owners
+        # could pair it with a plain card
+        k1 = (k1 ^ np.uint64(compress(named & allc, allc))) * _M2
     for q in range(n):
         h = S.hands[q]
         S.cw[q] = compress(h, allc) if fast else h
