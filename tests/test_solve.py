@@ -1,6 +1,7 @@
 """The double-dummy solver (issue 9): worked cases, brute force, consistency, CLI."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
@@ -16,7 +17,6 @@ ROOT = TESTS.parent
 sys.path.insert(0, str(TESTS))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import reference as ref  # noqa: E402
 from bruteforce import brute_values, random_ending  # noqa: E402
 
 from catchten_sim._kernels.solve import TT_WORDS  # noqa: E402
@@ -106,7 +106,7 @@ def test_solution_api_and_frame():
     record, want = _load("foster4_left4_lead_01")
     sol = solve(record)
     assert isinstance(sol, Solution)
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         sol.value = 3  # frozen
     df = sol.to_frame()
     assert list(df.columns) == ["card", "value", "best"]
