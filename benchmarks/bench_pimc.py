@@ -46,6 +46,10 @@ def bench_advise_process(threads: int, repeat: int) -> float:
     cmd = [sys.executable, "-m", "catchten_sim.cli", "advise", *OPENING, "--evaluator",
            "dd", "--samples", "200", "--no-early-stop", "--threads", str(threads)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # as installed: `pip install` writes the package's bytecode, a source tree under
+    # PYTHONDONTWRITEBYTECODE=1 (set on some machines) would compile ~35 modules every run
+    import compileall
+    compileall.compile_dir(ROOT / "catchten_sim", quiet=1)
     subprocess.run(cmd, env=env, capture_output=True, check=True)       # warm the cache
     import resource
     times, cpu = [], []

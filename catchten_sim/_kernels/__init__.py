@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import sys
 from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
@@ -60,4 +61,31 @@ def _install_locators() -> None:
         impl._locator_classes = mine + list(impl._locator_classes)
 
 
+class _SkipBlasProbe:
+    """Start-up: numba's first kernel load imports ``numba.np.arraymath``, whose module-level
+    BLAS probe (``_check_blas``) imports ``scipy.linalg``: 75-135 ms of a 1.5 s ``catchten
+    advise``. The probe only chooses the inner loop of ``np.correlate``/``np.convolve``
+    (``_HAVE_BLAS``); ``np.dot`` and ``np.linalg`` probe again when they are compiled, and no
+    kernel of ours uses any of them. So while that one probe runs with ``scipy.linalg`` not yet
+    imported, this finder makes its import fail (the probe catches it) and then removes
+    itself; scipy imports normally afterwards (``aggregate`` uses ``scipy.stats``)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if not name.startswith("scipy.linalg"):
+            return None
+        f = sys._getframe(1)
+        while f is not None:
+            if f.f_code.co_name == "_check_blas" and "numba" in f.f_code.co_filename:
+                self.remove()
+                raise ImportError("scipy skipped for numba's BLAS probe (catchten_sim start-up)")
+            f = f.f_back
+        return None
+
+    def remove(self) -> None:
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+
+
 _install_locators()
+if "scipy.linalg" not in sys.modules and "numba.np.arraymath" not in sys.modules:
+    sys.meta_path.insert(0, _SkipBlasProbe())
