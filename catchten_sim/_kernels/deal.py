@@ -10,6 +10,9 @@ API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` 
     (52,) are filled.
 ``deal_cards2(tab, sp, a, b, (dealer_a, s_a), (dealer_b, s_b)) -> (turnup_a, turnup_b,
 s_a, s_b)``  two deals of ``deal_cards`` in lockstep (each the same as alone).
+``deal_begin(tab, sp, dealer, s, set_hands) -> (turnup, dl)`` and ``deal_step(dl,
+set_hands, n, per_set_cards) -> dl``  the same deal as ``deal_cards`` one card at a time
+(``owner`` not filled), for a caller that spreads it over other work.
 ``declare_trumps(tab, hand) -> trump``  jaques ``dealer_declares`` (docs/rules.md §4).
 ``fix_trumps(tab, set_hands, dealer, turnup) -> (trump, turnup)``.
 ``deal_trumps(tab, sp, dealer, s, set_hands, owner) -> (trump, turnup, dead, s)``
@@ -178,10 +181,12 @@ def deal_advance(dl, n, per_set_cards):
             per_set_cards if left == 0 else left)
 
 
-@njit(inline="always", **JIT)
+@njit(**JIT)
 def deal_step(dl, set_hands, n, per_set_cards):
     """Deal the card at the next position of the dealing state ``dl`` (:func:`deal_begin`;
-    ``i >= 0``) into ``set_hands``: the state after it."""
+    ``i >= 0``) into ``set_hands``: the state after it. Not ``inline="always"`` (LLVM
+    inlines it anyway): inlined by numba inside the play loop it cost ~1.5 s of compile
+    time."""
     s, rest, i, seat, st, left = dl
     s, bit, rest = _draw(s, i, rest)
     set_hands[ix(st), ix(seat)] |= bit

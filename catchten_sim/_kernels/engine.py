@@ -285,7 +285,10 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
                 log_winner[t_index] = win_seat
             leader = win_seat
             t_index += 1
-    return ten_taker, s, (d_s, d_rest, d_i, d_seat, d_st, d_left)
+    while deal_next and d_i >= 0:
+        d_s, d_rest, d_i, d_seat, d_st, d_left = deal_step(
+            (d_s, d_rest, d_i, d_seat, d_st, d_left), hands_next, n, psc)
+    return ten_taker, s, d_s
 
 
 @njit(inline="always", **JIT)
@@ -638,35 +641,28 @@ def _play_batch(tab, sp, scr, policies, seed, ia, m):
     of work), into ``scr.next_hands``; the deals are the same as :func:`.deal.deal_cards`
     deals them (``owner`` is filled for the first only: nothing in run_chunk reads it)."""
     n = sp[S_N]
-    psc = n * sp[S_SETSIZE]
     logs = (scr.spos, scr.side_acc, scr.spos)        # not written (do_log False)
+    trump, turnup, _, s = deal_trumps(tab, sp, ia % n, rng_seed(seed, ia),
+                                      scr.set_hands, scr.owner)
     z = np.int64(0)
-    nxt = scr.next_hands
-    none = (np.uint64(0), z, np.int64(-1), z, z, z)
-    dl = none
-    tu = z
-    trump = z
-    turnup = z
-    # step k begins dealing deal ia + k and plays deal ia + k - 1 meanwhile
-    for k in range(m + 1):
-        if k > 0:                       # deal ia + k - 1, dealt, into set_hands
+    for j in range(m):
+        a = ia + j
+        dn = (a + 1) % n
+        deal_next = j + 1 < m
+        tu_n = z
+        dl = (np.uint64(0), z, np.int64(-1), z, z, z)
+        if deal_next:
+            tu_n, dl = deal_begin(tab, sp, dn, rng_seed(seed, a + 1), scr.next_hands)
+        ten_taker, s, s_n = play_and_deal(tab, sp, scr, a % n, trump, turnup, policies, s,
+                                          scr.spos, logs, False, False, FRESH, False,
+                                          (True, scr.next_hands, dl))
+        batch_row(scr, scr.batch[ix(j)], trump, ten_taker, True)
+        if deal_next:
+            trump, turnup = fix_trumps(tab, scr.next_hands, dn, tu_n)
+            s = s_n
             for st in range(sp[S_NSETS]):
                 for p in range(n):
-                    scr.set_hands[st, p] = nxt[st, p]
-            trump, turnup = fix_trumps(tab, scr.set_hands, (ia + k - 1) % n, tu)
-        s = dl[0]
-        dl = none
-        if k < m:
-            tu, dl = deal_begin(tab, sp, (ia + k) % n, rng_seed(seed, ia + k), nxt)
-        if k > 0:
-            ten_taker, _, dl = play_and_deal(tab, sp, scr, (ia + k - 1) % n, trump, turnup,
-                                             policies, s, scr.spos, logs, False, False,
-                                             FRESH, False, (True, nxt, dl))
-            batch_row(scr, scr.batch[ix(k - 1)], trump, ten_taker, True)
-        # the cards not dealt yet: all but the turn-up of the first deal; none of the
-        # others (a fresh deal plays every dealt card, and deals one per card played)
-        while dl[2] >= 0:
-            dl = deal_step(dl, nxt, n, psc)
+                    scr.set_hands[st, p] = scr.next_hands[st, p]
 
 
 @njit(**KERNEL_JIT)
