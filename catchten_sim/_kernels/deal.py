@@ -185,8 +185,7 @@ def deal_advance(dl, n, per_set_cards):
 def deal_step(dl, set_hands, n, per_set_cards):
     """Deal the card at the next position of the dealing state ``dl`` (:func:`deal_begin`;
     ``i >= 0``) into ``set_hands``: the state after it. Not ``inline="always"`` (LLVM
-    inlines it anyway): inlined by numba inside the play loop it cost ~1.5 s of compile
-    time."""
+    inlines it anyway), which costs numba's inlining of the play loop less compile time."""
     s, rest, i, seat, st, left = dl
     s, bit, rest = _draw(s, i, rest)
     set_hands[ix(st), ix(seat)] |= bit
