@@ -12,15 +12,25 @@ reads the attribute ``b`` of ``a``).
 """
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 import types
 from typing import TYPE_CHECKING, Any
 
-from .cards import Card, Hand, Rank, Suit, format_card, parse_card, parse_cards
-from .errors import (CatchTenError, DealNotGeneratedError, IllegalPlayError, ParseError,
-                     PositionError, RevokeError, RulesError)
-from .rules import Rules
+# importing numba makes some hundred thousand objects and no garbage: the cyclic
+# collector walking them during the import is time lost (start-up, issue 10); it is
+# switched back on (if it was on) when the import is done
+_GC_WAS_ON = gc.isenabled()
+gc.disable()
+try:
+    from .cards import Card, Hand, Rank, Suit, format_card, parse_card, parse_cards
+    from .errors import (CatchTenError, DealNotGeneratedError, IllegalPlayError,
+                         ParseError, PositionError, RevokeError, RulesError)
+    from .rules import Rules
+finally:
+    if _GC_WAS_ON:
+        gc.enable()
 
 if TYPE_CHECKING:                         # pragma: no cover - for type checkers only
     from .advise import advise as advise

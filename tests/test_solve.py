@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import reference as ref  # noqa: E402
 from bruteforce import brute_values, random_ending  # noqa: E402
 
+from catchten_sim._kernels.solve import TT_WORDS  # noqa: E402
 from catchten_sim.cards import format_card, parse_card  # noqa: E402
 from catchten_sim.cli import cli  # noqa: E402
 from catchten_sim.errors import ParseError  # noqa: E402
@@ -117,9 +118,9 @@ def test_solution_api_and_frame():
 def test_table_size_is_fixed_and_small_tables_still_exact():
     record, want = _load("foster4_left5_lead_01")
     s = Solver(tt_bits=4)   # 16 entries: constant replacement, values unchanged
-    size = s.table.e.shape[0] // 2
+    size = s.table.e.shape[0] // TT_WORDS
     assert solve(record, solver=s).values == {c["card"]: c["value"] for c in want["cards"]}
-    assert s.table.e.shape[0] // 2 == size == 16
+    assert s.table.e.shape[0] // TT_WORDS == size == 16
 
 
 def test_node_limit_stops_a_solve_with_a_clear_error_and_the_solver_stays_usable():

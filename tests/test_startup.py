@@ -49,3 +49,12 @@ def test_scipy_linalg_imported_first_keeps_numbas_probe():
     r = _run("import scipy.linalg\n" + PROBE)
     assert r["linalg_after_kernel"] == "True"
     assert r["blas_probe"] == "True"
+
+
+def test_import_leaves_the_cyclic_collector_as_it_was():
+    # the package switches the collector off during its own import only
+    for before in ("enable", "disable"):
+        r = _run(f"import gc\ngc.{before}()\nimport catchten_sim\n"
+                 "print('on', gc.isenabled())\nprint('frozen', gc.get_freeze_count())")
+        assert r["on"] == str(before == "enable")
+        assert r["frozen"] == "0"                  # freezing is the CLI's, not the API's

@@ -19,15 +19,21 @@ Search (as in bridge double-dummy solvers, on points instead of tricks)
   winners no opponent can ruff, or a cheap lead to a partner's top cards), and the trumps
   that must fall under the leader's top trumps (honours of seats with no more trumps than
   the run is long);
-- a transposition table (fixed size, two-entry buckets of 16-byte entries: upper and lower
-  bounds, the best lead, 16 check bits of a second key) stored at trick boundaries and probed
-  before the quick tricks (a table cut-off saves them), keyed by *relative rank*: for each
-  suit the seats holding its remaining cards in trick order, honours (and an exposed turn-up)
-  by name, other cards only by place, computed by bit compression (``pext`` of each seat's
-  cards over the cards still out); also the leader, the set, the search id (entries of
-  earlier solves never match) and, when card points make the score non-linear (three or
-  more sides), each side's card count in the current scoring unit clamped to the share
-  (beyond the share every card is worth one point, so counts above it meet);
+- a transposition table (fixed size, 32-way buckets of 32-byte entries: upper and lower
+  bounds, the best lead, a mask of places and a pattern hash) stored at trick boundaries
+  and probed before the quick tricks (a table cut-off saves them), with *winning ranks*
+  (as DDS, Haglund 2010): the bucket is chosen by a key without ranks (the leader, the set,
+  the search id so entries of earlier solves never match, each seat's number of cards in
+  each suit, honours and an exposed turn-up by name and, when card points make the score
+  non-linear (three or more sides), each side's card count in the unit clamped to the
+  share), and an entry holds for every position whose seats own the same cards at the
+  entry's places: each seat's cards packed over the cards still out (``pext``: places by
+  *relative rank*), the places from the top of each suit down to the lowest card whose rank
+  the bound rested on (a card that beat a card of its own suit in a trick searched below,
+  a run of sure winners and the card ending it, an entry's places on a hit) and to the
+  lowest named card. Cards below never beat a card of their suit in that search, so any
+  cards of the same seats in the same numbers play out alike; honours and card points do
+  not depend on them (they are named, or count alike);
 - equivalent cards searched once: two cards of one hand, one suit, no honour points, with no
   card of another hand (or of the current trick) between them in the order of the remaining
   cards, give the same value (card points count every card alike); honours never merge;
@@ -97,7 +103,8 @@ _T_SIZES = (("p", 24), ("tp", 52), ("rp", 52), ("pw", 52), ("hon", 52), ("side",
             ("order", 56), ("zl1", MAX_SEATS), ("zl2", MAX_SEATS), ("top", 8192))
 _S_SIZES = (("hands", MAX_SEATS), ("sets", MAX_SETS * MAX_SEATS), ("owner", 52),
             ("future", MAX_SETS + 1), ("trick", MAX_PLY), ("moves", MAX_PLY * MAX_MOVES),
-            ("mscore", MAX_PLY * MAX_MOVES), ("winners", 128), ("tmp", 128), ("st", S_NST))
+            ("mscore", MAX_PLY * MAX_MOVES), ("winners", 128), ("tmp", 128), ("st", S_NST),
+            ("wr", MAX_PLY + 2), ("cw", MAX_SEATS))
 
 
 def _offsets(sizes):
@@ -116,7 +123,8 @@ _SO, S_BUF = _offsets(_S_SIZES)
     (T_TOP, T_TOP1) = (_TO[name] for name, _ in _T_SIZES)
 (O_HANDS, O_HANDS1), (O_SETS, O_SETS1), (O_OWNER, O_OWNER1), (O_FUTURE, O_FUTURE1), \
     (O_TRICK, O_TRICK1), (O_MOVES, O_MOVES1), (O_MSCORE, O_MSCORE1), (O_WIN, O_WIN1), \
-    (O_TMP, O_TMP1), (O_ST, O_ST1) = (_SO[name] for name, _ in _S_SIZES)
+    (O_TMP, O_TMP1), (O_ST, O_ST1), (O_WR, O_WR1), (O_CW, O_CW1) = \
+    (_SO[name] for name, _ in _S_SIZES)
 
 SolveTables = namedtuple("SolveTables", "p tp rp pw hon side order zl1 zl2 top buf")
 SolveTables.__doc__ = """The rule tables of one deal for the search (trumps fixed): views of
@@ -130,11 +138,14 @@ last: suit ``s``, place ``j`` at ``14 * s + j``; zl1, zl2 : (8,) keys of the lea
 bits); top : (8192,) ``Tables.top_trump`` (the play core's trick winner).
 """
 SolveState = namedtuple("SolveState",
-                        "hands sets owner future trick moves mscore winners tmp st buf")
+                        "hands sets owner future trick moves mscore winners tmp st wr cw "
+                        "buf")
 SolveState.__doc__ = """Scratch of one search thread (allocated once, reused per solve): views
 of one int64 buffer ``buf``.
 
-hands : (8,) cards of the current set held by each seat; sets : (3 * 8,) the deal's sets as
+hands : (8,) cards of the current set held by each seat; wr : (66,) the winning ranks of
+each ply's result (:func:`_search`); cw : (8,) each seat's cards packed as the table compares
+them (:func:`_key`); sets : (3 * 8,) the deal's sets as
 dealt (set ``s``, seat ``q`` at ``8 * s + q``); owner : (52,) seat dealt each card; future :
 (4,) cards of the sets after set ``s``; trick : (64,) the cards of each trick by ply;
 moves, mscore : (MAX_PLY * MAX_MOVES,) move lists per ply (``MAX_MOVES * ply + i``); winners :
@@ -144,14 +155,18 @@ counters, the node budget of one solve (``S_LIMIT``, 0 = none) and ``S_ABORT`` =
 solve ran out of it (its values are then meaningless).
 """
 TTable = namedtuple("TTable", "e")
-TTable.__doc__ = """A fixed-size transposition table: ``e`` int64 (2 * 2**bits,), two words an
-entry (two-entry buckets of 32 bytes): the first key (uint64 bits; the search id is mixed
-into it, so entries of earlier solves never match), and the record ``lo | hi << 16 |
-move << 32 | depth << 38 | age << 43 | check << 48`` (lo, hi: int16 lower / upper bound of
-the future value; move: the best lead, 6 bits, 63 none; depth: tricks to go, 5 bits; age:
-the search id's low 5 bits, for replacement only; check: the second key's top 16 bits).
+TTable.__doc__ = """A fixed-size transposition table: ``e`` int64 (4 * 2**bits,), four words an
+entry in ``TT_WAYS``-entry buckets: ``e[:2**bits]`` the key words (the key without ranks,
+uint64 bits, its low 10 bits replaced by the search id's low 5 bits (age) and the depth in
+tricks to go, for replacement only), then three words an entry: the pattern hash, the mask
+of places (:func:`_pins`; -1: every card, by name) and the record ``lo | hi << 16 | move
+<< 32`` (lo, hi: int16 lower / upper bound of the future value; move: the best lead, 6
+bits, 63 none).
 """
-TT_WORDS = 2
+TT_WORDS = 4
+TT_WAYS = 32
+# a key word: the key's high bits, the search id's low 5 bits (age) and the depth
+_KEY_HI = ~np.int64(0x3FF)
 
 
 def _views(cls, sizes, buf):
@@ -179,7 +194,7 @@ def new_state() -> SolveState:
 
 
 def new_table(bits: int = 20) -> TTable:
-    """An empty transposition table of ``2**bits`` entries (16 bytes each)."""
+    """An empty transposition table of ``2**bits`` entries (32 bytes each)."""
     size = 1 << int(bits)
     return TTable(np.zeros(TT_WORDS * size, np.int64))
 
@@ -198,7 +213,7 @@ def _sview(b):
     return SolveState(b[O_HANDS:O_HANDS1], b[O_SETS:O_SETS1], b[O_OWNER:O_OWNER1],
                       b[O_FUTURE:O_FUTURE1], b[O_TRICK:O_TRICK1], b[O_MOVES:O_MOVES1],
                       b[O_MSCORE:O_MSCORE1], b[O_WIN:O_WIN1], b[O_TMP:O_TMP1],
-                      b[O_ST:O_ST1], b)
+                      b[O_ST:O_ST1], b[O_WR:O_WR1], b[O_CW:O_CW1], b)
 
 
 def leader_keys():
@@ -273,12 +288,15 @@ def _trick_value(T, root, wside, hon, cnt, t):
 @njit(inline="always", **JIT)
 def _winner(T, S, leader, n, tb):
     """Seat that wins the complete trick at ``S.trick[tb:tb + n]`` (the play core's
-    ``winning_card``) and its honour points."""
+    ``winning_card``), its honour points and the winning rank it needs: the winning card
+    if it beat a card of its own suit (its rank decided the trick), else 0."""
     tm = np.int64(0)
     for i in range(n):
         tm |= _bit(S.trick[tb + i])
     c = winning_card(tm, suit_mask(S.trick[tb] // 13), T.p[K_TRUMP], T.top)
-    return S.owner[c], _honours_of(T, tm)
+    b = _bit(c)
+    pin = b if tm & suit_mask(c // 13) & ~b else np.int64(0)
+    return S.owner[c], _honours_of(T, tm), pin
 
 
 @njit(inline="always", **JIT)
@@ -457,59 +475,68 @@ _SEP = np.uint64(0x165667B19E3779F9)
 
 
 @njit(inline="always", **JIT)
-def _key(T, S, leader, t, cnt):
-    """Two 64-bit keys of a position at a trick boundary, by *relative rank*: for each suit,
-    the seats holding its remaining cards in trick order, honours (and an exposed turn-up)
-    by name, other cards only by place. Positions that differ only in which plain cards are
-    gone play out alike, so they meet. Also: the leader, the set, the counts that matter,
-    and the search id (entries of earlier solves never match).
-
-    With ``K_FASTKEY`` (rank order and trick order agree on every pair of cards of a suit
-    but two named ones: :func:`catchten_sim.solve.solver_tables`) the places come from bit
-    compression: each seat's cards packed over the cards still out (``pext``), the number
-    out in each suit, and each seat's named cards; else by walking the trick order."""
+def _key(T, S, leader, t, cnt, allc):
+    """The key of a position at a trick boundary without its ranks: the leader, the set,
+    the counts that matter, the search id (entries of earlier solves never match), each
+    seat's number of cards in each suit and its named cards (honours, an exposed turn-up).
+    Also fills ``S.cw``: each seat's cards as the table entries compare them, by *relative
+    rank* (packed over the cards still out, ``pext``) with ``K_FASTKEY``, else as they are.
+    An entry stores a mask of the packed places whose owners it depends on (its winning
+    ranks, :func:`_pins`): :func:`_pattern` of these words under it must agree too."""
     p = T.p
     n = p[K_N]
-    allc = np.int64(0)
-    for q in range(n):
-        allc |= S.hands[q]
     named = p[K_HONMASK]
     if p[K_EXPOSED] and p[K_TURNUP] >= 0:
         named |= _bit(p[K_TURNUP])
     k1 = np.uint64(T.zl1[leader]) ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP) \
         ^ (np.uint64(S.st[S_SID]) * _M2)
-    k2 = np.uint64(T.zl2[leader]) + np.uint64(t // p[K_SETSIZE] + 1)
-    if p[K_FASTKEY]:
+    fast = p[K_FASTKEY]
+    if fast:
+        # the named cards' places too: a named card below cards of no name in its suit
+        # (the 10 of diamonds' bonus) must meet the same places, or the pattern of owners
+        # could pair it with a plain card
+        k1 = (k1 ^ np.uint64(compress(named & allc, allc))) * _M2
+    for q in range(n):
+        h = S.hands[q]
+        S.cw[q] = compress(h, allc) if fast else h
         w = np.uint64(0)
-        for s in range(4):
-            w |= np.uint64(popcount(allc & suit_mask(s))) << np.uint64(8 * s)
+        for su in range(4):
+            w |= np.uint64(popcount(h & suit_mask(su))) << np.uint64(4 * su)
         k1 = (k1 ^ w) * _M1
-        k2 = (k2 + w) * _M2
-        for q in range(n):
-            h = S.hands[q]
-            w = np.uint64(compress(h, allc))
-            k1 = (k1 ^ w) * _M1
-            k2 = (k2 + w) * _M2
-            w = np.uint64(h & named)
-            k1 = (k1 ^ w) * _M1
-            k2 = (k2 + w) * _M2
-        return mix64(k1), mix64(k2 ^ (k2 >> np.uint64(29)))
-    for s in range(4):
-        lane = allc & suit_mask(s)
-        j = 0
-        while lane:
-            c = T.order[14 * s + j]
-            j += 1
-            if (lane >> c) & 1:
-                lane ^= _bit(c)
-                code = np.uint64(S.owner[c] + 1)
-                if (named >> c) & 1:
-                    code += np.uint64((c + 1) << 4)
-                k1 = (k1 ^ code) * _M1
-                k2 = (k2 + code) * _M2
-        k1 = (k1 ^ _SEP) * _M1
-        k2 = (k2 ^ _SEP) * _M2
-    return mix64(k1), mix64(k2 ^ (k2 >> np.uint64(29)))
+        k1 = (k1 ^ np.uint64(h & named)) * _M1
+    return mix64(k1)
+
+
+@njit(inline="always", **JIT)
+def _pattern(S, n, mask):
+    """Hash of each seat's packed cards (``S.cw``) at the places of ``mask``."""
+    h = np.uint64(0x6A09E667F3BCC909)
+    for q in range(n):
+        h = (h ^ np.uint64(S.cw[q] & mask)) * _M2
+    return np.int64(mix64(h ^ (h >> np.uint64(29))))
+
+
+@njit(inline="always", **JIT)
+def _pins(T, allc, w):
+    """The places an entry depends on, packed over ``allc`` as ``S.cw`` is: in each suit
+    the remaining cards from the top down to the lowest of the winning ranks ``w`` and the
+    named cards (their owners must agree; the cards below only in number per seat: they
+    never beat a card of their suit in the search below). With ``K_FASTKEY`` rank order
+    and trick order agree but on pairs of named cards, so the top in trick order is the
+    top in rank order and one mask a suit does it; otherwise every card counts."""
+    p = T.p
+    if not p[K_FASTKEY]:
+        return np.int64(-1)
+    named = p[K_HONMASK]
+    if p[K_EXPOSED] and p[K_TURNUP] >= 0:
+        named |= _bit(p[K_TURNUP])
+    wn = (w | named) & allc
+    pin = np.int64(0)
+    for su in range(4):
+        m = wn & suit_mask(su)
+        if m:
+            pin |= allc & suit_mask(su) & ~(_bit(lowest_index(m)) - 1)
+    return compress(pin, allc)
 
 
 @njit(inline="always", **JIT)
@@ -517,12 +544,13 @@ def _sure(T, S, root, maxs):
     """Honour points and tricks sure for each team: the run of the highest remaining trumps
     held by one team (seats of the root side, or all the others) all go to that team, and
     the seat of the team holding most of the run wins that many tricks. Returns
-    ``(points_root, tricks_root, points_others, tricks_others, run)``, ``run`` the mask
-    of those trumps."""
+    ``(points_root, tricks_root, points_others, tricks_others, run, pin)``, ``run`` the
+    mask of those trumps, ``pin`` the run and the trump that ends it (the winning ranks
+    that fix the result)."""
     p = T.p
     tr = p[K_TRUMP]
     if tr > 3:
-        return 0, 0, 0, 0, np.int64(0)
+        return 0, 0, 0, 0, np.int64(0), np.int64(0)
     n = p[K_N]
     team = -1
     pts = 0
@@ -531,6 +559,7 @@ def _sure(T, S, root, maxs):
     for q in range(n):
         allc |= S.hands[q]
     lane = allc & suit_mask(tr)
+    brk = np.int64(0)
     j = 0
     while lane:
         c = T.order[14 * tr + j]
@@ -545,19 +574,20 @@ def _sure(T, S, root, maxs):
             for q in range(n):
                 maxs[q] = 0
         elif tm != team:
+            brk = _bit(c)
             break
         pts += T.hon[c]
         rm |= _bit(c)
         maxs[holder] += 1
     if team < 0:
-        return 0, 0, 0, 0, np.int64(0)
+        return 0, 0, 0, 0, np.int64(0), np.int64(0)
     most = 0
     for q in range(n):
         if maxs[q] > most:
             most = maxs[q]
     if team == 1:
-        return pts, most, 0, 0, rm
-    return 0, 0, pts, most, rm
+        return pts, most, 0, 0, rm, rm | brk
+    return 0, 0, pts, most, rm, rm | brk
 
 
 @njit(inline="always", **JIT)
@@ -572,24 +602,31 @@ def _top_card(T, allc, s):
 @njit(inline="always", **JIT)
 def _run(T, S, allc, s, seat):
     """How many of the highest remaining cards of suit ``s`` (trick order) ``seat`` holds
-    in a row, and their mask (a plain suit's trick order is its rank order: bit tricks)."""
+    in a row, their mask, and the mask of the run and the card that ends it (the winning
+    ranks that fix the run; a plain suit's trick order is its rank order: bit tricks)."""
     lane = allc & suit_mask(s)
     if s != T.p[K_TRUMP]:
         others = lane & ~S.hands[seat]
+        pin = lane
         if others:
-            lane &= ~((_bit(highest_index(others)) << 1) - 1)
-        return popcount(lane), lane
+            hb = _bit(highest_index(others))
+            lane &= ~((hb << 1) - 1)
+            pin = lane | hb
+        return popcount(lane), lane, pin
     r = 0
     j = 0
+    brk = np.int64(0)
     while lane:
         c = T.order[14 * s + j]
         j += 1
         if (lane >> c) & 1:
             if S.owner[c] != seat:
+                brk = _bit(c)
                 break
             lane ^= _bit(c)
             r += 1
-    return r, (allc & suit_mask(s)) & ~lane
+    run = (allc & suit_mask(s)) & ~lane
+    return r, run, run | brk
 
 
 @njit(**KERNEL_JIT)
@@ -605,23 +642,25 @@ def _quick(tb, sb, leader, t, root, allc):
     leader's trump tricks (the leader's run, and every trump of a seat holding no more
     trumps than the run is long: it must follow with all of them); their honours go to the
     leader's team. Plain-suit tricks are counted in ``MODE_LINEAR`` only. Nothing while an
-    exposed turn-up is still in play (its lock changes who can follow). ``tb``, ``sb``: the
-    buffers of the tables and the scratch."""
+    exposed turn-up is still in play (its lock changes who can follow). ``pin``: the
+    winning ranks the count rests on (each run looked at and the card ending it, each top
+    card looked at). ``tb``, ``sb``: the buffers of the tables and the scratch."""
     T = _tview(tb)
     S = _sview(sb)
     p = T.p
     n = p[K_N]
     tr = p[K_TRUMP]
     if p[K_EXPOSED] and p[K_TURNUP] >= 0 and (allc >> p[K_TURNUP]) & 1:
-        return 0, np.int64(0)
+        return 0, np.int64(0), np.int64(0)
     team = T.side[leader] == root
     tmask = trump_mask(tr)
     lh = S.hands[leader]
     rt = 0
     cap = np.int64(0)
+    pin = np.int64(0)
     if tr <= 3 and lh & tmask:
         if not (p[K_NTFL] and t % p[K_SETSIZE] == 0 and lh & ~tmask):
-            rt, cap = _run(T, S, allc, tr, leader)
+            rt, cap, pin = _run(T, S, allc, tr, leader)
     q = rt
     ruffers = 0
     for o in range(n):
@@ -633,11 +672,12 @@ def _quick(tb, sb, leader, t, root, allc):
             if (T.side[o] == root) != team or p[K_MUSTTRUMP]:
                 ruffers |= 1 << o
     if p[K_MODE] != MODE_LINEAR:
-        return q, cap
+        return q, cap, pin
     for s in range(4):
         if s == tr or not lh & suit_mask(s):
             continue
-        r, _m = _run(T, S, allc, s, leader)
+        r, _m, pn = _run(T, S, allc, s, leader)
+        pin |= pn
         o = 0
         while r > 0 and o < n:
             if (ruffers >> o) & 1:
@@ -653,10 +693,13 @@ def _quick(tb, sb, leader, t, root, allc):
     for s in range(4):
         if not lh & suit_mask(s) or (s == tr and ntfl_now):
             continue
-        pt = S.owner[_top_card(T, allc, s)]
+        tc = _top_card(T, allc, s)
+        pin |= _bit(tc)
+        pt = S.owner[tc]
         if pt == leader or (T.side[pt] == root) != team:
             continue
-        r, _m = _run(T, S, allc, s, pt)
+        r, _m, pn = _run(T, S, allc, s, pt)
+        pin |= pn
         if r <= q:
             continue
         if s != tr:
@@ -669,7 +712,7 @@ def _quick(tb, sb, leader, t, root, allc):
                         r = ln
         if r > q:
             q = r
-    return q, cap
+    return q, cap, pin
 
 
 @njit(**KERNEL_JIT)
@@ -680,6 +723,11 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     in the deal (16-); ``cnt`` the card counts of the unit. A result ``<= alpha`` is an
     upper bound, ``>= beta`` a lower bound, else exact. ``tb``, ``sb``: the buffers of the
     tables and the scratch; ``tt``: the table's entries (``TTable.e``).
+
+    Leaves in ``S.wr[ply]`` the *winning ranks* of the result (DDS): the cards whose rank
+    the result rests on (each card that beat a card of its own suit in the tricks searched,
+    the runs the sure tricks counted and the cards ending them, an entry's places), so the
+    result holds for every position that agrees on them (:func:`_pins`).
     """
     T = _tview(tb)
     S = _sview(sb)
@@ -695,11 +743,13 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     root = S.st[S_ROOT]
     maximizing = T.side[seat] == root
     n_tricks = p[K_NTRICKS]
+    ply = t * n + k
     ttmove = -1
     slot = -1
     k1 = np.uint64(0)
-    k2 = np.uint64(0)
+    allc = np.int64(0)
     if k == 0:
+        S.wr[ply] = 0
         if t >= n_tricks:
             return 0
         if S.st[S_LIMIT] > 0 and S.st[S_NODES] > S.st[S_STOP]:
@@ -713,16 +763,16 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                 if s2 >= n:
                     s2 -= n
                 S.trick[t * n + i] = lowest_index(S.hands[s2])
-            w, hon = _winner(T, S, leader, n, t * n)
+            w, hon, pin = _winner(T, S, leader, n, t * n)
+            S.wr[ply] = pin
             v, _c = _trick_value(T, root, T.side[w], hon, cnt, t)
             return v
         # the points still in play bound the future value; the top trumps are sure
-        allc = np.int64(0)
         for i in range(n):
             allc |= S.hands[i]
         rem = S.future[t // p[K_SETSIZE]] | allc
         honours = _honours_of(T, rem)
-        pr, tr_, po, to, run = _sure(T, S, root, S.tmp)
+        pr, tr_, po, to, run, spin = _sure(T, S, root, S.tmp)
         mode = p[K_MODE]
         upper = honours - 2 * po
         lower = -honours + 2 * pr
@@ -732,34 +782,42 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         elif mode == MODE_COUNTS:
             upper += n * left
             lower -= n * left
+        # (a longer run only tightens these bounds: the run is enough, not what ends it)
         if upper <= alpha:
+            S.wr[ply] = run
             return upper
         if lower >= beta:
+            S.wr[ply] = run
             return lower
-        # transposition table
-        k1, k2 = _key(T, S, leader, t, cnt)
+        # transposition table: entries of this key whose places agree
+        k1 = _key(T, S, leader, t, cnt, allc)
         base = _bucket(tt, k1)
         S.st[S_PROBES] += 1
         i1 = np.int64(k1)
-        chk = _check(k2)
-        for j in range(2):
-            e = base + TT_WORDS * j
-            if tt[e] == i1 and (tt[e + 1] >> 48) & 0xFFFF == chk:
-                slot = e
+        nent = tt.shape[0] >> 2
+        lastmask = np.int64(-2)
+        pat = np.int64(0)
+        for e in range(base, base + _ways(tt)):
+            if (tt[e] ^ i1) & _KEY_HI == 0:
+                d = nent + 3 * e
+                mask = tt[d + 1]
+                if mask != lastmask:
+                    pat = _pattern(S, n, mask)
+                    lastmask = mask
+                if tt[d] != pat:
+                    continue
                 S.st[S_HITS] += 1
-                rec = tt[e + 1]
+                rec = tt[d + 2]
                 lo = _lo(rec)
                 hi = _hi(rec)
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo == hi:
-                    return lo
-                ttmove = _move(rec)
-                break
+                if lo >= beta or hi <= alpha or lo == hi:
+                    S.wr[ply] = expand(mask, allc)
+                    return lo if lo >= beta or lo == hi else hi
+                if slot < 0:
+                    slot = e
+                    ttmove = _move(rec)
         # the leader's team cashes its quick tricks; the trumps that fall to them are sure
-        q, cap = _quick(tb, sb, leader, t, root, allc)
+        q, cap, qpin = _quick(tb, sb, leader, t, root, allc)
         if q > 0:
             if T.side[leader] == root:
                 if tr_ > 0:
@@ -768,6 +826,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                 if mode == MODE_LINEAR and q > tr_:
                     lower += 2 * p[K_HALFN] * (q - tr_)
                 if lower >= beta:
+                    S.wr[ply] = spin | qpin
                     return lower
             else:
                 if to > 0:
@@ -776,9 +835,9 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                 if mode == MODE_LINEAR and q > to:
                     upper -= 2 * p[K_HALFN] * (q - to)
                 if upper <= alpha:
+                    S.wr[ply] = spin | qpin
                     return upper
     legal = _legal(T, S, seat, k, t)
-    ply = t * n + k
     cands = _thin(T, S, legal, seat, k, ply - k)
     if ttmove >= 0 and not (cands >> ttmove) & 1:
         ttmove = -1
@@ -788,15 +847,27 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         m = 1
     else:
         m = _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove)
+    merged = legal & ~cands
     alpha0 = alpha
     beta0 = beta
     best = -INF if maximizing else INF
     bestc = -1
+    wall = np.int64(0)
     for i in range(m):
         c = S.moves[MAX_MOVES * ply + i]
         v = _child(T, S, tt, pos, cnt, seat, c, alpha, beta)
         if S.st[S_ABORT]:
             return 0
+        wc = S.wr[ply + 1]
+        if merged and (wc >> c) & 1:
+            # c's rank mattered: so do those of the cards merged into it (the merged
+            # cards just below it, down to the next card searched)
+            below = merged & suit_mask(c // 13) & (_bit(c) - 1)
+            kept = cands & suit_mask(c // 13) & (_bit(c) - 1)
+            if kept:
+                below &= ~((_bit(highest_index(kept)) << 1) - 1)
+            wc |= below
+        wall |= wc
         if maximizing:
             if v > best:
                 best = v
@@ -805,6 +876,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     alpha = v
                     if alpha >= beta:
                         S.tmp[64 + ply] = c
+                        wall = wc
                         break
         else:
             if v < best:
@@ -814,16 +886,28 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     beta = v
                     if alpha >= beta:
                         S.tmp[64 + ply] = c
+                        wall = wc
                         break
+    S.wr[ply] = wall
     if k == 0:
-        _store(S, tt, k1, k2, n_tricks - t, best, alpha0, beta0, bestc, slot)
+        lo = -INF
+        hi = INF
+        if best <= alpha0:
+            hi = best
+        elif best >= beta0:
+            lo = best
+        else:
+            lo = best
+            hi = best
+        _store(tb, sb, tt, k1, ply, lo, hi, bestc, slot)
     return best
 
 
 @njit(inline="always", **JIT)
 def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
     """Play card ``c`` for ``seat`` and search on; the future value after it (the points of
-    the trick it completes included)."""
+    the trick it completes included). The winning ranks of the result are left in
+    ``S.wr[ply + 1]`` (the trick's winning card added when it completes the trick)."""
     p = T.p
     n = p[K_N]
     leader = pos & 255
@@ -835,7 +919,7 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
     if k + 1 < n:
         v = _search(T.buf, S.buf, tt, pos + 256, cnt, alpha, beta)
     else:
-        w, hon = _winner(T, S, leader, n, t * n)
+        w, hon, pin = _winner(T, S, leader, n, t * n)
         pts, ncnt = _trick_value(T, S.st[S_ROOT], T.side[w], hon, cnt, t)
         nt = t + 1
         loaded = False
@@ -848,15 +932,23 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
         if loaded:
             for q in range(n):
                 S.hands[q] = 0
+        S.wr[nt * n] |= pin
     S.hands[seat] ^= b
     return v
 
 
 @njit(inline="always", **JIT)
+def _ways(tt):
+    """Entries a bucket (``TT_WAYS``; a smaller table is one bucket)."""
+    return min(TT_WAYS, tt.shape[0] // TT_WORDS)
+
+
+@njit(inline="always", **JIT)
 def _bucket(tt, k1):
-    """First word of the two-entry bucket of key ``k1``."""
-    n_buckets = tt.shape[0] // (2 * TT_WORDS)
-    return np.int64(k1 & np.uint64(n_buckets - 1)) * (2 * TT_WORDS)
+    """First entry of the bucket of key ``k1``."""
+    ways = _ways(tt)
+    n_buckets = tt.shape[0] // (ways * TT_WORDS)
+    return np.int64(k1 & np.uint64(n_buckets - 1)) * ways
 
 
 @njit(inline="always", **JIT)
@@ -875,41 +967,69 @@ def _move(rec):
     return -1 if m == 63 else m
 
 
-@njit(inline="always", **JIT)
-def _check(k2):
-    return np.int64(k2 >> np.uint64(48))
-
-
-@njit(inline="always", **JIT)
-def _store(S, tt, k1, k2, depth, v, alpha0, beta0, bestc, slot):
+@njit(**KERNEL_JIT)
+def _store(tb, sb, tt, k1, ply, lo, hi, bestc, slot):
+    """Store the bounds ``lo``, ``hi`` of the position at trick start ``ply``, keyed ``k1``,
+    for every position that agrees on the places of its winning ranks ``S.wr[ply]``: merged
+    into the entry of the same places if there is one, else over an entry of an earlier
+    search or the shallowest. ``slot``: the entry this position met in the probe (-1:
+    none). Not inlined (a store is rare next to a node; the search compiles quicker)."""
+    T = _tview(tb)
+    S = _sview(sb)
     sid = S.st[S_SID]
-    lo = -INF
-    hi = INF
-    if v <= alpha0:
-        hi = v
-    elif v >= beta0:
-        lo = v
-    else:
-        lo = v
-        hi = v
+    n = T.p[K_N]
+    depth = T.p[K_NTRICKS] - ply // n
     i1 = np.int64(k1)
-    chk = _check(k2)
+    fast = T.p[K_FASTKEY]
+    allc = np.int64(0)
+    for q in range(n):
+        allc |= S.hands[q]
+    for q in range(n):
+        # the search below overwrote S.cw
+        h = S.hands[q]
+        S.cw[q] = compress(h, allc) if fast else h
+    mask = _pins(T, allc, S.wr[ply])
     age = sid & 31
-    e = slot
-    if slot >= 0 and tt[e] == i1 and (tt[e + 1] >> 48) & 0xFFFF == chk:
-        # the same position: keep the tighter bounds (both are true bounds)
-        rec = tt[e + 1]
-        lo = max(lo, _lo(rec))
-        hi = min(hi, _hi(rec))
-    else:
-        # slot 0 keeps the deeper entry of this search, slot 1 takes the rest
-        e = _bucket(tt, k1)
-        rec = tt[e + 1]
-        if (rec >> 43) & 31 == age and (rec >> 38) & 31 > depth:
-            e += TT_WORDS
-    tt[e] = i1
-    tt[e + 1] = ((lo & 0xFFFF) | ((hi & 0xFFFF) << 16) | ((bestc & 63) << 32) | (depth << 38)
-                 | (age << 43) | (chk << 48))
+    e = -1
+    nent = tt.shape[0] >> 2
+    if slot >= 0 and (tt[slot] ^ i1) & _KEY_HI == 0 and tt[nent + 3 * slot] == _pattern(
+            S, n, tt[nent + 3 * slot + 1]):
+        # the entry this position met (its bounds did not settle it; the search below may
+        # have replaced it since, hence the check): replaced, or its bounds kept too, at
+        # the places of both
+        d = nent + 3 * slot
+        rec = tt[d + 2]
+        olo = _lo(rec)
+        ohi = _hi(rec)
+        if tt[d + 1] == mask or not (olo <= lo and ohi >= hi):
+            mask |= tt[d + 1]
+            lo = max(lo, olo)
+            hi = min(hi, ohi)
+        e = slot
+    pat = _pattern(S, n, mask)
+    base = _bucket(tt, k1)
+    worst = 99
+    for j in range(_ways(tt) if e < 0 else 0):
+        f = base + j
+        kw = tt[f]
+        if (kw ^ i1) & _KEY_HI == 0:
+            d = nent + 3 * f
+            if tt[d + 1] == mask and tt[d] == pat:
+                # the same places: keep the tighter bounds (both are true bounds)
+                rec = tt[d + 2]
+                lo = max(lo, _lo(rec))
+                hi = min(hi, _hi(rec))
+                e = f
+                break
+        dp = kw & 31 if (kw >> 5) & 31 == age else -1
+        if dp < worst:
+            worst = dp
+            e = f
+    tt[e] = (i1 & _KEY_HI) | (age << 5) | depth
+    d = nent + 3 * e
+    tt[d] = pat
+    tt[d + 1] = mask
+    tt[d + 2] = (lo & 0xFFFF) | ((hi & 0xFFFF) << 16) | ((bestc & 63) << 32)
     S.st[S_STORES] += 1
 
 
@@ -996,7 +1116,7 @@ def _set_up(T, S, deal, play, n_play, root_side):
         S.trick[t * n + k] = c
         k += 1
         if k == n:
-            w, hon = _winner(T, S, leader, n, t * n)
+            w, hon, _pin = _winner(T, S, leader, n, t * n)
             S.winners[2 * t] = w
             S.winners[2 * t + 1] = hon
             leader = w
