@@ -10,6 +10,9 @@ API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` 
     (52,) are filled.
 ``deal_cards2(tab, sp, a, b, (dealer_a, s_a), (dealer_b, s_b)) -> (turnup_a, turnup_b,
 s_a, s_b)``  two deals of ``deal_cards`` in lockstep (each the same as alone).
+``deal_begin(tab, sp, dealer, s, set_hands) -> (turnup, dl)`` and ``deal_step(dl,
+set_hands, n, per_set_cards) -> dl``  the same deal as ``deal_cards`` one card at a time
+(``owner`` not filled), for a caller that spreads it over other work.
 ``declare_trumps(tab, hand) -> trump``  jaques ``dealer_declares`` (docs/rules.md §4).
 ``fix_trumps(tab, set_hands, dealer, turnup) -> (trump, turnup)``.
 ``deal_trumps(tab, sp, dealer, s, set_hands, owner) -> (trump, turnup, dead, s)``
@@ -21,6 +24,7 @@ on the seed only, never on threads or chunking.
 """
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .bits import JIT, ix, lowest_index, popcount, rng_below_s, select_bit
@@ -139,6 +143,53 @@ def deal_cards2(tab, sp, a, b, deal_a, deal_b):
             seat_b = seat_b - 1 if seat_b > 0 else n - 1
             i -= 1
     return turnup_a, turnup_b, s_a, s_b
+
+
+@njit(inline="always", **JIT)
+def deal_begin(tab, sp, dealer, s, set_hands):
+    """Start dealing a deal one card at a time (:func:`deal_step`), for a caller that
+    spreads the dealing over other work (the play of the deal before): the same deal as
+    :func:`deal_cards` from ``s`` (``owner`` is not filled). Zeroes ``set_hands``, draws
+    the laid-aside cards and the turn-up (the first card dealt, the dealer's). Returns
+    ``(turnup, dl)``: ``dl`` the dealing state ``(s, rest, i, seat, st, left)`` for
+    :func:`deal_step` (``i`` the next position, -1 when all are dealt)."""
+    n = sp[S_N]
+    n_sets = sp[S_NSETS]
+    per_set_cards = n * sp[S_SETSIZE]
+    n_dealt = per_set_cards * n_sets
+    for st in range(n_sets):
+        for p in range(n):
+            set_hands[st, p] = 0
+    rest = tab.deck_mask
+    for i in range(n_dealt + sp[S_DEAD] - 1, n_dealt - 1, -1):
+        s, _, rest = _draw(s, i, rest)
+    i = n_dealt - 1
+    seat = (dealer + n_dealt) % n
+    s, bit, rest = _draw(s, i, rest)
+    set_hands[n_sets - 1, seat] |= bit
+    dl = (s, rest, np.int64(i), np.int64(seat), np.int64(n_sets - 1), np.int64(per_set_cards))
+    return lowest_index(bit), deal_advance(dl, n, per_set_cards)
+
+
+@njit(inline="always", **JIT)
+def deal_advance(dl, n, per_set_cards):
+    """The dealing state ``dl`` moved on to the next position (seat to the right, the
+    set before after ``per_set_cards`` cards)."""
+    s, rest, i, seat, st, left = dl
+    left -= 1
+    return (s, rest, i - 1, seat - 1 if seat > 0 else n - 1, st - 1 if left == 0 else st,
+            per_set_cards if left == 0 else left)
+
+
+@njit(**JIT)
+def deal_step(dl, set_hands, n, per_set_cards):
+    """Deal the card at the next position of the dealing state ``dl`` (:func:`deal_begin`;
+    ``i >= 0``) into ``set_hands``: the state after it. Not ``inline="always"`` (LLVM
+    inlines it anyway), which costs numba's inlining of the play loop less compile time."""
+    s, rest, i, seat, st, left = dl
+    s, bit, rest = _draw(s, i, rest)
+    set_hands[ix(st), ix(seat)] |= bit
+    return deal_advance((s, rest, i, seat, st, left), n, per_set_cards)
 
 
 @njit(inline="always", **JIT)

@@ -13,9 +13,11 @@ Entry kernels (``KERNEL_JIT``: no reference counting, allocate nothing)
 every seat plays ``random`` it calls ``_random_pair(tab, sp, lanes, seed, ia)`` (a
 :data:`PairTables`, two :data:`Lane`), which deals and plays two deals in lockstep
 (:func:`.deal.deal_cards2`, :func:`play_random2`; each deal exactly as alone).
-Otherwise (and for the last deal of an odd count) it calls ``_deal_and_play(tab, sp,
-scr, policies, seed, ia)`` (a :data:`PlayTables`, a :data:`PlayScratch`) per deal: the
-play loop in a kernel of its own.
+Otherwise (and for the last deal of an odd count) it calls ``_play_batch(tab, sp, scr,
+policies, seed, ia, m)`` (a :data:`PlayTables`, a :data:`PlayScratch`) per batch of up
+to ``BATCH`` deals: the play loop in a kernel of its own, each deal after the first dealt
+card by card while the one before is played (:func:`play_and_deal`); the results come
+back in the rows of ``Scratch.batch`` (:func:`batch_row`) and are folded one by one.
 ``_deal_one(tab, seed, deal_index, scr, res)`` and ``_play_given(tab, scr, deal, policies,
 rng_state, script, logs, res)``: the kernels of :func:`deal_one` and :func:`play_given`.
 
@@ -29,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from .bits import JIT, KERNEL_JIT, ix, lowest_index, popcount, rng_below_s, rng_seed, select_bit
-from .deal import deal_cards2, deal_trumps, fix_trumps
+from .deal import deal_begin, deal_cards2, deal_step, deal_trumps, fix_trumps
 from .layout import (A_ADV, A_ADVSQ, A_FATE, A_FBH, A_HCP, A_HHON, A_HOLDN, A_HOLDS,
                      A_HOLDSS, A_HTOT, A_NDEALS, A_SIDE, A_SIDESQ, A_SUMS, A_SUMSQ, A_NOFF,
                      C_DEALER, C_HOLDER_TRUMPS, C_TEN_FATE, C_TEN_HOLDER, C_TEN_TAKER,
@@ -68,11 +70,15 @@ FRESH = (_Z, _Z, _Z, _Z, _Z, _Z, np.int64(-1))
 #: ``c_sums`` (n, n_sides, 2, F_SEAT_TRICKS) sums and sums of squares of the side fields,
 #: ``c_seat`` (n, n, 2) of seat tricks, ``c_hist`` (n, n_sides, 3, HIST) histograms of
 #: total, honours and card points, ``c_adv`` (n, n_sides, 2) of the advantage. All int64.
-#: ``lane``: a :data:`Lane`, the second of two deals played in lockstep by
-#: :func:`play_random2` (the first is played in the arrays above).
+#: ``batch`` (BATCH, batch_width) the results of a batch of deals played by
+#: :func:`_play_batch` (:func:`batch_row`). ``lane``: a :data:`Lane`, the second of two
+#: deals played in lockstep by :func:`play_random2` (the first is played in the arrays
+#: above); its ``set_hands`` also holds the deal :func:`_play_batch` deals next.
 Scratch = namedtuple("Scratch", ["set_hands", "hands", "owner", "cap", "seat_tricks",
                                  "trump_leads", "spos", "side_acc", "c_sums", "c_seat",
-                                 "c_hist", "c_adv", "lane"])
+                                 "c_hist", "c_adv", "lane", "batch"])
+#: deals per call of :func:`_play_batch`
+BATCH = 32
 #: the play arrays of :data:`Scratch` (same names, shapes and meaning) for the second of
 #: two deals played in lockstep
 Lane = namedtuple("Lane", ["set_hands", "hands", "owner", "cap", "seat_tricks"])
@@ -106,14 +112,31 @@ def scratch(tab) -> Scratch:
     n_sides = int(params[P_NSIDES])
     shapes = [(n_sets, n), (n,), (52,), (n_sets, n_sides), (n,), (n_sides,), (1,),
               (F_HONOURS_DEALT + 1, n_sides), (n, n_sides, 2, F_SEAT_TRICKS), (n, n, 2),
-              (n, n_sides, 3, HIST), (n, n_sides, 2)]
+              (n, n_sides, 3, HIST), (n, n_sides, 2), (BATCH, batch_width(n, n_sets, n_sides))]
     lane = Lane._make(padded_zeros(shapes[:5], [None, None, -1, None, None]))
-    return Scratch._make(padded_zeros(shapes, [None, None, -1] + [None] * 9) + [lane])
+    arrays = padded_zeros(shapes, [None, None, -1] + [None] * 10)
+    return Scratch._make(arrays[:-1] + [lane, arrays[-1]])
+
+
+def batch_width(n, n_sets, n_sides):
+    """Words of one deal's results in ``Scratch.batch`` (:func:`batch_row`)."""
+    return n_sets * n + n_sets * n_sides + n + 2
 
 
 @njit(inline="always", **JIT)
 def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do_log,
               only_random, start, resume):
+    """:func:`play_and_deal` without dealing a next deal: ``(ten_taker, s)``."""
+    z = np.int64(0)
+    nd = (False, scr.set_hands, (np.uint64(0), z, z, z, z, z))
+    ten_taker, s, _ = play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script,
+                                    logs, do_log, only_random, start, resume, nd)
+    return ten_taker, s
+
+
+@njit(inline="always", **JIT)
+def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do_log,
+                  only_random, start, resume, nd):
     """Play one deal from dealt hands (or from a mid-deal state) to the end; fill the
     capture masks (and the log).
 
@@ -141,11 +164,16 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
         zeroed); True: resume from ``start``, adding to ``cap``, ``seat_tricks`` and
         ``trump_leads`` as the caller filled them (the current trick's lead is not in
         ``trump_leads`` yet: it is counted when the trick ends).
+    nd : ``(deal_next, hands_next, dl)``: with ``deal_next`` (a compile-time bool), the
+        next deal is dealt into ``hands_next`` one card per card played, from the dealing
+        state ``dl`` of :func:`.deal.deal_begin` (nothing when its position is -1), and
+        finished after the play: its chain of dependent steps runs beside the play's.
 
     Returns
     -------
-    (int, uint64)
-        The seat that took the Ten of trumps (-1 when nobody did), the RNG state.
+    (int, uint64, uint64)
+        The seat that took the Ten of trumps (-1 when nobody did), the RNG state, the RNG
+        state of the next deal after its dealing.
 
     Rules: :func:`.trick.legal_cards`, :func:`.trick.winning_card` (kept card by card:
     a card wins so far when it is in ``Tables.beats`` of the card winning before it); set
@@ -193,6 +221,9 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
             seat_tricks[p] = 0
         for sd in range(trump_leads.shape[0]):
             trump_leads[sd] = 0
+    deal_next, hands_next, dl = nd
+    d_s, d_rest, d_i, d_seat, d_st, d_left = dl
+    psc = n * set_size
     st_first = t_index // set_size
     t_first = t_index - st_first * set_size
     for st in range(st_first, n_sets):
@@ -220,6 +251,9 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
             seat = leader + k0
             seat = seat - n if seat >= n else seat
             for k in range(k0, n):
+                if deal_next and d_i >= 0:
+                    d_s, d_rest, d_i, d_seat, d_st, d_left = deal_step(
+                        (d_s, d_rest, d_i, d_seat, d_st, d_left), hands_next, n, psc)
                 hand = hands_cur[ix(seat)]
                 legal = legal_cards(hand, lock, k, ledmask, t == 0, tmask, ntfl, must_trump)
                 pol = POL_RANDOM if only_random else policies[ix(seat)]
@@ -251,7 +285,10 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
                 log_winner[t_index] = win_seat
             leader = win_seat
             t_index += 1
-    return ten_taker, s
+    while deal_next and d_i >= 0:
+        d_s, d_rest, d_i, d_seat, d_st, d_left = deal_step(
+            (d_s, d_rest, d_i, d_seat, d_st, d_left), hands_next, n, psc)
+    return ten_taker, s, d_s
 
 
 @njit(inline="always", **JIT)
@@ -556,27 +593,76 @@ def _random_pair(tab, sp, lanes, seed, ia):
     return tr_a, tt_a, tr_b, tt_b
 
 
-#: the tables and scratch arrays :func:`_deal_and_play` reads (the fewer arrays a kernel
+#: the tables and scratch arrays :func:`_play_batch` reads (the fewer arrays a kernel
 #: call passes, the cheaper the call)
 PlayTables = namedtuple("PlayTables", ["deck_mask", "dealer_declares", "honours", "ten_card",
                                        "top_trump", "side_of_seat", "trump_power", "hon_mask",
                                        "beats", "clow", "cwin", "pw", "top3", "opp_after"])
 PlayScratch = namedtuple("PlayScratch", ["set_hands", "hands", "owner", "cap", "seat_tricks",
-                                         "trump_leads", "spos", "side_acc"])
+                                         "trump_leads", "spos", "side_acc", "next_hands",
+                                         "batch"])
+
+
+@njit(inline="always", **JIT)
+def batch_row(scr, row, trump, ten_taker, save):
+    """One deal's results (dealt hands, captures, tricks per seat, trumps, the seat that
+    took the Ten) between ``scr`` and ``row`` (a row of ``scr.batch``): ``save`` copies
+    them into ``row``, else out of it into ``scr``. Returns ``(trump, ten_taker)``."""
+    w = 0
+    for a in (scr.set_hands, scr.cap):
+        for u in range(a.shape[0]):
+            for v in range(a.shape[1]):
+                if save:
+                    row[w] = a[u, v]
+                else:
+                    a[u, v] = row[w]
+                w += 1
+    for p in range(scr.seat_tricks.shape[0]):
+        if save:
+            row[w] = scr.seat_tricks[p]
+        else:
+            scr.seat_tricks[p] = row[w]
+        w += 1
+    if save:
+        row[w] = trump
+        row[w + 1] = ten_taker
+    return row[w], row[w + 1]
 
 
 @njit(**KERNEL_JIT)
-def _deal_and_play(tab, sp, scr, policies, seed, ia):
-    """Deal ``ia`` of :func:`run_chunk` dealt and played by ``policies``: ``(trump,
-    ten_taker)``. A kernel of its own, called once per deal: the play loop then
-    keeps its values in registers instead of sharing them with run_chunk's fold."""
+def _play_batch(tab, sp, scr, policies, seed, ia, m):
+    """Deals ``ia`` to ``ia + m - 1`` of :func:`run_chunk` (``m <= BATCH``) dealt and
+    played by ``policies``; their results in the rows of ``scr.batch`` (:func:`batch_row`).
+    A kernel of its own, called once per batch: the play loop keeps its values in
+    registers instead of sharing them with run_chunk's fold, and the call (which copies
+    every array of ``tab`` and ``scr``) is paid once per batch. Each deal after the
+    first is dealt card by card while the deal before it is played
+    (:func:`.deal.deal_step` in :func:`play_and_deal`: the CPU overlaps the two chains
+    of work), into ``scr.next_hands``; the deals are the same as :func:`.deal.deal_cards`
+    deals them (``owner`` is filled for the first only: nothing in run_chunk reads it)."""
     n = sp[S_N]
     logs = (scr.spos, scr.side_acc, scr.spos)        # not written (do_log False)
     trump, turnup, _, s = deal_trumps(tab, sp, ia % n, rng_seed(seed, ia),
                                       scr.set_hands, scr.owner)
-    ten_taker, s = play_deal(tab, sp, scr, ia % n, trump, turnup, policies, s,
-                             scr.spos, logs, False, False, FRESH, False)
-    return trump, ten_taker
+    z = np.int64(0)
+    for j in range(m):
+        a = ia + j
+        dn = (a + 1) % n
+        deal_next = j + 1 < m
+        tu_n = z
+        dl = (np.uint64(0), z, np.int64(-1), z, z, z)
+        if deal_next:
+            tu_n, dl = deal_begin(tab, sp, dn, rng_seed(seed, a + 1), scr.next_hands)
+        ten_taker, s, s_n = play_and_deal(tab, sp, scr, a % n, trump, turnup, policies, s,
+                                          scr.spos, logs, False, False, FRESH, False,
+                                          (True, scr.next_hands, dl))
+        batch_row(scr, scr.batch[ix(j)], trump, ten_taker, True)
+        if deal_next:
+            trump, turnup = fix_trumps(tab, scr.next_hands, dn, tu_n)
+            s = s_n
+            for st in range(sp[S_NSETS]):
+                for p in range(n):
+                    scr.set_hands[st, p] = scr.next_hands[st, p]
 
 
 @njit(**KERNEL_JIT)
@@ -615,7 +701,8 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
                           tab.top_trump, tab.side_of_seat, tab.trump_power, tab.hon_mask,
                           tab.beats, tab.clow, tab.cwin, tab.pw, tab.top3, tab.opp_after)
     play_scr = PlayScratch(scr.set_hands, scr.hands, scr.owner, scr.cap, scr.seat_tricks,
-                           scr.trump_leads, scr.spos, scr.side_acc)
+                           scr.trump_leads, scr.spos, scr.side_acc, lane.set_hands,
+                           scr.batch)
     i = 0
     tr_b = 0
     tt_b = -1
@@ -626,10 +713,13 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
             m = 2
             trump, ten_taker, tr_b, tt_b = _random_pair(pair_tab, sp, lanes, seed, ia)
         else:
-            m = 1
-            trump, ten_taker = _deal_and_play(play_tab, sp, play_scr, policies, seed, ia)
+            m = min(count - i, BATCH)
+            _play_batch(play_tab, sp, play_scr, policies, seed, ia, m)
+        batched = not all_random or m == 1
         for j in range(m):
-            if j == 1:      # the second deal: its results into scr (scored by one copy)
+            if batched:             # deal j of the batch into scr
+                trump, ten_taker = batch_row(scr, scr.batch[j], 0, 0, False)
+            elif j == 1:      # the second deal: its results into scr (scored by one copy)
                 copy_lane(lane, scr)
                 trump = tr_b
                 ten_taker = tt_b
