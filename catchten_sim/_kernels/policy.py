@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JIT, highest_index, ix, lowest_index, popcount, rng_below_s, select_bit
+from .bits import JIT, KERNEL_JIT, highest_index, ix, lowest_index, popcount, rng_below_s, select_bit
 from .layout import NO_TRUMPS, POL_RANDOM, POL_SCRIPTED
 from .trick import suit_mask
 
@@ -124,7 +124,7 @@ def _lead_key(plain, hand, su):
     return key if lane != 0 else np.int64(1) << 20
 
 
-@njit(inline="always", **JIT)
+@njit(forceinline=True, **KERNEL_JIT)
 def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_leads, win):
     """The ``heuristic`` policy: a sensible club player (see catchten_sim.policies).
 
@@ -284,5 +284,8 @@ def choose_card(tab, pol, seat, legal, hand, k, led, tm, trump, played, trump_le
         r = script[spos[0]]
         spos[0] += 1
         return lowest_index(select_bit(legal, r % popcount(legal))), s
-    return heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_leads,
-                            win), s
+    # int64 casts: a literal argument (``led = 0`` at a trick's start) would compile
+    # heuristic_choice once more, for that literal type (no cost at run time)
+    i8 = np.int64
+    return heuristic_choice(tab, i8(seat), i8(legal), i8(hand), i8(k), i8(led), i8(tm),
+                            i8(trump), i8(played), trump_leads, (i8(win[0]), i8(win[1]))), s
