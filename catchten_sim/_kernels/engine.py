@@ -291,11 +291,12 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
     return ten_taker, s, d_s
 
 
-@njit(inline="always", **JIT)
+@njit(forceinline=True, **KERNEL_JIT)
 def _random_card(hands, seat, lock, k, ledmask, first, tmask, ntfl, must_trump, s):
     """One card of the random policy for :func:`play_random2`: takes a uniformly drawn
     legal card (:func:`.policy.choose_card`'s draw) out of ``hands[seat]``; returns
-    ``(bit, s)``."""
+    ``(bit, s)``. Compiled once by numba, inlined by LLVM (``forceinline``; ``k`` is
+    passed as int64 at every site, so that one signature serves the four)."""
     hand = hands[seat]
     legal = legal_cards(hand, lock, k, ledmask, first, tmask, ntfl, must_trump)
     s, r = rng_below_s(s, popcount(legal))
@@ -367,9 +368,9 @@ def play_random2(tab, sp, a, b, deal_a, deal_b):
             lock_b = lock_bit(tb_b, t_index, total_tricks)
             seat_a = lead_a
             seat_b = lead_b
-            tm_a, s_a = _random_card(a.hands, seat_a, lock_a, 0, np.int64(0), first,
+            tm_a, s_a = _random_card(a.hands, seat_a, lock_a, np.int64(0), np.int64(0), first,
                                      tmask_a, ntfl, must_trump, s_a)
-            tm_b, s_b = _random_card(b.hands, seat_b, lock_b, 0, np.int64(0), first,
+            tm_b, s_b = _random_card(b.hands, seat_b, lock_b, np.int64(0), np.int64(0), first,
                                      tmask_b, ntfl, must_trump, s_b)
             led_a = suit_mask(card_suit(lowest_index(tm_a)))
             led_b = suit_mask(card_suit(lowest_index(tm_b)))
