@@ -13,7 +13,7 @@ s_a, s_b)``  two deals of ``deal_cards`` in lockstep (each the same as alone).
 ``deal_begin(tab, sp, dealer, s, set_hands) -> (turnup, dl)`` and ``deal_step(dl,
 set_hands, n, per_set_cards) -> dl``  the same deal as ``deal_cards`` one card at a time
 (``owner`` not filled), for a caller that spreads it over other work.
-``declare_trumps(tab, hand) -> trump``  jaques ``dealer_declares`` (docs/rules.md §4).
+``declare_trumps(honours, hand) -> trump``  jaques ``dealer_declares`` (docs/rules.md §4).
 ``fix_trumps(tab, set_hands, dealer, turnup) -> (trump, turnup)``.
 ``deal_trumps(tab, sp, dealer, s, set_hands, owner) -> (trump, turnup, dead, s)``
     deal, then fix trumps: the turn-up's suit, or the dealer's declaration (``turnup``
@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .bits import JIT, ix, lowest_index, popcount, rng_below_s, select_bit
+from .bits import JIT, KERNEL_JIT, ix, lowest_index, popcount, rng_below_s, select_bit
 from .layout import NO_TRUMPS
 from .spec import S_DEAD, S_N, S_NSETS, S_SETSIZE
 from .trick import suit_mask
@@ -192,9 +192,11 @@ def deal_step(dl, set_hands, n, per_set_cards):
     return deal_advance((s, rest, i, seat, st, left), n, per_set_cards)
 
 
-@njit(inline="always", **JIT)
-def declare_trumps(tab, hand):
-    """jaques ``dealer_declares``: the dealer's choice of trumps (4 = no trumps).
+@njit(forceinline=True, **KERNEL_JIT)
+def declare_trumps(honours, hand):
+    """jaques ``dealer_declares``: the dealer's choice of trumps (4 = no trumps);
+    ``honours`` is ``Tables.honours``. Compiled once by numba, inlined by LLVM
+    (``forceinline``): numba's inlining of it at four sites cost compile time.
 
     No trumps when the longest suit has at most three cards and the hand holds two Aces
     or more; otherwise the longest suit, ties to the suit whose honours the dealer holds
@@ -213,7 +215,7 @@ def declare_trumps(tab, hand):
         while m != 0:
             d = lowest_index(m)
             m &= m - 1
-            hon += tab.honours[s, d]
+            hon += honours[s, d]
         if ln > best_len or (ln == best_len and hon > best_hon):
             best = s
             best_len = ln
@@ -237,5 +239,5 @@ def fix_trumps(tab, set_hands, dealer, turnup):
     """``(trump, turnup)`` of a dealt deal: the turn-up's suit, or the dealer's
     declaration (``turnup`` -1 then; docs/rules.md §4)."""
     if tab.dealer_declares:
-        return declare_trumps(tab, set_hands[0, dealer]), -1
+        return declare_trumps(tab.honours, np.int64(set_hands[0, dealer])), -1
     return turnup // 13, turnup
