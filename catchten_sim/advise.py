@@ -353,13 +353,21 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
 
 
 # ------------------------------------------------------------------------ statistics
-def _measures(out: np.ndarray, my_side: int, n_sides: int) -> dict[str, np.ndarray]:
-    """Per (sample, candidate) measures of the outcome rows (float64 arrays)."""
+def _measures(out: np.ndarray, my_side: int, n_sides: int,
+              others_together: bool = False) -> dict[str, np.ndarray]:
+    """Per (sample, candidate) measures of the outcome rows (float64 arrays).
+
+    ``diff`` is our total minus the best other side's; with ``others_together``, minus
+    the other sides' totals added together (the double-dummy value's measure, so that the
+    rollouts beside a dd run answer the same question; the same with two sides)."""
     base = KR.N_R_FIXED
     tot = out[..., base + KR.R_TOTAL::KR.R_PER_SIDE][..., :n_sides].astype(np.float64)
     ours = tot[..., my_side]
     others = np.delete(tot, my_side, axis=-1)
-    best_other = others.max(axis=-1) if others.shape[-1] else np.zeros_like(ours)
+    if others_together:
+        best_other = others.sum(axis=-1)
+    else:
+        best_other = others.max(axis=-1) if others.shape[-1] else np.zeros_like(ours)
     taker = out[..., KR.R_TEN_TAKER_SIDE]
     holder = out[..., KR.R_TEN_HOLDER_SIDE]
     return {
@@ -824,7 +832,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                 if eq is not None:
                     meas["p_win"] = eq(out)[..., my_side]
             if other is not None and acc_o is not None:
-                acc_o.add(_measures(other.evaluate(hands, done), my_side, rules.n_sides))
+                acc_o.add(_measures(other.evaluate(hands, done), my_side, rules.n_sides,
+                                    others_together=True))
             acc.add(meas)
             done += m
             if progress is not None:
@@ -984,6 +993,8 @@ def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
     other = {
         "evaluator": "rollout",
         "objective": "diff",
+        # the dd value's measure (the same as diff with two sides)
+        "measure": "our points minus the other sides' together",
         "best": format_card(cands[best_o]),
         "trump_lead": None if tl_o is None else {**tl_o.to_dict(),
                                                   "answer": trump_answer(tl_o)},
