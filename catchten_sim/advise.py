@@ -1010,13 +1010,24 @@ def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
         e = _mean_est(d, se, a.n, z)
         return Comparison(Card(cands[x]), Card(cands[y]), e, margin).verdict == "separated" and \
             d > margin
+    def how(a: _Acc, x: int, y: int) -> str:
+        if firm(a, x, y):
+            return "firm"
+        d, se, _ = a.pair(x, y)
+        e = _mean_est(d, se, a.n, z)
+        v = Comparison(Card(cands[x]), Card(cands[y]), e, margin).verdict
+        if v == "no practical difference":            # e.g. exact: no sampling error
+            return v
+        if v == "separated":
+            return "separated, within the practical margin"
+        return "a lean, not separated"
     if best_o not in top_d and best_d not in top_o and (
             firm(acc, best_d, best_o) or firm(acc_o, best_o, best_d)):
         md = acc.s1[acc.objective][best_d] / acc.n
         mo = acc_o.s1["diff"][best_o] / acc_o.n
         # say how firm each model is about its own pick, so a lean is not read as a verdict
-        how_d = "firm" if firm(acc, best_d, best_o) else "a lean, not separated"
-        how_o = "firm" if firm(acc_o, best_o, best_d) else "a lean, not separated"
+        how_d = how(acc, best_d, best_o)
+        how_o = how(acc_o, best_o, best_d)
         parts.append(f"best card: dd {format_card(cands[best_d])} ({md:+.2f}; {how_d}), "
                      f"heuristic rollouts {format_card(cands[best_o])} ({mo:+.2f}; {how_o})")
     if tl_d is not None and tl_o is not None:
