@@ -353,13 +353,21 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
 
 
 # ------------------------------------------------------------------------ statistics
-def _measures(out: np.ndarray, my_side: int, n_sides: int) -> dict[str, np.ndarray]:
-    """Per (sample, candidate) measures of the outcome rows (float64 arrays)."""
+def _measures(out: np.ndarray, my_side: int, n_sides: int,
+              others_together: bool = False) -> dict[str, np.ndarray]:
+    """Per (sample, candidate) measures of the outcome rows (float64 arrays).
+
+    ``diff`` is our total minus the best other side's; with ``others_together``, minus
+    the other sides' totals added together (the double-dummy value's measure, so that the
+    rollouts beside a dd run answer the same question; the same with two sides)."""
     base = KR.N_R_FIXED
     tot = out[..., base + KR.R_TOTAL::KR.R_PER_SIDE][..., :n_sides].astype(np.float64)
     ours = tot[..., my_side]
     others = np.delete(tot, my_side, axis=-1)
-    best_other = others.max(axis=-1) if others.shape[-1] else np.zeros_like(ours)
+    if others_together:
+        best_other = others.sum(axis=-1)
+    else:
+        best_other = others.max(axis=-1) if others.shape[-1] else np.zeros_like(ours)
     taker = out[..., KR.R_TEN_TAKER_SIDE]
     holder = out[..., KR.R_TEN_HOLDER_SIDE]
     return {
@@ -824,7 +832,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                 if eq is not None:
                     meas["p_win"] = eq(out)[..., my_side]
             if other is not None and acc_o is not None:
-                acc_o.add(_measures(other.evaluate(hands, done), my_side, rules.n_sides))
+                acc_o.add(_measures(other.evaluate(hands, done), my_side, rules.n_sides,
+                                    others_together=True))
             acc.add(meas)
             done += m
             if progress is not None:
@@ -984,6 +993,8 @@ def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
     other = {
         "evaluator": "rollout",
         "objective": "diff",
+        # the dd value's measure (the same as diff with two sides)
+        "measure": "our points minus the other sides' together",
         "best": format_card(cands[best_o]),
         "trump_lead": None if tl_o is None else {**tl_o.to_dict(),
                                                   "answer": trump_answer(tl_o)},
@@ -999,13 +1010,24 @@ def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
         e = _mean_est(d, se, a.n, z)
         return Comparison(Card(cands[x]), Card(cands[y]), e, margin).verdict == "separated" and \
             d > margin
+    def how(a: _Acc, x: int, y: int) -> str:
+        if firm(a, x, y):
+            return "firm"
+        d, se, _ = a.pair(x, y)
+        e = _mean_est(d, se, a.n, z)
+        v = Comparison(Card(cands[x]), Card(cands[y]), e, margin).verdict
+        if v == "no practical difference":            # e.g. exact: no sampling error
+            return v
+        if v == "separated":
+            return "separated, within the practical margin"
+        return "a lean, not separated"
     if best_o not in top_d and best_d not in top_o and (
             firm(acc, best_d, best_o) or firm(acc_o, best_o, best_d)):
         md = acc.s1[acc.objective][best_d] / acc.n
         mo = acc_o.s1["diff"][best_o] / acc_o.n
         # say how firm each model is about its own pick, so a lean is not read as a verdict
-        how_d = "firm" if firm(acc, best_d, best_o) else "a lean, not separated"
-        how_o = "firm" if firm(acc_o, best_o, best_d) else "a lean, not separated"
+        how_d = how(acc, best_d, best_o)
+        how_o = how(acc_o, best_o, best_d)
         parts.append(f"best card: dd {format_card(cands[best_d])} ({md:+.2f}; {how_d}), "
                      f"heuristic rollouts {format_card(cands[best_o])} ({mo:+.2f}; {how_o})")
     if tl_d is not None and tl_o is not None:

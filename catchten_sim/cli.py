@@ -70,11 +70,13 @@ class CatchtenGroup(click.Group):
             click.echo(f"error: {_one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code if exc.exit_code else 1)
         except CatchTenError as exc:
+            # bad input: 2; a failure on good input (a solve beyond its budget): 1
+            status = getattr(exc, "exit_status", 2)
             if _json_wanted(args):
                 click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
-                sys.exit(2)
+                sys.exit(status)
             click.echo(f"error: {_one_line(exc.line())}", err=True)
-            sys.exit(2)
+            sys.exit(status)
         except click.Abort as exc:
             # click turns a Ctrl-C into Abort; it reaches here only when the command had
             # nothing finished to show (finished work is returned, marked partial)
@@ -224,7 +226,7 @@ def _errors_as_json(as_json: bool) -> Iterator[None]:
     except CatchTenError as exc:
         if as_json:
             click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
-            sys.exit(2)
+            sys.exit(getattr(exc, "exit_status", 2))
         raise
     except KeyboardInterrupt:
         if as_json:
@@ -754,7 +756,8 @@ def solve_cmd(records, with_line, as_json):
 
     Each RECORD is a hand record (docs/formats.md "Hand record": every seat's cards, the
     turn-up, the play so far; - for stdin), e.g. tests/cases/dd/*.json. A bad record gets
-    its error line and the others are still solved (exit 2 at the end)."""
+    its error line and the others are still solved (exit 2 at the end; 1 when a position
+    was only too hard: beyond the solver's node budget)."""
     from . import records as rec_mod
     from .solve import format_solution, solve
     with _errors_as_json(as_json):       # Ctrl-C: the JSON "interrupted" object with --json
@@ -765,8 +768,9 @@ def solve_cmd(records, with_line, as_json):
                 sol = solve(data, line=with_line)
             except CatchTenError as exc:
                 # a bad record gets its one line and the others are still solved; exit 2 at
-                # the end (with --json the error object takes the record's line)
-                failed += 1
+                # the end (with --json the error object takes the record's line); 1 when
+                # the only failures are solves beyond the node budget
+                failed = max(failed, getattr(exc, "exit_status", 2))
                 if as_json:
                     click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
                 else:
@@ -779,7 +783,7 @@ def solve_cmd(records, with_line, as_json):
                 if len(records) > 1:
                     click.echo(f"== {path}")
                 click.echo(format_solution(sol, data))
-    return 2 if failed else None
+    return failed or None
 
 
 # ---------------------------------------------------------------------------- advise / odds

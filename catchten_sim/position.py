@@ -341,9 +341,12 @@ def _replay(p: Position) -> InfoSet:
         trump = p.turnup // 13
         if p.trump is not None and p.trump != trump:
             raise PositionError("trump", "bad trump", "trump must be the turn-up's suit")
-    if len(p.play) >= r.n_dealt:
+    if len(p.play) > r.n_dealt:
         raise PositionError("play", "play longer than deal",
                             f"{len(p.play)} cards played; the deal has {r.n_dealt}")
+    if len(p.play) == r.n_dealt:
+        raise PositionError("play", "the deal is finished",
+                            f"all {r.n_dealt} cards played: no card left to play")
     # -- replay the tricks (docs/rules.md §1-§3 through PlayState): first with every hand
     # unknown, which finds who played each card and what each play showed
     state = _replay_play(p, r, trump, None)

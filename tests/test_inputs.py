@@ -217,3 +217,14 @@ def test_no_position_message_prints_none(field) -> None:
             Position.from_dict(pos)
         except CatchTenError as e:
             assert "None" not in e.line() and "NoneType" not in e.line(), (field, value, e)
+
+
+def test_a_finished_deal_is_named_as_such_not_as_too_long_a_play():
+    from catchten_sim.cards import format_card
+    r = Rules("foster", 4)
+    pd = play(deal(r, seed=1, index=0), "heuristic")
+    raw = {"dealer": pd.deal.dealer, "seat": 0, "hand": [],
+           "turnup": format_card(pd.deal.turnup), "play": [format_card(c) for c in pd.play]}
+    with pytest.raises(CatchTenError) as e:
+        Position.from_dict(raw, r)
+    assert (e.value.field, e.value.why) == ("play", "the deal is finished")

@@ -434,3 +434,30 @@ def test_small_intervals_never_print_as_zero():
     assert _iv(e, True) == "0.03% [0.01, 0.1]"
     text = _iv(Estimate(0.002, 0.0004, 0.0036, 10_000))
     assert text == "0.002 [0.0004, 0.004]"
+
+
+def test_model_comparison_measures_the_rollouts_as_the_dd_value_with_three_sides():
+    """With three or more sides the dd value is ours minus the others together (paranoid):
+    the rollouts beside it are measured the same way, so a MODEL line compares models of
+    play, not two objectives (review finding); with two sides both are the same."""
+    from catchten_sim._kernels import rollout as KR
+    from catchten_sim.advise import _measures
+    n_sides = 3
+    out = np.zeros((2, 1, KR.N_R_FIXED + (KR.R_PER_SIDE + KR.N_STEPS) * n_sides), np.int64)
+    totals = [(10, 4, 7), (3, 9, 1)]
+    for i, row in enumerate(totals):
+        for s, v in enumerate(row):
+            out[i, 0, KR.N_R_FIXED + s * KR.R_PER_SIDE + KR.R_TOTAL] = v
+    best = _measures(out, 0, n_sides)["diff"][:, 0]
+    together = _measures(out, 0, n_sides, others_together=True)["diff"][:, 0]
+    assert best.tolist() == [10 - 7, 3 - 9]
+    assert together.tolist() == [10 - 11, 3 - 10]
+    two = out[..., :KR.N_R_FIXED + (KR.R_PER_SIDE + KR.N_STEPS) * 2]
+    assert (_measures(two, 1, 2)["diff"] == _measures(two, 1, 2, others_together=True)["diff"]
+            ).all()
+    r = Rules("foster", 6)
+    assert r.n_sides >= 3
+    pos, _ = cut_position(r, 3, 6 * 4, "heuristic")       # two tricks left
+    adv = advise(pos, evaluator="dd", threads=1, samples=64)
+    other = adv.to_dict()["other_evaluator"]
+    assert other["measure"] == "our points minus the other sides' together"

@@ -126,10 +126,27 @@ def test_table_size_is_fixed_and_small_tables_still_exact():
 def test_node_limit_stops_a_solve_with_a_clear_error_and_the_solver_stays_usable():
     record, want = _load("foster4_left5_lead_01")
     s = Solver(node_limit=20)
-    with pytest.raises(SolveLimitError, match="position too hard.*20 nodes"):
+    with pytest.raises(SolveLimitError, match="too hard for the double-dummy solver.*20 nodes"):
         solve(record, solver=s)
     s.node_limit = 10_000_000   # the same scratch and table, a larger budget: exact again
     assert solve(record, solver=s).values == {c["card"]: c["value"] for c in want["cards"]}
+
+
+def test_cli_a_solve_beyond_the_budget_is_a_failure_not_bad_input(monkeypatch):
+    """Exit 1 with one line naming the position (not 2, which says the input is bad); with
+    a bad record beside it, 2 (review finding: the error blamed the field ``play``)."""
+    import importlib
+    solve_mod = importlib.import_module("catchten_sim.solve")
+    monkeypatch.setattr(solve_mod, "_DEFAULT", Solver(node_limit=20))
+    res = CliRunner().invoke(cli, ["solve", str(DD / "foster4_left5_lead_01.json")])
+    assert res.exit_code == 1, res.output
+    line = res.output.strip()
+    assert "\n" not in line and line.startswith("error: position: too hard")
+    res = CliRunner().invoke(cli, ["solve", str(DD / "foster4_left5_lead_01.json"), "--json"])
+    assert res.exit_code == 1 and json.loads(res.output)["field"] == "position"
+    bad = DD / "missing.json"
+    res = CliRunner().invoke(cli, ["solve", str(DD / "foster4_left5_lead_01.json"), str(bad)])
+    assert res.exit_code == 2
 
 
 def test_batch_equals_single_solves():
