@@ -30,6 +30,11 @@ CONFIGS = [("foster", 4, {}), ("foster", 2, {}), ("foster", 3, {"set_scoring": "
                             "no_trump_first_lead": True})]
 
 
+def _py(f):
+    """The Python function of a kernel helper (itself under NUMBA_DISABLE_JIT=1)."""
+    return getattr(f, "py_func", f)
+
+
 @njit
 def _replay(tab, ps, dealer, trump, turnup, cards, out):
     """Replay ``cards`` (tricks, n) on ``ps``: ``out[t]`` = (winner, legal-ok, undo-ok)."""
@@ -165,16 +170,16 @@ def test_heuristic_mask_arithmetic_matches_the_cost_tables(preset, players, vari
     rng = np.random.default_rng(5)
     deck = int(tab.deck_mask)
     for trump in range(5):
-        tmask = int(T.suit_mask.py_func(trump)) if trump < 4 else 0
+        tmask = int(_py(T.suit_mask)(trump)) if trump < 4 else 0
         hmask = int(tab.hon_mask[trump])
         for _ in range(300):
             cards = rng.choice(np.asarray(tab.deck), size=int(rng.integers(1, 14)),
                                replace=False)
             mask = np.int64(sum(1 << int(c) for c in cards))
-            assert P._cheapest_throw.py_func(mask, hmask, tmask, tab.clow[trump]) == \
-                P._cheapest.py_func(mask, tab.clow[trump])
+            assert _py(P._cheapest_throw)(mask, hmask, tmask, tab.clow[trump]) == \
+                _py(P._cheapest)(mask, tab.clow[trump])
             unseen = np.int64(int(mask) & deck)
-            safe = int(P._safe_cards.py_func(unseen, np.int64(tmask), trump, tab.beats[trump],
+            safe = int(_py(P._safe_cards)(unseen, np.int64(tmask), trump, tab.beats[trump],
                                               tab.top_trump))
             for c in tab.deck:      # the heuristic asks about cards it can see
                 if not (int(unseen) >> int(c)) & 1:
@@ -183,8 +188,8 @@ def test_heuristic_mask_arithmetic_matches_the_cost_tables(preset, players, vari
             su = int(rng.integers(0, 4))
             win = np.int64(int(mask) & (tmask | (0x1FFF << (13 * su))))
             if win != 0:
-                assert P._cheapest_win.py_func(win, hmask, tmask, tab.cwin[trump]) == \
-                    P._cheapest.py_func(win, tab.cwin[trump])
+                assert _py(P._cheapest_win)(win, hmask, tmask, tab.cwin[trump]) == \
+                    _py(P._cheapest)(win, tab.cwin[trump])
 
 
 def test_an_edit_of_any_kernel_file_invalidates_every_kernel_cache():
