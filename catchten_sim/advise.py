@@ -1004,23 +1004,20 @@ def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
     }
     parts = []
 
-    def firm(a: _Acc, x: int, y: int) -> bool:
-        # card x beats card y by more than the practical margin, separated at 95%
-        d, se, _ = a.pair(x, y)
-        e = _mean_est(d, se, a.n, z)
-        return Comparison(Card(cands[x]), Card(cands[y]), e, margin).verdict == "separated" and \
-            d > margin
     def how(a: _Acc, x: int, y: int) -> str:
-        if firm(a, x, y):
-            return "firm"
+        # how firmly card x beats card y: "firm" = separated at 95% by more than the
+        # practical margin
         d, se, _ = a.pair(x, y)
-        e = _mean_est(d, se, a.n, z)
-        v = Comparison(Card(cands[x]), Card(cands[y]), e, margin).verdict
+        v = Comparison(Card(cands[x]), Card(cands[y]), _mean_est(d, se, a.n, z),
+                       margin).verdict
+        if v == "separated":
+            return "firm" if d > margin else "separated, within the practical margin"
         if v == "no practical difference":            # e.g. exact: no sampling error
             return v
-        if v == "separated":
-            return "separated, within the practical margin"
         return "a lean, not separated"
+
+    def firm(a: _Acc, x: int, y: int) -> bool:
+        return how(a, x, y) == "firm"
     if best_o not in top_d and best_d not in top_o and (
             firm(acc, best_d, best_o) or firm(acc_o, best_o, best_d)):
         md = acc.s1[acc.objective][best_d] / acc.n

@@ -71,7 +71,7 @@ class CatchtenGroup(click.Group):
             sys.exit(exc.exit_code if exc.exit_code else 1)
         except CatchTenError as exc:
             # bad input: 2; a failure on good input (a solve beyond its budget): 1
-            status = getattr(exc, "exit_status", 2)
+            status = exc.exit_status
             if _json_wanted(args):
                 click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
                 sys.exit(status)
@@ -226,7 +226,7 @@ def _errors_as_json(as_json: bool) -> Iterator[None]:
     except CatchTenError as exc:
         if as_json:
             click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
-            sys.exit(getattr(exc, "exit_status", 2))
+            sys.exit(exc.exit_status)
         raise
     except KeyboardInterrupt:
         if as_json:
@@ -770,7 +770,7 @@ def solve_cmd(records, with_line, as_json):
                 # a bad record gets its one line and the others are still solved; exit 2 at
                 # the end (with --json the error object takes the record's line); 1 when
                 # the only failures are solves beyond the node budget
-                failed = max(failed, getattr(exc, "exit_status", 2))
+                failed = max(failed, exc.exit_status)
                 if as_json:
                     click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
                 else:

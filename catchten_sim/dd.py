@@ -129,9 +129,6 @@ class _SolveBatch:
     area, kept by the executor under :attr:`key`: the same ``tt_bits``, the same
     solvers, whichever position is solved)."""
 
-    #: deals a thread takes at a time
-    PIECE = 1
-
     def __init__(self, tt_bits: int) -> None:
         self.tt_bits = int(tt_bits)
         self._failed = False
@@ -153,22 +150,21 @@ class _SolveBatch:
             self._batch = None
 
     def run(self, first: int, count: int, solver: Solver) -> None:
-        """Solve the batch's deals ``PIECE`` at a time, taking the next piece not yet taken
-        until none is left (the slice ``first, count`` the executor gives each thread is only
-        a share of the work, not which deals): solve times are heavy-tailed (the 99th
+        """Solve the batch's deals one at a time, taking the next deal not yet taken until
+        none is left (the slice ``first, count`` the executor gives each thread is only a
+        share of the work, not which deals): solve times are heavy-tailed (the 99th
         percentile ~12 times the median), so fixed halves left one thread idle at the end
         of each batch. A deal's values do not depend on which thread solves it."""
         tables, deals, play, out, taken = self._batch
         m = deals.shape[0]
         try:
             while not self._failed:
-                a = next(taken) * self.PIECE
+                a = next(taken)
                 if a >= m:
                     return
-                b = min(m, a + self.PIECE)
-                out[a:b] = solver.run(tables, deals[a:b], play)
+                out[a:a + 1] = solver.run(tables, deals[a:a + 1], play)
         except BaseException:
-            self._failed = True          # the other threads stop at their next piece
+            self._failed = True          # the other threads stop at their next deal
             raise
 
     def combine(self, parts: list) -> None:

@@ -24,6 +24,9 @@ class CatchTenError(Exception):
         The offending value, for the reader.
     """
 
+    #: the CLI's exit status: 2, bad input; a subclass for a failure on good input says 1
+    exit_status = 2
+
     def __init__(self, field: str, why: str, detail: str = "") -> None:
         self.field = field
         self.why = why
