@@ -543,8 +543,8 @@ FINISHED_MATCH = ("separated", "precision", "deals")
 #: fields of a result that describe the session that made it (its executor, its clock):
 #: left out of ``catchten summarize --json`` (with ``--sessions`` it gives ``compute_s``, the
 #: run's sessions' compute time, and ``run_on``, where they ran, instead)
-SUMMARY_DROPS = ("threads", "elapsed_s", "deals_per_s", "games_per_s", "simulation_s",
-                 "dp_s")
+SUMMARY_DROPS = ("threads", "elapsed_s", "compile_s", "deals_per_s", "games_per_s",
+                 "simulation_s", "dp_s")
 
 
 def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,

@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterator
 
 from numba.core import event as _event
 
-__all__ = ["compile_notice", "compile_seconds", "notice_text", "COMPILE_SECONDS", "WHAT"]
+__all__ = ["compile_notice", "compile_seconds", "compiling_note", "notice_text",
+           "COMPILE_SECONDS", "WHAT"]
 
 #: cold compile time of each entry kernel (seconds, measured on a 2-core machine with
 #: ``NUMBA_CACHE_DIR`` pointing at an empty directory), by the kernel's function name;
@@ -156,3 +157,10 @@ def compile_notice(say: Callable[[str], None]) -> Iterator[None]:
         yield
     finally:
         _event.unregister("numba:compile", listener)
+
+
+def compiling_note(seconds: float) -> str:
+    """What a result's time line adds after its seconds when the run compiled kernels:
+    ``", N s of it compiling the engine"``, or ``""`` when it compiled nothing (under
+    0.05 s)."""
+    return f", {seconds:.1f} s of it compiling the engine" if seconds >= 0.05 else ""

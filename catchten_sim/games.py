@@ -125,6 +125,7 @@ class GameSimulationResult:
     score_sum, score_sumsq : float64 (n_sides,): final running totals (at the moment of
         the win with ``game_at_once``)
     elapsed_s, threads
+    compile_s : float, seconds of ``elapsed_s`` spent compiling the engine (a cold cache)
     """
 
     rules: Rules
@@ -149,6 +150,7 @@ class GameSimulationResult:
     #: where the games ran: the executor's ``describe()``; empty when read from a run
     #: directory
     executor: str = ""
+    compile_s: float = 0.0
 
     # ---------------------------------------------------------------- views
     def p_win(self, side: int, first_dealer_side: int | None = None) -> tuple[float, float, float]:
@@ -259,6 +261,7 @@ class GameSimulationResult:
             "unfinished": self.unfinished,
             "threads": self.threads,
             "elapsed_s": round(self.elapsed_s, 3),
+            "compile_s": round(self.compile_s, 3),
         }
 
     def to_text(self) -> str:
@@ -307,9 +310,11 @@ class GameSimulationResult:
         lines.append("final scores: " + ", ".join(
             f"side {e['side']} {e['mean']:.2f}"
             + (f" (se {e['se']:.2f})" if e["se"] is not None else "") for e in d["final_scores"]))
-        lines.append(f"{self.elapsed_s:.2f} s on {self.executor}"
+        from .compile_notice import compiling_note
+        cs = compiling_note(self.compile_s)
+        lines.append(f"{self.elapsed_s:.2f} s on {self.executor}{cs}"
                      if self.threads and self.executor.startswith("Dask") else
-                     f"{self.elapsed_s:.2f} s on {self.threads} thread(s)" if self.threads
+                     f"{self.elapsed_s:.2f} s on {self.threads} thread(s){cs}" if self.threads
                      else "read from a run directory")
         return "\n".join(lines)
 
@@ -495,7 +500,8 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     return GameSimulationResult(rules, pols, seed, done, label, tuple(int(x) for x in start),
                                 wins, unfinished, hands_hist[:last + 1].copy(), how, co_steps,
                                 unit_hist, replays, games_rep, s_sum, s_sq, elapsed, used,
-                                interrupted, executor.describe() if used else "")
+                                interrupted, executor.describe() if used else "",
+                                run.compile_s if used else 0.0)
 
 
 # ------------------------------------------------------------------------------ equity
