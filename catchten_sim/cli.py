@@ -48,8 +48,10 @@ class CatchtenGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):  # noqa: D401
+        from . import runner
         from .compile_notice import compile_notice
         from .runner import notices
+        runner.LAST_RUN_DIR = None      # a Ctrl-C names this command's run directory only
         try:
             with compile_notice(lambda msg: click.echo(msg, err=True)), \
                     notices(lambda msg: click.echo(msg, err=True)):

@@ -332,7 +332,7 @@ def test_match_killed_then_resumed_gives_the_same_numbers(tmp_path):
     got = _resume_json(d)
     whole = match(Rules("foster", 4), "random", "heuristic", deals=600000, seed=8, pilot=0,
                   stop_early=False).to_dict()
-    for k in ("elapsed_s", "threads"):
+    for k in ("elapsed_s", "compile_s", "threads"):
         whole.pop(k)
     # the resume wrote the report the killed command asked for (--report)
     files = got.pop("report")
@@ -355,6 +355,7 @@ def test_match_run_dir_keeps_the_looks_of_a_plain_run(tmp_path):
     again = from_run_dir(d, threads=2).to_dict()
     for x in (plain, first, again):
         x.pop("elapsed_s")
+        x.pop("compile_s")
         x.pop("threads")
     assert plain == first == again and plain["stop"] == "separated"
     assert (d / "pilot.json").exists()
@@ -988,6 +989,15 @@ def test_compile_time_is_reported_apart_and_left_out_of_the_speed(monkeypatch, c
     capsys.readouterr()
     print_advice(dataclasses.replace(a, elapsed_s=3.0, compile_s=2.0))
     assert ", seed 2, 3.00 s, 2.0 s of it compiling the engine\n" in capsys.readouterr().out
+    # a match: compile time named, and not counted against its time limit
+    from catchten_sim.match import match
+    clock(0.0, 1000.0)
+    m = match(Rules("foster", 4), "random", "heuristic", deals=400, seed=1, pilot=0,
+              stop_early=False, time_limit=50.0, threads=1)
+    assert m.stop == "deals" and m.compile_s == pytest.approx(min(1000.0, m.elapsed_s))
+    assert m.to_dict()["compile_s"] == round(m.compile_s, 3)
+    text = dataclasses.replace(m, elapsed_s=40.0, compile_s=35.0).to_text()
+    assert "; 40.0 s, 35.0 s of it compiling the engine)" in text
     # a warm run: nothing compiled, nothing said
     clock(7.0)
     warm = simulate(Rules("foster", 4), "random", n_deals=4000, seed=3, threads=1)
