@@ -979,7 +979,8 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 @click.option("--threads", "-t", type=int, default=None,
               help="Threads (default: all cores); results do not depend on it.")
 @click.option("--time", "time_limit", type=float, default=None,
-              help="Stop after this many seconds (whole chunks).")
+              help="Stop after this many seconds (whole chunks; a first run's one-time "
+                   "compile of the engine not counted).")
 @click.option("--precision", type=float, default=None,
               help="Stop at the first look whose 95% interval's half-width is at most this "
                    "many points per deal (not before, even when the interval excludes 0).")
