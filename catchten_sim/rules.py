@@ -405,18 +405,23 @@ class Rules:
             raise RulesError("players", "players out of range",
                              f"{p} {'player' if p == 1 else 'players'} with {what} (allowed: "
                              f"{', '.join(str(a) for a in allowed)})")
-        self._check_combinations(values)
+        self._check_combinations(values, {str(name) for name in given})
 
     # ------------------------------------------------------------------ validation
-    def _check_combinations(self, v: Mapping[str, Any]) -> None:
+    def _check_combinations(self, v: Mapping[str, Any], given: set[str]) -> None:
+        """Refuse switches that cannot combine. ``given`` names the switches the caller
+        wrote, so a value equal to the preset's default still counts as said."""
         if v["game_at_once"] and v["revoke"] in ("hand", "forfeit"):
             raise RulesError("variants", "bad variant value",
                              f"game_at_once with revoke={v['revoke']} is not supported "
                              "(docs/rules.md §7.4)")
-        if self.preset == "jaques" and v.get("six_as_three_pairs") and \
-                "six_players" in self._given() and v["six_players"] == "triples":
+        # jaques 6 players (docs/rules.md §4, §7.8): both switches say how the six sit;
+        # written together they must say the same thing
+        if self.preset == "jaques" and {"six_as_three_pairs", "six_players"} <= given and \
+                v["six_as_three_pairs"] != (v["six_players"] == "pairs"):
             raise RulesError("variants", "bad variant value",
-                             "six_as_three_pairs contradicts six_players=triples")
+                             f"six_as_three_pairs={str(v['six_as_three_pairs']).lower()} "
+                             f"contradicts six_players={v['six_players']}; write one of them")
         if self.preset == "jaques" and v.get("dealer_declares") and v["exposed_trump"]:
             raise RulesError("variants", "bad variant value",
                              "exposed_trump needs a turn-up, and dealer_declares has none")

@@ -291,10 +291,12 @@ def ref_rules(preset: str = "foster", players: int = 4, variants: dict | None = 
         raise RefError("variants", "bad variant value",
                        f"game_at_once with revoke={R.revoke} is not supported")
     six_players = v.get("six_players", "triples" if preset == "jaques" else "pairs")
+    if preset == "jaques" and "six_as_three_pairs" in v and "six_players" in v and \
+            v["six_as_three_pairs"] != (v["six_players"] == "pairs"):
+        raise RefError("variants", "bad variant value",
+                       f"six_as_three_pairs={v['six_as_three_pairs']} contradicts "
+                       f"six_players={v['six_players']!r}")
     if preset == "jaques" and v.get("six_as_three_pairs", False):
-        if v.get("six_players") == "triples":
-            raise RefError("variants", "bad variant value",
-                           "six_as_three_pairs=true contradicts six_players='triples'")
         six_players = "pairs"
     R.six_players = six_players
     R.six_as_three_pairs = preset == "jaques" and six_players == "pairs"

@@ -214,6 +214,14 @@ def test_rules_text_and_rules_file(tmp_path) -> None:
     assert res.exit_code == 0 and res.stdout.strip()
 
 
+def test_rules_contradicting_jaques_switches_one_error_line() -> None:
+    # review M2: this printed "six_players=triples, six_as_three_pairs=True" and played pairs
+    res = run("rules", "--rules", "jaques", "--players", "6", "--variant", "six_as_three_pairs",
+              "--variant", "six_players=triples")
+    line = _one_error_line(res, "variants")
+    assert "contradicts" in line and res.stdout == ""
+
+
 def test_rules_bad_rules_file(tmp_path) -> None:
     f = tmp_path / "bad.toml"
     f.write_text("rules = = foster\n")

@@ -637,6 +637,30 @@ def test_jaques_six_as_three_pairs() -> None:
     assert [r.side_of(s) for s in range(6)] == [0, 1, 2, 0, 1, 2]
 
 
+@pytest.mark.parametrize("players", [6, 4])
+@pytest.mark.parametrize("variants", [
+    {"six_as_three_pairs": True, "six_players": "triples"},   # triples is jaques' default
+    {"six_players": "triples", "six_as_three_pairs": "yes"},
+    {"six_as_three_pairs": False, "six_players": "pairs"},
+])
+def test_jaques_six_player_switches_that_contradict_are_refused(variants, players) -> None:
+    # a value written out counts as said even when it is the preset's default (§4, §7.8)
+    with pytest.raises(RulesError) as e:
+        Rules("jaques", players, variants)
+    assert (e.value.field, e.value.why) == ("variants", "bad variant value")
+    assert "contradicts" in str(e.value)
+
+
+@pytest.mark.parametrize("variants,sides", [
+    ({"six_as_three_pairs": True, "six_players": "pairs"}, 3),
+    ({"six_as_three_pairs": False, "six_players": "triples"}, 2),
+    ({"six_players": "triples"}, 2), ({"six_as_three_pairs": False}, 2),
+    ({"six_players": "pairs"}, 3),
+])
+def test_jaques_six_player_switches_that_agree_are_accepted(variants, sides) -> None:
+    assert Rules("jaques", 6, variants).n_sides == sides
+
+
 def test_jaques_turnup_added_to_dealers_hand_at_once() -> None:
     d = _we2_deal("jaques")
     # the dealer (seat 3), void in hearts, may play the turned-up 6S in the very first trick
