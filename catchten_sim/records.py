@@ -160,16 +160,17 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
     dealer = data.get("dealer")
     if dealer is None:
         raise RulesError("dealer", "dealer out of range",
-                         f"dealer missing (a seat from 0 to {n - 1})")
+                         f"dealer missing: a seat from 0 to {n - 1}")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
         raise RulesError("dealer", "dealer out of range",
                          f"dealer {json.dumps(dealer)} with {n} players: seats 0 to {n - 1}")
 
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list) or len(raw_hands) != n:
-        got = (f"{len(raw_hands)} hands" if isinstance(raw_hands, list)
-               else "hands missing" if raw_hands is None else f"hands is {json_kind(raw_hands)}")
-        raise ParseError("hands", "wrong number of hands", f"{got} for {n} players")
+        got = (f"{len(raw_hands)} hands for {n} players" if isinstance(raw_hands, list)
+               else f"hands missing: a list of {n} hands" if raw_hands is None
+               else f"hands is {json_kind(raw_hands)}, not a list of {n} hands")
+        raise ParseError("hands", "wrong number of hands", got)
     raw_dead = data.get("dead")
     if raw_dead is None:
         raw_dead = []
@@ -592,7 +593,8 @@ def _hand_of_game(data: dict, rules: Rules, k: int, hand: Any) -> dict:
     """Hand ``k`` of a game record with the game's rules filled in (§7.14)."""
     if not isinstance(hand, dict):
         raise ParseError("hands", "wrong number of hands",
-                         f"hands[{k}] is {json_kind(hand)}, not a hand record")
+                         f"hands[{k}] is {json_kind(hand)}, not a hand record (an object with "
+                         "dealer and hands)")
     check_keys(hand, HAND_KEYS, f"hands[{k}]")
     rec = dict(hand)
     for key in ("rules", "variants", "players"):
@@ -645,7 +647,9 @@ def score_game(data: dict) -> dict:
     variants = data.get("variants") or {}
     hands = data.get("hands")
     if not isinstance(hands, list):
-        raise ParseError("hands", "wrong number of hands", "a game record needs a list of hands")
+        raise ParseError("hands", "wrong number of hands",
+                         f"hands is {json_kind(hands)}: a game record's hands are a list of "
+                         "hand records")
     game = _Game(rules)
     running: list[list[int]] = []
     for k, hand in enumerate(hands):
@@ -684,16 +688,21 @@ def score_game(data: dict) -> dict:
 # ------------------------------------------------------------------------------ either
 def is_game_record(data: Any) -> bool:
     """True when ``data`` has the shape of a game record: its ``hands`` are hand records
-    (objects), where a hand record's ``hands`` are lists of cards. An empty ``hands`` list
-    without a ``dealer`` is an empty game."""
-    if not isinstance(data, dict):
+    (objects), where a hand record's ``hands`` are lists of cards and it has a ``dealer``.
+
+    Without a ``dealer``, a record is a game record unless its ``hands`` hold a list (a
+    hand record's cards): so a malformed ``hands`` (``"x"``, ``[1, 2]``, ``[{...}, "x"]``,
+    ``[]``, ``[{...}, ["JS"]]``) is checked, and named, as the game's ``hands`` rather than
+    reported as a hand record's missing ``dealer``. A record with no ``hands`` at all is a
+    hand record."""
+    if not isinstance(data, dict) or "hands" not in data:
         return False
-    hands = data.get("hands")
-    if not isinstance(hands, list):
-        return False
-    if not hands:
-        return "dealer" not in data
-    return all(isinstance(h, dict) for h in hands)
+    hands = data["hands"]
+    listed = hands if isinstance(hands, list) else []
+    has_record = any(isinstance(h, dict) for h in listed)
+    if "dealer" in data:
+        return has_record and all(isinstance(h, dict) for h in listed)
+    return has_record or not any(isinstance(h, list) for h in listed)
 
 
 def record_kind(data: Any) -> str:

@@ -1101,6 +1101,9 @@ def score_any(record: dict) -> dict:
     hands = record.get("hands") if isinstance(record, dict) else None
     if isinstance(hands, list) and hands and all(isinstance(h, dict) for h in hands):
         return score_game(record)
-    if isinstance(hands, list) and not hands and "dealer" not in record:
-        return score_game(record)
+    listed = hands if isinstance(hands, list) else []
+    if isinstance(record, dict) and "hands" in record and "dealer" not in record and (
+            any(isinstance(h, dict) for h in listed)
+            or not any(isinstance(h, list) for h in listed)):
+        return score_game(record)   # no dealer and no card lists: a (malformed) game
     return score_record(record)

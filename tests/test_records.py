@@ -523,6 +523,48 @@ def test_is_game_record_by_shape() -> None:
     assert not is_game_record(DEAL_A)
     assert is_game_record({"players": 4, "hands": [deal_b()]})
     assert is_game_record({"players": 4, "hands": []})
+    assert is_game_record({"players": 4, "hands": "x"})       # no dealer: a game's hands
+    assert not is_game_record({"players": 4, "dealer": 0, "hands": "x"})
+    assert not is_game_record({"players": 4, "hands": [["JS"], 1]})
+    assert not is_game_record({"players": 4, "seat": 0, "hand": ["JS"]})
+
+
+def _no(rec: dict, key: str) -> dict:
+    return {k: v for k, v in rec.items() if k != key}
+
+
+@pytest.mark.parametrize("rec,field,part", [
+    # review M3: a malformed hands without a dealer was reported as "dealer missing"
+    ({"players": 4, "hands": "x"}, "hands", "hands is a string"),
+    ({"players": 4, "hands": [1, 2]}, "hands", "hands[0] is a number, not a hand record"),
+    ({"players": 4, "hands": None}, "hands", "hands is null"),
+    ({"players": 4, "hands": {}}, "hands", "hands is an object"),
+    ({"players": 4, "hands": [DEAL_A, "x"]}, "hands", "hands[1] is a string"),
+    ({"players": 4, "hands": [DEAL_A, ["JS"]]}, "hands", "hands[1] is a list"),
+    # a hand record's own shape faults name their own field
+    (dict(DEAL_A, hands="x"), "hands", "not a list of 4 hands"),
+    (dict(DEAL_A, hands=[1, 2]), "hands", "2 hands for 4 players"),
+    (dict(DEAL_A, hands=[DEAL_A["hands"][0], 1, 2, 3]), "hands", "hands[1] is a number"),
+    (dict(DEAL_A, hands=[["JS", 5]] * 4), "hands", "hands[0][1]=5"),
+    (dict(DEAL_A, play="x"), "play", "play is a string"),
+    (dict(DEAL_A, play=[["JS"]]), "play", "play[0]=a list"),
+    (dict(DEAL_A, turnup=[]), "turnup", "turnup=a list"),
+    (dict(DEAL_A, turnup=7), "turnup", "turnup=7"),
+    (dict(DEAL_A, dealer="x"), "dealer", 'dealer "x"'),
+    (dict(DEAL_A, dealer=1.5), "dealer", "dealer 1.5"),
+    (dict(DEAL_A, dead="x"), "dead", "dead is a string"),
+    # the documented order stands: a hand record (card lists) without a dealer
+    (_no(dict(DEAL_A, hands=[["JS"], 1]), "dealer"), "dealer", "dealer missing"),
+    ({"players": 4}, "dealer", "dealer missing"),
+    # a hand of a game names the game's field, the hand in the detail
+    ({"players": 4, "hands": [dict(_no(DEAL_A, "players"), hands="x")]}, "hands",
+     "hands[0]: hands is a string"),
+])
+def test_malformed_shape_names_its_own_field(rec, field, part) -> None:
+    with pytest.raises(CatchTenError) as info:
+        score_any(copy.deepcopy(rec))
+    assert info.value.field == field, str(info.value)
+    assert part in str(info.value), str(info.value)
 
 
 # ------------------------------------------------------------------------------ games
