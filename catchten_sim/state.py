@@ -29,8 +29,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import SUIT_CHARS, format_card
-from .errors import IllegalPlayError, RevokeError
+from .cards import N_CARD_CODES, SUIT_CHARS, Card, _shown, format_card, parse_card
+from .errors import IllegalPlayError, ParseError, RevokeError
 from .rules import COUNT_OUT_STEPS, NO_TRUMPS, Rules
 
 __all__ = ["PlayState", "RuleTables", "Trick", "card_points", "rule_tables", "unit_scores"]
@@ -177,7 +177,8 @@ class PlayState:
     trick : list of (seat, card), the current trick so far
     played : list of int, every card played, in order
     revoke : dict or None, the first revoke let through by ``play(..., allow_revoke=True)``
-        (``seat``, ``trick``, ``card``, ``rule``; ``set`` from 1 with sets)
+        (``seat``, ``trick``, ``card`` (text), ``why`` (the rule broken, as the
+        :class:`~catchten_sim.errors.RevokeError` detail says it); ``set`` from 1 with sets)
     """
 
     def __init__(self, rules: Rules, dealer: int,
@@ -195,6 +196,7 @@ class PlayState:
         self.trump = int(trump)
         self.table = rule_tables(rules, self.trump)
         self.dead = tuple(int(c) for c in dead)
+        self._deck_mask = int(rules.tables().deck_mask)
         self.set_size = rules.set_size
         self.n_tricks = rules.n_sets * rules.set_size
         self._set_hands = [[None if h is None else frozenset(int(c) for c in h) for h in row]
@@ -316,16 +318,49 @@ class PlayState:
                 legal = playable
         return sorted(legal)
 
-    def can_play(self, card: int) -> bool:
-        """True when the player to move may play ``card`` (:meth:`verify_play` passes)."""
+    @staticmethod
+    def card_of(card: int | str | Card) -> int:
+        """``card`` as a card index: an index 0-51 (an int, not a bool or a float), a card
+        name as :func:`~catchten_sim.cards.parse_card` reads it (``JS``, ``10H``) or a
+        :class:`~catchten_sim.cards.Card`.
+
+        Raises
+        ------
+        ParseError
+            Field ``card``: ``malformed card`` (not an int or a card name), ``card not in
+            deck`` (an index outside 0-51).
+        """
+        if isinstance(card, (str, Card)):
+            return parse_card(card, "card")
+        if isinstance(card, bool) or not hasattr(card, "__index__"):
+            raise ParseError("card", "malformed card",
+                             f"card={_shown(card)}: give a card index (int) or a name such as "
+                             "JS or 10H")
+        c = card.__index__()
+        if not 0 <= c < N_CARD_CODES:
+            raise ParseError("card", "card not in deck",
+                             f"card={c}: a card index is 0 to {N_CARD_CODES - 1}")
+        return c
+
+    def can_play(self, card: int | str | Card) -> bool:
+        """True when the player to move may play ``card`` (:meth:`verify_play` passes).
+
+        Raises
+        ------
+        ParseError
+            ``card`` is not a card (:meth:`card_of`); an illegal card gives False.
+        """
         try:
             self.verify_play(card)
         except IllegalPlayError:
             return False
         return True
 
-    def verify_play(self, card: int) -> None:
+    def verify_play(self, card: int | str | Card) -> None:
         """Raise the error naming the rule that playing ``card`` now would break.
+
+        ``card``: a card index or name (:meth:`card_of`). A card outside this deal's deck is
+        ``card not in hand`` (the deck's check for a seat whose hand is unknown).
 
         Checks in the order of docs/rules.md's checking order for records: played twice, not in
         hand, exposed trump, trump led first, revoke.
@@ -341,12 +376,14 @@ class PlayState:
             Why ``revoke``: not following suit while holding the led suit (§1), or
             discarding while holding a trump under ``must_trump`` (§3); with an unknown
             hand, playing a suit the seat has shown void in this set.
+        ParseError
+            ``card`` is not a card (:meth:`card_of`).
         """
         if self.finished:
             raise IllegalPlayError("play", "play longer than deal",
                                    f"{len(self.played) + 1} cards played, "
                                    f"{self.rules.n_dealt} dealt")
-        card = int(card)
+        card = self.card_of(card)
         seat = self.to_move
         where = f"play[{len(self.played)}]={format_card(card)}"
         hand = self.hands[seat]
@@ -354,6 +391,9 @@ class PlayState:
             raise IllegalPlayError("play", "card played twice", where)
         if hand is not None and card not in hand:
             raise IllegalPlayError("play", "card not in hand", f"{where} by seat {seat}")
+        if not self._deck_mask >> card & 1:
+            raise IllegalPlayError("play", "card not in hand",
+                                   f"{where}: not in the deck of these rules")
         if card in self.dead:
             raise IllegalPlayError("play", "card not in hand", f"{where}: a dead card")
         if card == self.turnup:
@@ -395,7 +435,7 @@ class PlayState:
                               f"{where}: seat {seat} holds a trump (must_trump, docs/rules.md §3)")
 
     # -------------------------------------------------------------- do
-    def play(self, card: int, *, allow_revoke: bool = False) -> Trick | None:
+    def play(self, card: int | str | Card, *, allow_revoke: bool = False) -> Trick | None:
         """Play ``card`` for the player to move; returns the trick when it completes one.
 
         ``allow_revoke``: a revoke is not refused but kept in :attr:`revoke` (the first one
@@ -403,10 +443,10 @@ class PlayState:
 
         Raises
         ------
-        IllegalPlayError, RevokeError
+        IllegalPlayError, RevokeError, ParseError
             As :meth:`verify_play`.
         """
-        card = int(card)
+        card = self.card_of(card)
         seat = self.to_move
         try:
             self.verify_play(card)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from catchten_sim.cards import parse_card
-from catchten_sim.errors import IllegalPlayError, RevokeError
+from catchten_sim.errors import IllegalPlayError, ParseError, RevokeError
 from catchten_sim.rules import Rules
 from catchten_sim.state import PlayState
 
@@ -57,6 +57,43 @@ def test_follow_suit_verify_can_and_play() -> None:
     assert s.played == cards("AH TS")            # a refused card changes nothing
     s.play(C("AC"), allow_revoke=True)           # §7.3: counts as played, play goes on
     assert s.revoke is not None and s.revoke["seat"] == 2 and s.revoke["trick"] == 0
+
+
+@pytest.mark.parametrize("bad,why", [
+    ("JX", "malformed card"), ("", "malformed card"), (3.7, "malformed card"),
+    (3.0, "malformed card"), (True, "malformed card"), (None, "malformed card"),
+    ([1], "malformed card"), (99, "card not in deck"), (-1, "card not in deck"),
+])
+def test_a_card_that_is_not_a_card_is_one_error_naming_card(bad, why) -> None:
+    # review Low 1: "JS"-like text raised a bare ValueError, 99 an IndexError, 3.7 was card 3
+    s = state()
+    for method in (s.can_play, s.verify_play, s.play):
+        with pytest.raises(ParseError) as info:
+            method(bad)
+        assert (info.value.field, info.value.why) == ("card", why)
+        assert "\n" not in str(info.value)
+    assert s.played == []
+
+
+def test_a_card_may_be_named_or_indexed() -> None:
+    s = state()
+    assert s.can_play("AH") and s.can_play(C("AH")) and s.can_play(" 10s ") is False
+    assert not s.can_play("2S")          # a real card, not in the 36-card deck
+    s.play("ah")
+    assert s.played == [C("AH")]
+    with pytest.raises(IllegalPlayError) as info:   # not in the deck, hand unknown
+        PlayState.from_hands(Rules("foster", 4), 3, [None] * 4, turnup=C("6S")).verify_play("2S")
+    assert (info.value.field, info.value.why) == ("play", "card not in hand")
+
+
+def test_revoke_kept_has_the_documented_keys() -> None:
+    s = state()
+    s.play(C("AH"))
+    s.play(C("TS"))
+    s.play(C("AC"), allow_revoke=True)
+    assert set(s.revoke) == {"seat", "trick", "card", "why"}
+    assert "follow suit" in s.revoke["why"]
+    assert "``why``" in PlayState.__doc__ and "``rule``" not in PlayState.__doc__
 
 
 def test_played_twice_and_not_in_hand_come_first() -> None:
