@@ -9,7 +9,7 @@ its suit mask is 0, so every trump rule below is then a no-op without a branch.
 Rules (docs/rules.md)
 ----------------
 - follow suit, else any card (§1); ``must_trump``: a trump if unable to follow and able to
-  trump (§4);
+  trump (§3);
 - ``no_trump_first_lead``: the first lead of every set (every deal without sets) may not
   be a trump when the leader holds another card (§3, §7.6);
 - ``exposed_trump``: the dealer's turn-up may not be played before the deal's last two
@@ -115,7 +115,7 @@ def lock_bit(turnup_bit, t, total):
 @njit(inline="always", **JIT)
 def legal_cards(hand, lock, k, ledmask, first_of_set, tmask, ntfl, must_trump):
     """The legal cards (mask) of ``hand`` for the ``k``-th card of a trick (docs/rules.md §1,
-    §3 ``no_trump_first_lead``, §4 ``must_trump``, §7.3, §7.6).
+    §3 ``no_trump_first_lead``, §3 ``must_trump``, §7.3, §7.6).
 
     ``lock``: the locked turn-up's bit (0: none); it is neither playable nor counted as
     holding its suit. ``ledmask``: the led suit's mask (ignored when ``k == 0``).
