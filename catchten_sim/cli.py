@@ -277,10 +277,12 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
         if as_json:
             _emit_json(table)
             return
+        def spell(v) -> str:   # true/false as the TOML writes them; words as the registry
+            return str(v).lower() if isinstance(v, bool) else str(v)
         for row in table:
             values = row["values"] if isinstance(row["values"], str) else \
-                "|".join(str(v).lower() for v in row["values"])
-            click.echo(f"{row['name']:22s} {values:30s} default {str(row['default']).lower():12s}"
+                "|".join(spell(v) for v in row["values"])
+            click.echo(f"{row['name']:22s} {values:30s} default {spell(row['default']):12s}"
                        f" {row['section']:17s} {row['applies']}: {row['text']}")
         return
     d = rules.describe()

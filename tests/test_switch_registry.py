@@ -75,3 +75,16 @@ def test_every_section_a_switch_cites_speaks_of_it(sw) -> None:
     for sec in cited:
         assert sec in secs, (sw.name, sec)
         assert any(w in secs[sec] for w in words), (sw.name, f"§{sec}", words)
+
+
+def test_rules_switches_spells_words_as_the_registry() -> None:
+    # review Low 3: removed_six was shown as s|c, default s; the registry, README and
+    # `catchten rules` say S|C, S
+    from click.testing import CliRunner
+
+    from catchten_sim.cli import cli
+    out = CliRunner().invoke(cli, ["rules", "--switches"]).output
+    lines = {line.split()[0]: line.split() for line in out.splitlines() if line.strip()}
+    assert lines["removed_six"][1:4] == ["S|C", "default", "S"]
+    assert lines["must_trump"][1:4] == ["false|true", "default", "false"]
+    assert lines["revoke"][1:4] == ["game|hand|forfeit", "default", "game"]
