@@ -78,3 +78,32 @@ def test_readme_inline_python_names_resolve():
             obj = getattr(obj, attr)
     # the spellings the review found broken stay out
     assert "catchten_sim.solve.solve" not in dotted and "catchten_sim.play.deal" not in dotted
+
+
+def test_readme_errors_block_is_what_the_cli_prints(tmp_path, monkeypatch):
+    """The README's "Errors" examples are the CLI's output, character for character
+    (review Low 5: the detail had changed from '10X' to \\"10X\\")."""
+    import json
+    import shlex
+    from click.testing import CliRunner
+
+    from catchten_sim.cli import cli
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"## Errors\n.*?```\n(.*?)```", text, flags=re.S)
+    assert block is not None
+    lines = block.group(1).splitlines()
+    pairs = [(lines[i], lines[i + 1]) for i in range(0, len(lines), 2)]
+    assert len(pairs) == 2 and all(cmd.startswith("$ catchten ") for cmd, _ in pairs)
+    record = json.loads((ROOT / "examples" / "hand.json").read_text(encoding="utf-8"))
+    record["hands"][1][4] = "10X"
+    (tmp_path / "bad.json").write_text(json.dumps(record), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for cmd, want in pairs:
+        try:
+            runner = CliRunner(mix_stderr=False)
+        except TypeError:
+            runner = CliRunner()
+        res = runner.invoke(cli, shlex.split(cmd)[2:])
+        assert res.exit_code == 2, (cmd, res.output)
+        got = (res.stdout + res.stderr).strip()
+        assert got == want, (cmd, got)
