@@ -24,7 +24,7 @@ hand, exposed trump, trump led first, revoke). Every refusal is a
 :class:`~catchten_sim.errors.CatchTenError` carrying the docs/formats.md ``field`` and ``why``.
 A revoke is not an error: it is reported and penalised (docs/rules.md §7.3-§7.5).
 
-Readings decided here where the texts are silent (docs/rules.md says: follow seed 000, and say so)
+Readings decided here where the texts are silent (docs/rules.md says: follow source 000, and say so)
 --------------------------------------------------------------------------------------------
 - A bad ``dealer`` is field ``dealer`` with why ``dealer out of range`` (issue 13). Keys
   that docs/formats.md does not name are refused (field: the key, why ``unknown field``, the
@@ -40,7 +40,7 @@ Readings decided here where the texts are silent (docs/rules.md says: follow see
   ``game_at_once`` a win inside the completed tricks of a partial hand stands (a record of
   the deciding hand naturally stops at the winning trick).
 - ``tie = replay`` (§3): the first time several sides pass the target together, another hand
-  is played (points kept, as seed 004's "play an additional hand to break the tie"); after
+  is played (points kept, as source 004's "play an additional hand to break the tie"); after
   that the higher total among the sides at or over the target wins (equal again: another hand).
 - §7.10 count-out: if two sides are still level after "fewer points needed" and "higher final
   total", the lower side number wins.

@@ -6,8 +6,8 @@ switches. Everything the kernels need is derived once by :meth:`Rules.tables`
 
 Presets
 -------
-``foster`` (default; seeds 000, 003, 001), ``jaques`` (seed 004 as written) and
-``french52`` (seed 001, last paragraph). Every switch of docs/rules.md §3 and §4 is accepted
+``foster`` (default; rules sources 000, 003, 001 of docs/rules.md), ``jaques`` (source 004
+as written) and ``french52`` (source 001, last paragraph). Every switch of docs/rules.md §3 and §4 is accepted
 with every preset where it makes sense; switches that do not apply to the player count
 are accepted and do nothing (§7.7). Combinations that cannot work are refused with a
 :class:`RulesError` that says why.
@@ -779,7 +779,7 @@ class Rules:
             "share": self.share,
             "card_points": ("1 point per card taken above the share" if self.card_points
                             else "none"),
-            "scoring_unit": ("each set" if self.per_set_scoring else "the whole deal"),
+            "scoring_unit": "set" if self.per_set_scoring else "deal",
             "trump_order": " ".join(RANK_CHARS[r] for r in order),
             "plain_order": " ".join(RANK_CHARS[r] for r in sorted({c % 13 for c in deck},
                                                                   reverse=True)),
@@ -790,8 +790,10 @@ class Rules:
                                 if self.tie == "count_out" else None),
             "revoke": self.revoke_penalty,
             "game_at_once": self.game_at_once,
-            "first_dealer": ("highest card deals (seed 004)" if self.preset == "jaques"
-                             else "cut, lowest deals (seed 000); simulations rotate the deal"),
+            "first_dealer": ("highest card deals (rules source 004, docs/rules.md)"
+                             if self.preset == "jaques" else
+                             "cut, lowest deals (rules source 000, docs/rules.md); simulations "
+                             "rotate the deal"),
         }
 
 

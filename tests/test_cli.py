@@ -222,6 +222,23 @@ def test_rules_contradicting_jaques_switches_one_error_line() -> None:
     assert "contradicts" in line and res.stdout == ""
 
 
+@pytest.mark.parametrize("args,share", [
+    (["--players", "2"], "6 cards per side per set"),
+    (["--players", "2", "--variant", "set_scoring=per_deal"], "18 cards per side per deal"),
+    (["--players", "4"], "18 cards per side per deal"),
+])
+def test_rules_text_reads_as_english(args, share) -> None:
+    # review Low 6: "per side per each set", "per the whole deal", and "(seed 000)" read
+    # as an RNG seed where it names the rules' source text
+    res = _runner().invoke(cli, ["rules", *args], terminal_width=300)
+    assert res.exit_code == 0, res.stderr
+    out = " ".join(res.stdout.split())
+    assert share in out and "per each" not in out and "per the whole" not in out
+    assert "(rules source 000, docs/rules.md)" in out and "seed" not in out
+    d = json.loads(run("rules", "--rules", "jaques", "--json").stdout)
+    assert d["first_dealer"] == "highest card deals (rules source 004, docs/rules.md)"
+
+
 def test_rules_bad_rules_file(tmp_path) -> None:
     f = tmp_path / "bad.toml"
     f.write_text("rules = = foster\n")
