@@ -223,6 +223,11 @@ _STEP_OF_RANK = {Rank.TEN: STEP_TEN, Rank.ACE: STEP_ACE, Rank.KING: STEP_KING,
                  Rank.QUEEN: STEP_QUEEN, Rank.JACK: STEP_JACK, Rank.NINE: STEP_NINE}
 
 
+#: what a bad value of a true/false or a number switch is told (a word switch lists its words)
+_ALLOWED_BOOL = "true or false"
+_ALLOWED_INT = "a whole number of points, 1 to 10000"
+
+
 def _as_bool(name: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
@@ -232,7 +237,8 @@ def _as_bool(name: str, value: Any) -> bool:
         return True
     if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
         return False
-    raise RulesError("variants", "bad variant value", f"{name}={_shown(value)}")
+    raise RulesError("variants", "bad variant value",
+                     f"{name}={_shown(value)} ({_ALLOWED_BOOL})")
 
 
 def _normalise_switch(preset: str, name: str, value: Any) -> Any:
@@ -248,14 +254,15 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
         return _as_bool(name, value)
     if kind == _INT:
         if isinstance(value, bool):
-            raise RulesError("variants", "bad variant value", f"{name}={_shown(value)}")
+            raise RulesError("variants", "bad variant value",
+                             f"{name}={_shown(value)} ({_ALLOWED_INT})")
         try:
             v = int(value) if not isinstance(value, float) or value.is_integer() else None
         except (TypeError, ValueError):
             v = None
         if v is None or not 1 <= v <= 10000:
             raise RulesError("variants", "bad variant value",
-                             f"{name}={_shown(value)} (a whole number of points, 1 to 10000)")
+                             f"{name}={_shown(value)} ({_ALLOWED_INT})")
         return v
     # a word
     if name == "card_points" and isinstance(value, bool):

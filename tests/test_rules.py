@@ -22,7 +22,7 @@ from catchten_sim import records
 from catchten_sim.cards import format_card, parse_card
 from catchten_sim.errors import CatchTenError, ParseError, RulesError
 from catchten_sim.play import deal, deal_from_hands, play
-from catchten_sim.rules import Rules
+from catchten_sim.rules import REGISTRY, Rules
 
 S, H, D, CL = 0, 1, 2, 3
 RANKS = "23456789TJQKA"
@@ -763,6 +763,21 @@ def test_bad_variant_value_refused(variants) -> None:
     with pytest.raises(RulesError) as e:
         Rules("foster", 4, variants)
     assert (e.value.field, e.value.why) == ("variants", "bad variant value")
+
+
+@pytest.mark.parametrize("name", [sw.name for sw in REGISTRY])
+def test_every_bad_variant_value_lists_the_allowed_values(name) -> None:
+    # review Low 8: must_trump=maybe said only 'bad variant value (must_trump="maybe")'
+    sw = next(s for s in REGISTRY if s.name == name)
+    preset = "jaques" if "foster" not in sw.defaults else "foster"
+    for bad in ("maybe", True) if sw.kind == "int" else ("maybe",):
+        with pytest.raises(RulesError) as e:
+            Rules(preset, 4, {name: bad})
+        line = str(e.value)
+        assert (e.value.field, e.value.why) == ("variants", "bad variant value")
+        want = ("true or false" if sw.kind == "bool" else "whole number" if sw.kind == "int"
+                else "one of " + ", ".join(sw.kind))
+        assert want in line, line
 
 
 @pytest.mark.parametrize("preset,players,variants", [
