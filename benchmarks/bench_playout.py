@@ -27,6 +27,12 @@ What it measures, in one invocation so that the ratios hold on a noisy machine:
 * peak memory (ru_maxrss of the subprocess) of ``catchten simulate --deals 10000000
   --players 4`` (heuristic); ``--quick`` runs 1,000,000 deals and says so.
 
+The per-process lines are ratios: ``random/C`` and ``heuristic/C`` (ours to that round's C
+at the same thread count) and ``heuristic/random`` (the round's pair). The machine's load
+average (``os.getloadavg``, per core) is read at the start and at the end and kept in the
+JSON (``load``); above 0.7 per core at either point, a warning before the targets table
+says the numbers come from a busy machine.
+
 Targets checked (issue 8): random 1 thread >= 0.75 of C 1 thread; random on 2 threads
 >= 1.85x random on 1; heuristic >= 0.5 of random (1 thread); peak memory < 400 MB; cold
 start < 15 s; warm start < 1 s. Exit status 0 whether or not targets pass (it is a report);
@@ -59,6 +65,42 @@ TARGETS = {                     # issue 8 "Speed"
     "cold_start_s": 15.0,
     "warm_start_s": 1.0,
 }
+
+
+#: a load average per core above this, at the start or the end, marks the run as busy
+BUSY_LOAD_PER_CORE = 0.7
+
+
+def ratio_label(key: str) -> str:
+    """The reader's name of a worker ratio key: ``random_t1`` -> ``random/C 1 thread``,
+    ``heuristic/random_t2`` -> ``heuristic/random 2 threads``."""
+    what, _, th = key.rpartition("_t")
+    n = int(th)
+    return f"{what if '/' in what else what + '/C'} {n} thread{'' if n == 1 else 's'}"
+
+
+def load_now() -> dict:
+    """The 1, 5 and 15 minute load averages and the 1-minute one per core (None where the
+    platform has no ``os.getloadavg``)."""
+    cores = os.cpu_count() or 1
+    try:
+        avg = os.getloadavg()
+    except (AttributeError, OSError):
+        return {"avg": None, "per_core": None, "cores": cores}
+    return {"avg": [round(x, 2) for x in avg], "per_core": round(avg[0] / cores, 2),
+            "cores": cores}
+
+
+def busy_warning(start: dict, end: dict) -> str | None:
+    """The warning line when the load per core was above :data:`BUSY_LOAD_PER_CORE` at the
+    start or the end of the run, else None."""
+    worst = max((x["per_core"] for x in (start, end) if x["per_core"] is not None),
+                default=None)
+    if worst is None or worst <= BUSY_LOAD_PER_CORE:
+        return None
+    return (f"WARNING: busy machine: load average per core {start['per_core']} at the start, "
+            f"{end['per_core']} at the end (above {BUSY_LOAD_PER_CORE}); these numbers, the "
+            "ratios to C included, come from a loaded machine")
 
 
 def log(msg: str, quiet: bool) -> None:
@@ -207,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     out: dict = {"machine": {"python": platform.python_version(), "cpu_threads": all_threads,
                              "platform": platform.platform()},
                  "quick": quick, "repeat": repeat, "notes": []}
+    out["load"] = {"start": load_now(), "threshold_per_core": BUSY_LOAD_PER_CORE}
     try:
         import numba
         out["machine"]["numba"] = numba.__version__
@@ -245,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
             for key, vals in w["ratios"].items():
                 ratios.setdefault(key, []).extend(vals)
             per_proc.append({k: round(statistics.median(v), 3) for k, v in w["ratios"].items()})
-            log(f"  process {i + 1}: " + ", ".join(f"{k} {v}" for k, v in per_proc[-1].items())
+            log(f"  process {i + 1} ratios: "
+                + ", ".join(f"{ratio_label(k)} {v}" for k, v in per_proc[-1].items())
                 + f" (warm-up {w['warm_s']:.1f} s)", quiet)
             out.setdefault("in_process_warmup_s", round(w["warm_s"], 3))
             if i == 0:
@@ -284,6 +328,12 @@ def main(argv: list[str] | None = None) -> int:
                 out["notes"].append(f"--quick: peak memory measured with {n_mem:,} deals, "
                                     "not 10,000,000")
             log(f"  {rss:.1f} MB ({wall:.1f} s)", quiet)
+
+    out["load"]["end"] = load_now()
+    warning = busy_warning(out["load"]["start"], out["load"]["end"])
+    out["load"]["busy"] = warning is not None
+    if warning:
+        out["notes"].append(warning)
 
     # targets
     checks = []
@@ -352,6 +402,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"heuristic result identical for 1 and {all_threads} threads: "
               f"{out['heuristic_threads_identical']}")
     print()
+    if warning:
+        print(warning)
     print(f"{'target':<38}{'value':>10}{'limit':>9}  result")
     for ch in checks:
         v = "-" if ch["value"] is None else f"{ch['value']:g}"
@@ -360,7 +412,8 @@ def main(argv: list[str] | None = None) -> int:
         note = f"  ({ch['note']})" if ch.get("note") else ""
         print(f"{ch['target']:<38}{v:>10}{cmp_ + format(ch['limit'], 'g'):>9}  {res}{note}")
     for n in out["notes"]:
-        print(f"note: {n}")
+        if n != warning:
+            print(f"note: {n}")
     return 0
 
 
