@@ -7,10 +7,10 @@ switches. Everything the kernels need is derived once by :meth:`Rules.tables`
 Presets
 -------
 ``foster`` (default; rules sources 000, 003, 001 of docs/rules.md), ``jaques`` (source 004
-as written) and ``french52`` (source 001, last paragraph). Every switch of docs/rules.md §3 and §4 is accepted
-with every preset where it makes sense; switches that do not apply to the player count
-are accepted and do nothing (§7.7). Combinations that cannot work are refused with a
-:class:`RulesError` that says why.
+as written) and ``french52`` (source 001, last paragraph). Every switch of docs/rules.md §3
+and §4 is accepted with every preset where it makes sense; switches that do not apply to the
+player count are accepted and do nothing (§7.7). Combinations that cannot work are refused
+with a :class:`RulesError` that says why.
 """
 from __future__ import annotations
 
