@@ -179,9 +179,9 @@ def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.Solv
     p[_k.K_MODE] = mode
     p[_k.K_TRUMP] = trump
     p[_k.K_TURNUP] = turnup
-    p[_k.K_EXPOSED] = int(bool(rules.v("exposed_trump")))
-    p[_k.K_NTFL] = int(bool(rules.v("no_trump_first_lead")))
-    p[_k.K_MUSTTRUMP] = int(bool(rules.v("must_trump")))
+    p[_k.K_EXPOSED] = int(rules.exposed_trump)
+    p[_k.K_NTFL] = int(rules.no_trump_first_lead)
+    p[_k.K_MUSTTRUMP] = int(rules.must_trump)
     p[_k.K_HALFN] = n // 2
     p[_k.K_HONMASK] = int(sum(1 << c for c in range(52) if hon[c] != 0))
     p[_k.K_MERGE] = int(_merge_ok(tp, rp, hon, rules.deck))
