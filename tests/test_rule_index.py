@@ -37,7 +37,7 @@ def _owner(node: ast.Attribute) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _modules(package: Path) -> tuple[tuple[str, tuple[ast.AST, ...]], ...]:
     """Every module of ``package``: its path relative to it and all its syntax nodes."""
     return tuple((path.relative_to(package).as_posix(),
