@@ -700,7 +700,7 @@ class EquityTable:
         idx = np.nonzero(self.prob[c])[0].astype(np.int64)
         code = np.zeros(len(idx), dtype=np.int64)
         after = np.zeros((len(idx), ns), dtype=np.int64)
-        tie = _TIE[self.rules.tie]
+        tie = int(self.rules.tie_rule)
         G.resolve_from_flags(sc, np.int64(flags), np.int64(unit), self.steps, self.tside, idx,
                              np.int64(self.target), np.int64(tie),
                              self.rules.game_at_once, code, after)
@@ -788,7 +788,7 @@ class EquityTable:
         running = sc.copy()
         flags = np.zeros(1, dtype=np.int64)
         w, _, _ = G.apply_unit_py(running, flags, np.ascontiguousarray(mat), tside,
-                                  np.int64(self.target), np.int64(_TIE[self.rules.tie]), at_once)
+                                  np.int64(self.target), np.int64(self.rules.tie_rule), at_once)
         if w >= 0:
             out = [0.0] * ns
             out[int(w)] = 1.0
@@ -860,9 +860,6 @@ class EquityTable:
                 "simulation_s": round(self.sim_s, 3), "dp_s": round(self.dp_s, 3),
                 "requested_hands": self.requested_hands or self.n_hands,
                 "partial": self.partial, "stopped": self.stopped or None}
-
-
-_TIE = {"count_out": G.TIE_COUNT_OUT, "higher_total": G.TIE_HIGHER_TOTAL, "replay": G.TIE_REPLAY}
 
 
 def _classes(rules: Rules, pols: tuple[Policy, ...]) -> tuple[bool, int, np.ndarray]:
@@ -939,7 +936,7 @@ def solve_equity(rules: Rules, u_steps: np.ndarray, u_tside: np.ndarray, prob: n
     T = rules.target
     ns = rules.n_sides
     at_once = rules.game_at_once
-    tie = _TIE[rules.tie]
+    tie = int(rules.tie_rule)
     c_n = prob.shape[0]
     u_steps = np.ascontiguousarray(u_steps, dtype=np.int64)
     u_tside = np.ascontiguousarray(u_tside, dtype=np.int64)
