@@ -374,11 +374,16 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
             writer.close()
     _print_result(res, as_json, run_dir)
     if report_dir is not None:
+        import time
+
         from .report import build_report
+        t0 = time.perf_counter()
         rep = build_report(rules, pols, n_deals=res.n_deals, seed=seed, out_dir=report_dir,
                            threads=threads, main=res, force=True,
                            progress=_say if show else None)
-        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
+        # the header's time is the main run's: the report's sweeps and figures come on top
+        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir} in "
+                   f"{time.perf_counter() - t0:.1f} s (its sweep runs and figures)", err=True)
     if res.interrupted:
         return 130          # like report, advise and odds: a script can tell it was cut short
     return None

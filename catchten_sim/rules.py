@@ -27,10 +27,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from .cards import RANK_CHARS, SUIT_CHARS, Rank, Suit, _shown, card_index, format_card
-from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_ATONCE, P_CARDPTS, P_DEAD,
-                              P_DECK, P_DECLARES, P_EXPOSED, P_MUSTTRUMP, P_N, P_NDEALT,
-                              P_NPARAMS, P_NSETS, P_NSIDES, P_NTFL, P_PERSET, P_REVOKE,
-                              P_SETSIZE, P_SHARE, P_TARGET, P_TDBONUS, P_TIE, REVOKE_CODES,
+from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_DEAD, P_N, P_NPARAMS, P_NSETS,
+                              P_NSIDES, P_PERSET, P_SETSIZE, P_SHARE, P_TARGET, P_TIE,
+                              REVOKE_CODES,
                               STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
                               STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
 from .errors import ParseError, RulesError, check_keys
@@ -123,7 +122,7 @@ def _all(value: Any, **per_preset: Any) -> dict[str, Any]:
 
 #: the switch registry (docs/rules.md §3, §4): one entry per switch
 REGISTRY: tuple[Switch, ...] = (
-    Switch("game_at_once", _BOOL, _all(False), "all", "§3, §7.13", "P_ATONCE",
+    Switch("game_at_once", _BOOL, _all(False), "all", "§3, §7.13", None,
            "a side reaching the target during a hand wins at once"),
     Switch("everyone_alone", _BOOL, _all(False), "4, 6 or 8 players", "§3, §7.8", None,
            "no partnerships", deal=(None, (4, 6, 8))),
@@ -131,7 +130,7 @@ REGISTRY: tuple[Switch, ...] = (
            "P_DEAD", "deal 35 of 36; the 36th is shown and laid aside",
            deal=(("foster",), (5, 7))),
     Switch("revoke", ("game", "hand", "forfeit"), _all("game", jaques="forfeit"), "all",
-           "§3, §7.4", "P_REVOKE", "what a revoke costs", Revoke),
+           "§3, §7.4", None, "what a revoke costs", Revoke),
     Switch("no_trump_first_lead", _BOOL, _all(False), "all", "§3, §7.6",
            "no_trump_first_lead", "the first lead of a set may not be a trump",
            deal=(None, None)),
@@ -706,21 +705,11 @@ class Rules:
         params[P_NSIDES] = self.n_sides
         params[P_NSETS] = self.n_sets
         params[P_SETSIZE] = self.set_size
-        params[P_NDEALT] = self.n_dealt
-        params[P_DECK] = len(self.deck)
         params[P_SHARE] = self.share
-        params[P_CARDPTS] = int(self.card_points)
         params[P_PERSET] = int(self.per_set_scoring)
         params[P_DEAD] = int(self.keep_dead_card)
-        params[P_NTFL] = int(self.no_trump_first_lead)
-        params[P_EXPOSED] = int(self.exposed_trump)
-        params[P_MUSTTRUMP] = int(self.must_trump)
-        params[P_DECLARES] = int(self.dealer_declares)
         params[P_TARGET] = self.target
         params[P_TIE] = int(self.tie_rule)
-        params[P_ATONCE] = int(self.game_at_once)
-        params[P_REVOKE] = int(self.revoke)
-        params[P_TDBONUS] = int(self.ten_bonus)
         deck = np.array(self.deck, dtype=np.int64)
         side_of_seat = np.array([self.side_of(s) for s in range(n)], dtype=np.int64)
         trump_power = np.zeros((5, 52), dtype=np.int64)
