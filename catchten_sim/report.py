@@ -346,7 +346,7 @@ def _rules_lines(rules: Rules, policy_text: str, n_deals: int, sweep: str | None
         f"Sides: {sides}",
         f"Trump order: {d['trump_order']}; honours: {honours}",
         f"Card points: {d['card_points']} (share {d['share']}, scored per "
-        f"{d['scoring_unit'].replace('the ', '')})",
+        f"{d['scoring_unit']})",
         f"Target {d['target']}, tie: {d['tie']}, revoke: {d['revoke']} (game rules: they do "
         "not change one deal's numbers)",
         "",

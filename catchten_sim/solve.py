@@ -295,9 +295,13 @@ def _load(record: Any) -> dict:
 
 def _deal_of(record: Any) -> _Deal:
     """Validate a hand record (``catchten score``'s checks and errors) into a deal."""
-    from .records import hand_from_record, record_kind, score_record
+    from .records import hand_from_record, record_kind, score_game, score_record
     data = _load(record)
     kind = record_kind(data)
+    hands = data.get("hands") if isinstance(data, dict) else None
+    if kind == "game record" and not any(isinstance(h, dict) for h in
+                                         (hands if isinstance(hands, list) else [])):
+        score_game(data)      # a malformed ``hands``, not a game: the error names the field
     if kind != "hand record":
         hint = ("one of its hands, its play stopped where the values are wanted"
                 if kind == "game record" else

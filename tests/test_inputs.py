@@ -228,3 +228,17 @@ def test_a_finished_deal_is_named_as_such_not_as_too_long_a_play():
     with pytest.raises(CatchTenError) as e:
         Position.from_dict(raw, r)
     assert (e.value.field, e.value.why) == ("play", "the deal is finished")
+
+
+@pytest.mark.parametrize("hands", ["x", [1, 2]])
+def test_solve_names_a_malformed_hands_field_not_the_kind_of_record(tmp_path, hands):
+    """A record with no dealer and a malformed ``hands`` is not called a game record by
+    ``solve`` (review of issue 8): the one error line names ``hands``, exit 2."""
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps({"players": 4, "hands": hands}))
+    res = _runner().invoke(cli, ["solve", str(f)])
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: hands: ") and res.stderr.count("\n") == 1
+    f.write_text(json.dumps({"players": 4, "hands": [{"dealer": 0}]}))
+    res = _runner().invoke(cli, ["solve", str(f)])
+    assert res.exit_code == 2 and res.stderr.startswith("error: record: not a hand record")
