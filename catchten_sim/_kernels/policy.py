@@ -179,11 +179,14 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     tmask = suit_mask(trump) if has_trumps else np.int64(0)
     beats_t = tab.beats[ix(trump)]
     if k == 0:
-        # 1. draw the Ten
-        if has_trumps and ten >= 0 and trump_leads[ix(myside)] < 2 and \
-                ((played >> ten) & 1) == 0 and ((hand >> ten) & 1) == 0:
+        # 1. draw the Ten; the rarely met condition first (two of the top three trumps in
+        # hand), so that the often unpredictable ones (the Ten out, trump leads) are
+        # seldom tested
+        if has_trumps and popcount(hand & tab.top3[ix(trump)]) >= 2 and ten >= 0 and \
+                trump_leads[ix(myside)] < 2 and ((played >> ten) & 1) == 0 and \
+                ((hand >> ten) & 1) == 0:
             lt = legal & tmask
-            if lt != 0 and popcount(hand & tab.top3[ix(trump)]) >= 2:
+            if lt != 0:
                 lane = ((lt & ~(np.int64(1) << ten)) >> np.int64(13 * trump)) & np.int64(0x1FFF)
                 if lane != 0:
                     return trump * 13 + top_trump[ix(lane)]
@@ -241,6 +244,12 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
             return ten
         if tenpow > win_pow and not opp_after_me:
             return ten
+    # 7. second hand low: with no honour in the trick and an opponent after, rules 6, 8
+    # and 9 below never apply (they need k != 1, an honour or no opponent after, and
+    # the partner not winning), so throw at once, before the unpredictable test of
+    # whether a card wins
+    if (k == 1) & (not trick_hon) & opp_after_me:
+        return _cheapest_throw(legal, hmask, tmask, tab.clow[ix(trump)])
     winners = legal & beats_win
     # 5. partner winning (and 10. when no card wins): throw
     if (winners != 0) & ((not partner_win) | ((not partner_safe) & trick_hon)):
