@@ -3,7 +3,7 @@
 
 Run from the repository root (the package installed, e.g. ``pip install -e .``)::
 
-    python benchmarks/bench_playout.py            # full run, about 2 minutes
+    python benchmarks/bench_playout.py            # full run, about 4 minutes
     python benchmarks/bench_playout.py --quick    # smoke run: fewer deals, noisier
     python benchmarks/bench_playout.py --json     # machine-readable
 
@@ -14,9 +14,13 @@ What it measures, in one invocation so that the ratios hold on a noisy machine:
   and all threads;
 * our deals per second through :func:`catchten_sim.simulate.simulate` (4 players, foster),
   policy ``random`` and ``heuristic``, 1 thread and all threads, compile time excluded
-  (one small warm-up run first). ``--repeat`` rounds, each running C, then ours
-  (random, heuristic) in turn; a rate is the median over the rounds, and a ratio to C the
-  median of the per-round ratios (a shared, loaded machine drifts between rounds);
+  (one small warm-up run first). ``--procs`` worker processes (default 3), one after the
+  other, each started with a different amount of environment (so its stack lands at a
+  different offset: this engine's speed moves by up to 30% from process to process with
+  it, see docs/speed.md), each running ``--repeat`` rounds of C, then ours (random,
+  heuristic) in turn; a rate is the median over all rounds of all processes, and a ratio
+  to C the median of the per-round ratios (a shared, loaded machine drifts between
+  rounds); the per-process medians are printed too;
 * cold start: ``catchten simulate --deals 1000`` in a subprocess with an empty
   NUMBA_CACHE_DIR (compile included), then warm start: the same command again with that
   cache;
@@ -130,6 +134,45 @@ def timed_cli(args: list[str], env: dict) -> tuple[float, int, float]:
     return info["wall"], info["rc"], kb / 1024.0
 
 
+# ----------------------------------------------------------------------------- worker
+def worker(job: dict) -> dict:
+    """One throughput process: ``repeat`` rounds of C then ours (random, heuristic) per
+    thread count; every run's rate, and each of ours as a ratio to that round's C."""
+    run, warm_s = make_runner()
+    exe = Path(job["exe"]) if job["exe"] else None
+    runs: dict = {}
+    ratios: dict = {}
+    stats: dict = {}
+    for th in job["threads"]:
+        for _ in range(job["repeat"]):
+            c = run_c(exe, job["n_c"], th) if exe is not None else None
+            if c is not None:
+                runs.setdefault(f"c_t{th}", []).append(c)
+            for policy, n in (("random", job["n_random"]), ("heuristic", job["n_heur"])):
+                r, res = run(policy, n, th)
+                stats[(policy, th)] = res
+                runs.setdefault(f"{policy}_t{th}", []).append(r)
+                if c is not None:
+                    ratios.setdefault(f"{policy}_t{th}", []).append(r / c)
+            # the heuristic against the random run just before it (a pair of one round)
+            hr = runs[f"heuristic_t{th}"][-1] / runs[f"random_t{th}"][-1]
+            ratios.setdefault(f"heuristic/random_t{th}", []).append(hr)
+    out = {"runs": runs, "ratios": ratios, "warm_s": warm_s}
+    # sanity: random play statistics (C baseline, 20M deals: 0.4246, 15.99 / 19.65)
+    res = stats.get(("random", 1))
+    if res is not None:
+        f = res.to_frame()
+        out["random_check"] = {"deals": res.n_deals, "p_caught": res.ten["p_caught"],
+                               "eldest_total": float(f.loc[1, "total_mean"]),
+                               "dealer_total": float(f.loc[4, "total_mean"])}
+    if len(job["threads"]) > 1:
+        d1 = stats[("heuristic", 1)].to_dict()
+        dn = stats[("heuristic", job["threads"][-1])].to_dict()
+        out["heuristic_threads_identical"] = all(d1[k] == dn[k]
+                                                 for k in ("ten", "positions", "sides"))
+    return out
+
+
 # ----------------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -141,7 +184,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-cold", action="store_true",
                     help="skip the cold/warm start subprocesses")
     ap.add_argument("--skip-memory", action="store_true", help="skip the memory subprocess")
+    ap.add_argument("--procs", type=int, default=3,
+                    help="throughput worker processes, each at another stack offset "
+                         "(default 3)")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if a.worker:
+        print(json.dumps(worker(json.loads(a.worker))))
+        return 0
+    if a.procs < 1 or (a.repeat is not None and a.repeat < 1):
+        ap.error("--procs and --repeat must be at least 1")
     quiet = a.json
     quick = a.quick
     repeat = a.repeat or (3 if quick else 5)
@@ -171,49 +223,43 @@ def main(argv: list[str] | None = None) -> int:
         else:
             log(f"built C baseline: {how}", quiet)
 
-        log("loading the kernel (warm-up run)…", quiet)
-        run, warm_s = make_runner()
-        out["in_process_warmup_s"] = round(warm_s, 3)
-
         thread_list = [1] if all_threads == 1 else [1, all_threads]
-        rates: dict = {}
-
+        log(f"throughput: {a.procs} processes at different stack offsets, {repeat} rounds "
+            f"each, medians over all rounds (C {n_c:,} deals, random {n_random:,}, "
+            f"heuristic {n_heur:,})…", quiet)
         runs: dict = {}
         ratios: dict = {}
-
-        log(f"throughput ({repeat} rounds, medians; C {n_c:,} deals, random {n_random:,}, "
-            f"heuristic {n_heur:,}):", quiet)
-        stats = {}
-        for th in thread_list:
-            for _ in range(repeat):
-                c = run_c(exe, n_c, th) if exe is not None else None
-                if c is not None:
-                    runs.setdefault(f"c_t{th}", []).append(c)
-                for policy, n in (("random", n_random), ("heuristic", n_heur)):
-                    r, res = run(policy, n, th)
-                    stats[(policy, th)] = res
-                    runs.setdefault(f"{policy}_t{th}", []).append(r)
-                    if c is not None:
-                        ratios.setdefault(f"{policy}_t{th}", []).append(r / c)
+        per_proc: list = []
+        for i in range(a.procs):
+            job = {"exe": str(exe) if exe is not None else None, "threads": thread_list,
+                   "repeat": repeat, "n_c": n_c, "n_random": n_random, "n_heur": n_heur}
+            # a different environment size puts the worker's stack at another offset
+            env = dict(os.environ, CATCHTEN_BENCH_PAD="x" * (97 * i))
+            r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker",
+                                json.dumps(job)], env=env, capture_output=True, text=True)
+            if r.returncode != 0:
+                raise RuntimeError(f"throughput worker failed: {r.stderr.strip()[-400:]}")
+            w = json.loads(r.stdout.strip().splitlines()[-1])
+            for key, vals in w["runs"].items():
+                runs.setdefault(key, []).extend(vals)
+            for key, vals in w["ratios"].items():
+                ratios.setdefault(key, []).extend(vals)
+            per_proc.append({k: round(statistics.median(v), 3) for k, v in w["ratios"].items()})
+            log(f"  process {i + 1}: " + ", ".join(f"{k} {v}" for k, v in per_proc[-1].items())
+                + f" (warm-up {w['warm_s']:.1f} s)", quiet)
+            out.setdefault("in_process_warmup_s", round(w["warm_s"], 3))
+            if i == 0:
+                out.update({k: w[k] for k in ("random_check", "heuristic_threads_identical")
+                            if k in w})
+        rates = {key: statistics.median(vals) for key, vals in runs.items()}
         for key, vals in runs.items():
-            rates[key] = statistics.median(vals)
             log(f"  {key:24s} {rates[key] / 1e6:8.3f} M deals/s  (runs: "
                 + ", ".join(f"{v / 1e6:.3f}" for v in vals) + ")", quiet)
-        out["ratio_to_c"] = {k: round(statistics.median(v), 3) for k, v in ratios.items()}
+        out["per_process"] = per_proc
+        med = {k: round(statistics.median(v), 3) for k, v in ratios.items()}
+        out["ratio_to_c"] = {k: v for k, v in med.items() if "/" not in k}
+        out["heuristic_vs_random"] = {k.split("_")[-1]: v for k, v in med.items() if "/" in k}
         out["deals_per_s"] = {k: round(v) for k, v in rates.items()}
-
-        # sanity: random play statistics (C baseline, 20M deals: 0.4246, 15.99 / 19.65)
-        res = stats.get(("random", 1))
-        if res is not None:
-            f = res.to_frame()
-            out["random_check"] = {"deals": res.n_deals, "p_caught": res.ten["p_caught"],
-                                   "eldest_total": float(f.loc[1, "total_mean"]),
-                                   "dealer_total": float(f.loc[4, "total_mean"])}
-        if len(thread_list) > 1:
-            d1 = stats[("heuristic", 1)].to_dict()
-            dn = stats[("heuristic", all_threads)].to_dict()
-            out["heuristic_threads_identical"] = all(
-                d1[k] == dn[k] for k in ("ten", "positions", "sides"))
 
         # cold and warm start
         if not a.skip_cold:
@@ -264,9 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         check("random 2 threads / 1 thread", None, TARGETS["two_thread_scaling"], False, "x",
               "one CPU thread available")
-    h1 = rates.get("heuristic_t1")
-    check("heuristic / random (1 thread)", h1 / r1 if (h1 and r1) else None,
-          TARGETS["heuristic_vs_random"], False, "ratio")
+    check("heuristic / random (1 thread)", out["heuristic_vs_random"].get("t1"),
+          TARGETS["heuristic_vs_random"], False, "ratio",
+          "median of the rounds' paired ratios")
     pm = out.get("peak_mem")
     check("peak memory, 10M heuristic deals", pm["mb"] if pm else None,
           TARGETS["peak_mem_mb"], True, "MB",

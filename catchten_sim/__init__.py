@@ -41,18 +41,21 @@ if TYPE_CHECKING:                         # pragma: no cover - for type checkers
     from .play import play as play
     from .simulate import simulate as simulate
     from .solve import solve as solve
+    from .state import PlayState as PlayState
 
 __version__ = "0.1.0"
 
-#: the public functions, each with the module that holds it
+#: the public functions (and the play core's ``PlayState``), each with the module that
+#: holds it
 FUNCTIONS = {"simulate": "simulate", "advise": "advise", "odds": "advise",
              "match": "match", "solve": "solve", "deal": "play", "play": "play",
-             "equity_table": "games"}
+             "equity_table": "games", "PlayState": "state"}
 
 __all__ = ["Card", "Hand", "Rank", "Suit", "format_card", "parse_card", "parse_cards",
            "CatchTenError", "DealNotGeneratedError", "IllegalPlayError", "ParseError",
            "PositionError", "RevokeError", "RulesError", "Rules", "__version__",
-           "simulate", "advise", "odds", "match", "solve", "deal", "play", "equity_table"]
+           "simulate", "advise", "odds", "match", "solve", "deal", "play", "equity_table",
+           "PlayState"]
 
 
 class _Package(types.ModuleType):

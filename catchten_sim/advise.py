@@ -566,6 +566,8 @@ class Advice:
     other: dict | None = None
     #: one line when the two evaluators disagree on the best card or on "lead a trump?"
     model_note: str = ""
+    #: seconds of ``elapsed_s`` spent compiling the engine's kernels (a cold numba cache)
+    compile_s: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "best", _card(self.best))
@@ -626,6 +628,7 @@ class Advice:
             "practical_margin": self.practical_margin,
             "verdict": None if self.margin is None else self.margin.verdict,
             "elapsed_s": round(self.elapsed_s, 3),
+            "compile_s": round(self.compile_s, 3),
             "seed": self.seed,
             "consistent_deals": float(self.n_consistent),
             "n_consistent_deals": int(round(self.n_consistent)),
@@ -913,7 +916,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     return Advice(position, pols, ev.name, objective, tuple(results), Card(cands[best_j]),
                   None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
-                  intervals, margin, acc, tuple(cands), exact_done, other_d, model_note)
+                  intervals, margin, acc, tuple(cands), exact_done, other_d, model_note,
+                  min(compile_seconds() - c0, elapsed))
 
 
 def _results(acc: _Acc, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
@@ -1134,6 +1138,8 @@ class Odds:
     partial: bool = False
     #: every consistent deal was played once (few enough: at most ``exact_max``)
     exact: bool = False
+    #: seconds of ``elapsed_s`` spent compiling the engine's kernels (a cold numba cache)
+    compile_s: float = 0.0
 
     def to_frame(self) -> pandas.DataFrame:
         """The distribution of our side's hand points: ``points``, ``p``, ``cum_p``."""
@@ -1157,6 +1163,7 @@ class Odds:
             "ten_lost_when_ours": None if self.ten_lost is None else self.ten_lost.to_dict(),
             "distribution": {str(k): _r(v, 6) for k, v in sorted(self.distribution.items())},
             "elapsed_s": round(self.elapsed_s, 3),
+            "compile_s": round(self.compile_s, 3),
             "requested_deals": self.requested or self.n_deals,
             "partial": self.partial,
             "exact": self.exact,
@@ -1209,7 +1216,9 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
         n_deals = sampler.n_deals
     ev = RolloutEvaluator(info, [KR.NO_CARD], pols, seed, used)
     my_side = rules.side_of(seat)
+    from .compile_notice import compile_seconds
     t0 = time.perf_counter()
+    c0 = compile_seconds()
     sums: dict[str, list[float]] = {k: [0.0, 0.0] for k in ("points", "diff", "card_points")}
     hist: dict[int, int] = {}
     k_ours = k_holder = k_lost = 0
@@ -1253,8 +1262,10 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
         lo, hi = wilson(k, n)
         return Estimate(k / n if n else math.nan, lo, hi, n)
 
+    elapsed = time.perf_counter() - t0
     return Odds(info, pols, seed, done, est("points"), est("diff"), est("card_points"),
                 prop(k_ours, done), prop(k_holder, done),
                 prop(k_lost, k_holder) if k_holder else None,
                 {k: v / done for k, v in sorted(hist.items())},
-                time.perf_counter() - t0, n_deals, partial, exact and not partial)
+                elapsed, n_deals, partial, exact and not partial,
+                min(compile_seconds() - c0, elapsed))

@@ -48,8 +48,10 @@ class CatchtenGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):  # noqa: D401
+        from . import runner
         from .compile_notice import compile_notice
         from .runner import notices
+        runner.LAST_RUN_DIR = None      # a Ctrl-C names this command's run directory only
         try:
             with compile_notice(lambda msg: click.echo(msg, err=True)), \
                     notices(lambda msg: click.echo(msg, err=True)):
@@ -370,11 +372,16 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
             writer.close()
     _print_result(res, as_json, run_dir)
     if report_dir is not None:
+        import time
+
         from .report import build_report
+        t0 = time.perf_counter()
         rep = build_report(rules, pols, n_deals=res.n_deals, seed=seed, out_dir=report_dir,
                            threads=threads, main=res, force=True,
                            progress=_say if show else None)
-        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
+        # the header's time is the main run's: the report's sweeps and figures come on top
+        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir} in "
+                   f"{time.perf_counter() - t0:.1f} s (its sweep runs and figures)", err=True)
     if res.interrupted:
         return 130          # like report, advise and odds: a script can tell it was cut short
     return None
@@ -543,8 +550,8 @@ FINISHED_MATCH = ("separated", "precision", "deals")
 #: fields of a result that describe the session that made it (its executor, its clock):
 #: left out of ``catchten summarize --json`` (with ``--sessions`` it gives ``compute_s``, the
 #: run's sessions' compute time, and ``run_on``, where they ran, instead)
-SUMMARY_DROPS = ("threads", "elapsed_s", "deals_per_s", "games_per_s", "simulation_s",
-                 "dp_s")
+SUMMARY_DROPS = ("threads", "elapsed_s", "compile_s", "deals_per_s", "games_per_s",
+                 "simulation_s", "dp_s")
 
 
 def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
@@ -977,7 +984,8 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 @click.option("--threads", "-t", type=int, default=None,
               help="Threads (default: all cores); results do not depend on it.")
 @click.option("--time", "time_limit", type=float, default=None,
-              help="Stop after this many seconds (whole chunks).")
+              help="Stop after this many seconds (whole chunks; a first run's one-time "
+                   "compile of the engine not counted).")
 @click.option("--precision", type=float, default=None,
               help="Stop at the first look whose 95% interval's half-width is at most this "
                    "many points per deal (not before, even when the interval excludes 0).")

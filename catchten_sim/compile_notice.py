@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterator
 
 from numba.core import event as _event
 
-__all__ = ["compile_notice", "compile_seconds", "notice_text", "COMPILE_SECONDS", "WHAT"]
+__all__ = ["compile_notice", "compile_seconds", "compiling_note", "notice_text",
+           "COMPILE_SECONDS", "WHAT"]
 
 #: cold compile time of each entry kernel (seconds, measured on a 2-core machine with
 #: ``NUMBA_CACHE_DIR`` pointing at an empty directory), by the kernel's function name;
@@ -49,7 +50,7 @@ _GROUPS: tuple[tuple[str, ...], ...] = (
 #: what the kernels of each module are, for the notice (by the entry kernel's module)
 WHAT: dict[str, str] = {
     "engine": "deal-and-play kernels",
-    "games": "whole-game and game-equity kernels",
+    "games": "whole-game and game-equity kernels",    # by kernel: KERNEL_WHAT
     "rollout": "advice kernels (sampler and rollouts)",
     "sampler": "advice kernels (sampler and rollouts)",
     "unrank": "advice kernels (sampler and rollouts)",
@@ -68,12 +69,29 @@ def _estimate(name: str) -> int | None:
     return None if sec is None else int(round(sec))
 
 
+#: entry kernels of a module that holds two kinds (the games module: whole games, and the
+#: game-equity table that advice with a score uses too)
+KERNEL_WHAT: dict[str, str] = {
+    "run_games": "whole-game kernels",
+    "apply_unit_py": "whole-game kernels",
+    "run_unit_samples": "game-equity kernels",
+    "equity_two_sides": "game-equity kernels",
+    "_solve_cycle": "game-equity kernels",
+}
+
+
+def _what(name: str, module: str) -> str:
+    return KERNEL_WHAT.get(name) or WHAT.get(module.rsplit(".", 1)[-1], "kernels")
+
+
 def notice_text(name: str, module: str) -> str:
-    """The notice for entry kernel ``name`` of module ``module`` starting to compile."""
-    what = WHAT.get(module.rsplit(".", 1)[-1], "kernels")
+    """The notice for entry kernel ``name`` of module ``module`` starting to compile (the
+    time is that of the whole kind compiled from an empty cache: a kind partly cached
+    takes less, hence "up to")."""
     sec = _estimate(name)
-    about = "" if sec is None else f"; about {sec} s, more on a busy machine"
-    return f"compiling the engine's {what} (first run of this kind of command only{about})"
+    about = "" if sec is None else f"; up to about {sec} s, more on a busy machine"
+    return (f"compiling the engine's {_what(name, module)} (first run of this kind of "
+            f"command only{about})")
 
 
 class _Notice(_event.Listener):
@@ -94,7 +112,7 @@ class _Notice(_event.Listener):
         func = getattr(disp, "py_func", None)
         name = getattr(func, "__name__", "")
         module = getattr(func, "__module__", "") or ""
-        what = WHAT.get(module.rsplit(".", 1)[-1], "kernels")
+        what = _what(name, module)
         if what in self.said:
             return
         self.said.add(what)
@@ -144,7 +162,7 @@ def compile_notice(say: Callable[[str], None]) -> Iterator[None]:
     ----------
     say : callable(str)
         Receives ``"compiling the engine's WHAT (first run of this kind of command only;
-        about N s, more on a busy machine)"`` once for each kind of kernel that compiles
+        up to about N s, more on a busy machine)"`` once for each kind of kernel that compiles
         (:data:`WHAT`: each kind of command compiles its own kernels on its first run, then
         loads them from the cache); N is the measured cold compile time on an idle 2-core
         machine of the entry kernel (and its group) that compiles first, left out when not
@@ -156,3 +174,10 @@ def compile_notice(say: Callable[[str], None]) -> Iterator[None]:
         yield
     finally:
         _event.unregister("numba:compile", listener)
+
+
+def compiling_note(seconds: float) -> str:
+    """What a result's time line adds after its seconds when the run compiled kernels:
+    ``", N s of it compiling the engine"``, or ``""`` when it compiled nothing (under
+    0.05 s)."""
+    return f", {seconds:.1f} s of it compiling the engine" if seconds >= 0.05 else ""

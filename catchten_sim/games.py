@@ -125,6 +125,7 @@ class GameSimulationResult:
     score_sum, score_sumsq : float64 (n_sides,): final running totals (at the moment of
         the win with ``game_at_once``)
     elapsed_s, threads
+    compile_s : float, seconds of ``elapsed_s`` spent compiling the engine (a cold cache)
     """
 
     rules: Rules
@@ -149,6 +150,7 @@ class GameSimulationResult:
     #: where the games ran: the executor's ``describe()``; empty when read from a run
     #: directory
     executor: str = ""
+    compile_s: float = 0.0
 
     # ---------------------------------------------------------------- views
     def p_win(self, side: int, first_dealer_side: int | None = None) -> tuple[float, float, float]:
@@ -259,6 +261,7 @@ class GameSimulationResult:
             "unfinished": self.unfinished,
             "threads": self.threads,
             "elapsed_s": round(self.elapsed_s, 3),
+            "compile_s": round(self.compile_s, 3),
         }
 
     def to_text(self) -> str:
@@ -307,9 +310,11 @@ class GameSimulationResult:
         lines.append("final scores: " + ", ".join(
             f"side {e['side']} {e['mean']:.2f}"
             + (f" (se {e['se']:.2f})" if e["se"] is not None else "") for e in d["final_scores"]))
-        lines.append(f"{self.elapsed_s:.2f} s on {self.executor}"
+        from .compile_notice import compiling_note
+        cs = compiling_note(self.compile_s)
+        lines.append(f"{self.elapsed_s:.2f} s on {self.executor}{cs}"
                      if self.threads and self.executor.startswith("Dask") else
-                     f"{self.elapsed_s:.2f} s on {self.threads} thread(s)" if self.threads
+                     f"{self.elapsed_s:.2f} s on {self.threads} thread(s){cs}" if self.threads
                      else "read from a run directory")
         return "\n".join(lines)
 
@@ -495,7 +500,8 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     return GameSimulationResult(rules, pols, seed, done, label, tuple(int(x) for x in start),
                                 wins, unfinished, hands_hist[:last + 1].copy(), how, co_steps,
                                 unit_hist, replays, games_rep, s_sum, s_sq, elapsed, used,
-                                interrupted, executor.describe() if used else "")
+                                interrupted, executor.describe() if used else "",
+                                run.compile_s if used else 0.0)
 
 
 # ------------------------------------------------------------------------------ equity
@@ -694,7 +700,7 @@ class EquityTable:
         idx = np.nonzero(self.prob[c])[0].astype(np.int64)
         code = np.zeros(len(idx), dtype=np.int64)
         after = np.zeros((len(idx), ns), dtype=np.int64)
-        tie = _TIE[self.rules.tie]
+        tie = int(self.rules.tie_rule)
         G.resolve_from_flags(sc, np.int64(flags), np.int64(unit), self.steps, self.tside, idx,
                              np.int64(self.target), np.int64(tie),
                              self.rules.game_at_once, code, after)
@@ -782,7 +788,7 @@ class EquityTable:
         running = sc.copy()
         flags = np.zeros(1, dtype=np.int64)
         w, _, _ = G.apply_unit_py(running, flags, np.ascontiguousarray(mat), tside,
-                                  np.int64(self.target), np.int64(_TIE[self.rules.tie]), at_once)
+                                  np.int64(self.target), np.int64(self.rules.tie_rule), at_once)
         if w >= 0:
             out = [0.0] * ns
             out[int(w)] = 1.0
@@ -854,9 +860,6 @@ class EquityTable:
                 "simulation_s": round(self.sim_s, 3), "dp_s": round(self.dp_s, 3),
                 "requested_hands": self.requested_hands or self.n_hands,
                 "partial": self.partial, "stopped": self.stopped or None}
-
-
-_TIE = {"count_out": G.TIE_COUNT_OUT, "higher_total": G.TIE_HIGHER_TOTAL, "replay": G.TIE_REPLAY}
 
 
 def _classes(rules: Rules, pols: tuple[Policy, ...]) -> tuple[bool, int, np.ndarray]:
@@ -933,7 +936,7 @@ def solve_equity(rules: Rules, u_steps: np.ndarray, u_tside: np.ndarray, prob: n
     T = rules.target
     ns = rules.n_sides
     at_once = rules.game_at_once
-    tie = _TIE[rules.tie]
+    tie = int(rules.tie_rule)
     c_n = prob.shape[0]
     u_steps = np.ascontiguousarray(u_steps, dtype=np.int64)
     u_tside = np.ascontiguousarray(u_tside, dtype=np.int64)

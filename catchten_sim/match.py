@@ -76,6 +76,8 @@ import numpy as np
 
 from ._kernels import engine as K
 from .aggregate import LookPlan, mean_se, normal_interval, verdict
+from . import compile_notice
+from .compile_notice import compiling_note
 from .errors import CatchTenError
 from .policies import Policy
 from .rules import Rules
@@ -161,7 +163,8 @@ class MatchResult:
         scored more than B's (ties count one half).
     beta : tuple of float, the control-variate coefficient per seating (from the pilot).
     pilot_deals : int; seatings : list of tuples (module docstring).
-    stop : one of :data:`STOPS`; z : float; elapsed_s : float; threads : int.
+    stop : one of :data:`STOPS`; z : float; elapsed_s : float; threads : int;
+    compile_s : float, seconds of ``elapsed_s`` spent compiling kernels (a cold cache).
     """
 
     rules: Rules
@@ -183,6 +186,7 @@ class MatchResult:
     elapsed_s: float
     threads: int
     history: list = field(default_factory=list, repr=False)
+    compile_s: float = 0.0
 
     @property
     def control_variate_used(self) -> bool:
@@ -251,6 +255,7 @@ class MatchResult:
             "z": None if _f(self.z) is None else round(self.z, 4),
             "threads": self.threads,
             "elapsed_s": round(self.elapsed_s, 3),
+            "compile_s": round(self.compile_s, 3),
         }
 
     def to_text(self) -> str:
@@ -285,7 +290,8 @@ class MatchResult:
             f"deal, {ci}",
             f"  deals won by {self.a.label}: {won}",
             ses,
-            f"  stop: {self.stop} ({crit}; {self.elapsed_s:.1f} s)",
+            f"  stop: {self.stop} ({crit}; {self.elapsed_s:.1f} s"
+            f"{compiling_note(self.compile_s)})",
         ]
         return "\n".join(lines)
 
@@ -499,7 +505,8 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     deals : int, most deals per seating (rounded up to whole rounds of ``players`` deals).
     seed : int, 0 … 2**64 - 1; the result depends only on it (never on ``threads``).
     threads : int or None (all cores).
-    time_limit : float seconds or None; checked after every chunk.
+    time_limit : float seconds or None; checked after every chunk (the engine's one-time
+        compile on a cold cache is not counted).
     precision : float or None: stop at a look once the interval's half-width is at most
         this many points per deal (and not before, even when the interval excludes 0;
         None: stop at the first look whose interval excludes 0). Needs the looks
@@ -563,6 +570,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     used = max_threads() if threads is None else threads
     plan = LookPlan(total_rounds, early=bool(stop_early))
     t0 = time.perf_counter()
+    c0 = compile_notice.compile_seconds()
     K_ = len(seatings(rules))
     use_cv = pilot_rounds >= 2
     task = _RoundsTask(rules, pa, pb, seed, use_cv=use_cv, solver_threads=used)
@@ -611,8 +619,9 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
                         state["stop"] = "separated"
 
     def stop_now() -> bool:
+        compiling = compile_notice.compile_seconds() - c0     # not counted
         if state["stop"] is None and time_limit is not None and sums.n < total_rounds \
-                and time.perf_counter() - t0 >= time_limit:
+                and time.perf_counter() - t0 - compiling >= time_limit:
             state["stop"] = "time"
         return state["stop"] is not None
 
@@ -645,14 +654,16 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     # without a pilot the estimate is the duplicate mean: no control variate se to show
     ses = {"plain": sums.se_plain(), "duplicate": se_d,
            "control_variate": se_y if use_cv else math.nan}
+    # a summary: the run's own compute time, never the read's
+    summary = rd.compute_seconds() if rd is not None and not rd.compute else None
+    elapsed = time.perf_counter() - t0 if summary is None else summary
     return MatchResult(rules, pa, pb, seed, sums.n * n, total_rounds * n, mu, (lo, hi), ses,
                        {"duplicate": md}, (mw, _clip01(wlo), _clip01(whi)),
                        tuple(float(v) for v in beta), pilot_rounds * n if use_cv else 0,
-                       seatings(rules), stop, z,
-                       # a summary: the run's own compute time, never the read's
-                       rd.compute_seconds() if rd is not None and not rd.compute
-                       else time.perf_counter() - t0,
-                       out.threads if executor is not None else 0, history)
+                       seatings(rules), stop, z, elapsed,
+                       out.threads if executor is not None else 0, history,
+                       0.0 if summary is not None
+                       else min(compile_notice.compile_seconds() - c0, elapsed))
 
 
 def _clip01(x: float) -> float:

@@ -50,7 +50,7 @@ from . import plotting as P
 from . import tables as T
 from .errors import CatchTenError, RulesError
 from .policies import Policy
-from .rules import PLAYERS_ALLOWED, PRESETS, Rules
+from .rules import PLAYERS_ALLOWED, PRESETS, REGISTRY, SWITCH_OF, Rules
 
 __all__ = ["build_report", "Report", "FORMATS", "FIGURES", "parse_formats",
            "default_out_dir", "prepare_out_dir", "sweep_deals_for", "variant_rules"]
@@ -74,28 +74,9 @@ FIGURE_NUMBERS = {"summary": 1, "ten_by_players": 2, "points_distribution": 3,
                   "holding_value": 7, "variants": 8, "policies": 9}
 
 #: switches that change a single deal (docs/rules.md §3-4), with where they apply:
-#: name -> (presets or None for all, player counts or None for all)
+#: name -> (presets or None for all, player counts or None for all); from the registry
 DEAL_SWITCHES: dict[str, tuple[tuple[str, ...] | None, tuple[int, ...] | None]] = {
-    "everyone_alone": (None, (4, 6, 8)),
-    "six_players": (("foster",), (6,)),
-    "six_as_three_pairs": (("jaques",), (6,)),
-    "keep_six_of_spades": (("foster",), (5, 7)),
-    "removed_six": (("foster",), (5, 7)),
-    "small_deal": (("foster",), (2, 3)),
-    "set_scoring": (("foster",), (2, 3)),
-    "no_trump_first_lead": (None, None),
-    "exposed_trump": (None, None),
-    "must_trump": (None, None),
-    "card_points": (None, None),
-    "ten_of_diamonds_bonus": (None, None),
-    "dealer_declares": (("jaques",), None),
-    "deck52": (("jaques",), (4,)),
-}
-_ALTERNATIVE = {"small_deal": {"sets": "whole", "whole": "sets"},
-                "set_scoring": {"per_set": "per_deal", "per_deal": "per_set"},
-                "card_points": {"on": "off", "off": "on"},
-                "removed_six": {"S": "C", "C": "S"},
-                "six_players": {"pairs": "triples", "triples": "pairs"}}
+    sw.name: sw.deal for sw in REGISTRY if sw.deal is not None}
 _HONOUR_NAMES = {"J": "Jack", "T": "Ten", "A": "Ace", "K": "King", "Q": "Queen", "9": "Nine"}
 
 
@@ -269,13 +250,12 @@ def variant_rules(rules: Rules) -> list[tuple[str, str, Rules]]:
         if name not in rules.variants:
             continue
         cur = rules.variants[name]
+        new: Any = SWITCH_OF[name].flipped(cur)
+        if new is None:
+            continue
         if isinstance(cur, bool):
-            new: Any = not cur
             label = f"with {name}" if new else f"without {name}"
         else:
-            new = _ALTERNATIVE.get(name, {}).get(cur)
-            if new is None:
-                continue
             label = f"{name}={new}"
         try:
             r = Rules(rules.preset, rules.players, {**given, name: new})

@@ -7,6 +7,7 @@ import click
 
 from .advise import STOP_REASONS, Advice, Odds, trump_answer
 from .cards import cards_of_mask, format_card
+from .compile_notice import compiling_note as _compiling
 
 
 def _pm(e, pct: bool = False, digits: int = 2) -> str:
@@ -134,7 +135,8 @@ def print_advice(a: Advice, console=None) -> None:
              f"{a.n_samples:,} sampled deals (of {a.n_consistent:.3g} consistent)")
     pols = "/".join(sorted({p.label for p in a.policies}))
     echo(f"{deals}, evaluator {a.evaluator}, policies {pols}"
-         f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s")
+         f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s"
+         + _compiling(a.compile_s))
     echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
     echo(a.intervals)
     _candidate_tables(a, con)
@@ -198,7 +200,7 @@ def print_odds(o: Odds) -> None:
     echo(f"{o.n_deals:,} deal{'' if o.n_deals == 1 else 's'} consistent with the hand, "
          f"played out by "
          f"{'/'.join(sorted({p.label for p in o.policies}))}; seed {o.seed}; "
-         f"{o.elapsed_s:.2f} s")
+         f"{o.elapsed_s:.2f} s" + _compiling(o.compile_s))
     echo(f"  our side's hand points     {_pm(o.points)}")
     echo(f"  minus best opposing side   {_pm(o.diff)}")
     echo(f"  card points                {_pm(o.card_points)}")

@@ -82,11 +82,13 @@ def print_simulation(res, console: Console | None = None) -> None:
     ten = d["ten"]
     n = res.rules.players
     lo, hi = ten["wilson95"]
+    from .compile_notice import compiling_note
+    compiling = compiling_note(d.get("compile_s", 0.0))
     con.print(f"[bold]{res.rules.label()}[/bold]  policies: {d['policies']['label']}  "
               f"deals: {d['deals']:,}  seed: {d['seed']}  "
-              + (f"({d['elapsed_s']:.1f} s on {res.executor}, deal rotates)"
+              + (f"({d['elapsed_s']:.1f} s{compiling} on {res.executor}, deal rotates)"
                  if d["threads"] and getattr(res, "executor", "").startswith("Dask") else
-                 f"({d['elapsed_s']:.1f} s, {d['threads']} threads, deal rotates)"
+                 f"({d['elapsed_s']:.1f} s{compiling}, {d['threads']} threads, deal rotates)"
                  if d["threads"] else "(read from a run directory, deal rotates)"))
     if ten["in_play"]:
         con.print(

@@ -27,18 +27,17 @@ from collections.abc import Mapping
 import numpy as np
 
 from .cards import RANK_CHARS, SUIT_CHARS, Rank, Suit, _shown, card_index, format_card
-from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_ATONCE, P_CARDPTS, P_DEAD,
-                              P_DECK, P_DECLARES, P_EXPOSED, P_MUSTTRUMP, P_N, P_NDEALT,
-                              P_NPARAMS, P_NSETS, P_NSIDES, P_NTFL, P_PERSET, P_REVOKE,
-                              P_SETSIZE, P_SHARE, P_TARGET, P_TDBONUS, P_TIE, REVOKE_CODES,
+from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_DEAD, P_N, P_NPARAMS, P_NSETS,
+                              P_NSIDES, P_PERSET, P_SETSIZE, P_SHARE, P_TARGET, P_TIE,
+                              REVOKE_CODES,
                               STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
                               STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
 from .errors import ParseError, RulesError, check_keys
 from .inputs import json_kind, read_text
 
 __all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "REGISTRY", "REVOKE_CODES", "Revoke",
-           "Rules", "SetScoring", "SixPlayers", "SmallDeal", "Switch", "TIE_CODES", "Tables",
-           "Tie", "switch_summary", "switch_table", "sweep_values"]
+           "Rules", "SWITCH_OF", "SetScoring", "SixPlayers", "SmallDeal", "Switch", "TIE_CODES",
+           "Tables", "Tie", "switch_summary", "switch_table", "sweep_values"]
 
 PRESETS = ("foster", "jaques", "french52")
 
@@ -92,7 +91,10 @@ class Switch:
     ``defaults`` the default per preset (a preset missing: not a switch of it);
     ``applies`` where it has an effect; ``section`` the docs/rules.md section; ``kernel`` the
     name of its field in :data:`Tables` (a switch flag) or of its ``P_*`` parameter, None
-    when only the Python side reads it; ``text`` one line for ``catchten rules``.
+    when only the Python side reads it; ``text`` one line for ``catchten rules``;
+    ``deal`` where it changes a single deal, as ``(presets, player counts)`` (None: all),
+    or None for a switch of the game only (the report's variant sweep flips the switches
+    with a ``deal``: booleans toggled, a two-word choice swapped).
     """
 
     name: str
@@ -103,6 +105,15 @@ class Switch:
     kernel: str | None
     text: str
     enum: Any = None
+    deal: tuple[tuple[str, ...] | None, tuple[int, ...] | None] | None = None
+
+    def flipped(self, value: Any) -> Any:
+        """The other value of a boolean or two-word switch (None for any other kind)."""
+        if self.kind is _BOOL:
+            return not value
+        if isinstance(self.kind, tuple) and len(self.kind) == 2 and value in self.kind:
+            return self.kind[1 - self.kind.index(value)]
+        return None
 
 
 def _all(value: Any, **per_preset: Any) -> dict[str, Any]:
@@ -111,45 +122,52 @@ def _all(value: Any, **per_preset: Any) -> dict[str, Any]:
 
 #: the switch registry (docs/rules.md §3, §4): one entry per switch
 REGISTRY: tuple[Switch, ...] = (
-    Switch("game_at_once", _BOOL, _all(False), "all", "§3, §7.13", "P_ATONCE",
+    Switch("game_at_once", _BOOL, _all(False), "all", "§3, §7.13", None,
            "a side reaching the target during a hand wins at once"),
     Switch("everyone_alone", _BOOL, _all(False), "4, 6 or 8 players", "§3, §7.8", None,
-           "no partnerships"),
+           "no partnerships", deal=(None, (4, 6, 8))),
     Switch("keep_six_of_spades", _BOOL, _all(False), "5 or 7 players (foster)", "§3, §7.7",
-           "P_DEAD", "deal 35 of 36; the 36th is shown and laid aside"),
+           "P_DEAD", "deal 35 of 36; the 36th is shown and laid aside",
+           deal=(("foster",), (5, 7))),
     Switch("revoke", ("game", "hand", "forfeit"), _all("game", jaques="forfeit"), "all",
-           "§3, §7.4", "P_REVOKE", "what a revoke costs", Revoke),
+           "§3, §7.4", None, "what a revoke costs", Revoke),
     Switch("no_trump_first_lead", _BOOL, _all(False), "all", "§3, §7.6",
-           "no_trump_first_lead", "the first lead of a set may not be a trump"),
+           "no_trump_first_lead", "the first lead of a set may not be a trump",
+           deal=(None, None)),
     Switch("exposed_trump", _BOOL, _all(False), "with a turn-up", "§3, §7.3", "exposed_trump",
-           "the turn-up is locked until the last two tricks"),
+           "the turn-up is locked until the last two tricks", deal=(None, None)),
     Switch("small_deal", ("sets", "whole"), _all("sets"), "2 or 3 players (foster)", "§3, §2",
-           "P_NSETS", "six-card sets, or the whole hand at once", SmallDeal),
+           "P_NSETS", "six-card sets, or the whole hand at once", SmallDeal,
+           deal=(("foster",), (2, 3))),
     Switch("set_scoring", ("per_set", "per_deal"), _all("per_set"), "with sets", "§3, §7.9",
-           "P_PERSET", "card points per set or per deal", SetScoring),
+           "P_PERSET", "card points per set or per deal", SetScoring,
+           deal=(("foster",), (2, 3))),
     Switch("target", _INT, _all(41, french52=40), "all", "§3", "P_TARGET",
            "points to win the game"),
     Switch("ten_of_diamonds_bonus", _BOOL, _all(False, french52=True), "all", "§3, §7.2",
-           "honours", "the 10♦ is worth 10 extra"),
+           "honours", "the 10♦ is worth 10 extra", deal=(None, None)),
     Switch("card_points", ("on", "off"), _all("on", jaques="off", french52="off"), "all",
-           "§3, §7.1", "card_points", "points for cards taken above the share"),
+           "§3, §7.1", "card_points", "points for cards taken above the share",
+           deal=(None, None)),
     Switch("removed_six", ("S", "C"), _all("S"), "5 or 7 players (foster)", "§3", "deck",
-           "which six is removed", Suit),
+           "which six is removed", Suit, deal=(("foster",), (5, 7))),
     Switch("must_trump", _BOOL, _all(False), "all", "§3, §4", "must_trump",
-           "void in the led suit: trump if able"),
+           "void in the led suit: trump if able", deal=(None, None)),
     Switch("six_players", ("pairs", "triples"), _all("pairs", jaques="triples"), "6 players",
-           "§3, §4", "side_of_seat", "three sides of 2 or two sides of 3", SixPlayers),
+           "§3, §4", "side_of_seat", "three sides of 2 or two sides of 3", SixPlayers,
+           deal=(("foster",), (6,))),
     Switch("tie", ("count_out", "higher_total", "replay"),
            _all("count_out", jaques="higher_total"), "all", "§3, §7.10, §7.11", "P_TIE",
            "several sides reach the target in one unit", Tie),
     Switch("six_as_three_pairs", _BOOL, {"jaques": False}, "6 players (jaques)", "§4",
-           "side_of_seat", "6 players as three sides of 2"),
+           "side_of_seat", "6 players as three sides of 2", deal=(("jaques",), (6,))),
     Switch("dealer_declares", _BOOL, {"jaques": False}, "jaques", "§4", "dealer_declares",
-           "the dealer names trumps or no trumps"),
+           "the dealer names trumps or no trumps", deal=(("jaques",), None)),
     Switch("deck52", _BOOL, {"jaques": False}, "4 players (jaques)", "§4", "deck",
-           "play with 52 cards"),
+           "play with 52 cards", deal=(("jaques",), (4,))),
 )
-_BY_NAME = {sw.name: sw for sw in REGISTRY}
+#: switch name -> its registry entry
+SWITCH_OF: Mapping[str, Switch] = {sw.name: sw for sw in REGISTRY}
 
 #: name -> (kind or allowed words, presets it belongs to (None = all)); from REGISTRY
 SWITCHES: dict[str, tuple[Any, tuple[str, ...] | None]] = {
@@ -196,7 +214,7 @@ def switch_summary() -> str:
 def sweep_values(name: str, preset: str) -> list[Any]:
     """The values of switch ``name`` other than ``preset``'s default (a variant sweep);
     for ``target``, the targets named by docs/rules.md §3 (31, 41, 51, 61)."""
-    sw = _BY_NAME[name]
+    sw = SWITCH_OF[name]
     default = sw.defaults[preset]
     if sw.kind == _BOOL:
         return [not default]
@@ -468,7 +486,7 @@ class Rules:
         return self.variants[name]
 
     def _word(self, name: str) -> Any:
-        sw = _BY_NAME[name]
+        sw = SWITCH_OF[name]
         word = self.variants[name]
         if sw.enum is Suit:
             return Suit[word]
@@ -674,21 +692,11 @@ class Rules:
         params[P_NSIDES] = self.n_sides
         params[P_NSETS] = self.n_sets
         params[P_SETSIZE] = self.set_size
-        params[P_NDEALT] = self.n_dealt
-        params[P_DECK] = len(self.deck)
         params[P_SHARE] = self.share
-        params[P_CARDPTS] = int(self.card_points)
         params[P_PERSET] = int(self.per_set_scoring)
         params[P_DEAD] = int(self.keep_dead_card)
-        params[P_NTFL] = int(self.no_trump_first_lead)
-        params[P_EXPOSED] = int(self.exposed_trump)
-        params[P_MUSTTRUMP] = int(self.must_trump)
-        params[P_DECLARES] = int(self.dealer_declares)
         params[P_TARGET] = self.target
         params[P_TIE] = int(self.tie_rule)
-        params[P_ATONCE] = int(self.game_at_once)
-        params[P_REVOKE] = int(self.revoke)
-        params[P_TDBONUS] = int(self.ten_bonus)
         deck = np.array(self.deck, dtype=np.int64)
         side_of_seat = np.array([self.side_of(s) for s in range(n)], dtype=np.int64)
         trump_power = np.zeros((5, 52), dtype=np.int64)

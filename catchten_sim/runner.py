@@ -1029,6 +1029,8 @@ class RunOutcome:
     interrupted: bool = False
     elapsed_s: float = 0.0
     threads: int = 1
+    #: seconds of ``elapsed_s`` this process spent compiling numba kernels (a cold cache)
+    compile_s: float = 0.0
 
 
 def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
@@ -1049,7 +1051,9 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
     CatchTenError
         Run directory errors (one line).
     """
+    from .compile_notice import compile_seconds
     start = time.perf_counter()
+    c0 = compile_seconds()
     total = int(edges[-1])
     out = RunOutcome()
     if run_dir is not None:
@@ -1075,6 +1079,7 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
     with run_dir.locked() if run_dir is not None else contextlib.nullcontext():
         _run_chunks(task, edges, executor, fold, out, todo, run_dir, progress, stop)
     out.elapsed_s = time.perf_counter() - start
+    out.compile_s = min(compile_seconds() - c0, out.elapsed_s)
     out.threads = executor.threads
     return out
 

@@ -91,6 +91,9 @@ class SimulationResult:
         The streamed sums behind every number.
     elapsed_s : float
         Wall time of the simulation (compile time included on a cold start).
+    compile_s : float
+        Seconds of ``elapsed_s`` spent compiling the engine's kernels (a cold numba cache;
+        0 when they were loaded from the cache). ``deals_per_s`` leaves them out.
     interrupted : bool
     """
 
@@ -108,6 +111,7 @@ class SimulationResult:
     #: where the deals ran: the executor's ``describe()`` (e.g. ``Dask LocalCluster, 2
     #: worker threads``); empty when read from a run directory
     executor: str = ""
+    compile_s: float = 0.0
 
     @property
     def ten(self) -> dict:
@@ -170,7 +174,9 @@ class SimulationResult:
             "sides": sides,
             "threads": self.threads,
             "elapsed_s": round(self.elapsed_s, 3),
-            "deals_per_s": (round(self.n_deals / self.elapsed_s) if self.elapsed_s > 0 else None),
+            "compile_s": round(self.compile_s, 3),
+            "deals_per_s": (round(self.n_deals / (self.elapsed_s - self.compile_s))
+                            if self.elapsed_s - self.compile_s > 0 else None),
         }
 
 
@@ -437,7 +443,7 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
     return SimulationResult(rules, pols, seed, out.items, n_deals, out.threads, acc,
                             out.elapsed_s, out.items < n_deals,
                             total[acc.flat.size:] if reduce is not None else None,
-                            executor.describe() if compute else "")
+                            executor.describe() if compute else "", out.compile_s)
 
 
 def open_run(run_dir: str | Path) -> tuple[Rules, tuple[Policy, ...], int, int, int, Any]:

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .cards import format_card
+from .cards import cards_of_mask, format_card
 from .errors import CatchTenError, IllegalPlayError, ParseError
 from .rules import Rules
 from ._kernels import solve as _k
@@ -179,9 +179,9 @@ def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.Solv
     p[_k.K_MODE] = mode
     p[_k.K_TRUMP] = trump
     p[_k.K_TURNUP] = turnup
-    p[_k.K_EXPOSED] = int(bool(rules.v("exposed_trump")))
-    p[_k.K_NTFL] = int(bool(rules.v("no_trump_first_lead")))
-    p[_k.K_MUSTTRUMP] = int(bool(rules.v("must_trump")))
+    p[_k.K_EXPOSED] = int(rules.exposed_trump)
+    p[_k.K_NTFL] = int(rules.no_trump_first_lead)
+    p[_k.K_MUSTTRUMP] = int(rules.must_trump)
     p[_k.K_HALFN] = n // 2
     p[_k.K_HONMASK] = int(sum(1 << c for c in range(52) if hon[c] != 0))
     p[_k.K_MERGE] = int(_merge_ok(tp, rp, hon, rules.deck))
@@ -329,21 +329,15 @@ def _tables_of(deal: _Deal) -> _k.SolveTables:
 
 
 def _mover(deal: _Deal, play: Sequence[int]) -> int:
-    """The seat to move after ``play`` (replays trick winners with the same tables)."""
-    r = deal.rules
-    t = _tables_of(deal)
-    n = r.players
-    leader = (deal.dealer + 1) % n
-    trick: list[int] = []
+    """The seat to move after ``play`` (the play core's :class:`~catchten_sim.state.PlayState`
+    replays it: trick winners, sets)."""
+    from .state import PlayState
+    ps = PlayState(deal.rules, deal.dealer,
+                   [[cards_of_mask(int(m)) for m in row] for row in deal.masks],
+                   turnup=deal.turnup)
     for c in play:
-        trick.append(c)
-        if len(trick) == n:
-            led = trick[0] // 13
-            best = max(range(n), key=lambda i: t.tp[trick[i]] if t.tp[trick[i]] > 0
-                       else (t.rp[trick[i]] if trick[i] // 13 == led else 0))
-            leader = (leader + best) % n
-            trick = []
-    return (leader + len(trick)) % n
+        ps.play(int(c))
+    return ps.to_move
 
 
 def solve_values(record: Any, *, root_side: int | None = None,

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from catchten_sim.cli import cli
 
 CASES = Path(__file__).resolve().parent / "cases"
-TIMING_KEYS = ("elapsed_s", "deals_per_s", "threads")
+TIMING_KEYS = ("elapsed_s", "compile_s", "deals_per_s", "threads")
 
 
 def _runner() -> CliRunner:

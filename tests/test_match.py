@@ -17,7 +17,7 @@ from catchten_sim.policies import Policy
 from catchten_sim.rules import Rules
 
 R4 = Rules.from_options("foster", 4, (), None)
-TIMING = ("elapsed_s", "threads")
+TIMING = ("elapsed_s", "compile_s", "threads")
 
 
 def _run(*args: str):

@@ -110,7 +110,7 @@ assert [c[0] for c in BASE] == ["foster2", "foster3", "foster4", "foster5", "fos
                                 "foster7", "foster8", "jaques4", "jaques6", "french52"]
 
 DEALS_PER_CONFIG = 20
-TIMING_KEYS = ("elapsed_s", "deals_per_s", "threads")
+TIMING_KEYS = ("elapsed_s", "compile_s", "deals_per_s", "threads")
 
 
 def _script(rng: random.Random, n_cards: int) -> list[int]:

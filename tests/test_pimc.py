@@ -412,6 +412,9 @@ def test_ctrl_c_before_the_first_batch_says_nothing_finished(monkeypatch, capsys
         raise KeyboardInterrupt
 
     monkeypatch.setattr(adv, "advise", interrupted)
+    from catchten_sim import runner
+    # an earlier command of this process used a run directory: not this one's
+    monkeypatch.setattr(runner, "LAST_RUN_DIR", CASES)
     for extra in ([], ["--json"]):
         with pytest.raises(SystemExit) as e:
             cli.main(["advise", str(CASES / "foster4_left3_lead_01.json"), *extra])

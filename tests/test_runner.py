@@ -22,7 +22,7 @@ from catchten_sim.cli import cli
 from catchten_sim.simulate import resume, simulate, summarize
 
 ROOT = Path(__file__).resolve().parents[1]
-TIMING = ("elapsed_s", "deals_per_s", "threads")
+TIMING = ("elapsed_s", "compile_s", "deals_per_s", "threads")
 
 
 def numbers(res) -> dict:
@@ -267,6 +267,7 @@ def test_games_on_the_engine_do_not_depend_on_threads_or_chunks():
                              **kw)
         d = res.to_dict()
         d.pop("elapsed_s", None)
+        d.pop("compile_s", None)
         d.pop("threads", None)
         firsts = [f for f, _ in rows]
         assert firsts == sorted(firsts) and firsts[0] == 0     # rows arrive in game order
@@ -313,7 +314,7 @@ def _resume_json(d: Path) -> dict:
                              catch_exceptions=False)
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
-    for k in ("elapsed_s", "threads", "simulation_s", "dp_s"):
+    for k in ("elapsed_s", "compile_s", "threads", "simulation_s", "dp_s"):
         out.pop(k, None)
     return out
 
@@ -331,7 +332,7 @@ def test_match_killed_then_resumed_gives_the_same_numbers(tmp_path):
     got = _resume_json(d)
     whole = match(Rules("foster", 4), "random", "heuristic", deals=600000, seed=8, pilot=0,
                   stop_early=False).to_dict()
-    for k in ("elapsed_s", "threads"):
+    for k in ("elapsed_s", "compile_s", "threads"):
         whole.pop(k)
     # the resume wrote the report the killed command asked for (--report)
     files = got.pop("report")
@@ -354,6 +355,7 @@ def test_match_run_dir_keeps_the_looks_of_a_plain_run(tmp_path):
     again = from_run_dir(d, threads=2).to_dict()
     for x in (plain, first, again):
         x.pop("elapsed_s")
+        x.pop("compile_s")
         x.pop("threads")
     assert plain == first == again and plain["stop"] == "separated"
     assert (d / "pilot.json").exists()
@@ -392,6 +394,7 @@ def test_games_resume_and_summarize(tmp_path):
     got = from_run_dir(d, threads=1).to_dict()
     for x in (whole, got):
         x.pop("elapsed_s")
+        x.pop("compile_s")
         x.pop("threads")
     assert got == whole
 
@@ -500,7 +503,7 @@ def test_match_games_and_equity_on_a_cluster_equal_threads():
     r4, r2 = Rules("foster", 4), Rules("foster", 2)
 
     def strip(d: dict) -> dict:
-        return {k: v for k, v in d.items() if k not in ("elapsed_s", "threads")}
+        return {k: v for k, v in d.items() if k not in ("elapsed_s", "compile_s", "threads")}
 
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
                                   dashboard_address=None, silence_logs=50) as cluster:
@@ -661,7 +664,7 @@ def test_summarize_json_is_the_same_bytes_on_every_read(tmp_path, kind):
     assert reads[0].exit_code == 0, reads[0].output
     assert reads[0].stdout == reads[1].stdout
     got = json.loads(reads[0].stdout)
-    assert not set(got) & {"threads", "elapsed_s", "deals_per_s"}
+    assert not set(got) & {"threads", "elapsed_s", "compile_s", "deals_per_s"}
     plain = json.loads(CliRunner().invoke(cli, ["summarize", str(d), "--json"]).stdout)
     assert not set(plain) & {"compute_s", "run_on", "threads", "elapsed_s"}
     assert plain == {k: v for k, v in got.items() if k not in ("compute_s", "run_on")}
@@ -926,3 +929,80 @@ def test_resume_of_a_finished_report_draws_again_only_what_needs_it(tmp_path):
     res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
     assert res.exit_code == 0 and "already finished" not in res.stderr, res.output
     assert chunk.is_file()
+
+
+def test_compile_time_is_reported_apart_and_left_out_of_the_speed(monkeypatch, capsys):
+    """A first run's compile (a cold numba cache) is named in the header and in
+    ``compile_s``, and ``deals_per_s`` counts the deals' time only (review of the solver and
+    PIMC, Low 9: the first run's header time included compiling)."""
+    import dataclasses
+    import io
+
+    from rich.console import Console
+
+    from catchten_sim import compile_notice
+    from catchten_sim.games import simulate_games
+    from catchten_sim.report_text import print_simulation
+
+    def clock(*readings):
+        """A fake compile clock: these readings in turn, then the last one again."""
+        it = iter(readings)
+        last = [readings[-1]]
+
+        def read():
+            last[0] = next(it, last[0])
+            return last[0]
+        monkeypatch.setattr(compile_notice, "compile_seconds", read)
+
+    clock(100.0, 103.5, 200.0, 201.25)                  # 3.5 s, then 1.25 s compiling
+    res = simulate(Rules("foster", 4), "random", n_deals=4000, seed=3, threads=1)
+    assert res.compile_s == pytest.approx(min(3.5, res.elapsed_s))
+    d = res.to_dict()
+    assert d["compile_s"] == round(res.compile_s, 3)
+    real = res.elapsed_s - res.compile_s
+    if real > 0:
+        assert d["deals_per_s"] == round(4000 / real)
+    buf = io.StringIO()
+    print_simulation(dataclasses.replace(res, elapsed_s=5.0, compile_s=3.5),
+                     Console(file=buf, width=120))
+    assert "(5.0 s, 3.5 s of it compiling the engine, 1 threads, deal" in buf.getvalue()
+    g = simulate_games(Rules("foster", 4), "random", n_games=20, seed=3, threads=1)
+    assert g.compile_s == pytest.approx(min(1.25, g.elapsed_s))
+    text = dataclasses.replace(g, elapsed_s=2.0, compile_s=1.25).to_text()
+    assert text.endswith("2.00 s on 1 thread(s), 1.2 s of it compiling the engine")
+    assert "compiling" not in dataclasses.replace(g, compile_s=0.0).to_text()
+    # advice: odds and advise say it too
+    from catchten_sim.advise import advise, odds
+    from catchten_sim.cards import parse_cards
+    from catchten_sim.report_advise import print_advice
+    hand = parse_cards("JS AS 9S KH QH 7D 8C 9C TC".split())
+    clock(10.0, 10.5)
+    o = odds(Rules("foster", 4), hand, parse_cards(["7S"])[0], seat=0, dealer=3,
+             n_deals=2000, seed=2)
+    assert o.compile_s == pytest.approx(min(0.5, o.elapsed_s))
+    assert o.to_dict()["compile_s"] == round(o.compile_s, 3)
+    clock(10.0, 12.0)
+    a = advise(Path(__file__).parent.parent / "examples" / "position-lead.json",
+               samples=2000, time_limit=None, seed=2, threads=1)
+    assert a.compile_s == pytest.approx(min(2.0, a.elapsed_s))
+    assert a.to_dict()["compile_s"] == round(a.compile_s, 3)
+    capsys.readouterr()
+    print_advice(dataclasses.replace(a, elapsed_s=3.0, compile_s=2.0))
+    assert ", seed 2, 3.00 s, 2.0 s of it compiling the engine\n" in capsys.readouterr().out
+    # a match: compile time named, and not counted against its time limit
+    from catchten_sim.match import match
+    clock(0.0, 1000.0)
+    m = match(Rules("foster", 4), "random", "heuristic", deals=400, seed=1, pilot=0,
+              stop_early=False, time_limit=50.0, threads=1)
+    assert m.stop == "deals" and m.compile_s == pytest.approx(min(1000.0, m.elapsed_s))
+    assert m.to_dict()["compile_s"] == round(m.compile_s, 3)
+    text = dataclasses.replace(m, elapsed_s=40.0, compile_s=35.0).to_text()
+    assert "; 40.0 s, 35.0 s of it compiling the engine)" in text
+    # a warm run: nothing compiled, nothing said
+    clock(7.0)
+    warm = simulate(Rules("foster", 4), "random", n_deals=4000, seed=3, threads=1)
+    assert warm.compile_s == 0.0 and warm.to_dict()["deals_per_s"] == round(
+        4000 / warm.elapsed_s)
+    buf = io.StringIO()
+    print_simulation(warm, Console(file=buf, width=120))
+    assert "compiling" not in buf.getvalue()

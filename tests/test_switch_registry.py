@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from catchten_sim._kernels import layout
+
 from catchten_sim.rules import (DEFAULTS, PRESETS, REGISTRY, Revoke, Rules, SWITCHES, Tie,
                                 switch_summary, switch_table, sweep_values)
 
@@ -32,11 +34,31 @@ def test_typed_attributes_match_the_words(preset) -> None:
     assert r.revoke == Revoke[r.variants["revoke"].upper()]
     assert r.tie_rule == Tie[r.variants["tie"].upper()]
     t = r.tables()
-    assert int(t.params[15]) == int(r.tie_rule) and int(t.params[17]) == int(r.revoke)
+    assert int(t.params[layout.P_TIE]) == int(r.tie_rule)
     for sw in REGISTRY:
         if preset in sw.defaults:
             for value in sweep_values(sw.name, preset):
                 assert value != sw.defaults[preset]
+
+
+def test_every_kernel_field_of_the_registry_exists_and_is_read():
+    """A switch's ``kernel`` names a field of the tables bundle or a ``P_*`` parameter that
+    a kernel reads (no parameter is only written: issue 8 "delete unused params")."""
+    from catchten_sim.rules import Tables
+    kernels = "".join(f.read_text() for f in
+                      (Path(__file__).parent.parent / "catchten_sim" / "_kernels").glob("*.py"))
+    for sw in REGISTRY:
+        if sw.kernel is None:
+            continue
+        if sw.kernel.startswith("P_"):
+            assert hasattr(layout, sw.kernel), sw.name
+            assert re.search(rf"\[\s*{sw.kernel}\s*\]", kernels), sw.name
+        else:
+            assert sw.kernel in Tables._fields, sw.name
+    names = [n for n in dir(layout) if n.startswith("P_") and n != "P_NPARAMS"]
+    assert sorted(getattr(layout, n) for n in names) == list(range(layout.P_NPARAMS))
+    for n in names:                     # every parameter is read by some kernel
+        assert re.search(rf"\[\s*{n}\s*\]", kernels), n
 
 
 def test_rules_switches_command_lists_every_switch() -> None:

@@ -230,7 +230,14 @@ def test_compile_notice_names_each_kind_of_kernel_once_with_its_time():
     assert said == [notice_text("run_chunk", "catchten_sim._kernels.engine"),
                     notice_text("solve_batch", "catchten_sim._kernels.solve")]
     assert said[1] == ("compiling the engine's double-dummy solver (first run of this kind "
-                       "of command only; about 35 s, more on a busy machine)")
+                       "of command only; up to about 35 s, more on a busy machine)")
+    # the games module holds two kinds: each is named for itself
+    said.clear()
+    with compile_notice(said.append):
+        kernel("catchten_sim._kernels.games", "run_unit_samples")(1)
+        kernel("catchten_sim._kernels.games", "run_games")(1)
+    assert [m.split(" (")[0] for m in said] == [
+        "compiling the engine's game-equity kernels", "compiling the engine's whole-game kernels"]
 
 
 # --------------------------------------------------------------------------- Python API

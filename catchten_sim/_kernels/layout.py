@@ -32,22 +32,14 @@ P_N = 0           # players
 P_NSIDES = 1      # sides (docs/rules.md §2, §7.8)
 P_NSETS = 2       # six-card sets per deal (1 when the hand is dealt whole; §2)
 P_SETSIZE = 3     # cards per player per set
-P_NDEALT = 4      # cards dealt (deck less a card laid aside; §3 keep_six_of_spades)
-P_DECK = 5        # cards in the pack
-P_SHARE = 6       # share of a side per scoring unit (§2, §7.1)
-P_CARDPTS = 7     # card_points on (§3)
-P_PERSET = 8      # set_scoring per_set with sets (§3, §7.9)
-P_DEAD = 9        # a card is laid aside (keep_six_of_spades, §3, §7.7)
-P_NTFL = 10       # no_trump_first_lead (§3, §7.6)
-P_EXPOSED = 11    # exposed_trump (§3, §7.3)
-P_MUSTTRUMP = 12  # must_trump (§4)
-P_DECLARES = 13   # dealer_declares (§4)
-P_TARGET = 14     # target (§3)
-P_TIE = 15        # tie, a TIE_* code (§3)
-P_ATONCE = 16     # game_at_once (§3, §7.13)
-P_REVOKE = 17     # revoke, a REVOKE_* code (§3, §7.4)
-P_TDBONUS = 18    # ten_of_diamonds_bonus (§3, §7.2)
-P_NPARAMS = 19
+P_SHARE = 4       # share of a side per scoring unit (§2, §7.1)
+P_PERSET = 5      # set_scoring per_set with sets (§3, §7.9)
+P_DEAD = 6        # a card is laid aside (keep_six_of_spades, §3, §7.7)
+P_TARGET = 7      # target (§3)
+P_TIE = 8         # tie, a TIE_* code (§3)
+P_NPARAMS = 9
+# (only what a kernel reads: the play switches are fields of ``Tables`` named after them,
+# ``game_at_once`` is an argument of the games kernel, ``revoke`` is never played)
 
 NO_TRUMPS = 4
 
