@@ -232,22 +232,6 @@ def rng_below_s(s, n):
 
 
 @njit(inline="always", **JIT)
-def rng_below_at(s, j, n):
-    """The ``r`` of the ``j``-th of successive :func:`rng_below_s` calls from the state
-    ``s`` (``j >= 1``; that call's bound ``n``), computed straight from ``s``: the state
-    is a Weyl sequence, so the draws do not wait for each other (a loop of them is
-    vectorised)."""
-    x = mix64(s + U64(j) * _GAMMA)
-    return np.int64(((x >> _S32) * U64(n)) >> _S32)
-
-
-@njit(inline="always", **JIT)
-def rng_skip(s, j):
-    """The state after ``j`` draws from ``s``."""
-    return s + U64(j) * _GAMMA
-
-
-@njit(inline="always", **JIT)
 def _next(state):
     """:func:`rng_step` on a 1-element uint64 state array."""
     s, x = rng_step(state[0])

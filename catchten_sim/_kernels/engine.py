@@ -73,11 +73,10 @@ FRESH = (_Z, _Z, _Z, _Z, _Z, _Z, np.int64(-1))
 #: ``batch`` (BATCH, batch_width) the results of a batch of deals played by
 #: :func:`_play_batch` (:func:`batch_row`). ``lane``: a :data:`Lane`, the second of two
 #: deals played in lockstep by :func:`play_random2` (the first is played in the arrays
-#: above); its ``set_hands`` also holds the deal :func:`_play_batch` deals next, and
-#: ``draws`` (52,) that deal's random draws (:func:`.deal.deal_begin`).
+#: above); its ``set_hands`` also holds the deal :func:`_play_batch` deals next.
 Scratch = namedtuple("Scratch", ["set_hands", "hands", "owner", "cap", "seat_tricks",
                                  "trump_leads", "spos", "side_acc", "c_sums", "c_seat",
-                                 "c_hist", "c_adv", "lane", "batch", "draws"])
+                                 "c_hist", "c_adv", "lane", "batch"])
 #: deals per call of :func:`_play_batch`
 BATCH = 32
 #: the play arrays of :data:`Scratch` (same names, shapes and meaning) for the second of
@@ -113,11 +112,10 @@ def scratch(tab) -> Scratch:
     n_sides = int(params[P_NSIDES])
     shapes = [(n_sets, n), (n,), (52,), (n_sets, n_sides), (n,), (n_sides,), (1,),
               (F_HONOURS_DEALT + 1, n_sides), (n, n_sides, 2, F_SEAT_TRICKS), (n, n, 2),
-              (n, n_sides, 3, HIST), (n, n_sides, 2), (BATCH, batch_width(n, n_sets, n_sides)),
-              (52,)]
+              (n, n_sides, 3, HIST), (n, n_sides, 2), (BATCH, batch_width(n, n_sets, n_sides))]
     lane = Lane._make(padded_zeros(shapes[:5], [None, None, -1, None, None]))
-    arrays = padded_zeros(shapes, [None, None, -1] + [None] * 11)
-    return Scratch._make(arrays[:-2] + [lane] + arrays[-2:])
+    arrays = padded_zeros(shapes, [None, None, -1] + [None] * 10)
+    return Scratch._make(arrays[:-1] + [lane, arrays[-1]])
 
 
 def batch_width(n, n_sets, n_sides):
@@ -130,7 +128,7 @@ def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do
               only_random, start, resume):
     """:func:`play_and_deal` without dealing a next deal: ``(ten_taker, s)``."""
     z = np.int64(0)
-    nd = (False, scr.set_hands, scr.owner, (np.uint64(0), z, z, z, z, z))
+    nd = (False, scr.set_hands, (np.uint64(0), z, z, z, z, z))
     ten_taker, s, _ = play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script,
                                     logs, do_log, only_random, start, resume, nd)
     return ten_taker, s
@@ -166,10 +164,9 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
         zeroed); True: resume from ``start``, adding to ``cap``, ``seat_tricks`` and
         ``trump_leads`` as the caller filled them (the current trick's lead is not in
         ``trump_leads`` yet: it is counted when the trick ends).
-    nd : ``(deal_next, hands_next, draws, dl)``: with ``deal_next`` (a compile-time
-        bool), the next deal is dealt into ``hands_next`` one card per card played, from
-        the dealing state ``dl`` and the ``draws`` of :func:`.deal.deal_begin` (nothing
-        when its position is -1), and
+    nd : ``(deal_next, hands_next, dl)``: with ``deal_next`` (a compile-time bool), the
+        next deal is dealt into ``hands_next`` one card per card played, from the dealing
+        state ``dl`` of :func:`.deal.deal_begin` (nothing when its position is -1), and
         finished after the play: its chain of dependent steps runs beside the play's.
 
     Returns
@@ -224,7 +221,7 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
             seat_tricks[p] = 0
         for sd in range(trump_leads.shape[0]):
             trump_leads[sd] = 0
-    deal_next, hands_next, draws, dl = nd
+    deal_next, hands_next, dl = nd
     d_s, d_rest, d_i, d_seat, d_st, d_left = dl
     psc = n * set_size
     st_first = t_index // set_size
@@ -256,7 +253,7 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
             for k in range(k0, n):
                 if deal_next and d_i >= 0:
                     d_s, d_rest, d_i, d_seat, d_st, d_left = deal_step(
-                        (d_s, d_rest, d_i, d_seat, d_st, d_left), hands_next, n, psc, draws)
+                        (d_s, d_rest, d_i, d_seat, d_st, d_left), hands_next, n, psc)
                 hand = hands_cur[ix(seat)]
                 legal = legal_cards(hand, lock, k, ledmask, t == 0, tmask, ntfl, must_trump)
                 pol = POL_RANDOM if only_random else policies[ix(seat)]
@@ -290,7 +287,7 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
             t_index += 1
     while deal_next and d_i >= 0:
         d_s, d_rest, d_i, d_seat, d_st, d_left = deal_step(
-            (d_s, d_rest, d_i, d_seat, d_st, d_left), hands_next, n, psc, draws)
+            (d_s, d_rest, d_i, d_seat, d_st, d_left), hands_next, n, psc)
     return ten_taker, s, d_s
 
 
@@ -604,7 +601,7 @@ PlayTables = namedtuple("PlayTables", ["deck_mask", "dealer_declares", "honours"
                                        "beats", "clow", "cwin", "pw", "top3", "opp_after"])
 PlayScratch = namedtuple("PlayScratch", ["set_hands", "hands", "owner", "cap", "seat_tricks",
                                          "trump_leads", "spos", "side_acc", "next_hands",
-                                         "batch", "draws"])
+                                         "batch"])
 
 
 @njit(inline="always", **JIT)
@@ -656,11 +653,10 @@ def _play_batch(tab, sp, scr, policies, seed, ia, m):
         tu_n = z
         dl = (np.uint64(0), z, np.int64(-1), z, z, z)
         if deal_next:
-            tu_n, dl = deal_begin(tab, sp, dn, rng_seed(seed, a + 1), scr.next_hands,
-                                  scr.draws)
+            tu_n, dl = deal_begin(tab, sp, dn, rng_seed(seed, a + 1), scr.next_hands)
         ten_taker, s, s_n = play_and_deal(tab, sp, scr, a % n, trump, turnup, policies, s,
                                           scr.spos, logs, False, False, FRESH, False,
-                                          (True, scr.next_hands, scr.draws, dl))
+                                          (True, scr.next_hands, dl))
         batch_row(scr, scr.batch[ix(j)], trump, ten_taker, True)
         if deal_next:
             trump, turnup = fix_trumps(tab, scr.next_hands, dn, tu_n)
@@ -707,7 +703,7 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
                           tab.beats, tab.clow, tab.cwin, tab.pw, tab.top3, tab.opp_after)
     play_scr = PlayScratch(scr.set_hands, scr.hands, scr.owner, scr.cap, scr.seat_tricks,
                            scr.trump_leads, scr.spos, scr.side_acc, lane.set_hands,
-                           scr.batch, scr.draws)
+                           scr.batch)
     i = 0
     tr_b = 0
     tt_b = -1

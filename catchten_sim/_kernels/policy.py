@@ -165,41 +165,25 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     trump or of the led suit (:func:`policy_tables`); all such cards at once are
     :func:`_safe_cards`. The cheapest cards are found by mask arithmetic
     (:func:`_cheapest_throw`, :func:`_cheapest_win`), with the same choices (and ties)
-    as the loops over the cost tables that define them. Where the order of the tests
-    does not change the choice, a test that is seldom met or that decides many calls
-    comes before the unpredictable ones (a mispredicted branch costs ~15 cycles): the
-    second hand's throw (7.) before the one-legal-card test, rule 1's two top trumps
-    first (checked by benchmarks/heuristic_digest.py).
+    as the loops over the cost tables that define them.
     """
-    hmask = tab.hon_mask[ix(trump)]
-    has_trumps = trump < NO_TRUMPS
-    tmask = suit_mask(trump) if has_trumps else np.int64(0)
-    # 7. second hand low: an opponent led no honour and an opponent plays after: no rule
-    # but the throw (10.) applies (4. needs the partner winning or nobody after; 6., 8.
-    # and 9. an honour, k != 1 or nobody after; 5. the partner winning). Asked first, as
-    # it decides most second hands (the throw of one legal card is that card) without
-    # the unpredictable one-legal-card test
-    if k == 1:
-        if ((tm & hmask) == 0) & (tab.opp_after[ix(seat), 1] != 0) & \
-                (tab.side_of_seat[ix(win[1])] != tab.side_of_seat[ix(seat)]):
-            return _cheapest_throw(legal, hmask, tmask, tab.clow[ix(trump)])
     if (legal & (legal - 1)) == 0:
         return lowest_index(legal)
     top_trump = tab.top_trump
     ten = tab.ten_card[ix(trump)]
+    hmask = tab.hon_mask[ix(trump)]
     played = played | tm
     unseen = tab.deck_mask & ~played & ~hand
     myside = tab.side_of_seat[ix(seat)]
+    has_trumps = trump < NO_TRUMPS
+    tmask = suit_mask(trump) if has_trumps else np.int64(0)
     beats_t = tab.beats[ix(trump)]
     if k == 0:
-        # 1. draw the Ten; the rarely met condition first (two of the top three trumps in
-        # hand), so that the often unpredictable ones (the Ten out, trump leads) are
-        # seldom tested
-        if has_trumps and popcount(hand & tab.top3[ix(trump)]) >= 2 and ten >= 0 and \
-                trump_leads[ix(myside)] < 2 and ((played >> ten) & 1) == 0 and \
-                ((hand >> ten) & 1) == 0:
+        # 1. draw the Ten
+        if has_trumps and ten >= 0 and trump_leads[ix(myside)] < 2 and \
+                ((played >> ten) & 1) == 0 and ((hand >> ten) & 1) == 0:
             lt = legal & tmask
-            if lt != 0:
+            if lt != 0 and popcount(hand & tab.top3[ix(trump)]) >= 2:
                 lane = ((lt & ~(np.int64(1) << ten)) >> np.int64(13 * trump)) & np.int64(0x1FFF)
                 if lane != 0:
                     return trump * 13 + top_trump[ix(lane)]
