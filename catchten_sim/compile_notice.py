@@ -73,7 +73,7 @@ def _estimate(name: str) -> int | None:
 #: game-equity table that advice with a score uses too)
 KERNEL_WHAT: dict[str, str] = {
     "run_games": "whole-game kernels",
-    "apply_unit_py": "whole-game kernels",
+    "apply_unit_py": "game-equity kernels",
     "run_unit_samples": "game-equity kernels",
     "equity_two_sides": "game-equity kernels",
     "_solve_cycle": "game-equity kernels",

@@ -4,8 +4,9 @@ A read of a switch is found by parsing every module of the package (comments, do
 and messages do not count): the switch's value taken from a ``Rules`` (``rules.NAME``,
 ``r.NAME``, ``self.rules.NAME``, inside ``rules.py`` also ``self.NAME``; ``rules.v("NAME")``;
 ``….variants["NAME"]`` / ``.variants.get("NAME")``), the kernel flag named after the
-switch taken from the tables bundle (``tab.NAME``), or the switch's ``P_*`` parameter
-(registry ``kernel``) read in any module. The index must list exactly the files that
+switch taken from the tables bundle (``tab.NAME``), the switch's ``P_*`` parameter
+(registry ``kernel``), or its index in the kernels' shape tuple (``S_*``) or the solver's
+parameters (``K_*``), read in any module. The index must list exactly the files that
 read each switch, so that a new reader cannot be added without the index saying so.
 """
 from __future__ import annotations
@@ -22,19 +23,25 @@ from catchten_sim.rules import REGISTRY
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "catchten_sim"
 INDEX = ROOT / "docs" / "rule_index.md"
-RULES_OBJECTS = {"rules", "r", "rl"}
+RULES_OBJECTS = {"rules", "r", "rl", "probe"}
 TABLE_OBJECTS = {"tab", "t", "tables"}
 #: the typed attribute of a word switch when it is not the switch's name
 TYPED = {"tie": {"tie", "tie_rule"}, "revoke": {"revoke", "revoke_penalty"}}
+#: kernel-side copies of a switch: its index in the shape tuple (``_kernels/spec.py``,
+#: ``S_*``) and in the solver's parameters (``_kernels/solve.py``, ``K_*``)
+INDICES = {"no_trump_first_lead": {"S_NTFL", "K_NTFL"},
+           "exposed_trump": {"S_EXPOSED", "K_EXPOSED"},
+           "must_trump": {"S_MUSTTRUMP", "K_MUSTTRUMP"},
+           "set_scoring": {"S_PERSET"}, "small_deal": {"S_NSETS", "K_NSETS"},
+           "keep_six_of_spades": {"S_DEAD"}}
 
 
 def _owner(node: ast.Attribute) -> str | None:
+    """The name an attribute is read from (``rules`` in ``self.rules.x``); a name ending in
+    ``rules`` (``deal_rules``) counts as ``rules``."""
     v = node.value
-    if isinstance(v, ast.Name):
-        return v.id
-    if isinstance(v, ast.Attribute):
-        return v.attr
-    return None
+    name = v.id if isinstance(v, ast.Name) else v.attr if isinstance(v, ast.Attribute) else None
+    return "rules" if name is not None and name.endswith("rules") else name
 
 
 @functools.cache
@@ -48,7 +55,8 @@ def _modules(package: Path) -> tuple[tuple[str, tuple[ast.AST, ...]], ...]:
 def readers(sw) -> set[str]:
     """Files of the package (relative to ``catchten_sim/``) that read switch ``sw``."""
     attrs = TYPED.get(sw.name, {sw.name})
-    param = sw.kernel if sw.kernel and sw.kernel.startswith("P_") else None
+    names = INDICES.get(sw.name, set()) | (
+        {sw.kernel} if sw.kernel and sw.kernel.startswith("P_") else set())
     field = sw.kernel if sw.kernel == sw.name else None
     found = set()
     for rel, nodes in _modules(PACKAGE):
@@ -69,7 +77,7 @@ def readers(sw) -> set[str]:
                     and node.slice.value == sw.name and isinstance(node.value, ast.Attribute) \
                     and node.value.attr == "variants":
                 hit = True
-            elif isinstance(node, ast.Name) and param is not None and node.id == param \
+            elif isinstance(node, ast.Name) and node.id in names \
                     and isinstance(node.ctx, ast.Load):
                 hit = True
             if hit:
@@ -114,7 +122,9 @@ def test_a_new_reader_would_be_found(tmp_path, monkeypatch):
     (pkg / "e.py").write_text("x = 1\n# rules.must_trump in a comment\n"
                               "def f():\n    '''tab.must_trump'''\n    return 'must_trump'\n")
     (pkg / "g.py").write_text("def f(p):\n    return p[P_TIE]\n")
+    (pkg / "h.py").write_text("def f(sp):\n    return sp[S_MUSTTRUMP]\n")
+    (pkg / "i.py").write_text("def f(deal_rules):\n    return deal_rules.must_trump\n")
     monkeypatch.setattr(__import__(__name__), "PACKAGE", pkg)
     by_name = {sw.name: sw for sw in REGISTRY}
-    assert readers(by_name["must_trump"]) == {"a.py", "b.py", "c.py", "d.py"}
+    assert readers(by_name["must_trump"]) == {"a.py", "b.py", "c.py", "d.py", "h.py", "i.py"}
     assert readers(by_name["tie"]) == {"g.py"}

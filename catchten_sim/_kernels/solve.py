@@ -56,11 +56,12 @@ With two sides and card points the card points are linear in the tricks (one sid
 ``c`` cards of the unit's ``2 * share``: the difference is ``c - share``), so each trick is
 worth ``±(honours + players / 2)`` and no card count enters the key.
 
-Rules of play come from the same rank and honour tables as every kernel (built by
-:func:`catchten_sim.solve.solver_tables` from ``Rules.tables()``); legality and tricks are
-the solver's own make/unmake code (not yet :func:`.trick.legal_cards`; docs/rule_index.md
-says so), checked against a brute-force minimax and :class:`catchten_sim.state.PlayState`
-by the tests: follow suit, ``must_trump``,
+Rules of play are the play core's: :func:`_legal` is :func:`.trick.legal_cards` (with
+:func:`.trick.lock_bit`), tricks are won by :func:`.trick.winning_card` and card points
+counted by :func:`.scoring.card_points`, over the same rank and honour tables as every
+kernel (:func:`catchten_sim.solve.solver_tables` builds them from ``Rules.tables()``); the
+switches come in as the solver's ``K_*`` parameters, which the quick-trick bounds
+(:func:`_quick`) also read, since a bound must respect them: follow suit, ``must_trump``,
 ``no_trump_first_lead`` on the first lead of every set, ``exposed_trump`` (the turn-up is
 locked until the deal's last two tricks), six-card sets loaded one after another (the winner
 of a set's last trick leads to the next), per-set or per-deal scoring (RULES.md §1-§3, §7.6).
