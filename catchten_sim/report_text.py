@@ -60,7 +60,8 @@ def print_rules(d: dict[str, Any]) -> None:
                                               if d["count_out_order"] else ""))
     t.add_row("revoke", d["revoke"])
     t.add_row("first dealer", d["first_dealer"])
-    switches = ", ".join(f"{k}={v}" for k, v in sorted(d["variants"].items()))
+    switches = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                         for k, v in sorted(d["variants"].items()))
     t.add_row("switches", switches)
     _console.print(t)
 

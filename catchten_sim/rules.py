@@ -242,7 +242,7 @@ _STEP_OF_RANK = {Rank.TEN: STEP_TEN, Rank.ACE: STEP_ACE, Rank.KING: STEP_KING,
 
 
 #: what a bad value of a true/false or a number switch is told (a word switch lists its words)
-_ALLOWED_BOOL = "true or false"
+_ALLOWED_BOOL = "true or false; yes/no, on/off and 1/0 are read as them"
 _ALLOWED_INT = "a whole number of points, 1 to 10000"
 
 
