@@ -50,7 +50,6 @@ so they are the hand's final scores):
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 from collections.abc import Callable, Mapping, Sequence
@@ -751,9 +750,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     cands = legal_cards(info)
     if not cands:
         raise CatchTenError("hand", "no legal card", "the player to move holds no card")
-    from .compile_notice import compile_seconds
-    t0 = time.perf_counter()
-    c0 = compile_seconds()        # --time leaves out the engine's one-time compile
+    from .compile_notice import Stopwatch
+    clock = Stopwatch()           # --time leaves out the engine's one-time compile
     ev_key = str(evaluator).strip().lower()
     if ev_key == "dd":
         eq, eq_why = None, ("P(win) and the points/Ten measures are not available with the "
@@ -859,8 +857,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             if done >= total:
                 stop = "exact" if exact else "samples"
                 break
-            if time_limit is not None and (time.perf_counter() - t0
-                                           - (compile_seconds() - c0)) >= time_limit:
+            if time_limit is not None and clock.working() >= time_limit:
                 stop = "time"
                 break
     except KeyboardInterrupt:
@@ -887,7 +884,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                         "error only (fixed sample, z 1.96)"))
     else:
         intervals = plan.describe(done)
-    elapsed = time.perf_counter() - t0
+    elapsed = clock.elapsed()
     order, second_j = _rank(acc, cands, equiv)
     results = _results(acc, cands, order, equiv, names, z, info, exact_done)
     best_j = order[0]
@@ -917,7 +914,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                   None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
                   intervals, margin, acc, tuple(cands), exact_done, other_d, model_note,
-                  min(compile_seconds() - c0, elapsed))
+                  clock.compile_s(elapsed))
 
 
 def _results(acc: _Acc, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
@@ -1216,9 +1213,8 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
         n_deals = sampler.n_deals
     ev = RolloutEvaluator(info, [KR.NO_CARD], pols, seed, used)
     my_side = rules.side_of(seat)
-    from .compile_notice import compile_seconds
-    t0 = time.perf_counter()
-    c0 = compile_seconds()
+    from .compile_notice import Stopwatch
+    clock = Stopwatch()
     sums: dict[str, list[float]] = {k: [0.0, 0.0] for k in ("points", "diff", "card_points")}
     hist: dict[int, int] = {}
     k_ours = k_holder = k_lost = 0
@@ -1262,10 +1258,9 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
         lo, hi = wilson(k, n)
         return Estimate(k / n if n else math.nan, lo, hi, n)
 
-    elapsed = time.perf_counter() - t0
+    elapsed = clock.elapsed()
     return Odds(info, pols, seed, done, est("points"), est("diff"), est("card_points"),
                 prop(k_ours, done), prop(k_holder, done),
                 prop(k_lost, k_holder) if k_holder else None,
                 {k: v / done for k, v in sorted(hist.items())},
-                elapsed, n_deals, partial, exact and not partial,
-                min(compile_seconds() - c0, elapsed))
+                elapsed, n_deals, partial, exact and not partial, clock.compile_s(elapsed))

@@ -272,17 +272,16 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
     dealing, target, tie and revoke rules."""
     rules = make_rules(preset, players, variants, rules_file)
     if switches:
-        from .rules import switch_table
+        from .rules import spell_value, switch_table
         table = switch_table(rules.preset)
         if as_json:
             _emit_json(table)
             return
-        def spell(v) -> str:   # true/false as the TOML writes them; words as the registry
-            return str(v).lower() if isinstance(v, bool) else str(v)
         for row in table:
             values = row["values"] if isinstance(row["values"], str) else \
-                "|".join(spell(v) for v in row["values"])
-            click.echo(f"{row['name']:22s} {values:30s} default {spell(row['default']):12s}"
+                "|".join(spell_value(v) for v in row["values"])
+            click.echo(f"{row['name']:22s} {values:30s} default "
+                       f"{spell_value(row['default']):12s}"
                        f" {row['section']:17s} {row['applies']}: {row['text']}")
         return
     d = rules.describe()

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 
 from numba.core import event as _event
 
-__all__ = ["compile_notice", "compile_seconds", "compiling_note", "notice_text",
+__all__ = ["Stopwatch", "compile_notice", "compile_seconds", "compiling_note", "notice_text",
            "COMPILE_SECONDS", "WHAT"]
 
 #: cold compile time of each entry kernel (seconds, measured on a 2-core machine with
@@ -152,6 +152,28 @@ def compile_seconds() -> float:
     must not answer from fewer samples than a warm one."""
     running = time.perf_counter() - _CLOCK.t0 if _CLOCK.depth > 0 else 0.0
     return _CLOCK.total + running
+
+
+class Stopwatch:
+    """A job's clock, started when made: wall seconds since, and how many of them this
+    process spent compiling numba kernels (a cold cache). A time limit counts
+    :meth:`working` (the one-time compile left out); a result reports
+    :meth:`compile_s` beside its elapsed time."""
+
+    def __init__(self) -> None:
+        self.t0 = time.perf_counter()
+        self.c0 = compile_seconds()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+    def working(self) -> float:
+        """Seconds since the start, less those spent compiling."""
+        return self.elapsed() - (compile_seconds() - self.c0)
+
+    def compile_s(self, elapsed: float) -> float:
+        """Seconds of ``elapsed`` (a reading of :meth:`elapsed`) spent compiling."""
+        return min(compile_seconds() - self.c0, elapsed)
 
 
 @contextmanager

@@ -67,7 +67,6 @@ error: its ``ci95``, ``se``, ``z`` and ``deals_saved_factor`` are nan (null in J
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import Any
@@ -569,8 +568,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     pilot_rounds = -(-pilot // n)
     used = max_threads() if threads is None else threads
     plan = LookPlan(total_rounds, early=bool(stop_early))
-    t0 = time.perf_counter()
-    c0 = compile_notice.compile_seconds()
+    clock = compile_notice.Stopwatch()
     K_ = len(seatings(rules))
     use_cv = pilot_rounds >= 2
     task = _RoundsTask(rules, pa, pb, seed, use_cv=use_cv, solver_threads=used)
@@ -619,9 +617,8 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
                         state["stop"] = "separated"
 
     def stop_now() -> bool:
-        compiling = compile_notice.compile_seconds() - c0     # not counted
         if state["stop"] is None and time_limit is not None and sums.n < total_rounds \
-                and time.perf_counter() - t0 - compiling >= time_limit:
+                and clock.working() >= time_limit:      # the one-time compile not counted
             state["stop"] = "time"
         return state["stop"] is not None
 
@@ -656,14 +653,13 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
            "control_variate": se_y if use_cv else math.nan}
     # a summary: the run's own compute time, never the read's
     summary = rd.compute_seconds() if rd is not None and not rd.compute else None
-    elapsed = time.perf_counter() - t0 if summary is None else summary
+    elapsed = clock.elapsed() if summary is None else summary
     return MatchResult(rules, pa, pb, seed, sums.n * n, total_rounds * n, mu, (lo, hi), ses,
                        {"duplicate": md}, (mw, _clip01(wlo), _clip01(whi)),
                        tuple(float(v) for v in beta), pilot_rounds * n if use_cv else 0,
                        seatings(rules), stop, z, elapsed,
                        out.threads if executor is not None else 0, history,
-                       0.0 if summary is not None
-                       else min(compile_notice.compile_seconds() - c0, elapsed))
+                       0.0 if summary is not None else clock.compile_s(elapsed))
 
 
 def _clip01(x: float) -> float:

@@ -60,8 +60,8 @@ def print_rules(d: dict[str, Any]) -> None:
                                               if d["count_out_order"] else ""))
     t.add_row("revoke", d["revoke"])
     t.add_row("first dealer", d["first_dealer"])
-    switches = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-                         for k, v in sorted(d["variants"].items()))
+    from .rules import spell_value
+    switches = ", ".join(f"{k}={spell_value(v)}" for k, v in sorted(d["variants"].items()))
     t.add_row("switches", switches)
     _console.print(t)
 

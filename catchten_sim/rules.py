@@ -37,7 +37,7 @@ from .inputs import json_kind, read_text
 
 __all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "REGISTRY", "REVOKE_CODES", "Revoke",
            "Rules", "SWITCH_OF", "SetScoring", "SixPlayers", "SmallDeal", "Switch", "TIE_CODES",
-           "Tables", "Tie", "switch_summary", "switch_table", "sweep_values"]
+           "Tables", "Tie", "spell_value", "switch_summary", "switch_table", "sweep_values"]
 
 PRESETS = ("foster", "jaques", "french52")
 
@@ -195,6 +195,12 @@ def switch_table(preset: str | None = None) -> list[dict[str, Any]]:
                      "applies": sw.applies, "section": sw.section, "kernel": sw.kernel,
                      "text": sw.text})
     return rows
+
+
+def spell_value(value: Any) -> str:
+    """A switch value as the rules files and the registry write it: ``true``/``false``, a
+    number or a word."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def switch_summary() -> str:

@@ -1051,9 +1051,8 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
     CatchTenError
         Run directory errors (one line).
     """
-    from .compile_notice import compile_seconds
-    start = time.perf_counter()
-    c0 = compile_seconds()
+    from .compile_notice import Stopwatch
+    clock = Stopwatch()
     total = int(edges[-1])
     out = RunOutcome()
     if run_dir is not None:
@@ -1070,16 +1069,16 @@ def run(task: Any, edges: np.ndarray, executor: Any, fold: Any, *,
         out.elapsed_s = run_dir.compute_seconds()
         return out
     if stop is not None and out.done and stop():
-        out.elapsed_s = time.perf_counter() - start
+        out.elapsed_s = clock.elapsed()
         return out
     todo = [i for i in range(len(edges) - 1) if i not in out.done]
     if not todo:              # finished: no executor is started (no cluster, no threads)
-        out.elapsed_s = time.perf_counter() - start
+        out.elapsed_s = clock.elapsed()
         return out
     with run_dir.locked() if run_dir is not None else contextlib.nullcontext():
         _run_chunks(task, edges, executor, fold, out, todo, run_dir, progress, stop)
-    out.elapsed_s = time.perf_counter() - start
-    out.compile_s = min(compile_seconds() - c0, out.elapsed_s)
+    out.elapsed_s = clock.elapsed()
+    out.compile_s = clock.compile_s(out.elapsed_s)
     out.threads = executor.threads
     return out
 
