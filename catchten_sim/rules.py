@@ -15,6 +15,7 @@ with a :class:`RulesError` that says why.
 from __future__ import annotations
 
 import difflib
+import json
 import tomllib
 from collections import namedtuple
 from dataclasses import dataclass, field
@@ -673,8 +674,9 @@ class Rules:
             and 0 <= int(x) < self.target for x in scores)
         if ok:
             return None
-        shown = list(scores) if isinstance(scores, (list, tuple)) else scores
-        return (f"{shown!r}: {self.n_sides} whole numbers from 0 to {self.target - 1} "
+        shown = json.dumps(list(scores) if isinstance(scores, (list, tuple)) else scores,
+                           default=lambda x: int(x) if isinstance(x, np.integer) else str(x))
+        return (f"{shown}: {self.n_sides} whole numbers from 0 to {self.target - 1} "
                 "(below the target), one per side")
 
     @property
