@@ -334,7 +334,7 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
     for u in range(unit):                     # earlier sets of this hand, already scored
         for sd in range(r.n_sides):
             before[sd] += info.cap_honours[u][sd] + card_points(r, info.cap_cards[u][sd])
-    if max(before) >= r.target:
+    if max(before) >= table.target:
         return None, "P(win) not available: the game was decided before this set"
     ns = r.n_sides
     base = KR.N_R_FIXED + ns * KR.R_PER_SIDE

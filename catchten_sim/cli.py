@@ -1222,7 +1222,7 @@ def _print_equity(eq, summary: dict, as_json: bool, run_dir=None,
     """Print an equity table (``summary``: its JSON, with any extra keys; ``printed``: its
     JSON is out already)."""
     rules = eq.rules
-    T = rules.target
+    T = summary["target"]
     ns = rules.n_sides
     _with_start(eq, summary)
     code = 130 if eq.stopped == "interrupted" else None
@@ -1238,7 +1238,7 @@ def _print_equity(eq, summary: dict, as_json: bool, run_dir=None,
         click.echo(f"PARTIAL: interrupted after {eq.n_hands:,} of {eq.requested_hands:,} "
                    "deals; the table below is built from those"
                    + (f"; finish with: catchten resume {run_dir}" if run_dir else ""))
-    click.echo(f"{rules.label()}: game equity to {T}, tie={rules.tie}; {eq.n_hands:,} deals "
+    click.echo(f"{rules.label()}: game equity to {T}, tie={summary['tie']}; {eq.n_hands:,} deals "
                f"({summary['distinct_outcomes']:,} distinct outcomes), seed {eq.seed}; "
                + ("read from the cache" if summary["simulation_s"] == 0 and not run_dir else
                   f"simulation {summary['simulation_s']:.2f} s, DP {summary['dp_s']:.2f} s"))

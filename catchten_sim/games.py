@@ -424,11 +424,9 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     start = np.zeros(ns, dtype=np.int64)
     if start_scores is not None:
         sc = list(start_scores)
-        if len(sc) != ns or any(isinstance(x, bool) or not isinstance(x, (int, np.integer))
-                                or not 0 <= int(x) < rules.target for x in sc):
-            raise CatchTenError("score", "out of range",
-                                f"{sc!r}: one whole score per side ({ns}), each 0 … "
-                                f"{rules.target - 1}")
+        problem = rules.score_problem(sc)
+        if problem:
+            raise CatchTenError("score", "out of range", problem)
         start[:] = sc
     at_once = rules.game_at_once
     compact = not (at_once and ns > 2 and rules.tie != "count_out")
@@ -667,12 +665,9 @@ class EquityTable:
 
     def _scores(self, scores: Sequence[int]) -> np.ndarray:
         sc = list(scores)
-        if len(sc) != self.n_sides or any(isinstance(x, bool)
-                                          or not isinstance(x, (int, np.integer))
-                                          or not 0 <= int(x) < self.target for x in sc):
-            raise CatchTenError("score", "out of range",
-                                f"{sc!r}: one score per side ({self.n_sides}), each 0 … "
-                                f"{self.target - 1} (below the target)")
+        problem = self.rules.score_problem(sc)
+        if problem:
+            raise CatchTenError("score", "out of range", problem)
         return np.array(sc, dtype=np.int64)
 
     def _lookup(self, c: int, sc: np.ndarray) -> np.ndarray:

@@ -263,7 +263,7 @@ def _info_of(d: Any, seat: int, prefix: Sequence[int]) -> InfoSet:
     st = (len(prefix) // n) // r.set_size
     hand = [c for c in cards_of_mask(d.set_hands[st][seat]) if c not in set(prefix)]
     pos = Position(r, d.dealer, seat, tuple(hand), d.turnup, tuple(prefix), tuple(d.dead),
-                   None, d.trump if r.dealer_declares else None)
+                   None, d.trump if d.turnup is None else None)
     return pos.info()
 
 

@@ -242,13 +242,9 @@ class Position:
         dead = parse_cards(data.get("dead", []) or [], "dead")
         score = data.get("score")
         if score is not None:
-            if not isinstance(score, (list, tuple)) or len(score) != rules.n_sides or not all(
-                    isinstance(x, int) and not isinstance(x, bool) and 0 <= x < rules.target
-                    for x in score):
-                raise PositionError("score", "bad score",
-                                    f"{json.dumps(score, default=str)}: "
-                                    f"{rules.n_sides} whole numbers from 0 to "
-                                    f"{rules.target - 1}, one per side")
+            problem = rules.score_problem(score)
+            if problem:
+                raise PositionError("score", "bad score", problem)
             score = tuple(int(x) for x in score)
         trump = data.get("trump")
         if trump is not None:

@@ -675,6 +675,21 @@ class Rules:
     def target(self) -> int:
         return int(self.variants["target"])
 
+    def score_problem(self, scores: Any) -> str | None:
+        """What is wrong with ``scores`` as a game score before a deal, or None when it is
+        one: one whole number per side, each from 0 to ``target - 1`` (a side at the
+        target has won; docs/rules.md §2, §3 ``target``). The one check of a game score
+        that positions, game simulations and equity look-ups share; each caller raises
+        its own error with this text."""
+        ok = isinstance(scores, (list, tuple)) and len(scores) == self.n_sides and all(
+            isinstance(x, (int, np.integer)) and not isinstance(x, bool)
+            and 0 <= int(x) < self.target for x in scores)
+        if ok:
+            return None
+        shown = list(scores) if isinstance(scores, (list, tuple)) else scores
+        return (f"{shown!r}: {self.n_sides} whole numbers from 0 to {self.target - 1} "
+                "(below the target), one per side")
+
     @property
     def tie(self) -> str:
         return self.variants["tie"]

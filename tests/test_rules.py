@@ -864,3 +864,35 @@ def test_rules_from_toml_bad_values_and_missing_file(tmp_path) -> None:
     with pytest.raises(CatchTenError) as e:
         Rules.from_toml(tmp_path / "missing.toml")
     assert e.value.field == "rules-file"
+
+
+@pytest.mark.parametrize("scores, ok", [
+    ((0, 40), True), ([40, 40], True), ((41, 0), False), ((0, -1), False),
+    ((0,), False), ((0, 0, 0), False), ((True, 0), False), ((1.0, 0), False),
+    (("3", 0), False), ("30 0", False), (None, False)])
+def test_a_game_score_is_one_whole_number_per_side_below_the_target(scores, ok):
+    """§2/§3 ``target``: a side at the target has won, so a score before a deal is below
+    it; one check, shared by positions, game simulations and equity look-ups."""
+    r = Rules("foster", 4)                       # target 41, two sides
+    problem = r.score_problem(scores)
+    assert (problem is None) == ok
+    if not ok:
+        assert "0 to 40" in problem and "2 whole numbers" in problem
+    r31 = Rules("foster", 4, variants={"target": 31})
+    assert (r31.score_problem((30, 0)) is None) and r31.score_problem((31, 0))
+
+
+def test_positions_and_game_simulations_refuse_the_same_scores():
+    from catchten_sim.games import simulate_games
+    from catchten_sim.position import Position
+    r = Rules("foster", 4)
+    with pytest.raises(CatchTenError) as games_err:
+        simulate_games(r, n_games=10, start_scores=(41, 0))
+    data = {"rules": "foster", "players": 4, "dealer": 0, "seat": 1,
+            "hand": ["AS", "KS", "QS", "JS", "TS", "9S", "8S", "7S", "6S", "5S", "4S", "3S",
+                     "2S"], "turnup": "2H", "score": [41, 0]}
+    with pytest.raises(CatchTenError) as pos_err:
+        Position.from_dict(data, r)
+    assert games_err.value.field == pos_err.value.field == "score"
+    assert r.score_problem([41, 0]) in games_err.value.line()
+    assert r.score_problem([41, 0]) in pos_err.value.line()
