@@ -28,7 +28,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .cards import RANK_CHARS, SUIT_CHARS, Rank, Suit, _shown, card_index, format_card
-from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_DEAD, P_N, P_NPARAMS, P_NSETS,
+from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_N, P_NPARAMS, P_NSETS,
                               P_NSIDES, P_PERSET, P_SETSIZE, P_SHARE, P_TARGET, P_TIE,
                               REVOKE_CODES,
                               STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
@@ -38,7 +38,8 @@ from .inputs import json_kind, read_text
 
 __all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "REGISTRY", "REVOKE_CODES", "Revoke",
            "Rules", "SWITCH_OF", "SetScoring", "SixPlayers", "SmallDeal", "Switch", "TIE_CODES",
-           "Tables", "Tie", "spell_value", "switch_summary", "switch_table", "sweep_values"]
+           "Tables", "PlayRules", "DealRules", "Tie", "spell_value", "switch_summary",
+           "switch_table", "sweep_values"]
 
 PRESETS = ("foster", "jaques", "french52")
 
@@ -91,7 +92,8 @@ class Switch:
     of a word switch (member ``i`` is word ``i``; for ``removed_six`` the suit);
     ``defaults`` the default per preset (a preset missing: not a switch of it);
     ``applies`` where it has an effect; ``section`` the docs/rules.md section; ``kernel`` the
-    name of its field in :data:`Tables` (a switch flag) or of its ``P_*`` parameter, None
+    name of its field in :data:`Tables` (a switch flag; ``play_rules.NAME`` /
+    ``deal_rules.NAME``: a field of that sub-bundle) or of its ``P_*`` parameter, None
     when only the Python side reads it; ``text`` one line for ``catchten rules``;
     ``deal`` where it changes a single deal, as ``(presets, player counts)`` (None: all),
     or None for a switch of the game only (the report's variant sweep flips the switches
@@ -128,15 +130,15 @@ REGISTRY: tuple[Switch, ...] = (
     Switch("everyone_alone", _BOOL, _all(False), "4, 6 or 8 players", "§3, §7.8", None,
            "no partnerships", deal=(None, (4, 6, 8))),
     Switch("keep_six_of_spades", _BOOL, _all(False), "5 or 7 players (foster)", "§3, §7.7",
-           "P_DEAD", "deal 35 of 36; the 36th is shown and laid aside",
+           "deal_rules.keep_six_of_spades", "deal 35 of 36; the 36th is shown and laid aside",
            deal=(("foster",), (5, 7))),
     Switch("revoke", ("game", "hand", "forfeit"), _all("game", jaques="forfeit"), "all",
            "§3, §7.4", None, "what a revoke costs", Revoke),
     Switch("no_trump_first_lead", _BOOL, _all(False), "all", "§3, §7.6",
-           "no_trump_first_lead", "the first lead of a set may not be a trump",
+           "play_rules.no_trump_first_lead", "the first lead of a set may not be a trump",
            deal=(None, None)),
     Switch("exposed_trump", _BOOL, _all(False), "with a turn-up", "§3, §7.3, §7.6",
-           "exposed_trump", "the turn-up is locked until the last two tricks",
+           "play_rules.exposed_trump", "the turn-up is locked until the last two tricks",
            deal=(None, None)),
     Switch("small_deal", ("sets", "whole"), _all("sets"), "2 or 3 players (foster)", "§3, §2",
            "P_NSETS", "six-card sets, or the whole hand at once", SmallDeal,
@@ -153,7 +155,7 @@ REGISTRY: tuple[Switch, ...] = (
            deal=(None, None)),
     Switch("removed_six", ("S", "C"), _all("S"), "5 or 7 players (foster)", "§3", "deck",
            "which six is removed", Suit, deal=(("foster",), (5, 7))),
-    Switch("must_trump", _BOOL, _all(False), "all", "§3", "must_trump",
+    Switch("must_trump", _BOOL, _all(False), "all", "§3", "play_rules.must_trump",
            "void in the led suit: trump if able", deal=(None, None)),
     Switch("six_players", ("pairs", "triples"), _all("pairs", jaques="triples"), "6 players",
            "§3, §4, §7.8", "side_of_seat", "three sides of 2 or two sides of 3", SixPlayers,
@@ -163,7 +165,8 @@ REGISTRY: tuple[Switch, ...] = (
            "several sides reach the target in one unit", Tie),
     Switch("six_as_three_pairs", _BOOL, {"jaques": False}, "6 players (jaques)", "§4, §7.8",
            "side_of_seat", "6 players as three sides of 2", deal=(("jaques",), (6,))),
-    Switch("dealer_declares", _BOOL, {"jaques": False}, "jaques", "§4", "dealer_declares",
+    Switch("dealer_declares", _BOOL, {"jaques": False}, "jaques", "§4",
+           "deal_rules.dealer_declares",
            "the dealer names trumps or no trumps", deal=(("jaques",), None)),
     Switch("deck52", _BOOL, {"jaques": False}, "4 players (jaques)", "§4", "deck",
            "play with 52 cards", deal=(("jaques",), (4,))),
@@ -303,6 +306,15 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
                      f"{name}={_shown(value)} (one of {', '.join(kind)})")
 
 
+#: The switches of play, as the kernels' rule functions read them (fields named after the
+#: switches, bools; docs/rules.md §3, §7.3, §7.6): ``Tables.play_rules``. A new play switch
+#: is a field here, its rule in :mod:`catchten_sim._kernels.trick` and in
+#: :class:`catchten_sim.state.PlayState`.
+PlayRules = namedtuple("PlayRules", ["no_trump_first_lead", "exposed_trump", "must_trump"])
+#: The switches of dealing (bools, as they apply to these rules; docs/rules.md §3 §7.7, §4):
+#: ``Tables.deal_rules``, read by :mod:`catchten_sim._kernels.deal`.
+DealRules = namedtuple("DealRules", ["keep_six_of_spades", "dealer_declares"])
+
 #: the kernels' table bundle (a numba-compatible named tuple, built once per Rules and
 #: cached: :meth:`Rules.tables`). Fields:
 #:
@@ -318,8 +330,10 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
 #:   trumps per trump code (-1 with no trumps); ``top_trump`` int64 (8192,) rank of the
 #:   highest trump in a 13-bit lane in the preset's trump order (-1 empty lane).
 #: Switch flags (bools, named after the switches; docs/rules.md §3, §4)
-#:   ``no_trump_first_lead``, ``exposed_trump``, ``must_trump``, ``card_points`` (on),
-#:   ``dealer_declares``.
+#:   ``play_rules`` a :data:`PlayRules`, the switches of play, read by the rule functions
+#:   of :mod:`catchten_sim._kernels.trick` alone; ``deal_rules`` a :data:`DealRules`, the
+#:   switches of dealing, read by :mod:`catchten_sim._kernels.deal` alone (the kernels
+#:   that call them pass the tuple along); ``card_points`` (on).
 #: Derived policy tables (the heuristic policy; per trump code ``t``)
 #:   ``hon_mask`` int64 (5,) the cards that score honours; ``beats`` int64 (5, 52) mask of
 #:   the cards that beat ``c`` in a trick where ``c`` is a trump or of the suit led (for a
@@ -335,8 +349,7 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
 #:   side's honours are four lookups (:func:`catchten_sim._kernels.scoring.honour_points`).
 Tables = namedtuple("Tables", [
     "params", "deck", "deck_mask", "side_of_seat", "trump_power", "rank_power", "honours",
-    "step", "ten_card", "top_trump",
-    "no_trump_first_lead", "exposed_trump", "must_trump", "card_points", "dealer_declares",
+    "step", "ten_card", "top_trump", "play_rules", "deal_rules", "card_points",
     "hon_mask", "beats", "clow", "cwin", "pw", "top3", "opp_after", "hon_lane"])
 
 
@@ -730,7 +743,6 @@ class Rules:
         params[P_SETSIZE] = self.set_size
         params[P_SHARE] = self.share
         params[P_PERSET] = int(self.per_set_scoring)
-        params[P_DEAD] = int(self.keep_dead_card)
         params[P_TARGET] = self.target
         params[P_TIE] = int(self.tie_rule)
         deck = np.array(self.deck, dtype=np.int64)
@@ -773,9 +785,11 @@ class Rules:
                                  ten_card)
         return Tables(params, deck, deck_mask, side_of_seat, trump_power, rank_power, honours,
                       step, ten_card, top_trump,
-                      self.no_trump_first_lead, self.exposed_trump, self.must_trump,
-                      self.card_points, self.dealer_declares,
-                      *derived)
+                      PlayRules(no_trump_first_lead=self.no_trump_first_lead,
+                                exposed_trump=self.exposed_trump, must_trump=self.must_trump),
+                      DealRules(keep_six_of_spades=self.keep_dead_card,
+                                dealer_declares=self.dealer_declares),
+                      self.card_points, *derived)
 
     # ------------------------------------------------------------------ description
     def given_variants(self) -> dict[str, Any]:

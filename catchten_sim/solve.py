@@ -179,17 +179,13 @@ def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.Solv
     p[_k.K_MODE] = mode
     p[_k.K_TRUMP] = trump
     p[_k.K_TURNUP] = turnup
-    p[_k.K_EXPOSED] = int(rules.exposed_trump)
-    p[_k.K_NTFL] = int(rules.no_trump_first_lead)
-    p[_k.K_MUSTTRUMP] = int(rules.must_trump)
+    _k.set_play_rules(p, kt.play_rules)
     p[_k.K_HALFN] = n // 2
     p[_k.K_HONMASK] = int(sum(1 << c for c in range(52) if hon[c] != 0))
     p[_k.K_MERGE] = int(_merge_ok(tp, rp, hon, rules.deck))
     p[_k.K_NSETS] = rules.n_sets
     p[_k.K_DEALER] = dealer
-    named = int(p[_k.K_HONMASK])
-    if p[_k.K_EXPOSED] and turnup >= 0:
-        named |= 1 << turnup
+    named = int(p[_k.K_HONMASK]) | int(p[_k.K_TLOCK])
     p[_k.K_FASTKEY] = int(_rank_order_ok(pw, named, rules.deck))
     order = np.full((4, 14), -1, np.int64)
     for s in range(4):

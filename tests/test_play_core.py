@@ -112,7 +112,11 @@ def test_legal_cards_rules() -> None:
     """One case per clause of legal_cards (docs/rules.md §1, §3, §4, §7.3, §7.6)."""
     sm = [0x1FFF << (13 * s) for s in range(4)]
     hand = (1 << 0) | (1 << 14) | (1 << 27)          # 2♣? suits 0, 1, 2: one card each
-    lc = T.legal_cards
+    from catchten_sim.rules import PlayRules
+
+    def lc(hand, lock, k, led, first, tmask, ntfl, must_trump):
+        return T.legal_cards(PlayRules(ntfl, False, must_trump), hand, lock, k, led, first,
+                             tmask)
     # follow suit
     assert lc(hand, 0, 1, sm[1], False, sm[2], False, False) == 1 << 14
     # cannot follow: any card, or a trump with must_trump
@@ -126,6 +130,22 @@ def test_legal_cards_rules() -> None:
     # the locked turn-up is not playable and does not count as holding its suit
     assert lc(hand, 1 << 14, 1, sm[1], False, sm[2], False, False) == hand & ~(1 << 14)
     assert T.lock_bit(1 << 14, 6, 9) == 1 << 14 and T.lock_bit(1 << 14, 7, 9) == 0
+    # the turn-up's lock only with exposed_trump, and only with a turn-up
+    assert T.turnup_lock_bit(PlayRules(False, True, False), 14) == 1 << 14
+    assert T.turnup_lock_bit(PlayRules(False, False, False), 14) == 0
+    assert T.turnup_lock_bit(PlayRules(False, True, False), -1) == 0
+    # the solver's predicates say what legal_cards does
+    for ntfl in (False, True):
+        for must in (False, True):
+            pr = PlayRules(ntfl, False, must)
+            for first in (False, True):
+                for h in (hand, 1 << 27):
+                    allowed = (T.legal_cards(pr, h, 0, 0, 0, first, sm[2]) & sm[2]) != 0
+                    assert T.trump_lead_allowed(pr, h, first, sm[2]) == allowed
+            assert T.void_follower_must_trump(pr) == (lc(hand, 0, 1, sm[3], False, sm[2],
+                                                         ntfl, must) == 1 << 27)
+            # through the solver's int parameter and back
+            assert T.play_rules_of(T.play_rules_code(pr)) == pr
     # no trumps: the trump mask is empty
     assert T.trump_mask(L.NO_TRUMPS) == 0
 

@@ -44,7 +44,7 @@ def test_typed_attributes_match_the_words(preset) -> None:
 def test_every_kernel_field_of_the_registry_exists_and_is_read():
     """A switch's ``kernel`` names a field of the tables bundle or a ``P_*`` parameter that
     a kernel reads (no parameter is only written: issue 8 "delete unused params")."""
-    from catchten_sim.rules import Tables
+    from catchten_sim.rules import DealRules, PlayRules, Tables
     kernels = "".join(f.read_text() for f in
                       (Path(__file__).parent.parent / "catchten_sim" / "_kernels").glob("*.py"))
     for sw in REGISTRY:
@@ -53,8 +53,13 @@ def test_every_kernel_field_of_the_registry_exists_and_is_read():
         if sw.kernel.startswith("P_"):
             assert hasattr(layout, sw.kernel), sw.name
             assert re.search(rf"\[\s*{sw.kernel}\s*\]", kernels), sw.name
-        else:
-            assert sw.kernel in Tables._fields, sw.name
+        else:                           # a field, or a field of a sub-bundle
+            head, _, sub = sw.kernel.partition(".")
+            assert head in Tables._fields, sw.name
+            if sub:
+                assert sub == sw.name, sw.name      # named after the switch
+                assert sub in {"play_rules": PlayRules,
+                               "deal_rules": DealRules}[head]._fields, sw.name
     names = [n for n in dir(layout) if n.startswith("P_") and n != "P_NPARAMS"]
     assert sorted(getattr(layout, n) for n in names) == list(range(layout.P_NPARAMS))
     for n in names:                     # every parameter is read by some kernel

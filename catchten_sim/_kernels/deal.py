@@ -2,7 +2,10 @@
 
 API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` bundle)
 -------------------------------------------------------------------------------------
-``sp`` is the shape tuple of :mod:`.spec`.
+``sp`` is the shape tuple of :mod:`.spec`; the switches of dealing are read here alone,
+from ``tab.deal_rules`` (:data:`catchten_sim.rules.DealRules`).
+
+``laid_aside(deal_rules) -> int``  cards laid aside undealt (``keep_six_of_spades``: 1).
 
 ``deal_cards(tab, sp, dealer, s, set_hands, owner) -> (turnup, dead, s)``
     shuffle and deal one deal from the uint64 RNG state ``s`` (docs/rules.md §1, §2, §3
@@ -29,8 +32,15 @@ from numba import njit
 
 from .bits import JIT, KERNEL_JIT, ix, lowest_index, popcount, rng_below_s, select_bit
 from .layout import NO_TRUMPS
-from .spec import S_DEAD, S_N, S_NSETS, S_SETSIZE
+from .spec import S_N, S_NSETS, S_SETSIZE
 from .trick import suit_mask
+
+
+@njit(inline="always", **JIT)
+def laid_aside(deal_rules):
+    """Cards laid aside before dealing (docs/rules.md §3 ``keep_six_of_spades``, §7.7): 1
+    when the switch applies (5 or 7 players, foster: 35 of 36 dealt), else 0."""
+    return np.int64(1) if deal_rules.keep_six_of_spades else np.int64(0)
 
 
 @njit(inline="always", **JIT)
@@ -52,7 +62,7 @@ def deal_cards(tab, sp, dealer, s, set_hands, owner):
     n_sets = sp[S_NSETS]
     per_set_cards = n * sp[S_SETSIZE]
     n_dealt = per_set_cards * n_sets
-    d = n_dealt + sp[S_DEAD]
+    d = n_dealt + laid_aside(tab.deal_rules)
     for st in range(n_sets):
         for p in range(n):
             set_hands[st, p] = 0
@@ -106,7 +116,7 @@ def deal_cards2(tab, sp, a, b, deal_a, deal_b):
     n_sets = sp[S_NSETS]
     per_set_cards = n * sp[S_SETSIZE]
     n_dealt = per_set_cards * n_sets
-    d = n_dealt + sp[S_DEAD]
+    d = n_dealt + laid_aside(tab.deal_rules)
     dealer_a, s_a = deal_a
     dealer_b, s_b = deal_b
     for st in range(n_sets):
@@ -161,7 +171,7 @@ def deal_begin(tab, sp, dealer, s, set_hands):
         for p in range(n):
             set_hands[st, p] = 0
     rest = tab.deck_mask
-    for i in range(n_dealt + sp[S_DEAD] - 1, n_dealt - 1, -1):
+    for i in range(n_dealt + laid_aside(tab.deal_rules) - 1, n_dealt - 1, -1):
         s, _, rest = _draw(s, i, rest)
     i = n_dealt - 1
     seat = (dealer + n_dealt) % n
@@ -238,6 +248,6 @@ def deal_trumps(tab, sp, dealer, s, set_hands, owner):
 def fix_trumps(tab, set_hands, dealer, turnup):
     """``(trump, turnup)`` of a dealt deal: the turn-up's suit, or the dealer's
     declaration (``turnup`` -1 then; docs/rules.md §4)."""
-    if tab.dealer_declares:
+    if tab.deal_rules.dealer_declares:
         return declare_trumps(tab.honours, np.int64(set_hands[0, dealer])), -1
     return turnup // 13, turnup

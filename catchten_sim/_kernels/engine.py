@@ -41,10 +41,10 @@ from .layout import (A_ADV, A_ADVSQ, A_FATE, A_FBH, A_HCP, A_HHON, A_HOLDN, A_HO
                      N_FIELDS, N_FIXED, N_PER_POS, NO_TRUMPS, P_N, P_NSETS, P_NSIDES,
                      P_SETSIZE, POL_HEURISTIC, POL_RANDOM, POL_SCRIPTED)
 from .policy import all_seats_random, choose_card
-from .scoring import honours_dealt, side_score, unit_score
-from .spec import (S_EXPOSED, S_MUSTTRUMP, S_N, S_NSETS, S_NSIDES, S_NTFL, S_PERSET,
-                   S_SETSIZE, spec_of)
-from .trick import card_suit, legal_cards, lock_bit, suit_mask, trump_mask, winning_card
+from .scoring import honours_dealt, side_score, unit_of_set, unit_score
+from .spec import S_N, S_NSETS, S_NSIDES, S_NUNITS, S_SETSIZE, spec_of
+from .trick import (card_suit, legal_cards, lock_bit, suit_mask, trump_mask,
+                    turnup_lock_bit, winning_card)
 
 __all__ = [  # layout names re-exported for the callers that read them from here
     "A_ADV", "A_ADVSQ", "A_FATE", "A_FBH", "A_HCP", "A_HHON", "A_HOLDN", "A_HOLDS",
@@ -191,13 +191,10 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
     n = sp[S_N]
     n_sets = sp[S_NSETS]
     set_size = sp[S_SETSIZE]
-    per_set = sp[S_PERSET] != 0
+    n_units = sp[S_NUNITS]
     total_tricks = n_sets * set_size
-    turnup_bit = np.int64(0)
-    if sp[S_EXPOSED] != 0 and turnup >= 0:
-        turnup_bit = np.int64(1) << turnup
-    ntfl = sp[S_NTFL] != 0
-    must_trump = sp[S_MUSTTRUMP] != 0
+    play_rules = tab.play_rules
+    turnup_bit = turnup_lock_bit(play_rules, turnup)
     tmask = trump_mask(trump)
     beats_t = tab.beats[ix(trump)]
     ten = tab.ten_card[ix(trump)]
@@ -229,7 +226,7 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
     for st in range(st_first, n_sets):
         for p in range(n):
             hands_cur[p] = set_hands[st, p]
-        unit = st if per_set else 0
+        unit = unit_of_set(n_units, st)
         for t in range(t_first if st == st_first else 0, set_size):
             lock = lock_bit(turnup_bit, t_index, total_tricks)
             led = 0
@@ -255,7 +252,7 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
                     d_s, d_rest, d_i, d_seat, d_st, d_left = deal_step(
                         (d_s, d_rest, d_i, d_seat, d_st, d_left), hands_next, n, psc)
                 hand = hands_cur[ix(seat)]
-                legal = legal_cards(hand, lock, k, ledmask, t == 0, tmask, ntfl, must_trump)
+                legal = legal_cards(play_rules, hand, lock, k, ledmask, t == 0, tmask)
                 pol = POL_RANDOM if only_random else policies[ix(seat)]
                 c, s = choose_card(tab, pol, seat, legal, hand, k, led, tm, trump, played,
                                    trump_leads, (win, win_seat), s, script, scr.spos)
@@ -292,13 +289,13 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
 
 
 @njit(forceinline=True, **KERNEL_JIT)
-def _random_card(hands, seat, lock, k, ledmask, first, tmask, ntfl, must_trump, s):
+def _random_card(play_rules, hands, seat, lock, k, ledmask, first, tmask, s):
     """One card of the random policy for :func:`play_random2`: takes a uniformly drawn
     legal card (:func:`.policy.choose_card`'s draw) out of ``hands[seat]``; returns
     ``(bit, s)``. Compiled once by numba, inlined by LLVM (``forceinline``; ``k`` is
     passed as int64 at every site, so that one signature serves the four)."""
     hand = hands[seat]
-    legal = legal_cards(hand, lock, k, ledmask, first, tmask, ntfl, must_trump)
+    legal = legal_cards(play_rules, hand, lock, k, ledmask, first, tmask)
     s, r = rng_below_s(s, popcount(legal))
     bit = select_bit(legal, r)
     hands[seat] = hand ^ bit
@@ -330,15 +327,13 @@ def play_random2(tab, sp, a, b, deal_a, deal_b):
     n = sp[S_N]
     n_sets = sp[S_NSETS]
     set_size = sp[S_SETSIZE]
-    per_set = sp[S_PERSET] != 0
+    n_units = sp[S_NUNITS]
     total_tricks = n_sets * set_size
-    ntfl = sp[S_NTFL] != 0
-    must_trump = sp[S_MUSTTRUMP] != 0
-    exposed = sp[S_EXPOSED] != 0
+    pr = tab.play_rules
     dealer_a, trump_a, turnup_a, s_a = deal_a
     dealer_b, trump_b, turnup_b, s_b = deal_b
-    tb_a = np.int64(1) << turnup_a if (exposed and turnup_a >= 0) else np.int64(0)
-    tb_b = np.int64(1) << turnup_b if (exposed and turnup_b >= 0) else np.int64(0)
+    tb_a = turnup_lock_bit(pr, turnup_a)
+    tb_b = turnup_lock_bit(pr, turnup_b)
     tmask_a = trump_mask(trump_a)
     tmask_b = trump_mask(trump_b)
     ten = tab.ten_card[trump_a]
@@ -361,27 +356,27 @@ def play_random2(tab, sp, a, b, deal_a, deal_b):
         for p in range(n):
             a.hands[p] = a.set_hands[st, p]
             b.hands[p] = b.set_hands[st, p]
-        unit = st if per_set else 0
+        unit = unit_of_set(n_units, st)
         for t in range(set_size):
             first = t == 0
             lock_a = lock_bit(tb_a, t_index, total_tricks)
             lock_b = lock_bit(tb_b, t_index, total_tricks)
             seat_a = lead_a
             seat_b = lead_b
-            tm_a, s_a = _random_card(a.hands, seat_a, lock_a, np.int64(0), np.int64(0), first,
-                                     tmask_a, ntfl, must_trump, s_a)
-            tm_b, s_b = _random_card(b.hands, seat_b, lock_b, np.int64(0), np.int64(0), first,
-                                     tmask_b, ntfl, must_trump, s_b)
+            tm_a, s_a = _random_card(pr, a.hands, seat_a, lock_a, np.int64(0), np.int64(0),
+                                     first, tmask_a, s_a)
+            tm_b, s_b = _random_card(pr, b.hands, seat_b, lock_b, np.int64(0), np.int64(0),
+                                     first, tmask_b, s_b)
             led_a = suit_mask(card_suit(lowest_index(tm_a)))
             led_b = suit_mask(card_suit(lowest_index(tm_b)))
             for k in range(1, n):
                 seat_a = seat_a + 1 if seat_a + 1 < n else 0
                 seat_b = seat_b + 1 if seat_b + 1 < n else 0
-                bit, s_a = _random_card(a.hands, seat_a, lock_a, k, led_a, first, tmask_a,
-                                        ntfl, must_trump, s_a)
+                bit, s_a = _random_card(pr, a.hands, seat_a, lock_a, k, led_a, first,
+                                        tmask_a, s_a)
                 tm_a |= bit
-                bit, s_b = _random_card(b.hands, seat_b, lock_b, k, led_b, first, tmask_b,
-                                        ntfl, must_trump, s_b)
+                bit, s_b = _random_card(pr, b.hands, seat_b, lock_b, k, led_b, first,
+                                        tmask_b, s_b)
                 tm_b |= bit
             lead_a, tt_a = _end_trick(tab, a, unit, tm_a, led_a, trump_a, ten_a, tt_a)
             lead_b, tt_b = _end_trick(tab, b, unit, tm_b, led_b, trump_b, ten_b, tt_b)
@@ -410,7 +405,7 @@ def side_sums(tab, sp, scr, trump):
     dealt (docs/rules.md §2, §7.1, §7.2; :mod:`.scoring`). Returns the seat
     dealt the Ten of trumps (-1: none)."""
     n_sides = sp[S_NSIDES]
-    n_units = sp[S_NSETS] if sp[S_PERSET] != 0 else 1
+    n_units = sp[S_NUNITS]
     acc = scr.side_acc
     for sd in range(n_sides):
         h, k, cp = side_score(tab, trump, scr.cap, sd, n_units)
@@ -569,7 +564,7 @@ def fold_flush(tab, sp, scr, acc, off):
 
 #: the tables :func:`_random_pair` reads (the fewer arrays a kernel call passes, the
 #: cheaper the call)
-PairTables = namedtuple("PairTables", ["deck_mask", "dealer_declares", "honours",
+PairTables = namedtuple("PairTables", ["deck_mask", "play_rules", "deal_rules", "honours",
                                        "ten_card", "top_trump", "side_of_seat"])
 
 
@@ -596,9 +591,10 @@ def _random_pair(tab, sp, lanes, seed, ia):
 
 #: the tables and scratch arrays :func:`_play_batch` reads (the fewer arrays a kernel
 #: call passes, the cheaper the call)
-PlayTables = namedtuple("PlayTables", ["deck_mask", "dealer_declares", "honours", "ten_card",
-                                       "top_trump", "side_of_seat", "trump_power", "hon_mask",
-                                       "beats", "clow", "cwin", "pw", "top3", "opp_after"])
+PlayTables = namedtuple("PlayTables", ["deck_mask", "play_rules", "deal_rules", "honours",
+                                       "ten_card", "top_trump", "side_of_seat", "trump_power",
+                                       "hon_mask", "beats", "clow", "cwin", "pw", "top3",
+                                       "opp_after"])
 PlayScratch = namedtuple("PlayScratch", ["set_hands", "hands", "owner", "cap", "seat_tricks",
                                          "trump_leads", "spos", "side_acc", "next_hands",
                                          "batch"])
@@ -695,12 +691,13 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     all_random = all_seats_random(policies)
     lane = scr.lane
     # the bundles the two play kernels take, built once per call
-    pair_tab = PairTables(tab.deck_mask, tab.dealer_declares, tab.honours, tab.ten_card,
-                          tab.top_trump, tab.side_of_seat)
+    pair_tab = PairTables(tab.deck_mask, tab.play_rules, tab.deal_rules, tab.honours,
+                          tab.ten_card, tab.top_trump, tab.side_of_seat)
     lanes = (Lane(scr.set_hands, scr.hands, scr.owner, scr.cap, scr.seat_tricks), lane)
-    play_tab = PlayTables(tab.deck_mask, tab.dealer_declares, tab.honours, tab.ten_card,
-                          tab.top_trump, tab.side_of_seat, tab.trump_power, tab.hon_mask,
-                          tab.beats, tab.clow, tab.cwin, tab.pw, tab.top3, tab.opp_after)
+    play_tab = PlayTables(tab.deck_mask, tab.play_rules, tab.deal_rules, tab.honours,
+                          tab.ten_card, tab.top_trump, tab.side_of_seat, tab.trump_power,
+                          tab.hon_mask, tab.beats, tab.clow, tab.cwin, tab.pw, tab.top3,
+                          tab.opp_after)
     play_scr = PlayScratch(scr.set_hands, scr.hands, scr.owner, scr.cap, scr.seat_tricks,
                            scr.trump_leads, scr.spos, scr.side_acc, lane.set_hands,
                            scr.batch)

@@ -44,11 +44,11 @@ from numba import njit
 from .bits import JIT, KERNEL_JIT, popcount, rng_below_s, rng_seed
 from .deal import deal_trumps
 from .engine import FRESH, play_deal
-from .layout import (N_STEPS, P_N, P_NSETS, P_NSIDES, P_PERSET, P_SETSIZE, P_SHARE,
+from .layout import (N_STEPS, P_N, P_NSETS, P_NSIDES, P_SETSIZE, P_SHARE,
                      P_TARGET, P_TIE, STEP_CARDS, TIE_COUNT_OUT, TIE_HIGHER_TOTAL,
                      TIE_REPLAY)
 from .policy import all_seats_random
-from .scoring import add_steps, card_points, honour_points
+from .scoring import add_steps, card_points, honour_points, n_units as n_units_of
 from .spec import spec_of
 
 __all__ = ["N_STEPS", "STEP_CARDS", "TIE_COUNT_OUT", "TIE_HIGHER_TOTAL", "TIE_REPLAY"]
@@ -214,14 +214,13 @@ def unit_outcomes(tab, trump, logs, cap_mask, at_once, compact, steps_out, tside
     params = tab.params
     n = params[P_N]
     n_sides = params[P_NSIDES]
-    per_set = params[P_PERSET] != 0
-    n_units = params[P_NSETS] if per_set else 1
-    tpu = params[P_SETSIZE] if per_set else params[P_NSETS] * params[P_SETSIZE]
+    nu = n_units_of(params)
+    tpu = params[P_NSETS] * params[P_SETSIZE] // nu       # tricks per unit
     share = params[P_SHARE]
     log_cards = logs[1]
     log_winner = logs[2]
     n_rows = steps_out.shape[1]
-    for u in range(n_units):
+    for u in range(nu):
         for r in range(n_rows):
             tside_out[u, r] = -1
             for sd in range(n_sides):
@@ -245,7 +244,7 @@ def unit_outcomes(tab, trump, logs, cap_mask, at_once, compact, steps_out, tside
         if tab.card_points:
             for sd in range(n_sides):
                 steps_out[u, n_rows - 1, sd] = card_points(popcount(cap_mask[u, sd]), share)
-    return n_units
+    return nu
 
 
 @njit(**JIT)

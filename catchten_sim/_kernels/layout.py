@@ -34,11 +34,11 @@ P_NSETS = 2       # six-card sets per deal (1 when the hand is dealt whole; §2)
 P_SETSIZE = 3     # cards per player per set
 P_SHARE = 4       # share of a side per scoring unit (§2, §7.1)
 P_PERSET = 5      # set_scoring per_set with sets (§3, §7.9)
-P_DEAD = 6        # a card is laid aside (keep_six_of_spades, §3, §7.7)
-P_TARGET = 7      # target (§3)
-P_TIE = 8         # tie, a TIE_* code (§3)
-P_NPARAMS = 9
-# (only what a kernel reads: the play switches are fields of ``Tables`` named after them,
+P_TARGET = 6      # target (§3)
+P_TIE = 7         # tie, a TIE_* code (§3)
+P_NPARAMS = 8
+# (only what a kernel reads: the switches of play and of dealing are fields of
+# ``Tables.play_rules`` / ``Tables.deal_rules`` named after them,
 # ``game_at_once`` is an argument of the games kernel, ``revoke`` is never played)
 
 NO_TRUMPS = 4

@@ -19,10 +19,10 @@ from numba import njit
 
 from .bits import KERNEL_JIT, lowest_index, rng_seed
 from .engine import play_deal
-from .layout import (N_R_FIXED, N_STEPS, P_N, P_NSIDES, P_PERSET, P_SETSIZE,
+from .layout import (N_R_FIXED, N_STEPS, P_N, P_NSIDES, P_SETSIZE,
                      R_CARD_POINTS, R_CARDS, R_HONOURS, R_PER_SIDE, R_TEN_HOLDER_SIDE,
                      R_TEN_TAKER_SIDE, R_TOTAL)
-from .scoring import add_steps, unit_score
+from .scoring import add_steps, n_units as n_units_of, unit_of_set, unit_score
 from .spec import spec_of
 
 __all__ = ["N_R_FIXED", "N_STEPS", "NO_CARD", "R_CARD_POINTS", "R_CARDS", "R_HONOURS",
@@ -75,7 +75,7 @@ def rollout_chunk(tab, scr, job, hands, cands, first, out, do_log, logs):
     trump = job.trump
     mover = job.mover
     n_units = cap_mask0.shape[0]
-    cur_unit = t0 // set_size if params[P_PERSET] != 0 else 0
+    cur_unit = unit_of_set(n_units_of(params), t0 // set_size)
     st0 = t0 // set_size
     side_of_seat = tab.side_of_seat
     set_hands = scr.set_hands

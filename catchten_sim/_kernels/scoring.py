@@ -16,6 +16,9 @@ its step (``Tables.step[trump, card]``), card points on ``STEP_CARDS``.
 API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` bundle;
 ``taken`` an int64 mask of cards a side took in one unit)
 ------------------------------------------------------------------------------------------
+``n_units(params) -> int``                      scoring units of a deal: its sets with
+    per-set scoring, else 1 (the deal; §3 ``set_scoring``, §7.9).
+``unit_of_set(n_units, st) -> int``             the scoring unit of set ``st``.
 ``card_points(n_taken, share) -> int``          max(0, n_taken - share) (§7.1).
 ``honour_points(tab, trump, taken) -> int``     honours in ``taken``, 10♦ bonus included.
 ``unit_score(tab, trump, taken) -> (honours, cards, card_points)``  one side, one unit;
@@ -36,7 +39,21 @@ from numba import njit
 import numpy as np
 
 from .bits import JIT, lowest_index, popcount
-from .layout import P_SHARE, STEP_CARDS
+from .layout import P_NSETS, P_PERSET, P_SHARE, STEP_CARDS
+
+
+@njit(inline="always", **JIT)
+def n_units(params):
+    """The scoring units of a deal (docs/rules.md §3 ``set_scoring``, §7.9): each set with
+    per-set scoring, else the whole deal (1). ``params``: ``Tables.params``."""
+    return np.int64(params[P_NSETS]) if params[P_PERSET] != 0 else np.int64(1)
+
+
+@njit(inline="always", **JIT)
+def unit_of_set(n_units, st):
+    """The scoring unit of set ``st`` (0-based) in a deal of ``n_units`` units
+    (:func:`n_units`): the set itself when each set is scored, else 0 (the deal)."""
+    return st if n_units > 1 else 0 * st
 
 
 @njit(inline="always", **JIT)

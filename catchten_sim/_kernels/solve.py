@@ -59,12 +59,16 @@ worth ``±(honours + players / 2)`` and no card count enters the key.
 Rules of play are the play core's: :func:`_legal` is :func:`.trick.legal_cards` (with
 :func:`.trick.lock_bit`), tricks are won by :func:`.trick.winning_card` and card points
 counted by :func:`.scoring.card_points`, over the same rank and honour tables as every
-kernel (:func:`catchten_sim.solve.solver_tables` builds them from ``Rules.tables()``); the
-switches come in as the solver's ``K_*`` parameters, which the quick-trick bounds
-(:func:`_quick`) also read, since a bound must respect them: follow suit, ``must_trump``,
-``no_trump_first_lead`` on the first lead of every set, ``exposed_trump`` (the turn-up is
-locked until the deal's last two tricks), six-card sets loaded one after another (the winner
-of a set's last trick leads to the next), per-set or per-deal scoring (RULES.md §1-§3, §7.6).
+kernel (:func:`catchten_sim.solve.solver_tables` builds them from ``Rules.tables()``). The
+switches of play come in as ``Tables.play_rules``, packed into the parameter ``K_RULES``
+(:func:`set_play_rules`) and read by the play core alone: the search hands them to
+``legal_cards``, and the quick-trick bounds (:func:`_quick`), which must respect them to
+stay exact, ask the play core's predicates (:func:`.trick.trump_lead_allowed`:
+``no_trump_first_lead`` on the first lead of every set; :func:`.trick.void_follower_must_trump`:
+``must_trump``) and ``K_TLOCK`` (:func:`.trick.turnup_lock_bit`: ``exposed_trump``, the
+turn-up locked until the deal's last two tricks). Six-card sets are loaded one after another
+(the winner of a set's last trick leads to the next), per-set or per-deal scoring
+(RULES.md §1-§3, §7.6).
 
 Kernels assume valid input (the Python wrapper ``catchten_sim.solve`` validates the record).
 """
@@ -78,7 +82,9 @@ from numba import njit
 from .bits import JIT, KERNEL_JIT, compress, expand, highest_index, lowest_index, mix64, \
     popcount
 from .scoring import card_points
-from .trick import legal_cards, lock_bit, suit_mask, trump_mask, winning_card
+from .trick import (legal_cards, lock_bit, play_rules_code, play_rules_of, suit_mask,
+                    trump_lead_allowed, trump_mask, turnup_lock_bit, void_follower_must_trump,
+                    winning_card)
 
 INF = 30000
 MAX_SEATS = 8
@@ -87,9 +93,12 @@ MAX_PLY = 64
 MAX_MOVES = 24
 
 # solver parameters (SolveTables.p)
-K_N, K_NSIDES, K_SETSIZE, K_NTRICKS, K_UNIT, K_SHARE, K_MODE, K_TRUMP, K_TURNUP, K_EXPOSED, \
-    K_NTFL, K_MUSTTRUMP, K_HALFN, K_HONMASK, K_MERGE, K_NSETS, K_DEALER, K_FASTKEY, \
-    K_NPARAMS = range(19)
+# (``K_RULES``: the play switches as :func:`.trick.play_rules_code` packs them, read by the
+# play core's functions alone; ``K_TLOCK``: :func:`.trick.turnup_lock_bit`, the turn-up's
+# bit while ``exposed_trump`` may lock it, else 0)
+K_N, K_NSIDES, K_SETSIZE, K_NTRICKS, K_UNIT, K_SHARE, K_MODE, K_TRUMP, K_TURNUP, K_TLOCK, \
+    K_RULES, K_HALFN, K_HONMASK, K_MERGE, K_NSETS, K_DEALER, K_FASTKEY, \
+    K_NPARAMS = range(18)
 # scoring modes
 MODE_HONOURS = 0   # card points off: each trick is worth ± its honours
 MODE_LINEAR = 1    # two sides with card points: ± (honours + players / 2)
@@ -190,6 +199,13 @@ def make_tables(p, tp, rp, pw, hon, side, order, top, zl1, zl2) -> SolveTables:
     tabs.zl1[:] = np.asarray(zl1, np.uint64).view(np.int64)
     tabs.zl2[:] = np.asarray(zl2, np.uint64).view(np.int64)
     return tabs
+
+
+def set_play_rules(p, play_rules) -> None:
+    """Put ``play_rules`` (``Tables.play_rules``) into the solver's parameters ``p``
+    (``K_TURNUP`` set): ``K_RULES`` and ``K_TLOCK``, computed by the play core."""
+    p[K_RULES] = play_rules_code(play_rules)
+    p[K_TLOCK] = turnup_lock_bit(play_rules, int(p[K_TURNUP]))
 
 
 def new_state() -> SolveState:
@@ -323,13 +339,10 @@ def _legal(T, S, seat, k, t):
     """Legal cards of ``seat`` (RULES.md §1, §3, §7.3, §7.6): the play core's
     ``legal_cards``."""
     p = T.p
-    tb = np.int64(0)
-    if p[K_EXPOSED] and p[K_TURNUP] >= 0:
-        tb = _bit(p[K_TURNUP])
     led = suit_mask(S.trick[t * p[K_N]] // 13) if k > 0 else np.int64(0)
-    return legal_cards(S.hands[seat], lock_bit(tb, t, p[K_NTRICKS]), k, led,
-                       t % p[K_SETSIZE] == 0, trump_mask(p[K_TRUMP]), p[K_NTFL] != 0,
-                       p[K_MUSTTRUMP] != 0)
+    return legal_cards(play_rules_of(p[K_RULES]), S.hands[seat],
+                       lock_bit(p[K_TLOCK], t, p[K_NTRICKS]), k, led, t % p[K_SETSIZE] == 0,
+                       trump_mask(p[K_TRUMP]))
 
 
 @njit(inline="always", **JIT)
@@ -489,9 +502,7 @@ def _key(T, S, leader, t, cnt, allc):
     ranks, :func:`_pins`): :func:`_pattern` of these words under it must agree too."""
     p = T.p
     n = p[K_N]
-    named = p[K_HONMASK]
-    if p[K_EXPOSED] and p[K_TURNUP] >= 0:
-        named |= _bit(p[K_TURNUP])
+    named = p[K_HONMASK] | p[K_TLOCK]
     k1 = np.uint64(T.zl1[leader]) ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP) \
         ^ (np.uint64(S.st[S_SID]) * _M2)
     fast = p[K_FASTKEY]
@@ -531,9 +542,7 @@ def _pins(T, allc, w):
     p = T.p
     if not p[K_FASTKEY]:
         return np.int64(-1)
-    named = p[K_HONMASK]
-    if p[K_EXPOSED] and p[K_TURNUP] >= 0:
-        named |= _bit(p[K_TURNUP])
+    named = p[K_HONMASK] | p[K_TLOCK]
     wn = (w | named) & allc
     pin = np.int64(0)
     for su in range(4):
@@ -654,16 +663,19 @@ def _quick(tb, sb, leader, t, root, allc):
     p = T.p
     n = p[K_N]
     tr = p[K_TRUMP]
-    if p[K_EXPOSED] and p[K_TURNUP] >= 0 and (allc >> p[K_TURNUP]) & 1:
+    if p[K_TLOCK] & allc:
         return 0, np.int64(0), np.int64(0)
+    pr = play_rules_of(p[K_RULES])
+    must_ruff = void_follower_must_trump(pr)
     team = T.side[leader] == root
     tmask = trump_mask(tr)
     lh = S.hands[leader]
+    may_lead_trump = trump_lead_allowed(pr, lh, t % p[K_SETSIZE] == 0, tmask)
     rt = 0
     cap = np.int64(0)
     pin = np.int64(0)
     if tr <= 3 and lh & tmask:
-        if not (p[K_NTFL] and t % p[K_SETSIZE] == 0 and lh & ~tmask):
+        if may_lead_trump:
             rt, cap, pin = _run(T, S, allc, tr, leader)
     q = rt
     ruffers = 0
@@ -673,7 +685,7 @@ def _quick(tb, sb, leader, t, root, allc):
             cap |= S.hands[o] & tmask
         if o != leader and nt > rt:
             # with must_trump a partner out of the suit must ruff and takes the lead
-            if (T.side[o] == root) != team or p[K_MUSTTRUMP]:
+            if (T.side[o] == root) != team or must_ruff:
                 ruffers |= 1 << o
     if p[K_MODE] != MODE_LINEAR:
         return q, cap, pin
@@ -693,9 +705,8 @@ def _quick(tb, sb, leader, t, root, allc):
     # or a cheap lead to a partner's top cards in one suit, which the partner then cashes
     # (every opponent with a trump must follow; with must_trump so must every partner
     # holding a trump, or it would ruff and take the lead)
-    ntfl_now = p[K_NTFL] and t % p[K_SETSIZE] == 0 and lh & ~tmask
     for s in range(4):
-        if not lh & suit_mask(s) or (s == tr and ntfl_now):
+        if not lh & suit_mask(s) or (s == tr and not may_lead_trump):
             continue
         tc = _top_card(T, allc, s)
         pin |= _bit(tc)
@@ -710,7 +721,7 @@ def _quick(tb, sb, leader, t, root, allc):
             for o in range(n):
                 if o == pt or not S.hands[o] & tmask:
                     continue
-                if (T.side[o] == root) != team or p[K_MUSTTRUMP]:
+                if (T.side[o] == root) != team or must_ruff:
                     ln = popcount(S.hands[o] & suit_mask(s))
                     if ln < r:
                         r = ln

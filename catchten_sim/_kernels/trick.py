@@ -24,11 +24,23 @@ API: pure helpers (scalars in, scalars out)
 -------------------------------------------
 ``suit_mask(s) -> int64``                the 13-bit lane of suit ``s`` (0 for s = 4).
 ``trump_mask(trump) -> int64``           ``suit_mask(trump)``, 0 with no trumps.
-``lock_bit(turnup_bit, t, total) -> int64`` the exposed turn-up's bit while locked (§7.3).
-``legal_cards(hand, lock, k, ledmask, first_of_set, tmask, ntfl, must_trump) -> int64``
+``turnup_lock_bit(play_rules, turnup) -> int64``  the turn-up's bit when ``exposed_trump``
+    locks it (0 without, or with no turn-up: ``turnup`` -1; §3, §7.3).
+``lock_bit(turnup_bit, t, total) -> int64`` that bit while locked: before the deal's last
+    two tricks (§7.3, §7.6).
+``legal_cards(play_rules, hand, lock, k, ledmask, first_of_set, tmask) -> int64``
     the legal cards of ``hand`` for the ``k``-th card (0-based) of a trick whose led suit
     has mask ``ledmask`` (ignored for ``k == 0``); ``first_of_set``: the trick is the first
-    of its set; ``ntfl``, ``must_trump``: the switches (bools).
+    of its set.
+``trump_lead_allowed(play_rules, hand, first_of_set, tmask) -> bool``  a lead of a trump
+    is legal (``no_trump_first_lead``; the double-dummy solver's quick-trick bounds).
+``void_follower_must_trump(play_rules) -> bool``  a follower out of the led suit who
+    holds a trump must play one (``must_trump``; the solver's bounds).
+
+``play_rules`` is :data:`PlayRules`, the play switches (bools, fields named after the
+switches: ``Tables.play_rules``); only the functions of this module look inside it, the
+callers pass it along. :func:`play_rules_code` / :func:`play_rules_of` carry it through
+an int64 (the solver's flat parameter buffer).
 ``winning_card(tm, ledmask, trump, top_trump) -> int``  the card that wins a trick (mask
     ``tm``, led suit mask ``ledmask``).
 
@@ -68,8 +80,10 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from ..rules import PlayRules
 from .bits import JIT, highest_index
-from .layout import (N_V, P_N, P_NSETS, P_PERSET, P_SETSIZE, V_DEALER, V_K,
+from .scoring import n_units, unit_of_set
+from .layout import (N_V, P_N, P_NSETS, P_SETSIZE, V_DEALER, V_K,
                      V_LEADER, V_LED, V_LOCK, V_PLAYED, V_TEN_TAKER, V_TM, V_TRICK, V_TRUMP)
 
 Play = namedtuple("Play", ["set_hands", "hands", "owner", "trick_cards", "trick_leader",
@@ -105,6 +119,25 @@ def card_suit(c):
     return (c * 79) >> 10
 
 
+def play_rules_code(play_rules: PlayRules) -> int:
+    """``play_rules`` as an int (bit ``i``: field ``i``), for a flat int64 buffer."""
+    return sum(int(bool(f)) << i for i, f in enumerate(play_rules))
+
+
+@njit(inline="always", **JIT)
+def play_rules_of(code):
+    """The :data:`PlayRules` of :func:`play_rules_code`'s ``code``."""
+    return PlayRules((code & 1) != 0, (code & 2) != 0, (code & 4) != 0)
+
+
+@njit(inline="always", **JIT)
+def turnup_lock_bit(play_rules, turnup):
+    """The bit of the turn-up when ``exposed_trump`` locks it (docs/rules.md §3, §7.3), 0
+    without the switch or without a turn-up (``turnup`` -1: the dealer declared)."""
+    return (np.int64(1) << np.int64(turnup)) if (play_rules.exposed_trump and turnup >= 0) \
+        else np.int64(0)
+
+
 @njit(inline="always", **JIT)
 def lock_bit(turnup_bit, t, total):
     """The exposed turn-up's bit while it may not be played: before the deal's last two
@@ -113,7 +146,7 @@ def lock_bit(turnup_bit, t, total):
 
 
 @njit(inline="always", **JIT)
-def legal_cards(hand, lock, k, ledmask, first_of_set, tmask, ntfl, must_trump):
+def legal_cards(play_rules, hand, lock, k, ledmask, first_of_set, tmask):
     """The legal cards (mask) of ``hand`` for the ``k``-th card of a trick (docs/rules.md §1,
     §3 ``no_trump_first_lead``, §3 ``must_trump``, §7.3, §7.6).
 
@@ -124,11 +157,26 @@ def legal_cards(hand, lock, k, ledmask, first_of_set, tmask, ntfl, must_trump):
     playable = hand & ~lock
     if k == 0:
         nt = playable & ~tmask
-        return nt if (ntfl and first_of_set and nt != 0) else playable
+        return nt if (play_rules.no_trump_first_lead and first_of_set and nt != 0) \
+            else playable
     follow = playable & ledmask
     legal = follow if follow != 0 else playable
     tr = playable & tmask
-    return tr if (must_trump and follow == 0 and tr != 0) else legal
+    return tr if (play_rules.must_trump and follow == 0 and tr != 0) else legal
+
+
+@njit(inline="always", **JIT)
+def trump_lead_allowed(play_rules, hand, first_of_set, tmask):
+    """A trump may be led from ``hand`` (docs/rules.md §3 ``no_trump_first_lead``, §7.6):
+    not at the first lead of a set while the hand holds another card."""
+    return not (play_rules.no_trump_first_lead and first_of_set and (hand & ~tmask) != 0)
+
+
+@njit(inline="always", **JIT)
+def void_follower_must_trump(play_rules):
+    """A follower out of the led suit who holds a trump must play one (docs/rules.md §3
+    ``must_trump``); without the switch any card."""
+    return play_rules.must_trump
 
 
 @njit(inline="always", **JIT)
@@ -170,7 +218,7 @@ def start_play(tab, ps, dealer, trump, turnup):
     v[V_PLAYED] = 0
     v[V_TEN_TAKER] = -1
     v[V_TRUMP] = trump
-    v[V_LOCK] = (np.int64(1) << turnup) if (tab.exposed_trump and turnup >= 0) else 0
+    v[V_LOCK] = turnup_lock_bit(tab.play_rules, turnup)
     v[V_DEALER] = dealer
 
 
@@ -192,9 +240,9 @@ def legal_now(tab, ps):
     total = params[P_NSETS] * set_size
     trump = v[V_TRUMP]
     k = v[V_K]
-    return legal_cards(ps.hands[to_move(tab, ps)], lock_bit(v[V_LOCK], t, total), k,
-                       suit_mask(v[V_LED]), t % set_size == 0, trump_mask(trump),
-                       tab.no_trump_first_lead, tab.must_trump)
+    return legal_cards(tab.play_rules, ps.hands[to_move(tab, ps)],
+                       lock_bit(v[V_LOCK], t, total), k, suit_mask(v[V_LED]),
+                       t % set_size == 0, trump_mask(trump))
 
 
 @njit(inline="always", **JIT)
@@ -243,7 +291,7 @@ def finish_trick(tab, ps):
     st = t // set_size
     win = ps.owner[winning_card(tm, suit_mask(led), trump, tab.top_trump)]
     side = tab.side_of_seat[win]
-    unit = st if params[P_PERSET] != 0 else 0
+    unit = unit_of_set(n_units(params), st)
     ps.cap[unit, side] |= tm
     ps.seat_tricks[win] += 1
     ten = tab.ten_card[trump]
@@ -286,7 +334,7 @@ def unfinish_trick(tab, ps):
     win = ps.trick_winner[t]
     led = card_suit(ps.trick_cards[t, 0])
     trump = v[V_TRUMP]
-    unit = t // set_size if params[P_PERSET] != 0 else 0
+    unit = unit_of_set(n_units(params), t // set_size)
     ps.cap[unit, tab.side_of_seat[win]] ^= tm
     ps.seat_tricks[win] -= 1
     ten = tab.ten_card[trump]
