@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
 import sys
 import time
 from contextlib import contextmanager
@@ -806,7 +807,10 @@ position_options = options(
     click.option("--play", type=str, default=None, metavar="\"CARDS\"",
                  help="Every card played so far this hand, in order (\"\" for none)."),
     click.option("--score", type=str, default=None, metavar="\"A B\"",
-                 help="Each side's game score before this hand, side order."))
+                 help="Each side's game score before this hand, side order."),
+    click.option("--trump", type=str, default=None, metavar="S|H|D|C|NT",
+                 help="The trump the dealer declared (jaques dealer_declares, which has no "
+                      "turn-up: give --trump instead of --turnup)."))
 
 
 def _cards_flag(text):
@@ -814,25 +818,31 @@ def _cards_flag(text):
 
 
 def _load_position(path, preset, players, rules_file, variants, dealer, seat, hand, turnup,
-                   play, score, dead):
+                   play, score, dead, trump=None):
     from .position import Position
-    flags = any(x is not None for x in (dealer, seat, hand, turnup, play, score, dead))
+    flags = any(x is not None for x in (dealer, seat, hand, turnup, play, score, dead, trump))
     if path is not None:
         if flags:
             raise CatchTenError("position", "file and flags",
                                 "give POSITION.json or the position flags, not both")
         return Position.from_json(path)   # "-": standard input
     rules = make_rules(preset, players, variants, rules_file)
-    for name, v in (("dealer", dealer), ("seat", seat), ("hand", hand), ("turnup", turnup)):
+    # the turn-up, or the declared trump: which one the rules need is the position's check
+    for name, v in (("dealer", dealer), ("seat", seat), ("hand", hand),
+                    ("turnup", turnup if trump is None else trump)):
         if v is None:
-            raise CatchTenError(name, "missing", f"--{name} is required (or give POSITION.json)")
+            alt = " (--trump with jaques dealer_declares)" if name == "turnup" else ""
+            raise CatchTenError(name, "missing",
+                                f"--{name}{alt} is required (or give POSITION.json)")
     data = {"dealer": dealer, "seat": seat, "hand": _cards_flag(hand), "turnup": turnup,
-            "play": _cards_flag(play), "dead": _cards_flag(dead)}
+            "play": _cards_flag(play), "dead": _cards_flag(dead), "trump": trump}
     if score is not None:
-        try:
-            data["score"] = [int(x) for x in score.replace(",", " ").split()]
-        except ValueError:
-            raise CatchTenError("score", "bad score", repr(score)) from None
+        words = score.replace(",", " ").split()
+        if not all(re.fullmatch(r"-?[0-9]+", w) for w in words):    # plain ASCII digits
+            raise CatchTenError("score", "bad score",
+                                f"{json.dumps(score, ensure_ascii=False)}: whole numbers, "
+                                "one per side, e.g. --score \"30 28\"")
+        data["score"] = [int(w) for w in words]
     return Position.from_dict(data, rules)
 
 
@@ -873,7 +883,7 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
                    "recommended card.")
 @JSON_OPTION
 def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
-               play, score, dead, policy, opponents, evaluator, exact_max, samples,
+               play, score, trump, dead, policy, opponents, evaluator, exact_max, samples,
                time_limit, stop_early, margin, progress, objective, seed, threads, explain_n,
                as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
@@ -899,7 +909,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     try:
         with _errors_as_json(as_json):
             pos = _load_position(position, preset, players, rules_file, variants, dealer,
-                                 seat, hand, turnup, play, score, dead)
+                                 seat, hand, turnup, play, score, dead, trump)
             res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                          samples=samples, time_limit=time_limit, seed=seed, threads=threads,
                          objective=objective, stop_early=stop_early, margin=margin,

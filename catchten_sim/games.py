@@ -423,11 +423,10 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
                             f"{first_dealer!r} (rotate, random or a seat 0 … {n - 1})")
     start = np.zeros(ns, dtype=np.int64)
     if start_scores is not None:
-        sc = list(start_scores)
-        problem = rules.score_problem(sc)
+        problem = rules.score_problem(start_scores)
         if problem:
-            raise CatchTenError("score", "out of range", problem)
-        start[:] = sc
+            raise CatchTenError("score", "bad score", problem)
+        start[:] = list(start_scores)
     at_once = rules.game_at_once
     compact = not (at_once and ns > 2 and rules.tie != "count_out")
     n_units, n_rows = unit_shape(rules, compact)
@@ -660,15 +659,15 @@ class EquityTable:
         n = self.rules.players
         if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
                 or not 0 <= int(dealer) < n:
-            raise CatchTenError("dealer", "out of range", f"dealer={dealer!r} (a seat 0 … {n - 1})")
+            shown = str(dealer).lower() if isinstance(dealer, bool) else repr(dealer)
+            raise CatchTenError("dealer", "out of range", f"dealer={shown} (a seat 0 … {n - 1})")
         return int(dealer) % self.n_sides if self.by_side else int(dealer)
 
     def _scores(self, scores: Sequence[int]) -> np.ndarray:
-        sc = list(scores)
-        problem = self.rules.score_problem(sc)
+        problem = self.rules.score_problem(scores)
         if problem:
-            raise CatchTenError("score", "out of range", problem)
-        return np.array(sc, dtype=np.int64)
+            raise CatchTenError("score", "bad score", problem)
+        return np.array(list(scores), dtype=np.int64)
 
     def _lookup(self, c: int, sc: np.ndarray) -> np.ndarray:
         """Per-side P(win) from the table at class ``c``, scores ``sc`` (rows, n_sides)."""

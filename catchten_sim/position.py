@@ -277,6 +277,8 @@ class Position:
             "dead": [format_card(c) for c in self.dead]}
         if self.score is not None:
             d["score"] = list(self.score)
+        if self.trump is not None:               # declared (jaques dealer_declares)
+            d["trump"] = "SHDC"[self.trump] if self.trump < NO_TRUMPS else "NT"
         return d
 
 

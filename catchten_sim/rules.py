@@ -135,7 +135,8 @@ REGISTRY: tuple[Switch, ...] = (
     Switch("revoke", ("game", "hand", "forfeit"), _all("game", jaques="forfeit"), "all",
            "§3, §7.4", None, "what a revoke costs", Revoke),
     Switch("no_trump_first_lead", _BOOL, _all(False), "all", "§3, §7.6",
-           "play_rules.no_trump_first_lead", "the first lead of a set may not be a trump",
+           "play_rules.no_trump_first_lead",
+           "the first lead of a set may not be a trump (unless the leader holds only trumps)",
            deal=(None, None)),
     Switch("exposed_trump", _BOOL, _all(False), "with a turn-up", "§3, §7.3, §7.6",
            "play_rules.exposed_trump", "the turn-up is locked until the last two tricks",
@@ -682,6 +683,8 @@ class Rules:
         target has won; docs/rules.md §2, §3 ``target``). The one check of a game score
         that positions, game simulations and equity look-ups share; each caller raises
         its own error with this text."""
+        if isinstance(scores, np.ndarray):
+            scores = scores.tolist()
         ok = isinstance(scores, (list, tuple)) and len(scores) == self.n_sides and all(
             isinstance(x, (int, np.integer)) and not isinstance(x, bool)
             and 0 <= int(x) < self.target for x in scores)

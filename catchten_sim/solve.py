@@ -163,7 +163,10 @@ def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.Solv
     side = np.zeros(_k.MAX_SEATS, np.int64)
     side[:n] = kt.side_of_seat
     unit = rules.set_size if rules.per_set_scoring else rules.cards_per_player
-    if not rules.card_points:
+    from .state import card_points
+    # honours only when taking every card of a unit scores no card points (the
+    # ``card_points`` switch off, docs/rules.md §3): asked of the one Python rule
+    if card_points(rules, n * unit) == 0:
         mode = _k.MODE_HONOURS
     elif rules.n_sides == 2 and 2 * rules.share == n * unit:
         mode = _k.MODE_LINEAR

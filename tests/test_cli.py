@@ -377,3 +377,26 @@ def test_text_output_width_follows_columns(monkeypatch) -> None:
     monkeypatch.setenv("COLUMNS", "60")
     narrow = run("rules").stdout.splitlines()
     assert max(len(ln) for ln in narrow) <= 60 and len(narrow) > len(wide)
+
+
+def test_advise_takes_a_declared_trump_as_a_flag():
+    """jaques ``dealer_declares`` (docs/rules.md §4) has no turn-up: the position's
+    ``trump`` field as ``--trump``; the same position as JSON gives the same answer."""
+    base = ["advise", "--rules", "jaques", "-V", "dealer_declares", "--players", "4",
+            "--dealer", "3", "--seat", "0", "--hand", "JS AS 9S KH QH 7D 8C 9C TC",
+            "--play", "", "--samples", "200", "--no-progress", "--json"]
+    flags = run(*base, "--trump", "NT")
+    assert flags.exit_code == 0, flags.stderr
+    got = json.loads(flags.stdout)
+    assert got["position"]["trump"] == "NT" and got["position"]["turnup"] is None
+    from catchten_sim.position import Position
+    assert Position.from_dict(got["position"]).to_dict() == got["position"]   # round trip
+    base = base[:-1]                       # errors: the one stderr line, not JSON
+    missing = run(*base)
+    line = _one_error_line(missing, "turnup")
+    assert "--trump" in line
+    bad = run(*base, "--trump", "X")
+    _one_error_line(bad, "trump")
+    # without dealer_declares a declared trump is not the rules' way: the turn-up is needed
+    plain = [a for a in base if a not in ("-V", "dealer_declares")]
+    _one_error_line(run(*plain, "--trump", "S"), "turnup")

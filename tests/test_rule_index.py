@@ -190,6 +190,29 @@ def test_the_index_names_exactly_the_files_that_read_the_switch(sw):
     assert "rules.py" in found          # the registry and the Rules attribute
 
 
+#: issue 8: a switch is read in at most three files (the registry, its kernel rule function,
+#: ``PlayState`` or the Python implementation), except these four, read in four files for
+#: the reasons the index's paragraph "More than three places" gives
+FOUR_READERS = {"game_at_once", "target", "tie", "dealer_declares"}
+
+
+@pytest.mark.parametrize("sw", REGISTRY, ids=lambda sw: sw.name)
+def test_a_switch_is_read_in_at_most_three_files(sw):
+    found = readers(sw)
+    limit = 4 if sw.name in FOUR_READERS else 3
+    assert len(found) <= limit, (f"{sw.name} is read in {len(found)} files "
+                                 f"({', '.join(sorted(found))}); at most {limit}")
+
+
+def test_every_switch_read_in_more_than_three_files_is_explained():
+    text = INDEX.read_text(encoding="utf-8")
+    para = text.split("More than three places", 1)[1].split("\n\n", 1)[0]
+    for name in FOUR_READERS:
+        assert f"`{name}`" in para, name
+        assert len(readers(next(sw for sw in REGISTRY if sw.name == name))) == 4, (
+            f"{name} is read in fewer files now: take it out of FOUR_READERS")
+
+
 def test_a_new_reader_would_be_found(tmp_path, monkeypatch):
     """The scan is not blind: a module reading a switch in each of the ways is found; one
     that passes the bundle along, or names the switch in a comment, is not."""

@@ -896,3 +896,22 @@ def test_positions_and_game_simulations_refuse_the_same_scores():
     assert games_err.value.field == pos_err.value.field == "score"
     assert r.score_problem([41, 0]) in games_err.value.line()
     assert r.score_problem([41, 0]) in pos_err.value.line()
+
+
+def test_the_solver_objective_asks_the_card_points_rule():
+    """solve.py picks its honours-only objective when taking every card of a scoring unit
+    scores no card points; that must be exactly the ``card_points`` switch being off, in
+    every preset and player count (docs/rules.md §2, §3)."""
+    from catchten_sim.state import card_points
+    seen = set()
+    for preset in ("foster", "jaques", "french52"):
+        for n in range(2, 9):
+            for cp in ("on", "off"):
+                try:
+                    r = Rules(preset, n, variants={"card_points": cp})
+                except RulesError:
+                    continue
+                unit = r.set_size if r.per_set_scoring else r.cards_per_player  # as solve.py
+                assert (card_points(r, n * unit) == 0) == (not r.card_points), (preset, n)
+                seen.add((preset, r.card_points))
+    assert len(seen) >= 4          # both values met in more than one preset

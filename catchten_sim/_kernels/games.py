@@ -44,11 +44,10 @@ from numba import njit
 from .bits import JIT, KERNEL_JIT, popcount, rng_below_s, rng_seed
 from .deal import deal_trumps
 from .engine import FRESH, play_deal
-from .layout import (N_STEPS, P_N, P_NSETS, P_NSIDES, P_SETSIZE, P_SHARE,
-                     P_TARGET, P_TIE, STEP_CARDS, TIE_COUNT_OUT, TIE_HIGHER_TOTAL,
-                     TIE_REPLAY)
+from .layout import (N_STEPS, P_N, P_NSETS, P_NSIDES, P_SETSIZE, P_TARGET, P_TIE, STEP_CARDS,
+                     TIE_COUNT_OUT, TIE_HIGHER_TOTAL, TIE_REPLAY)
 from .policy import all_seats_random
-from .scoring import add_steps, card_points, honour_points, n_units as n_units_of
+from .scoring import add_steps, honour_points, n_units as n_units_of, unit_card_points
 from .spec import spec_of
 
 __all__ = ["N_STEPS", "STEP_CARDS", "TIE_COUNT_OUT", "TIE_HIGHER_TOTAL", "TIE_REPLAY"]
@@ -216,7 +215,6 @@ def unit_outcomes(tab, trump, logs, cap_mask, at_once, compact, steps_out, tside
     n_sides = params[P_NSIDES]
     nu = n_units_of(params)
     tpu = params[P_NSETS] * params[P_SETSIZE] // nu       # tricks per unit
-    share = params[P_SHARE]
     log_cards = logs[1]
     log_winner = logs[2]
     n_rows = steps_out.shape[1]
@@ -241,9 +239,8 @@ def unit_outcomes(tab, trump, logs, cap_mask, at_once, compact, steps_out, tside
                 steps_out[u, r, side] = hon
                 tside_out[u, r] = side
                 r += 1
-        if tab.card_points:
-            for sd in range(n_sides):
-                steps_out[u, n_rows - 1, sd] = card_points(popcount(cap_mask[u, sd]), share)
+        for sd in range(n_sides):                # the last row: card points (0 when off)
+            steps_out[u, n_rows - 1, sd] = unit_card_points(tab, popcount(cap_mask[u, sd]))
     return nu
 
 

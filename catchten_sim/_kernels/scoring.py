@@ -20,6 +20,7 @@ API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` 
     per-set scoring, else 1 (the deal; §3 ``set_scoring``, §7.9).
 ``unit_of_set(n_units, st) -> int``             the scoring unit of set ``st``.
 ``card_points(n_taken, share) -> int``          max(0, n_taken - share) (§7.1).
+``unit_card_points(tab, n_taken) -> int``       that, or 0 with ``card_points`` off (§3).
 ``honour_points(tab, trump, taken) -> int``     honours in ``taken``, 10♦ bonus included.
 ``unit_score(tab, trump, taken) -> (honours, cards, card_points)``  one side, one unit;
     card points 0 when the switch is off.
@@ -75,12 +76,19 @@ def honour_points(tab, trump, taken):
 
 
 @njit(inline="always", **JIT)
+def unit_card_points(tab, n_taken):
+    """The card points of a side that took ``n_taken`` cards in one unit: :func:`card_points`
+    over the share, 0 when the ``card_points`` switch is off (docs/rules.md §2, §3). The one
+    kernel reader of that switch."""
+    return card_points(n_taken, tab.params[P_SHARE]) if tab.card_points else 0
+
+
+@njit(inline="always", **JIT)
 def unit_score(tab, trump, taken):
     """``(honours, cards, card_points)`` of one side in one unit (card points 0 when
     ``card_points`` is off)."""
     k = popcount(taken)
-    cp = card_points(k, tab.params[P_SHARE]) if tab.card_points else 0
-    return honour_points(tab, trump, taken), k, cp
+    return honour_points(tab, trump, taken), k, unit_card_points(tab, k)
 
 
 @njit(inline="always", **JIT)
@@ -106,8 +114,7 @@ def add_steps(tab, trump, taken, row):
         c = lowest_index(m)
         m &= m - 1
         row[tab.step[trump, c]] += tab.honours[trump, c]
-    if tab.card_points:
-        row[STEP_CARDS] += card_points(popcount(taken), tab.params[P_SHARE])
+    row[STEP_CARDS] += unit_card_points(tab, popcount(taken))
 
 
 @njit(inline="always", **JIT)
