@@ -235,11 +235,11 @@ class Position:
                           data.get("variants") or {})
         dealer = _int_field(data, "dealer", 0, rules.players - 1)
         seat = _int_field(data, "seat", 0, rules.players - 1)
-        hand = parse_cards(data.get("hand", []), "hand")
+        hand = _json_cards(data, "hand")
         tu = data.get("turnup")
         turnup = None if tu in (None, "") else parse_card(tu, "turnup")
-        play = parse_cards(data.get("play", []) or [], "play")
-        dead = parse_cards(data.get("dead", []) or [], "dead")
+        play = _json_cards(data, "play")
+        dead = _json_cards(data, "dead")
         score = data.get("score")
         if score is not None:
             problem = rules.score_problem(score)
@@ -280,6 +280,25 @@ class Position:
         if self.trump is not None:               # declared (jaques dealer_declares)
             d["trump"] = "SHDC"[self.trump] if self.trump < NO_TRUMPS else "NT"
         return d
+
+
+def _json_cards(data: Mapping[str, Any], name: str) -> list[int]:
+    """A position's list of cards ``name`` as written in JSON (docs/formats.md): a list of
+    card names such as ``"JS"``, as in a record; left out or null: none (``hand`` is then
+    refused for its count). A string of several cards or card codes (ints) is refused as a
+    ``malformed card``, not read another way."""
+    v = data.get(name)
+    if v is None:
+        return []
+    if not isinstance(v, list):
+        raise ParseError(name, "malformed card",
+                         f"{name} is {json_kind(v)}, not a list of cards such as [\"JS\", \"AS\"]")
+    for i, c in enumerate(v):
+        if not isinstance(c, str):
+            raise ParseError(name, "malformed card",
+                             f"{name}[{i}]={json.dumps(c, default=str)}: a card name such as "
+                             "\"JS\"")
+    return parse_cards(v, name)
 
 
 def _int_field(data: Mapping[str, Any], name: str, lo: int, hi: int) -> int:

@@ -195,6 +195,19 @@ def test_position_scores_for_score_is_refused() -> None:
     assert (e.field, e.why, e.detail) == ("scores", "unknown field", "did you mean 'score'?")
 
 
+@pytest.mark.parametrize("field, value, shown", [
+    ("hand", "JS AS 9S", "hand is a string"), ("hand", [11, 24], "hand[0]=11"),
+    ("play", "JS", "play is a string"), ("dead", [3], "dead[0]=3"),
+    ("hand", {"JS": 1}, "hand is an object")])
+def test_a_position_s_cards_are_a_list_of_card_names(field, value, shown) -> None:
+    """As in a record (docs/formats.md): a string of cards or card codes is refused as a
+    malformed card, not read another way."""
+    pos = _position()
+    pos[field] = value
+    e = _error(Position.from_dict, pos)
+    assert (e.field, e.why) == (field, "malformed card") and shown in e.detail
+
+
 def test_cli_advise_position_unknown_key(tmp_path: Path) -> None:
     pos = _position()
     pos["variant"] = {}
