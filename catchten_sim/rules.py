@@ -841,8 +841,10 @@ class Rules:
             "honours": honours,
             "target": self.target,
             "tie": self.tie,
-            "count_out_order": ("Ten, 10♦ bonus, cards, Ace, King, Queen, Jack"
-                                if self.tie == "count_out" else None),
+            "count_out_order": (", ".join(
+                ["Ten"] + ["10♦ bonus"] * self.ten_bonus + ["cards"] * self.card_points
+                + ["Ace", "King", "Queen", "Jack"] + ["Nine"] * (Rank.NINE in self.honour_values))
+                if self.tie == "count_out" else None),   # the steps these rules score
             "revoke": self.revoke_penalty,
             "game_at_once": self.game_at_once,
             "first_dealer": ("highest card deals (rules source 004, docs/rules.md)"

@@ -915,3 +915,15 @@ def test_the_solver_objective_asks_the_card_points_rule():
                 assert (card_points(r, n * unit) == 0) == (not r.card_points), (preset, n)
                 seen.add((preset, r.card_points))
     assert len(seen) >= 4          # both values met in more than one preset
+
+
+def test_the_count_out_order_shown_lists_the_steps_these_rules_score():
+    """docs/rules.md §7.10: Ten, the 10♦ bonus, card points, A, K, Q, J (jaques' 9 last);
+    a step the rules do not score (card points off, no 10♦ bonus) is not shown."""
+    show = lambda r: r.describe()["count_out_order"]          # noqa: E731
+    assert show(Rules("foster", 4)) == "Ten, cards, Ace, King, Queen, Jack"
+    assert "cards" not in show(Rules("french52", 4))
+    assert show(Rules("foster", 4, variants={"ten_of_diamonds_bonus": True})) == \
+        "Ten, 10♦ bonus, cards, Ace, King, Queen, Jack"
+    assert show(Rules("jaques", 4, variants={"tie": "count_out"})).endswith("Jack, Nine")
+    assert show(Rules("jaques", 4)) is None                   # higher_total: no count-out
