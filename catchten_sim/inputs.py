@@ -10,9 +10,27 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .cards import parse_card
 from .errors import ParseError, RulesError
 
 __all__ = ["json_kind", "preset_name", "read_json_object", "read_text"]
+
+
+def card_at(text: Any, field: str, where: str) -> int:
+    """The card written at ``where`` (e.g. ``hands[1][2]``) of input field ``field``, as a
+    record or a position writes it (a card name; docs/formats.md): its index.
+
+    Raises
+    ------
+    ParseError
+        ``malformed card`` naming ``field``, with ``where`` and the value as JSON shows it.
+    """
+    try:
+        return parse_card(text, where)
+    except ParseError:
+        shown = json.dumps(text, ensure_ascii=False) if text is None or isinstance(
+            text, (str, int, float, bool)) else json_kind(text)
+        raise ParseError(field, "malformed card", f"{where}={shown}") from None
 
 
 def json_kind(value: Any) -> str:

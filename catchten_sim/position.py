@@ -35,9 +35,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .cards import format_card, parse_card, parse_cards
+from .cards import format_card, parse_card
 from .errors import IllegalPlayError, ParseError, PositionError, check_keys
-from .inputs import json_kind, preset_name, read_json_object
+from .inputs import card_at, json_kind, preset_name, read_json_object
 from .rules import NO_TRUMPS, Rules
 from .state import PlayState
 
@@ -293,12 +293,7 @@ def _json_cards(data: Mapping[str, Any], name: str) -> list[int]:
     if not isinstance(v, list):
         raise ParseError(name, "malformed card",
                          f"{name} is {json_kind(v)}, not a list of cards such as [\"JS\", \"AS\"]")
-    for i, c in enumerate(v):
-        if not isinstance(c, str):
-            raise ParseError(name, "malformed card",
-                             f"{name}[{i}]={json.dumps(c, default=str)}: a card name such as "
-                             "\"JS\"")
-    return parse_cards(v, name)
+    return [card_at(c, name, f"{name}[{i}]") for i, c in enumerate(v)]
 
 
 def _int_field(data: Mapping[str, Any], name: str, lo: int, hi: int) -> int:

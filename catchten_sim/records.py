@@ -67,7 +67,7 @@ from typing import Any
 
 from .cards import SUIT_CHARS, format_card, parse_card
 from .errors import CatchTenError, IllegalPlayError, ParseError, RulesError, check_keys
-from .inputs import json_kind, preset_name, read_json_object
+from .inputs import card_at, json_kind, preset_name, read_json_object
 from .rules import COUNT_OUT_STEPS, Rules
 from .state import PlayState, unit_scores
 
@@ -184,8 +184,8 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
         if not isinstance(row, list):
             raise ParseError("hands", "wrong number of cards",
                              f"hands[{i}] is {json_kind(row)}, not a list of cards")
-        hands.append([_card(text, "hands", f"hands[{i}][{j}]") for j, text in enumerate(row)])
-    dead = [_card(text, "dead", f"dead[{j}]") for j, text in enumerate(raw_dead)]
+        hands.append([card_at(text, "hands", f"hands[{i}][{j}]") for j, text in enumerate(row)])
+    dead = [card_at(text, "dead", f"dead[{j}]") for j, text in enumerate(raw_dead)]
 
     # cards in the deck
     deck = set(rules.deck)
@@ -228,7 +228,7 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
     if raw_turnup is None:
         turnup = last
     else:
-        turnup = _card(raw_turnup, "turnup", "turnup")
+        turnup = card_at(raw_turnup, "turnup", "turnup")
         if turnup != last:
             raise ParseError("turnup", "turnup not dealer's last card",
                              f"turnup {format_card(turnup)}, dealer {dealer}'s last card is "
@@ -247,15 +247,6 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
     return dealer, hands, dead, turnup, raw_play
 
 
-def _card(text: Any, field: str, where: str) -> int:
-    try:
-        return parse_card(text, where)
-    except ParseError:
-        shown = json.dumps(text, ensure_ascii=False) if text is None or isinstance(
-            text, (str, int, float, bool)) else json_kind(text)
-        raise ParseError(field, "malformed card", f"{where}={shown}") from None
-
-
 # ------------------------------------------------------------------------------ play
 def _play_deal(rules: Rules, dealer: int, hands: list[list[int]], turnup: int,
                raw_play: list) -> PlayState:
@@ -266,7 +257,7 @@ def _play_deal(rules: Rules, dealer: int, hands: list[list[int]], turnup: int,
     """
     state = PlayState.from_hands(rules, dealer, hands, turnup=turnup)
     for pos, text in enumerate(raw_play):
-        state.play(_card(text, "play", f"play[{pos}]"), allow_revoke=True)
+        state.play(card_at(text, "play", f"play[{pos}]"), allow_revoke=True)
     if state.revoke is not None:
         rev = state.revoke
         state.revoke = {"seat": rev["seat"], "trick": rev["trick"], "card": rev["card"],

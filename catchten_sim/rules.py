@@ -257,6 +257,11 @@ _ALLOWED_BOOL = "true or false; yes/no, on/off and 1/0 are read as them"
 _ALLOWED_INT = "a whole number of points, 1 to 10000"
 
 
+#: how ``catchten rules`` names each count-out step (``COUNT_OUT_STEPS``, docs/rules.md §7.10)
+_STEP_LABELS = {"ten": "Ten", "ten_of_diamonds": "10♦ bonus", "cards": "cards", "ace": "Ace",
+                "king": "King", "queen": "Queen", "jack": "Jack", "nine": "Nine"}
+
+
 def _as_bool(name: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
@@ -821,6 +826,11 @@ class Rules:
                    else f"{self.cards_per_player} cards per player, one at a time")
         if self.keep_dead_card:
             dealing += "; 35 dealt, the 35th turned up for trumps, the 36th shown and laid aside"
+        # the count-out steps (COUNT_OUT_STEPS' order) that these rules never score
+        unscored = {step for step, scored in (("ten_of_diamonds", self.ten_bonus),
+                                              ("cards", self.card_points),
+                                              ("nine", Rank.NINE in self.honour_values))
+                    if not scored}
         turnup = ("the dealer names trumps or no trumps (no turn-up)" if self.dealer_declares
                   else "the dealer's last card, turned up: its suit is trumps")
         return {
@@ -841,10 +851,9 @@ class Rules:
             "honours": honours,
             "target": self.target,
             "tie": self.tie,
-            "count_out_order": (", ".join(
-                ["Ten"] + ["10♦ bonus"] * self.ten_bonus + ["cards"] * self.card_points
-                + ["Ace", "King", "Queen", "Jack"] + ["Nine"] * (Rank.NINE in self.honour_values))
-                if self.tie == "count_out" else None),   # the steps these rules score
+            "count_out_order": (", ".join(_STEP_LABELS[step] for step in COUNT_OUT_STEPS
+                                          if step not in unscored)
+                                if self.tie == "count_out" else None),
             "revoke": self.revoke_penalty,
             "game_at_once": self.game_at_once,
             "first_dealer": ("highest card deals (rules source 004, docs/rules.md)"
