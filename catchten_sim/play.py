@@ -136,11 +136,8 @@ def deal_from_hands(rules: Rules, dealer: int, hands: Sequence[Sequence[int]],
                 m |= 1 << int(c)
             row.append(m)
         sets.append(tuple(row))
-    if trump is None:
-        if turnup is None:
-            raise CatchTenError("turnup", "missing", "trumps need a turn-up or a declaration")
-        trump = int(turnup) // 13
-    return Deal(rules, int(dealer), tuple(sets), int(trump),
+    trump = rules.deal_trump(None if turnup is None else int(turnup), trump)
+    return Deal(rules, int(dealer), tuple(sets), trump,
                 None if turnup is None else int(turnup), tuple(int(c) for c in dead))
 
 

@@ -338,21 +338,9 @@ def _replay(p: Position) -> InfoSet:
         if c in p.hand or c in seen:
             raise PositionError("dead", "card both dead and in play", format_card(c))
     # -- trumps and the turn-up
-    if r.dealer_declares:
-        if p.trump is None:
-            raise PositionError("trump", "missing", "dealer_declares: give the declared trump")
-        trump = p.trump
-        if p.turnup is not None:
-            raise PositionError("turnup", "turnup not dealer's last card",
-                                "dealer_declares has no turn-up")
-    else:
-        if p.turnup is None:
-            raise PositionError("turnup", "missing", "the turned-up card is required")
-        if p.turnup in p.dead:
-            raise PositionError("turnup", "turnup not dealer's last card", "it is dead")
-        trump = p.turnup // 13
-        if p.trump is not None and p.trump != trump:
-            raise PositionError("trump", "bad trump", "trump must be the turn-up's suit")
+    trump = r.deal_trump(p.turnup, p.trump, PositionError)
+    if p.turnup is not None and p.turnup in p.dead:
+        raise PositionError("turnup", "turnup not dealer's last card", "it is dead")
     if len(p.play) > r.n_dealt:
         raise PositionError("play", "play longer than deal",
                             f"{len(p.play)} cards played; the deal has {r.n_dealt}")

@@ -33,7 +33,7 @@ from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_N, P_NPARAMS, P_NSET
                               REVOKE_CODES,
                               STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
                               STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
-from .errors import ParseError, RulesError, check_keys
+from .errors import CatchTenError, ParseError, RulesError, check_keys
 from .inputs import json_kind, read_text
 
 __all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "REGISTRY", "REVOKE_CODES", "Revoke",
@@ -711,6 +711,34 @@ class Rules:
     @property
     def dealer_declares(self) -> bool:
         return self.preset == "jaques" and bool(self.variants["dealer_declares"])
+
+    def deal_trump(self, turnup: int | None, trump: int | None,
+                   error: type[CatchTenError] = CatchTenError) -> int:
+        """The trump suit of a deal written down with ``turnup`` (card index or None) and a
+        declared ``trump`` (suit code 0-3, 4 for no trumps, or None): the turn-up's suit,
+        or with jaques ``dealer_declares`` (docs/rules.md §4) the declared trump, which
+        has no turn-up. The one check of the pair that positions, deals from hands and
+        :class:`~catchten_sim.state.PlayState` share.
+
+        Raises ``error(field, why, detail)``: ``turnup`` missing, or given with
+        ``dealer_declares``; ``trump`` missing with ``dealer_declares``, not a suit code,
+        or not the turn-up's suit."""
+        if self.dealer_declares:
+            if trump is None:
+                raise error("trump", "missing", "dealer_declares: give the declared trump")
+            if turnup is not None:
+                raise error("turnup", "turnup not dealer's last card",
+                            "dealer_declares has no turn-up")
+            if isinstance(trump, bool) or not isinstance(trump, (int, np.integer)) \
+                    or not 0 <= trump <= NO_TRUMPS:
+                raise error("trump", "bad trump",
+                            f"trump={trump!r}: a suit code 0-3, or {NO_TRUMPS} for no trumps")
+            return int(trump)
+        if turnup is None:
+            raise error("turnup", "missing", "the turned-up card is required")
+        if trump is not None and trump != int(turnup) // 13:
+            raise error("trump", "bad trump", "trump must be the turn-up's suit")
+        return int(turnup) // 13
 
     @property
     def trump_order(self) -> tuple[int, ...]:

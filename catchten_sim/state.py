@@ -165,7 +165,8 @@ class PlayState:
     turnup : int or None
         The turned-up card (the dealer's last card); None with ``dealer_declares``.
     trump : int or None
-        Suit code 0-3 or 4 (no trumps); defaults to the turn-up's suit.
+        Suit code 0-3 or 4 (no trumps); defaults to the turn-up's suit, and must be it;
+        required with ``dealer_declares``.
     dead : sequence of int
         Cards laid aside (``keep_six_of_spades``), known to all and never played.
 
@@ -189,11 +190,7 @@ class PlayState:
         self.n = rules.players
         self.dealer = int(dealer)
         self.turnup = None if turnup is None else int(turnup)
-        if trump is None:
-            if self.turnup is None:
-                raise ValueError("trumps need a turn-up or a declared trump")
-            trump = self.turnup // 13
-        self.trump = int(trump)
+        self.trump = rules.deal_trump(self.turnup, trump)
         self.table = rule_tables(rules, self.trump)
         self.dead = tuple(int(c) for c in dead)
         self._deck_mask = int(rules.tables().deck_mask)

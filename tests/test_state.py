@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from catchten_sim.cards import parse_card
-from catchten_sim.errors import IllegalPlayError, ParseError, RevokeError
+from catchten_sim.errors import CatchTenError, IllegalPlayError, ParseError, RevokeError
 from catchten_sim.rules import Rules
 from catchten_sim.state import PlayState
 
@@ -170,3 +170,38 @@ def test_sets_winner_leads_the_next_set_and_voids_reset() -> None:
     assert s.n_units == 3
     total = sum(sum(x["cards_taken"] for x in s.unit_scores(u)) for u in range(3))
     assert total == 36
+
+
+@pytest.mark.parametrize("kw, field, why", [
+    ({"turnup": 5}, "trump", "missing"),                       # no declared trump
+    ({"turnup": 5, "trump": 0}, "turnup", "turnup not dealer's last card"),
+    ({"trump": 5}, "trump", "bad trump"),                      # not a suit code
+    ({"trump": True}, "trump", "bad trump"),
+])
+def test_a_declared_trump_has_no_turnup(kw, field, why) -> None:
+    """jaques dealer_declares (docs/rules.md §4): the dealer names trumps, so a deal
+    has a declared trump and no turn-up; anything else is refused naming the field."""
+    rules = Rules("jaques", 4, {"dealer_declares": True})
+    deck = sorted(rules.deck)
+    hands = [deck[8 * s:8 * s + 8] for s in range(4)]
+    with pytest.raises(CatchTenError) as e:
+        PlayState.from_hands(rules, 0, hands, **kw)
+    assert (e.value.field, e.value.why) == (field, why)
+    for trump in range(5):                                      # four suits, no trumps
+        assert PlayState.from_hands(rules, 0, hands, trump=trump).trump == trump
+
+
+@pytest.mark.parametrize("kw, field, why", [
+    ({}, "turnup", "missing"),
+    ({"trump": 0}, "turnup", "missing"),
+    ({"turnup": 5, "trump": 1}, "trump", "bad trump"),         # 5 is a spade
+    ({"turnup": 5, "trump": 4}, "trump", "bad trump"),         # no trumps needs declaring
+])
+def test_trumps_are_the_turnups_suit(kw, field, why) -> None:
+    rules = Rules("foster", 4)
+    hands = [list(range(13 * s, 13 * s + 13)) for s in range(4)]
+    with pytest.raises(CatchTenError) as e:
+        PlayState.from_hands(rules, 0, hands, **kw)
+    assert (e.value.field, e.value.why) == (field, why)
+    assert PlayState.from_hands(rules, 0, hands, turnup=5, trump=0).trump == 0
+    assert PlayState.from_hands(rules, 0, hands, turnup=18).trump == 1
