@@ -4,13 +4,15 @@ from __future__ import annotations
 from typing import Any
 
 import os
+import textwrap
 
 from rich import box
 from rich.console import Console, ConsoleDimensions
 from rich.table import Table
 
 #: the width of text sent to a pipe or file without COLUMNS: wide enough that no line and
-#: no table row is ever wrapped (a reader or a script gets whole rows)
+#: no table row is ever wrapped by the width (a reader or a script gets whole rows; the
+#: rules table lays out its long deck and switches values in lines of its own)
 UNWRAPPED = 4096
 
 
@@ -34,6 +36,9 @@ class _Out(Console):
 
 _console = _Out(highlight=False, soft_wrap=False)
 
+#: the width the rules table wraps its deck and switches values to
+_RULES_VALUE_WIDTH = 78
+
 
 def _pct(x: float | None) -> str:
     return "n/a" if x is None or x != x else f"{100 * x:.2f}%"
@@ -45,7 +50,10 @@ def print_rules(d: dict[str, Any]) -> None:
               title_justify="left")
     t.add_column("rule", style="bold")
     t.add_column("value")
-    t.add_row("deck", f"{d['deck']['size']} cards: {d['deck']['cards']}")
+    # the two long values are wrapped here, so that a pipe (no wrapping, UNWRAPPED) gets
+    # a table of about 100 columns, not one row of 400
+    t.add_row("deck", textwrap.fill(f"{d['deck']['size']} cards: {d['deck']['cards']}",
+                                    _RULES_VALUE_WIDTH))
     t.add_row("dealing", d["dealing"])
     t.add_row("trumps", d["turnup"])
     t.add_row("sides", "; ".join(f"side {s['side']}: seats {', '.join(map(str, s['seats']))}"
@@ -55,6 +63,9 @@ def print_rules(d: dict[str, Any]) -> None:
     t.add_row("trump order", d["trump_order"] + "  (high to low)")
     t.add_row("plain suits", d["plain_order"])
     t.add_row("honours", ", ".join(f"{k} {v}" for k, v in d["honours"].items()))
+    if d.get("no_trump_honours"):
+        t.add_row("at no trumps", ", ".join(f"{k} {v}" for k, v in d["no_trump_honours"].items())
+                  + " of every suit")
     t.add_row("target", str(d["target"]) + ("  (game at once)" if d["game_at_once"] else ""))
     t.add_row("several reach it", d["tie"] + (f": {d['count_out_order']}"
                                               if d["count_out_order"] else ""))
@@ -62,7 +73,7 @@ def print_rules(d: dict[str, Any]) -> None:
     t.add_row("first dealer", d["first_dealer"])
     from .rules import spell_value
     switches = ", ".join(f"{k}={spell_value(v)}" for k, v in sorted(d["variants"].items()))
-    t.add_row("switches", switches)
+    t.add_row("switches", textwrap.fill(switches, _RULES_VALUE_WIDTH))
     _console.print(t)
 
 

@@ -877,6 +877,11 @@ class Rules:
             "plain_order": " ".join(RANK_CHARS[r] for r in sorted({c % 13 for c in deck},
                                                                   reverse=True)),
             "honours": honours,
+            # jaques dealer_declares at no trumps: the A K Q J 10 of every suit (§4)
+            "no_trump_honours": ({RANK_CHARS[r]: self.honour_values[r]
+                                  for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK,
+                                            Rank.TEN)}
+                                 if self.dealer_declares else None),
             "target": self.target,
             "tie": self.tie,
             "count_out_order": (", ".join(_STEP_LABELS[step] for step in COUNT_OUT_STEPS

@@ -927,3 +927,13 @@ def test_the_count_out_order_shown_lists_the_steps_these_rules_score():
         "Ten, 10♦ bonus, cards, Ace, King, Queen, Jack"
     assert show(Rules("jaques", 4, variants={"tie": "count_out"})).endswith("Jack, Nine")
     assert show(Rules("jaques", 4)) is None                   # higher_total: no count-out
+
+
+def test_catchten_rules_shows_the_no_trump_honours_with_dealer_declares() -> None:
+    """jaques ``dealer_declares`` (RULES.md: "the A, K, Q, J and 10 of every suit score at
+    their honour values", jaques honours J 3, 10 10, A 4, K 3, Q 2): shown beside the
+    trump honours; no such line without the switch."""
+    got = Rules("jaques", 4, {"dealer_declares": True}).describe()["no_trump_honours"]
+    assert got == {"A": 4, "K": 3, "Q": 2, "J": 3, "T": 10}
+    assert Rules("jaques", 4).describe()["no_trump_honours"] is None
+    assert Rules("foster", 4).describe()["no_trump_honours"] is None
