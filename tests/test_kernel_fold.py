@@ -60,14 +60,19 @@ def test_chunk_rows_are_deal_one_played(preset, players, variants):
 
 @pytest.mark.parametrize("preset,players,variants", CONFIGS)
 def test_random_pairs_play_as_single_deals(preset, players, variants):
-    """All-random chunks play two deals at a time in lockstep (engine.play_random2); each
-    deal must come out exactly as the one-deal loop plays it (a chunk of one deal)."""
+    """All-random chunks play two deals at a time in lockstep (engine.play_random2, in
+    engine._run_random); each deal must come out exactly as the one-deal loop of any
+    other policies (engine._run_policies, play_and_deal) plays it with every seat random.
+    Odd counts: the last deal is the first of a pair whose second is not kept."""
     t = Rules(preset, players, variants).tables()
     pols = np.zeros(players, np.int64)          # every seat random
     cols = K.N_FIXED + players * K.N_PER_POS
-    paired = np.zeros((41, cols), np.int16)      # odd: the last deal alone
-    K.simulate_chunk(t, pols, np.uint64(11), 300, paired)
-    for i in range(41):
-        single = np.zeros((1, cols), np.int16)
-        K.simulate_chunk(t, pols, np.uint64(11), 300 + i, single)
-        assert np.array_equal(paired[i], single[0]), i
+    no_acc = (np.zeros(0, np.int64), np.zeros(0, np.int64))
+    for count in (41, 1):
+        paired = np.zeros((count, cols), np.int16)
+        K.simulate_chunk(t, pols, np.uint64(11), 300, paired)
+        single = np.zeros((count, cols), np.int16)
+        K._run_policies(t, pols, np.uint64(11), np.int64(300), np.int64(count), single,
+                        no_acc, K.scratch(t))
+        for i in range(count):
+            assert np.array_equal(paired[i], single[i]), (count, i)

@@ -215,7 +215,7 @@ def test_heuristic_mask_arithmetic_matches_the_cost_tables(preset, players, vari
 def test_an_edit_of_any_kernel_file_invalidates_every_kernel_cache():
     # numba checks a cached kernel against a hash of its own file only; the package's own
     # cache locators stamp every kernel with a hash of all kernel files, so an edit of an
-    # inlined helper's file (policy.py) recompiles run_chunk of engine.py too
+    # inlined helper's file (policy.py) recompiles _run_policies of engine.py too
     import hashlib
     import os
     from pathlib import Path
@@ -230,6 +230,6 @@ def test_an_edit_of_any_kernel_file_invalidates_every_kernel_cache():
         h.update(f.name.encode())
         h.update(f.read_bytes())
     assert "policy.py" in [f.name for f in files]
-    locator = engine.run_chunk._cache._impl.locator
+    locator = engine._run_policies._cache._impl.locator
     assert type(locator).__name__.startswith("Kernel")
     assert locator.get_source_stamp() == h.digest() == kernels.kernel_fingerprint()

@@ -224,10 +224,10 @@ def test_compile_notice_names_each_kind_of_kernel_once_with_its_time():
 
     said = []
     with compile_notice(said.append):
-        kernel("catchten_sim._kernels.engine", "run_chunk")(1)
+        kernel("catchten_sim._kernels.engine", "_run_policies")(1)
         kernel("catchten_sim._kernels.solve", "solve_batch")(1)
         kernel("catchten_sim._kernels.engine", "_play_given")(1)   # a kind already named
-    assert said == [notice_text("run_chunk", "catchten_sim._kernels.engine"),
+    assert said == [notice_text("_run_policies", "catchten_sim._kernels.engine"),
                     notice_text("solve_batch", "catchten_sim._kernels.solve")]
     assert said[1] == ("compiling the engine's double-dummy solver (first run of this kind "
                        "of command only; up to about 35 s, more on a busy machine)")

@@ -1,9 +1,9 @@
 """numba kernels: arrays and ints in, arrays and ints out (DESIGN.md §3).
 
 Stale caches: numba checks a cached kernel against a hash of the one file that defines it,
-not of the files whose functions it inlines (``run_chunk`` of ``engine.py`` inlines
+not of the files whose functions it inlines (``_run_policies`` of ``engine.py`` inlines
 ``policy.py``, ``trick.py`` ...): after an edit or an upgrade that changed ``policy.py``
-alone, the compiled ``run_chunk`` of the old code would still be loaded. So the kernels of
+alone, the compiled ``_run_policies`` of the old code would still be loaded. So the kernels of
 this package are cached with a stamp that is the hash of *every* kernel file
 (:func:`kernel_fingerprint`): any change to any of them recompiles every kernel. This is
 done with cache locators of our own, placed first in numba's list; files outside this

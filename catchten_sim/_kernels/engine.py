@@ -9,15 +9,17 @@ together. Every function assumes valid input: the Python wrappers validate first
 
 Entry kernels (``KERNEL_JIT``: no reference counting, allocate nothing)
 ---------------------------------------------------------------------
-``run_chunk(tab, policies, seed, start, count, out, accs, scr)``  a batch of deals; when
-every seat plays ``random`` it calls ``_random_pair(tab, sp, lanes, seed, ia)`` (a
-:data:`PairTables`, two :data:`Lane`), which deals and plays two deals in lockstep
-(:func:`.deal.deal_cards2`, :func:`play_random2`; each deal exactly as alone).
-Otherwise (and for the last deal of an odd count) it calls ``_play_batch(tab, sp, scr,
-policies, seed, ia, m)`` (a :data:`PlayTables`, a :data:`PlayScratch`) per batch of up
-to ``BATCH`` deals: the play loop in a kernel of its own, each deal after the first dealt
-card by card while the one before is played (:func:`play_and_deal`); the results come
-back in the rows of ``Scratch.batch`` (:func:`batch_row`) and are folded one by one.
+``run_chunk(tab, policies, seed, start, count, out, accs, scr)`` (Python) a chunk of
+deals, by one of two entry kernels, so that a first run compiles only the play kernel it
+needs. Both play the deals in batches of up to ``BATCH`` in a kernel of their own (its
+arguments copied once per batch), whose results come back in the rows of
+``Scratch.batch`` (:func:`batch_row`) and are folded one by one (:func:`_score_rows`).
+When every seat plays ``random``, ``_run_random`` calls ``_random_batch(tab, sp, lanes,
+batch, seed, ia, m)`` (a :data:`PairTables`, two :data:`Lane`), which deals and plays
+them two at a time in lockstep (:func:`.deal.deal_cards2`, :func:`play_random2`; each
+deal exactly as alone). Otherwise ``_run_policies`` calls ``_play_batch(tab, sp, scr,
+policies, seed, ia, m)`` (a :data:`PlayTables`, a :data:`PlayScratch`): each deal after
+the first dealt card by card while the one before is played (:func:`play_and_deal`).
 ``_deal_one(tab, seed, deal_index, scr, res)`` and ``_play_given(tab, scr, deal, policies,
 rng_state, script, logs, res)``: the kernels of :func:`deal_one` and :func:`play_given`.
 
@@ -40,7 +42,7 @@ from .layout import (A_ADV, A_ADVSQ, A_FATE, A_FBH, A_HCP, A_HHON, A_HOLDN, A_HO
                      FATE_DEAD, FATE_NO_TRUMPS, FATE_SAVED, HIST, HIST_TRUMPS, LINE,
                      N_FIELDS, N_FIXED, N_PER_POS, NO_TRUMPS, P_N, P_NSETS, P_NSIDES,
                      P_SETSIZE, POL_HEURISTIC, POL_RANDOM, POL_SCRIPTED)
-from .policy import all_seats_random, choose_card
+from .policy import choose_card
 from .scoring import honours_dealt, side_score, unit_of_set, unit_score
 from .spec import S_N, S_NSETS, S_NSIDES, S_NUNITS, S_SETSIZE, spec_of
 from .trick import (card_suit, legal_cards, lock_bit, suit_mask, trump_mask,
@@ -562,31 +564,36 @@ def fold_flush(tab, sp, scr, acc, off):
     scr.c_adv[:] = 0
 
 
-#: the tables :func:`_random_pair` reads (the fewer arrays a kernel call passes, the
+#: the tables :func:`_random_batch` reads (the fewer arrays a kernel call passes, the
 #: cheaper the call)
 PairTables = namedtuple("PairTables", ["deck_mask", "play_rules", "deal_rules", "honours",
                                        "ten_card", "top_trump", "side_of_seat"])
 
 
 @njit(**KERNEL_JIT)
-def _random_pair(tab, sp, lanes, seed, ia):
-    """Deals ``ia`` and ``ia + 1`` of :func:`run_chunk` with every seat random, dealt and
-    played in lockstep (:func:`.deal.deal_cards2`, :func:`play_random2`) in the two
-    :data:`Lane` of ``lanes`` (``tab`` a :data:`PairTables`):
-    ``(trump_a, ten_taker_a, trump_b, ten_taker_b)``. A kernel of its own, called once
-    per pair, so that run_chunk stays small (numba's compile time grows faster than the
-    size of a function); its arguments are few, so that the call is cheap."""
+def _random_batch(tab, sp, lanes, batch, seed, ia, m):
+    """Deals ``ia`` to ``ia + m - 1`` of :func:`_run_random` (``m <= BATCH``) with every
+    seat random, dealt and played two at a time in lockstep (:func:`.deal.deal_cards2`,
+    :func:`play_random2`: each deal exactly as alone) in the two :data:`Lane` of
+    ``lanes`` (``tab`` a :data:`PairTables`); their results in the rows of ``batch``
+    (:func:`batch_row`). With ``m`` odd the last pair's second deal (the next deal's
+    number) is played and not kept. A kernel of its own, called once per batch: its
+    arguments are copied once per ``m`` deals, not once per pair."""
     n = sp[S_N]
     scr, lane = lanes
-    da = ia % n
-    db = (ia + 1) % n
-    tu_a, tu_b, s_a, s_b = deal_cards2(tab, sp, scr, lane, (da, rng_seed(seed, ia)),
-                                       (db, rng_seed(seed, ia + 1)))
-    tr_a, tu_a = fix_trumps(tab, scr.set_hands, da, tu_a)
-    tr_b, tu_b = fix_trumps(tab, lane.set_hands, db, tu_b)
-    tt_a, tt_b, _, _ = play_random2(tab, sp, scr, lane, (da, tr_a, tu_a, s_a),
-                                    (db, tr_b, tu_b, s_b))
-    return tr_a, tt_a, tr_b, tt_b
+    for j in range(0, m, 2):
+        a = ia + j
+        da = a % n
+        db = (a + 1) % n
+        tu_a, tu_b, s_a, s_b = deal_cards2(tab, sp, scr, lane, (da, rng_seed(seed, a)),
+                                           (db, rng_seed(seed, a + 1)))
+        tr_a, tu_a = fix_trumps(tab, scr.set_hands, da, tu_a)
+        tr_b, tu_b = fix_trumps(tab, lane.set_hands, db, tu_b)
+        tt_a, tt_b, _, _ = play_random2(tab, sp, scr, lane, (da, tr_a, tu_a, s_a),
+                                        (db, tr_b, tu_b, s_b))
+        batch_row(scr, batch[ix(j)], tr_a, tt_a, True)
+        if j + 1 < m:
+            batch_row(lane, batch[ix(j + 1)], tr_b, tt_b, True)
 
 
 #: the tables and scratch arrays :func:`_play_batch` reads (the fewer arrays a kernel
@@ -662,13 +669,17 @@ def _play_batch(tab, sp, scr, policies, seed, ia, m):
                     scr.set_hands[st, p] = scr.next_hands[st, p]
 
 
-@njit(**KERNEL_JIT)
 def run_chunk(tab, policies, seed, start, count, out, accs, scr):
     """Deal and play ``count`` deals, numbered ``start, start+1, …``.
 
     Deal ``i`` uses an RNG stream keyed by ``(seed, i)`` and dealer ``i % n`` (the deal
     rotates), so results depend on the seed only, never on threads or chunking. The
-    kernel releases the GIL: callers run disjoint ranges on several threads.
+    kernels release the GIL: callers run disjoint ranges on several threads.
+
+    Two entry kernels, chosen here: :func:`_run_random` when every seat plays ``random``,
+    else :func:`_run_policies`. Each compiles only its own play kernel, so a first run
+    compiles one of them (a heuristic run no longer compiles the random pair's kernel,
+    a random run not the policies' batch kernel).
 
     Parameters
     ----------
@@ -683,52 +694,79 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
         or an empty array.
     scr : :data:`Scratch` (one per thread).
     """
+    if bool((policies == POL_RANDOM).all()):
+        _run_random(tab, seed, start, count, out, accs, scr)
+    else:
+        _run_policies(tab, policies, seed, start, count, out, accs, scr)
+
+
+@njit(inline="always", **JIT)
+def _score_deal(tab, sp, scr, dealer, trump, ten_taker, out, row, accs, want):
+    """The deal now in ``scr``: its side sums, folded into ``accs`` and written to
+    ``out[row]`` as ``want`` = ``(rows wanted, accumulator wanted)`` says."""
+    acc, off = accs
+    holder = side_sums(tab, sp, scr, trump)
+    if want[1]:
+        fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)
+    if want[0]:
+        outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, out[row])
+
+
+@njit(inline="always", **JIT)
+def _score_rows(tab, sp, scr, ia, i, m, out, accs, want):
+    """Deals ``ia`` to ``ia + m - 1``, in the rows of ``scr.batch``, each scored by
+    :func:`_score_deal` (``out`` rows from ``i``)."""
+    n = sp[S_N]
+    for j in range(m):
+        trump, ten_taker = batch_row(scr, scr.batch[j], 0, 0, False)
+        _score_deal(tab, sp, scr, (ia + j) % n, trump, ten_taker, out, i + j, accs, want)
+
+
+@njit(**KERNEL_JIT)
+def _run_random(tab, seed, start, count, out, accs, scr):
+    """:func:`run_chunk` with every seat random: batches of up to ``BATCH`` deals played
+    two at a time in lockstep by :func:`_random_batch`, their results folded from the
+    rows of ``scr.batch`` (as :func:`_run_policies` folds its batches)."""
     sp = spec_of(tab)
     acc, off = accs
-    n = sp[S_N]
-    want_rows = out.shape[0] > 0
-    want_acc = acc.shape[0] > 0
-    all_random = all_seats_random(policies)
-    lane = scr.lane
-    # the bundles the two play kernels take, built once per call
+    # the bundle the batch kernel takes, built once per call
     pair_tab = PairTables(tab.deck_mask, tab.play_rules, tab.deal_rules, tab.honours,
                           tab.ten_card, tab.top_trump, tab.side_of_seat)
-    lanes = (Lane(scr.set_hands, scr.hands, scr.owner, scr.cap, scr.seat_tricks), lane)
+    lanes = (Lane(scr.set_hands, scr.hands, scr.owner, scr.cap, scr.seat_tricks), scr.lane)
+    want = (out.shape[0] > 0, acc.shape[0] > 0)
+    i = 0
+    while i < count:
+        m = min(count - i, BATCH)
+        _random_batch(pair_tab, sp, lanes, scr.batch, seed, start + i, m)
+        _score_rows(tab, sp, scr, start + i, i, m, out, accs, want)
+        i += m
+    if want[1]:
+        fold_flush(tab, sp, scr, acc, off)
+
+
+@njit(**KERNEL_JIT)
+def _run_policies(tab, policies, seed, start, count, out, accs, scr):
+    """:func:`run_chunk` with any policies: batches of up to ``BATCH`` deals played by
+    :func:`_play_batch`, their results folded from the rows of ``scr.batch``."""
+    sp = spec_of(tab)
+    acc, off = accs
+    # the bundles the batch kernel takes, built once per call
     play_tab = PlayTables(tab.deck_mask, tab.play_rules, tab.deal_rules, tab.honours,
                           tab.ten_card, tab.top_trump, tab.side_of_seat, tab.trump_power,
                           tab.hon_mask, tab.beats, tab.clow, tab.cwin, tab.pw, tab.top3,
                           tab.opp_after)
     play_scr = PlayScratch(scr.set_hands, scr.hands, scr.owner, scr.cap, scr.seat_tricks,
-                           scr.trump_leads, scr.spos, scr.side_acc, lane.set_hands,
+                           scr.trump_leads, scr.spos, scr.side_acc, scr.lane.set_hands,
                            scr.batch)
+    want = (out.shape[0] > 0, acc.shape[0] > 0)
     i = 0
-    tr_b = 0
-    tt_b = -1
     while i < count:
         ia = start + i
-        if all_random and i + 1 < count:
-            # two deals in lockstep, the second in ``lane`` (deal_cards2, play_random2)
-            m = 2
-            trump, ten_taker, tr_b, tt_b = _random_pair(pair_tab, sp, lanes, seed, ia)
-        else:
-            m = min(count - i, BATCH)
-            _play_batch(play_tab, sp, play_scr, policies, seed, ia, m)
-        batched = not all_random or m == 1
-        for j in range(m):
-            if batched:             # deal j of the batch into scr
-                trump, ten_taker = batch_row(scr, scr.batch[j], 0, 0, False)
-            elif j == 1:      # the second deal: its results into scr (scored by one copy)
-                copy_lane(lane, scr)
-                trump = tr_b
-                ten_taker = tt_b
-            dealer = (ia + j) % n
-            holder = side_sums(tab, sp, scr, trump)
-            if want_acc:
-                fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)
-            if want_rows:
-                outcome_row(tab, sp, scr, dealer, trump, ten_taker, holder, out[i + j])
+        m = min(count - i, BATCH)
+        _play_batch(play_tab, sp, play_scr, policies, seed, ia, m)
+        _score_rows(tab, sp, scr, ia, i, m, out, accs, want)
         i += m
-    if want_acc:
+    if want[1]:
         fold_flush(tab, sp, scr, acc, off)
 
 
