@@ -828,12 +828,10 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
         return Position.from_json(path)   # "-": standard input
     rules = make_rules(preset, players, variants, rules_file)
     # the turn-up, or the declared trump: which one the rules need is the position's check
-    for name, v in (("dealer", dealer), ("seat", seat), ("hand", hand),
-                    ("turnup", turnup if trump is None else trump)):
+    # (Rules.deal_trump: "turnup: missing", or "trump: missing" with dealer_declares)
+    for name, v in (("dealer", dealer), ("seat", seat), ("hand", hand)):
         if v is None:
-            alt = " (--trump with jaques dealer_declares)" if name == "turnup" else ""
-            raise CatchTenError(name, "missing",
-                                f"--{name}{alt} is required (or give POSITION.json)")
+            raise CatchTenError(name, "missing", f"--{name} is required (or give POSITION.json)")
     data = {"dealer": dealer, "seat": seat, "hand": _cards_flag(hand), "turnup": turnup,
             "play": _cards_flag(play), "dead": _cards_flag(dead), "trump": trump}
     if score is not None:

@@ -28,7 +28,7 @@ __all__ = ["Stopwatch", "compile_notice", "compile_seconds", "compiling_note", "
 COMPILE_SECONDS: dict[str, float] = {
     "solve_batch": 35.0,        # solve, advise --evaluator dd, pimc (idle: 35 s wall, 35 s
                                 # of CPU; 47 s wall at load average 3)
-    "_run_policies": 12.0,      # simulate, report (any policy but all-random)
+    "_run_policies": 13.0,      # simulate, report (any policy but all-random)
     "_run_random": 9.0,         # simulate --policy random
     "run_games": 9.0,           # simulate --games
     "run_unit_samples": 9.0,    # equity

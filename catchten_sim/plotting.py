@@ -798,7 +798,7 @@ def plot_matches(data: pd.DataFrame, ax: Axes | None = None, estimate: str = "du
     a.set_yticks(y)
     a.set_yticklabels(list(d["label"]))
     a.set_ylim(-0.7, len(d) - 0.3)
-    a.set_xlabel(f"A minus B, points per deal ({estimate} estimate; 95% interval)")
+    a.set_xlabel(f"A minus B, points per deal (estimate: {estimate}; 95% interval)")
     a.grid(axis="y", visible=False)
     return _finish(fig, axes, owned, style, "Strategy matches",
                    "Every deal played in every seating on the same cards; bars: 95% intervals")

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .cards import format_card, parse_card
+from .cards import _SUIT_INPUT, format_card, parse_card
 from .errors import IllegalPlayError, ParseError, PositionError, check_keys
 from .inputs import card_at, json_kind, preset_name, read_json_object
 from .rules import NO_TRUMPS, Rules
@@ -248,10 +248,12 @@ class Position:
             score = tuple(int(x) for x in score)
         trump = data.get("trump")
         if trump is not None:
-            names = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
+            # a suit as cards are read (letters or symbols, docs/formats.md), or NT
+            names = {**{k.upper(): v for k, v in _SUIT_INPUT.items()}, "NT": NO_TRUMPS}
             if str(trump).upper() not in names:
                 raise PositionError("trump", "bad trump",
-                                    f"{json.dumps(trump, default=str)}: S, H, D, C or NT")
+                                    f"{json.dumps(trump, default=str, ensure_ascii=False)}: "
+                                    "S, H, D, C (or ♠ ♥ ♦ ♣) or NT")
             trump = names[str(trump).upper()]
         return cls(rules, dealer, seat, tuple(hand), turnup, tuple(play), tuple(dead), score,
                    trump)

@@ -7,6 +7,7 @@ import click
 
 from .advise import STOP_REASONS, Advice, Odds, trump_answer
 from .cards import cards_of_mask, format_card
+from .rules import NO_TRUMPS
 from .compile_notice import compiling_note as _compiling
 
 
@@ -86,12 +87,15 @@ def _candidate_tables(a: Advice, console=None) -> None:
     if "points" not in a.candidates[0].estimates:
         _dd_table(a, con)
         return
+    # no trumps (jaques dealer_declares): no Ten of trumps, the second table has the
+    # card points only, and is left out when they are all 0 (jaques scores none)
+    has_ten = a.position.info().trump < NO_TRUMPS
     pts = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     ten = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     for t, cols in ((pts, ["card", "our points", "minus best opponents"]
                      + (["P(win the game)"] if a.p_win_available else [])),
-                    (ten, ["card", "ends with us", "we catch theirs", "they catch ours",
-                           "card pts"])):
+                    (ten, ["card"] + (["ends with us", "we catch theirs", "they catch ours"]
+                                      if has_ten else []) + ["card pts"])):
         for c in cols:
             t.add_column(c, justify="left" if c == "card" else "right", no_wrap=True)
     for x in a.candidates:
@@ -100,13 +104,19 @@ def _candidate_tables(a: Advice, console=None) -> None:
                          if x.equivalent_to is not None else "")
         pts.add_row(name, _iv(e["points"]), _iv(e["diff"]),
                     *([_iv(e["p_win"], True)] if a.p_win_available else []))
-        ten.add_row(name, _iv(e["ten_ours"], True), _iv(e["caught_by_us"], True),
-                    _iv(e["caught_by_them"], True), f"{e['card_points'].mean:.2f}")
+        ten.add_row(name, *([_iv(e["ten_ours"], True), _iv(e["caught_by_us"], True),
+                             _iv(e["caught_by_them"], True)] if has_ten else []),
+                    f"{e['card_points'].mean:.2f}")
     con.print("\nPoints of our side this hand, per card (mean [95% interval]):",
               markup=False, highlight=False)
     con.print(pts)
-    con.print("The Ten of trumps, per card:", markup=False, highlight=False)
-    con.print(ten)
+    if has_ten:
+        con.print("The Ten of trumps, per card:", markup=False, highlight=False)
+        con.print(ten)
+    elif any(x.estimates["card_points"].mean != 0 for x in a.candidates):
+        con.print("Card points, per card (no trumps: no Ten of trumps):", markup=False,
+                  highlight=False)
+        con.print(ten)
     if any(x.equivalent_to is not None for x in a.candidates):
         con.print("X=Y: X is played exactly as Y (cards next in rank are worth the same).",
                   markup=False, highlight=False)

@@ -50,10 +50,13 @@ def print_rules(d: dict[str, Any]) -> None:
               title_justify="left")
     t.add_column("rule", style="bold")
     t.add_column("value")
-    # the two long values are wrapped here, so that a pipe (no wrapping, UNWRAPPED) gets
-    # a table of about 100 columns, not one row of 400
-    t.add_row("deck", textwrap.fill(f"{d['deck']['size']} cards: {d['deck']['cards']}",
-                                    _RULES_VALUE_WIDTH))
+    # the two long values: in a pipe without COLUMNS (UNWRAPPED, nothing wraps them)
+    # laid out in lines of their own, so that the table is about 100 columns, not one row
+    # of 400; at a known width rich wraps them at word boundaries
+    def fill(text: str) -> str:
+        return textwrap.fill(text, _RULES_VALUE_WIDTH) if _console.width >= UNWRAPPED else text
+
+    t.add_row("deck", fill(f"{d['deck']['size']} cards: {d['deck']['cards']}"))
     t.add_row("dealing", d["dealing"])
     t.add_row("trumps", d["turnup"])
     t.add_row("sides", "; ".join(f"side {s['side']}: seats {', '.join(map(str, s['seats']))}"
@@ -73,7 +76,7 @@ def print_rules(d: dict[str, Any]) -> None:
     t.add_row("first dealer", d["first_dealer"])
     from .rules import spell_value
     switches = ", ".join(f"{k}={spell_value(v)}" for k, v in sorted(d["variants"].items()))
-    t.add_row("switches", textwrap.fill(switches, _RULES_VALUE_WIDTH))
+    t.add_row("switches", fill(switches))
     _console.print(t)
 
 

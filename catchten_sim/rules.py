@@ -725,10 +725,11 @@ class Rules:
         or not the turn-up's suit."""
         if self.dealer_declares:
             if trump is None:
-                raise error("trump", "missing", "dealer_declares: give the declared trump")
+                raise error("trump", "missing",
+                            "dealer_declares: give the declared trump, S, H, D, C or NT")
             if turnup is not None:
-                raise error("turnup", "turnup not dealer's last card",
-                            "dealer_declares has no turn-up")
+                raise error("turnup", "no turn-up with dealer_declares",
+                            "the dealer names trumps: give the trump, not a turn-up")
             if isinstance(trump, bool) or not isinstance(trump, (int, np.integer)) \
                     or not 0 <= trump <= NO_TRUMPS:
                 raise error("trump", "bad trump",

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import N_CARD_CODES, SUIT_CHARS, Card, _shown, format_card, parse_card
-from .errors import IllegalPlayError, ParseError, RevokeError
+from .errors import CatchTenError, IllegalPlayError, ParseError, RevokeError
 from .rules import COUNT_OUT_STEPS, NO_TRUMPS, Rules
 
 __all__ = ["PlayState", "RuleTables", "Trick", "card_points", "rule_tables", "unit_scores"]
@@ -188,16 +188,19 @@ class PlayState:
                  dead: Iterable[int] = ()) -> None:
         self.rules = rules
         self.n = rules.players
-        self.dealer = int(dealer)
-        self.turnup = None if turnup is None else int(turnup)
+        if isinstance(dealer, bool) or not hasattr(dealer, "__index__") \
+                or not 0 <= dealer.__index__() < self.n:
+            raise CatchTenError("dealer", "dealer out of range",
+                                f"dealer={_shown(dealer)} (allowed 0 to {self.n - 1})")
+        self.dealer = dealer.__index__()
+        self.turnup = None if turnup is None else self._deal_card(turnup, "turnup")
         self.trump = rules.deal_trump(self.turnup, trump)
         self.table = rule_tables(rules, self.trump)
-        self.dead = tuple(int(c) for c in dead)
+        self.dead = tuple(self._deal_card(c, "dead") for c in dead)
         self._deck_mask = int(rules.tables().deck_mask)
         self.set_size = rules.set_size
         self.n_tricks = rules.n_sets * rules.set_size
-        self._set_hands = [[None if h is None else frozenset(int(c) for c in h) for h in row]
-                           for row in set_hands]
+        self._set_hands = self._check_deal(set_hands)
         # switches read once (docs/rules.md §3)
         self.exposed = rules.exposed_trump and self.turnup is not None
         self.no_trump_first_lead = rules.no_trump_first_lead and self.trump < NO_TRUMPS
@@ -215,6 +218,61 @@ class PlayState:
         units = rules.n_sets if rules.per_set_scoring else 1
         self.cap_masks = [[0] * rules.n_sides for _ in range(units)]
         self._load_set(0)
+
+    def _deal_card(self, card: Any, field: str) -> int:
+        """A card of the deal as written down (an index or a name, :meth:`card_of`), in
+        this deck; errors name ``field``."""
+        try:
+            c = self.card_of(card)
+        except ParseError as e:
+            raise ParseError(field, e.why, e.detail) from None
+        if c not in self.rules.deck:
+            raise ParseError(field, "card not in deck",
+                             f"{field}={format_card(c)} with {self.rules.preset}, "
+                             f"{self.n} players")
+        return c
+
+    def _check_deal(self, set_hands: Sequence[Sequence[Iterable[Any] | None]]
+                    ) -> list[list[frozenset[int] | None]]:
+        """``set_hands`` as frozensets of card indices, after the checks a dealt deal
+        passes (docs/rules.md §1, §7.8): one row per set of one hand (or None, unknown) per
+        seat; each known hand ``set_size`` cards of the deck; no card in two hands or
+        among the dead; the turn-up the dealer's last card (in the dealer's hand of the
+        last set, when known; in no other known hand). Errors name ``hands`` or
+        ``turnup``."""
+        r = self.rules
+        if len(set_hands) != r.n_sets or any(len(row) != self.n for row in set_hands):
+            shape = [len(row) for row in set_hands]
+            raise ParseError("hands", "wrong number of hands",
+                             f"{r.n_sets} set(s) of {self.n} hands expected, got {shape}")
+        seen = {c: "dead" for c in self.dead}
+        out: list[list[frozenset[int] | None]] = []
+        for st, row in enumerate(set_hands):
+            out.append([])
+            for seat, h in enumerate(row):
+                if h is None:
+                    out[-1].append(None)
+                    continue
+                where = f"hands[{seat}]" + (f" (set {st + 1})" if r.n_sets > 1 else "")
+                cards = [self._deal_card(c, "hands") for c in h]
+                if len(cards) != self.set_size:
+                    raise ParseError("hands", "wrong number of cards",
+                                     f"{where} has {len(cards)}, expected {self.set_size}")
+                for c in cards:
+                    if c in seen:
+                        raise ParseError("hands", "duplicate card",
+                                         f"{format_card(c)} in {where} and {seen[c]}")
+                    seen[c] = where
+                out[-1].append(frozenset(cards))
+        if self.turnup is not None:
+            last = out[-1][self.dealer]
+            holder = seen.get(self.turnup)
+            if (last is not None and self.turnup not in last) or \
+                    (holder is not None and (last is None or self.turnup not in last)):
+                raise ParseError("turnup", "turnup not dealer's last card",
+                                 f"{format_card(self.turnup)} is in "
+                                 f"{holder or 'no hand'}, not in dealer {self.dealer}'s")
+        return out
 
     @classmethod
     def from_hands(cls, rules: Rules, dealer: int, hands: Sequence[Sequence[int] | None],

@@ -76,9 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     flat.to_csv(args.out / "strength.csv", index=False)
     from catchten_sim.plotting import plot_matches
     fig = plot_matches(flat, title="Strength table: duplicate matches",
-                       estimate="duplicate, + control variate where a pilot ran",
+                       estimate="duplicate, with a control variate where a pilot ran",
                        footer=f"seed {args.seed}; {args.deals:,} deals per random/heuristic "
-                              f"match, up to {args.pimc_deals} deals ({args.pimc_time:.0f} s) "
+                              f"match, up to {args.pimc_deals:,} deals ({args.pimc_time:.0f} s) "
                               "per pimc match; scripts/strength_table.py")
     fig.savefig(args.out / "strength.png", dpi=150)
     print("| rules | A | B | deals | A minus B, points per deal (95%) | deals won by A | "

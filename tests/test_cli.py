@@ -396,11 +396,27 @@ def test_advise_takes_a_declared_trump_as_a_flag():
     from catchten_sim.position import Position
     assert Position.from_dict(got["position"]).to_dict() == got["position"]   # round trip
     base = base[:-1]                       # errors: the one stderr line, not JSON
-    missing = run(*base)
-    line = _one_error_line(missing, "turnup")
-    assert "--trump" in line
+    missing = run(*base)                  # dealer_declares: the trump is what is missing
+    line = _one_error_line(missing, "trump")
+    assert "missing" in line and "NT" in line
+    given = run(*base, "--turnup", "7S", "--trump", "S")     # a turn-up is not the rules'
+    assert "no turn-up with dealer_declares" in _one_error_line(given, "turnup")
     bad = run(*base, "--trump", "X")
     _one_error_line(bad, "trump")
     # without dealer_declares a declared trump is not the rules' way: the turn-up is needed
     plain = [a for a in base if a not in ("-V", "dealer_declares")]
     _one_error_line(run(*plain, "--trump", "S"), "turnup")
+
+
+def test_advise_at_no_trumps_shows_no_ten_of_trumps_table():
+    """jaques dealer_declares at no trumps: there is no Ten of trumps, so advise leaves its
+    table out (and jaques has no card points either); with trumps the table is there."""
+    base = ["advise", "--rules", "jaques", "-V", "dealer_declares", "--players", "4",
+            "--dealer", "3", "--seat", "0", "--hand", "JS AS 9S KH QH 7D 8C 9C TC",
+            "--play", "", "--samples", "100", "--no-progress"]
+    nt = run(*base, "--trump", "NT")
+    assert nt.exit_code == 0, nt.stderr
+    assert "trumps none" in nt.stdout and "Ten of trumps" not in nt.stdout
+    spades = run(*base, "--trump", "S")
+    assert spades.exit_code == 0, spades.stderr
+    assert "The Ten of trumps, per card:" in spades.stdout

@@ -174,7 +174,7 @@ def test_sets_winner_leads_the_next_set_and_voids_reset() -> None:
 
 @pytest.mark.parametrize("kw, field, why", [
     ({"turnup": 5}, "trump", "missing"),                       # no declared trump
-    ({"turnup": 5, "trump": 0}, "turnup", "turnup not dealer's last card"),
+    ({"turnup": 5, "trump": 0}, "turnup", "no turn-up with dealer_declares"),
     ({"trump": 5}, "trump", "bad trump"),                      # not a suit code
     ({"trump": True}, "trump", "bad trump"),
 ])
@@ -183,7 +183,7 @@ def test_a_declared_trump_has_no_turnup(kw, field, why) -> None:
     has a declared trump and no turn-up; anything else is refused naming the field."""
     rules = Rules("jaques", 4, {"dealer_declares": True})
     deck = sorted(rules.deck)
-    hands = [deck[8 * s:8 * s + 8] for s in range(4)]
+    hands = [deck[9 * s:9 * s + 9] for s in range(4)]
     with pytest.raises(CatchTenError) as e:
         PlayState.from_hands(rules, 0, hands, **kw)
     assert (e.value.field, e.value.why) == (field, why)
@@ -199,9 +199,53 @@ def test_a_declared_trump_has_no_turnup(kw, field, why) -> None:
 ])
 def test_trumps_are_the_turnups_suit(kw, field, why) -> None:
     rules = Rules("foster", 4)
-    hands = [list(range(13 * s, 13 * s + 13)) for s in range(4)]
+    deck = sorted(rules.deck)
+    hands = [deck[9 * s:9 * s + 9] for s in range(4)]       # seat 0 the spades, 1 hearts
     with pytest.raises(CatchTenError) as e:
         PlayState.from_hands(rules, 0, hands, **kw)
     assert (e.value.field, e.value.why) == (field, why)
     assert PlayState.from_hands(rules, 0, hands, turnup=5, trump=0).trump == 0
-    assert PlayState.from_hands(rules, 0, hands, turnup=18).trump == 1
+    assert PlayState.from_hands(rules, 1, hands, turnup=18).trump == 1
+
+
+def _foster4_hands() -> list[list[int]]:
+    deck = sorted(Rules("foster", 4).deck)
+    return [deck[9 * s:9 * s + 9] for s in range(4)]         # seat 0 the spades, 1 hearts
+
+
+@pytest.mark.parametrize("change, field, why", [
+    (lambda h, kw: kw.update(turnup=99), "turnup", "card not in deck"),
+    (lambda h, kw: kw.update(turnup=2), "turnup", "card not in deck"),      # 4S: not dealt
+    (lambda h, kw: kw.update(turnup="XX"), "turnup", "malformed card"),
+    (lambda h, kw: kw.update(turnup=18), "turnup", "turnup not dealer's last card"),
+    (lambda h, kw: kw.update(dealer=7), "dealer", "dealer out of range"),
+    (lambda h, kw: kw.update(dealer=True), "dealer", "dealer out of range"),
+    (lambda h, kw: h.__setitem__(1, list(h[0])), "hands", "duplicate card"),
+    (lambda h, kw: h.pop(), "hands", "wrong number of hands"),
+    (lambda h, kw: h.__setitem__(2, h[2][:1]), "hands", "wrong number of cards"),
+    (lambda h, kw: h[3].__setitem__(0, 0), "hands", "card not in deck"),     # 2S
+    (lambda h, kw: kw.update(dead=[h[2][0]]), "hands", "duplicate card"),
+])
+def test_a_deal_that_cannot_have_been_dealt_is_refused_naming_the_field(change, field, why):
+    """PlayState checks the deal it is given (docs/rules.md §1): the dealer a seat, one
+    hand of the right size per seat, every card of the deck once, the turn-up the
+    dealer's last card; a card given by name or index."""
+    hands = _foster4_hands()
+    kw = {"dealer": 0, "turnup": "AS"}
+    change(hands, kw)
+    dealer = kw.pop("dealer")
+    with pytest.raises(CatchTenError) as e:
+        PlayState.from_hands(Rules("foster", 4), dealer, hands, **kw)
+    assert (e.value.field, e.value.why) == (field, why), e.value.line()
+
+
+def test_a_turnup_by_name_and_unknown_hands_are_taken() -> None:
+    hands = _foster4_hands()
+    st = PlayState.from_hands(Rules("foster", 4), 0, hands, turnup="AS")
+    assert st.turnup == parse_card("AS") and st.trump == 0
+    # the dealer's hand unknown: the turn-up is checked against the known hands only
+    st = PlayState.from_hands(Rules("foster", 4), 0, [None, hands[1], None, None], turnup="AS")
+    assert st.turnup == parse_card("AS")
+    with pytest.raises(CatchTenError) as e:
+        PlayState.from_hands(Rules("foster", 4), 0, [None, hands[1], None, None], turnup="AH")
+    assert (e.value.field, e.value.why) == ("turnup", "turnup not dealer's last card")
