@@ -387,20 +387,6 @@ def play_random2(tab, sp, a, b, deal_a, deal_b):
 
 
 @njit(inline="always", **JIT)
-def copy_lane(lane, scr):
-    """The dealt hands, captures and tricks of the deal played in ``lane`` into ``scr``
-    (what :func:`side_sums`, :func:`fold_deal` and :func:`outcome_row` read)."""
-    for st in range(scr.set_hands.shape[0]):
-        for p in range(scr.set_hands.shape[1]):
-            scr.set_hands[st, p] = lane.set_hands[st, p]
-    for u in range(scr.cap.shape[0]):
-        for sd in range(scr.cap.shape[1]):
-            scr.cap[u, sd] = lane.cap[u, sd]
-    for p in range(scr.seat_tricks.shape[0]):
-        scr.seat_tricks[p] = lane.seat_tricks[p]
-
-
-@njit(inline="always", **JIT)
 def side_sums(tab, sp, scr, trump):
     """Per-side sums of a played deal into ``scr.side_acc`` (7, n_sides), rows ``F_*`` in the
     order: honours taken, cards taken, card points, total, side tricks, (unused), honours
@@ -678,8 +664,8 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
 
     Two entry kernels, chosen here: :func:`_run_random` when every seat plays ``random``,
     else :func:`_run_policies`. Each compiles only its own play kernel, so a first run
-    compiles one of them (a heuristic run no longer compiles the random pair's kernel,
-    a random run not the policies' batch kernel).
+    compiles one of them (a heuristic run does not compile the random batch kernel, nor
+    a random run the policies' batch kernel).
 
     Parameters
     ----------
