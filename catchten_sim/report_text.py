@@ -75,8 +75,9 @@ def print_rules(d: dict[str, Any]) -> None:
     t.add_row("revoke", d["revoke"])
     t.add_row("first dealer", d["first_dealer"])
     from .rules import spell_value
-    switches = ", ".join(f"{k}={spell_value(v)}" for k, v in sorted(d["variants"].items()))
-    t.add_row("switches", fill(switches))
+    switches = ", ".join(f"{k}={spell_value(v)}"
+                         for k, v in sorted(d["switches_in_effect"].items()))
+    t.add_row("switches", fill(switches + "  (those that apply here; all: --switches)"))
     _console.print(t)
 
 

@@ -866,6 +866,14 @@ class Rules:
             "preset": self.preset,
             "players": self.players,
             "variants": dict(self.variants),
+            # the switches that can change something in this preset at this player count
+            # (a game switch always; a deal switch where its registry ``deal`` says)
+            "switches_in_effect": {
+                sw.name: self.variants[sw.name] for sw in REGISTRY
+                if sw.name in self.variants and (
+                    sw.deal is None
+                    or ((sw.deal[0] is None or self.preset in sw.deal[0])
+                        and (sw.deal[1] is None or self.players in sw.deal[1])))},
             "deck": {"size": len(deck), "cards": " ".join(format_card(c) for c in deck)},
             "dealing": dealing,
             "turnup": turnup,

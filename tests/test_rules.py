@@ -937,3 +937,20 @@ def test_catchten_rules_shows_the_no_trump_honours_with_dealer_declares() -> Non
     assert got == {"A": 4, "K": 3, "Q": 2, "J": 3, "T": 10}
     assert Rules("jaques", 4).describe()["no_trump_honours"] is None
     assert Rules("foster", 4).describe()["no_trump_honours"] is None
+
+
+def test_catchten_rules_lists_the_switches_that_apply_to_the_preset_and_players() -> None:
+    """The rules table's switch row (RULES.md §3, §4 say where each switch applies): at
+    jaques 4 players no foster-only switch (small sets, the removed six, the laid-aside
+    six, foster's six-player sides); at foster 5 players the six of spades switches; the
+    full list stays in ``variants``."""
+    jaques = Rules("jaques", 4).describe()
+    shown = set(jaques["switches_in_effect"])
+    assert {"dealer_declares", "deck52", "must_trump", "target", "tie"} <= shown
+    assert not shown & {"small_deal", "removed_six", "keep_six_of_spades", "six_players",
+                        "set_scoring", "six_as_three_pairs"}
+    assert set(jaques["variants"]) > shown
+    five = set(Rules("foster", 5).describe()["switches_in_effect"])
+    assert {"keep_six_of_spades", "removed_six"} <= five
+    assert not five & {"everyone_alone", "small_deal", "dealer_declares"}
+    assert "six_as_three_pairs" in Rules("jaques", 6).describe()["switches_in_effect"]
