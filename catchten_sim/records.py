@@ -69,7 +69,7 @@ from .cards import SUIT_CHARS, format_card, parse_card
 from .errors import CatchTenError, IllegalPlayError, ParseError, RulesError, check_keys
 from .inputs import card_at, json_kind, preset_name, read_json_object
 from .rules import COUNT_OUT_STEPS, Rules
-from .state import PlayState, unit_scores
+from .state import PlayState, check_deal, split_sets, unit_scores
 
 __all__ = ["load_record", "score_record", "score_game", "is_game_record", "record_kind",
            "score_any", "hand_from_record", "rules_of_record"]
@@ -187,36 +187,9 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
         hands.append([card_at(text, "hands", f"hands[{i}][{j}]") for j, text in enumerate(row)])
     dead = [card_at(text, "dead", f"dead[{j}]") for j, text in enumerate(raw_dead)]
 
-    # cards in the deck
-    deck = set(rules.deck)
-    for i, row in enumerate(hands):
-        for j, c in enumerate(row):
-            if c not in deck:
-                raise ParseError("hands", "card not in deck",
-                                 f"hands[{i}][{j}]={format_card(c)} with {rules.preset}, "
-                                 f"{n} players")
-    for j, c in enumerate(dead):
-        if c not in deck:
-            raise ParseError("dead", "card not in deck",
-                             f"dead[{j}]={format_card(c)} with {rules.preset}, {n} players")
-
-    # duplicates
-    seen: set[int] = set()
-    for i, row in enumerate(hands):
-        for j, c in enumerate(row):
-            if c in seen:
-                raise ParseError("hands", "duplicate card", f"hands[{i}][{j}]={format_card(c)}")
-            seen.add(c)
-    for j, c in enumerate(dead):
-        if c in seen:
-            raise ParseError("dead", "duplicate card", f"dead[{j}]={format_card(c)}")
-        seen.add(c)
-
-    # cards per hand, dead count
-    for i, row in enumerate(hands):
-        if len(row) != rules.cards_per_player:
-            raise ParseError("hands", "wrong number of cards",
-                             f"hands[{i}] has {len(row)}, expected {rules.cards_per_player}")
+    # cards in the deck, duplicates, cards per hand (the play core's one deal check)
+    check_deal(rules, split_sets(rules, hands), dead)
+    # dead count
     n_dead = 1 if rules.keep_dead_card else 0
     if len(dead) != n_dead:
         raise ParseError("dead", "wrong number of cards",

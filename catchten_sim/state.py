@@ -33,7 +33,8 @@ from .cards import N_CARD_CODES, SUIT_CHARS, Card, _shown, format_card, parse_ca
 from .errors import CatchTenError, IllegalPlayError, ParseError, RevokeError
 from .rules import COUNT_OUT_STEPS, NO_TRUMPS, Rules
 
-__all__ = ["PlayState", "RuleTables", "Trick", "card_points", "rule_tables", "unit_scores"]
+__all__ = ["PlayState", "RuleTables", "Trick", "card_points", "check_deal", "rule_tables",
+           "split_sets", "unit_scores"]
 
 N_STEPS = len(COUNT_OUT_STEPS)
 STEP_CARDS = COUNT_OUT_STEPS.index("cards")
@@ -150,6 +151,73 @@ def card_points(rules: Rules, cards_taken: int) -> int:
     return max(0, cards_taken - rules.share) if rules.card_points else 0
 
 
+def split_sets(rules: Rules, hands: Sequence[Iterable[Any] | None]
+               ) -> list[list[list[Any] | None]]:
+    """Each seat's cards in set order (as in a hand record; None: unknown) split into
+    ``rules.n_sets`` sets of ``set_size``; the last set takes whatever is left, so that a
+    hand of the wrong length keeps its length for :func:`check_deal`."""
+    size = rules.set_size
+    last = rules.n_sets - 1
+    cards = [None if h is None else list(h) for h in hands]
+    return [[None if h is None else h[k * size:None if k == last else (k + 1) * size]
+             for h in cards] for k in range(rules.n_sets)]
+
+
+def check_deal(rules: Rules, set_hands: Sequence[Sequence[Sequence[int] | None]],
+               dead: Sequence[int]) -> None:
+    """The checks of a dealt deal, in RULES.md's checking order for records: cards in the
+    deck (hands, then ``dead``), duplicates (hands, then ``dead``), cards per hand.
+    ``set_hands`` (n_sets, n) lists of card indices, None for a hand not known; a seat's
+    cards are counted over its known sets (``set_size`` each). Positions in the details
+    are in the seat's cards in set order (``hands[seat][j]``), as a hand record writes
+    them. Used by hand records and :class:`PlayState`.
+
+    Raises
+    ------
+    ParseError
+        ``wrong number of hands``, ``card not in deck``, ``duplicate card``, ``wrong number
+        of cards``; field ``hands`` or ``dead``.
+    """
+    n = rules.players
+    if len(set_hands) != rules.n_sets or any(len(r) != n for r in set_hands):
+        raise ParseError("hands", "wrong number of hands",
+                         f"{rules.n_sets} set(s) of {n} hands expected, got "
+                         f"{[len(r) for r in set_hands]}")
+    # each seat's known cards in set order, and how many it should hold
+    seats: list[list[int]] = [[] for _ in range(n)]
+    want = [0] * n
+    for set_row in set_hands:
+        for seat, h in enumerate(set_row):
+            if h is not None:
+                seats[seat].extend(h)
+                want[seat] += rules.set_size
+    deck = set(rules.deck)
+    for i, held in enumerate(seats):
+        for j, c in enumerate(held):
+            if c not in deck:
+                raise ParseError("hands", "card not in deck",
+                                 f"hands[{i}][{j}]={format_card(c)} with {rules.preset}, "
+                                 f"{n} players")
+    for j, c in enumerate(dead):
+        if c not in deck:
+            raise ParseError("dead", "card not in deck",
+                             f"dead[{j}]={format_card(c)} with {rules.preset}, {n} players")
+    seen: set[int] = set()
+    for i, held in enumerate(seats):
+        for j, c in enumerate(held):
+            if c in seen:
+                raise ParseError("hands", "duplicate card", f"hands[{i}][{j}]={format_card(c)}")
+            seen.add(c)
+    for j, c in enumerate(dead):
+        if c in seen:
+            raise ParseError("dead", "duplicate card", f"dead[{j}]={format_card(c)}")
+        seen.add(c)
+    for i, held in enumerate(seats):
+        if len(held) != want[i]:
+            raise ParseError("hands", "wrong number of cards",
+                             f"hands[{i}] has {len(held)}, expected {want[i]}")
+
+
 # ------------------------------------------------------------------------------ the state
 class PlayState:
     """One deal being played, card by card (docs/rules.md §1-§3, §7.1-§7.6).
@@ -234,41 +302,21 @@ class PlayState:
 
     def _check_deal(self, set_hands: Sequence[Sequence[Iterable[Any] | None]]
                     ) -> list[list[frozenset[int] | None]]:
-        """``set_hands`` as frozensets of card indices, after the checks a dealt deal
-        passes (docs/rules.md §1, §7.8): one row per set of one hand (or None, unknown) per
-        seat; each known hand ``set_size`` cards of the deck; no card in two hands or
-        among the dead; the turn-up the dealer's last card (in the dealer's hand of the
-        last set, when known; in no other known hand). Errors name ``hands`` or
-        ``turnup``."""
-        r = self.rules
-        if len(set_hands) != r.n_sets or any(len(row) != self.n for row in set_hands):
-            shape = [len(row) for row in set_hands]
-            raise ParseError("hands", "wrong number of hands",
-                             f"{r.n_sets} set(s) of {self.n} hands expected, got {shape}")
-        seen = {c: "dead" for c in self.dead}
-        out: list[list[frozenset[int] | None]] = []
-        for st, row in enumerate(set_hands):
-            out.append([])
-            for seat, h in enumerate(row):
-                if h is None:
-                    out[-1].append(None)
-                    continue
-                where = f"hands[{seat}]" + (f" (set {st + 1})" if r.n_sets > 1 else "")
-                cards = [self._deal_card(c, "hands") for c in h]
-                if len(cards) != self.set_size:
-                    raise ParseError("hands", "wrong number of cards",
-                                     f"{where} has {len(cards)}, expected {self.set_size}")
-                for c in cards:
-                    if c in seen:
-                        raise ParseError("hands", "duplicate card",
-                                         f"{format_card(c)} in {where} and {seen[c]}")
-                    seen[c] = where
-                out[-1].append(frozenset(cards))
+        """``set_hands`` as frozensets of card indices, after :func:`check_deal` (one hand
+        or None, unknown, per seat and set; the deck's cards, each once, dead included;
+        ``set_size`` cards a known hand) and the turn-up's check: the dealer's last card,
+        so in the dealer's hand of the last set when known, in no other known hand.
+        Errors name ``hands`` or ``turnup``."""
+        cards = [[None if h is None else [self._deal_card(c, "hands") for c in h]
+                  for h in row] for row in set_hands]
+        check_deal(self.rules, cards, self.dead)
+        out = [[None if h is None else frozenset(h) for h in row] for row in cards]
         if self.turnup is not None:
             last = out[-1][self.dealer]
-            holder = seen.get(self.turnup)
+            holder = next((f"hands[{seat}]" for row in out for seat, h in enumerate(row)
+                           if h is not None and self.turnup in h), None)
             if (last is not None and self.turnup not in last) or \
-                    (holder is not None and (last is None or self.turnup not in last)):
+                    (holder is not None and last is None):
                 raise ParseError("turnup", "turnup not dealer's last card",
                                  f"{format_card(self.turnup)} is in "
                                  f"{holder or 'no hand'}, not in dealer {self.dealer}'s")
@@ -278,10 +326,7 @@ class PlayState:
     def from_hands(cls, rules: Rules, dealer: int, hands: Sequence[Sequence[int] | None],
                    **kw: Any) -> PlayState:
         """From each seat's cards in set order (as in a hand record): split into sets."""
-        size = rules.set_size
-        set_hands = [[None if h is None else list(h)[k * size:(k + 1) * size] for h in hands]
-                     for k in range(rules.n_sets)]
-        return cls(rules, dealer, set_hands, **kw)
+        return cls(rules, dealer, split_sets(rules, hands), **kw)
 
     # -------------------------------------------------------------- where we are
     def _load_set(self, k: int) -> None:

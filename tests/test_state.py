@@ -224,7 +224,12 @@ def _foster4_hands() -> list[list[int]]:
     (lambda h, kw: h.pop(), "hands", "wrong number of hands"),
     (lambda h, kw: h.__setitem__(2, h[2][:1]), "hands", "wrong number of cards"),
     (lambda h, kw: h[3].__setitem__(0, 0), "hands", "card not in deck"),     # 2S
-    (lambda h, kw: kw.update(dead=[h[2][0]]), "hands", "duplicate card"),
+    # a dead card also dealt: reported on dead, as a hand record's checks do (RULES.md's
+    # checking order: duplicates in the hands, then in dead)
+    (lambda h, kw: kw.update(dead=[h[2][0]]), "dead", "duplicate card"),
+    (lambda h, kw: h.__setitem__(2, h[2] + [h[3][0]]), "hands", "duplicate card"),
+    # a tenth card: kept by from_hands (not cut to nine) and counted
+    (lambda h, kw: h.__setitem__(2, h[2] + [h[3].pop()]), "hands", "wrong number of cards"),
 ])
 def test_a_deal_that_cannot_have_been_dealt_is_refused_naming_the_field(change, field, why):
     """PlayState checks the deal it is given (docs/rules.md §1): the dealer a seat, one
