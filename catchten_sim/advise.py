@@ -1065,14 +1065,24 @@ def _rank(acc: _Acc, cands: Sequence[int], equiv: dict[int, int]
 
 
 # ------------------------------------------------------------------------ explain
+#: the most deals :func:`explain` shows
+MAX_EXPLAIN = 100
+
+
 def explain(advice: Advice, n_deals: int = 3, *, card: object = None) -> list[dict[str, Any]]:
     """A few sampled deals (the first ``n_deals`` determinizations of the advice's seed)
     with the line played after the recommended card (or ``card``).
 
     Returns a list of ``{"sample", "hands": {seat: [cards held now]}, "tricks": [{"leader",
     "cards", "winner"}], "totals": [per side]}``.
+
+    Raises
+    ------
+    CatchTenError
+        Field ``explain``: ``n_deals`` not a whole number from 1 to :data:`MAX_EXPLAIN`.
     """
     from .cards import parse_card
+    n_deals = _check_count("explain", n_deals, 1, MAX_EXPLAIN)
     pos = advice.position
     info = pos.info()
     r = pos.rules

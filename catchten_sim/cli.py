@@ -135,12 +135,22 @@ def turnup_option(required: bool):
                         help="The turned-up card.")
 
 
+class PathName(click.Path):
+    """``click.Path`` that refuses an empty name (``--out ""`` would otherwise mean "no
+    output" or the current directory, silently)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("empty name", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def rules_options(f):
     """The rules options shared by every command that plays."""
     f = click.option("--variant", "-V", "variants", multiple=True, metavar="NAME[=VALUE]",
                      help="A rule switch from docs/rules.md, e.g. keep_six_of_spades or target=31 "
                           "(repeatable).")(f)
-    f = click.option("--rules-file", type=click.Path(dir_okay=False),
+    f = click.option("--rules-file", type=PathName(dir_okay=False),
                      help="TOML file: rules = \"foster\", players = 4, [variants] ...; "
                           "other options override it.")(f)
     f = click.option("--players", "-n", type=int, default=None,
@@ -184,7 +194,7 @@ def run_dir_options(f):
     f = click.option("--scheduler", type=str, default=None, metavar="tcp://HOST:PORT",
                      help="Run on a running Dask cluster (`dask scheduler`, `dask worker`); "
                           "same numbers as a local run.")(f)
-    f = click.option("--run-dir", type=click.Path(file_okay=False), default=None,
+    f = click.option("--run-dir", type=PathName(file_okay=False), default=None,
                      metavar="DIR",
                      help="Keep every finished chunk in DIR (Parquet) with a manifest: a "
                           "killed run loses only chunks in flight; `catchten resume DIR` "
@@ -301,10 +311,10 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
 @click.option("--seat-policy", "seat_policies", multiple=True, metavar="SEAT=POLICY",
               help="Policy of one seat, e.g. 2=random (repeatable).")
 @RESULT_JSON_OPTION
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", "out_path", type=PathName(dir_okay=False), default=None,
               help="Also write one row per deal to FILE (.csv or .parquet).")
 @PROGRESS_OPTION
-@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--report", "report_dir", type=PathName(file_okay=False), default=None,
               metavar="DIR",
               help="Also write a report of this run to DIR (PDF, PNGs, CSVs, JSON; with "
                    "the player-count, variants and policy sweeps, as `catchten report`).")
@@ -313,8 +323,9 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
 @click.option("--games", "-g", type=int, default=None,
               help="Play N whole games to the target instead of deals: P(win) by who dealt "
                    "first, hands per game, how often the count-out order decided.")
-@click.option("--first-dealer", type=str, default="rotate", show_default=True,
-              help="With --games: rotate (game g: seat g mod n), random, or a seat number.")
+@click.option("--first-dealer", type=str, default=None,
+              help="With --games: rotate (game g: seat g mod n; the default), random, or a "
+                   "seat number.")
 @run_options
 def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opponents,
                  seat_policies, threads, as_json, out_path, progress, report_dir, force,
@@ -332,6 +343,12 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
             raise CatchTenError("seat-policy", "expected SEAT=POLICY", repr(item))
         overrides[int(seat)] = pol
     pols = make_policies(rules, policy, opponents, overrides)
+    if games is None and first_dealer is not None:
+        raise CatchTenError("first-dealer", "only with --games",
+                            "who deals first is a setting of whole games")
+    if force and report_dir is None:
+        raise CatchTenError("force", "only with --report", "--force lets --report write "
+                            "into a directory that already holds files")
     if games is not None:
         if out_path or report_dir:
             raise CatchTenError("games", "not with --out/--report",
@@ -339,7 +356,7 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         from .games import simulate_games
         from .simulate import MAX_DEALS, _check_count
         games = _check_count("games", games, 1, MAX_DEALS)
-        fd = first_dealer.strip()
+        fd = "rotate" if first_dealer is None else first_dealer.strip()
         show = sys.stderr.isatty() if progress is None else progress
         bar = _Progress(games, "games") if show else None
         try:
@@ -429,7 +446,7 @@ def _print_result(res, as_json: bool, run_dir, why: str = "interrupted",
 
 
 @cli.command("resume")
-@click.argument("run_dir", metavar="DIR", type=click.Path(file_okay=False))
+@click.argument("run_dir", metavar="DIR", type=PathName(file_okay=False))
 @click.option("--threads", "-t", type=int, default=None,
               help="Threads (default: all cores); results do not depend on it.")
 @click.option("--scheduler", type=str, default=None, metavar="tcp://HOST:PORT",
@@ -595,7 +612,7 @@ def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
 
 
 @cli.command("summarize")
-@click.argument("run_dir", metavar="DIR", type=click.Path(file_okay=False))
+@click.argument("run_dir", metavar="DIR", type=PathName(file_okay=False))
 @RESULT_JSON_OPTION
 @click.option("--sessions", is_flag=True,
               help="With --json: add compute_s and run_on (where and how long each session "
@@ -635,7 +652,7 @@ def _say(msg: str) -> None:
               help="Deals of the main run; each sweep run uses a fifth (at least 1,000).")
 @click.option("--sweep-deals", type=int, default=None,
               help="Deals per sweep run (default: a fifth of --deals, at least 1,000).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=PathName(file_okay=False), default=None,
               metavar="DIR",
               help="Directory to write (default: a new report-PRESET-Np/ in the working "
                    "directory). Only its last level is created.")
@@ -653,7 +670,7 @@ def _say(msg: str) -> None:
               help="Run heuristic and random play against each other.")
 @click.option("--progress/--no-progress", default=None,
               help="Say what is running on stderr (default: when stderr is a terminal).")
-@click.option("--from", "from_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--from", "from_dir", type=PathName(file_okay=False), default=None,
               metavar="DIR",
               help="Take the main run from a run directory (simulate --run-dir) instead of "
                    "simulating it: its rules, policies, seed and finished deals.")
@@ -736,7 +753,7 @@ class _Progress:
 
 
 @cli.command("score")
-@click.argument("record", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("record", type=PathName(dir_okay=False, allow_dash=True))
 @JSON_OPTION
 def score_cmd(record, as_json):
     """Score a hand record or a game record (JSON, docs/formats.md): tricks, honours, card
@@ -754,7 +771,7 @@ def score_cmd(record, as_json):
 
 @cli.command("solve")
 @click.argument("records", nargs=-1, required=True, metavar="RECORD...",
-                type=click.Path(dir_okay=False, allow_dash=True))
+                type=PathName(dir_okay=False, allow_dash=True))
 @click.option("--line", "with_line", is_flag=True,
               help="Also show one optimal line of play to the end of the deal.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record and line.")
@@ -825,6 +842,13 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
         if flags:
             raise CatchTenError("position", "file and flags",
                                 "give POSITION.json or the position flags, not both")
+        # the file carries its own rules: a rules flag beside it would be ignored
+        for name, v in (("rules", preset), ("players", players), ("rules-file", rules_file),
+                        ("variant", variants or None)):
+            if v is not None:
+                raise CatchTenError(name.replace("-", "_"), "file and flags",
+                                    f"--{name}: the position file gives the rules (its "
+                                    "rules, players and variants); leave the flag out")
         return Position.from_json(path)   # "-": standard input
     rules = make_rules(preset, players, variants, rules_file)
     # the turn-up, or the declared trump: which one the rules need is the position's check
@@ -845,7 +869,7 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
 
 
 @cli.command("advise")
-@click.argument("position", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("position", required=False, type=PathName(dir_okay=False, allow_dash=True))
 @rules_options
 @play_options("your side in the rollouts")
 @position_options
@@ -877,8 +901,8 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
                    "side's; default without a score), or points.")
 @click.option("--explain", "explain_n", type=int, default=None, is_flag=False,
               flag_value=3, metavar="[N]",
-              help="Also print N sampled deals (default 3) with the line played after the "
-                   "recommended card.")
+              help="Also print N sampled deals (default 3, at most 100) with the line played "
+                   "after the recommended card.")
 @JSON_OPTION
 def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
                play, score, trump, dead, policy, opponents, evaluator, exact_max, samples,
@@ -901,7 +925,10 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     which); the intervals are then valid under early stopping (alpha spending over the
     planned looks). Ctrl-C prints what finished, marked partial (exit 130).
     """
-    from .advise import advise, explain
+    from .advise import MAX_EXPLAIN, advise, explain
+    from .simulate import _check_count
+    if explain_n is not None:           # before the advice is computed
+        _check_count("explain", explain_n, 1, MAX_EXPLAIN)
     show = sys.stderr.isatty() if progress is None else progress
     bar = _Progress(samples, "samples") if show and not as_json else None
     try:
@@ -1005,7 +1032,7 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
               help="Stop at the first look whose interval excludes 0 (with --precision: "
                    "whose half-width reaches it).")
 @PROGRESS_OPTION
-@click.option("--report", "report_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--report", "report_dir", type=PathName(file_okay=False), default=None,
               metavar="DIR", help="Also write match.json, match.txt and match.png to DIR.")
 @click.option("--force", is_flag=True,
               help="With --report: write into DIR even if it already holds files.")
@@ -1032,6 +1059,9 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
     try:
         with _errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
+            if force and report_dir is None:
+                raise CatchTenError("force", "only with --report", "--force lets --report "
+                                    "write into a directory that already holds files")
             if report_dir is not None:
                 from .report import prepare_out_dir
                 prepare_out_dir(report_dir, force, "report")
@@ -1127,7 +1157,7 @@ MAX_EQUITY_HANDS = 20_000_000
               help="Simulated deals the per-deal outcome distribution is estimated from "
                    "(default 1,000,000 with two sides; with three sides, whose table is "
                    "41^3 states, 200,000, or 50,000 with six-card sets: a few minutes).")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", "out_path", type=PathName(dir_okay=False), default=None,
               help="Write the table: .csv or .parquet; columns score_0, score_1, "
                    "dealer_side, p_win_0, p_win_1.")
 @click.option("--plot", is_flag=True,
@@ -1179,7 +1209,8 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
                                f"(about {est:.0f} s, cannot be interrupted)", err=True)
 
             extra: dict[str, Any] = {}
-            if run_dir or scheduler or workers or chunk:    # the cache is for plain runs
+            if any(x is not None for x in (run_dir, scheduler, workers, chunk)):
+                # the cache is for plain runs
                 build = equity_table
                 extra = {"run_dir": run_dir, "scheduler": scheduler, "workers": workers,
                          **({"chunk": chunk} if chunk is not None else {})}

@@ -1094,6 +1094,8 @@ def cached_equity_table(rules: Rules, policies: Sequence[object] | object = "heu
     pols = _policies(rules, policies)
     n_hands = _check_count("hands", n_hands, max(100, 10 * rules.players), MAX_EQUITY_HANDS)
     seed = _check_count("seed", seed, 0, MAX_SEED)
+    if threads is not None:             # checked on a cache hit too
+        threads = _check_count("threads", threads, 1, 1024)
     path = _cache_path(rules, pols, n_hands, seed)
     try:
         with np.load(path, allow_pickle=False) as z:

@@ -255,3 +255,57 @@ def test_solve_names_a_malformed_hands_field_not_the_kind_of_record(tmp_path, ha
     f.write_text(json.dumps({"players": 4, "hands": [{"dealer": 0}]}))
     res = _runner().invoke(cli, ["solve", str(f)])
     assert res.exit_code == 2 and res.stderr.startswith("error: record: not a hand record")
+
+
+# ---------------------------------------- flags that used to be ignored or to crash
+
+
+@pytest.mark.parametrize("flags, field", [
+    (["--players", "5"], "players"), (["--rules", "jaques"], "rules"),
+    (["-V", "must_trump"], "variant"), (["--rules-file", "r.toml"], "rules_file")])
+def test_advise_refuses_rules_flags_beside_a_position_file(tmp_path, flags, field) -> None:
+    # the file carries its rules: a flag beside it was silently ignored
+    p = tmp_path / "pos.json"
+    p.write_text(json.dumps(_position()))
+    line = _one_line(_cli("advise", str(p), *flags))
+    assert line.startswith(f"error: {field}: file and flags"), line
+
+
+@pytest.mark.parametrize("n", ["0", "101", "99999999999999999999999"])
+def test_advise_explain_out_of_range(tmp_path, n) -> None:
+    # 10**23 used to reach numpy ("Maximum allowed dimension exceeded", exit 1)
+    p = tmp_path / "pos.json"
+    p.write_text(json.dumps(_position()))
+    line = _one_line(_cli("advise", str(p), f"--explain={n}", "--samples", "10"))
+    assert line.startswith("error: explain: "), line
+
+
+@pytest.mark.parametrize("args", [["simulate", "--deals", "10", "--out", ""],
+                                  ["simulate", "--deals", "10", "--run-dir", " "],
+                                  ["equity", "--out", ""], ["score", ""]])
+def test_an_empty_file_name_is_refused(args) -> None:
+    # simulate --out "" wrote nothing and said nothing
+    assert "empty name" in _one_line(_cli(*args))
+
+
+@pytest.mark.parametrize("args, field", [
+    (["--threads", "-1"], "threads"), (["--threads", "99999"], "threads"),
+    (["--workers", "0"], "workers"), (["--chunk", "0"], "chunk"),
+    (["--scheduler", ""], "scheduler")])
+def test_equity_checks_its_run_options_even_when_the_table_is_cached(tmp_path, monkeypatch,
+                                                                    args, field) -> None:
+    # a cached table used to be returned before the options were looked at
+    monkeypatch.setenv("CATCHTEN_CACHE_DIR", str(tmp_path))
+    base = ["equity", "--players", "2", "--hands", "2000", "--no-progress"]
+    assert _cli(*base).exit_code == 0            # now the table is in the cache
+    assert _one_line(_cli(*base, *args)).startswith(f"error: {field}: "), args
+
+
+@pytest.mark.parametrize("args, field", [
+    (["simulate", "--deals", "10", "--first-dealer", "abc"], "first-dealer"),
+    (["simulate", "--deals", "10", "--first-dealer", "random"], "first-dealer"),
+    (["simulate", "--deals", "10", "--force"], "force"),
+    (["match", "random", "heuristic", "--deals", "10", "--force"], "force")])
+def test_a_flag_that_would_do_nothing_is_refused(args, field) -> None:
+    # --first-dealer without --games and --force without --report were silently ignored
+    assert _one_line(_cli(*args)).startswith(f"error: {field}: only with --"), args
