@@ -159,3 +159,98 @@ def random_ending(rng, preset: str, players: int, variants: dict, left: int) -> 
             "hands": [[ref.card_str(c) for c in h] for h in hands],
             "turnup": ref.card_str(turnup), "dead": [ref.card_str(c) for c in dead],
             "play": [ref.card_str(c) for c in play]}
+
+
+def _multinomial(sizes) -> int:
+    from math import factorial
+    total = factorial(sum(sizes))
+    for s in sizes:
+        total //= factorial(s)
+    return total
+
+
+def exact_advice(record: dict, max_deals: int = 4000) -> dict | None:
+    """What ``advise --evaluator dd`` must give at the position where ``record``'s play
+    stops, found without the package's information sets: ``{"seat", "hand",
+    "n_consistent_deals", "n_fillings", "value_sum": {card: sum}}``, or None when the
+    unseen cards can be dealt in more than ``max_deals`` ways.
+
+    The mover knows its own cards of the current set, the cards played, the turn-up (in
+    the dealer's last set until played) and the cards laid aside. Every way of dealing the
+    other cards into the unseen places (each seat's rest of the current set and every
+    later set; ``n_fillings`` ways) is tried; a deal is consistent when the reference
+    replays the play on it with no error and no revoke (so voids, ``must_trump``,
+    ``no_trump_first_lead`` and the exposed turn-up are inferred by the rules themselves,
+    not by a model of them); each consistent deal is valued by :func:`brute_values` and
+    counted once.
+    """
+    from itertools import combinations
+    r = ref._rules_of(record)
+    n, size = r.n_players, r.set_size
+    dealer = record["dealer"]
+    hands = [[ref.parse_card(c) for c in h] for h in record["hands"]]
+    turnup = ref.parse_card(record["turnup"])
+    play = [ref.parse_card(c) for c in record.get("play") or []]
+    dead = [ref.parse_card(c) for c in record.get("dead") or []]
+    deal = ref._Deal(r, dealer, hands, turnup)
+    played_by = {}                      # (seat, set) -> cards it played there
+    for i, c in enumerate(play):
+        played_by.setdefault((deal.to_play(), deal.trick_index // size), []).append(c)
+        deal.check_and_play(c, i)
+    assert deal.revoke is None and not deal.done()
+    cur = deal.trick_index // size
+    mover = deal.to_play()
+    own = sorted(deal.held[mover])
+    known = set(play) | set(dead) | set(own) | {turnup}
+    pool = [c for c in r.deck if c not in known]
+    places = []                         # (seat, set, unseen cards, known cards)
+    for s in range(n):
+        for st in range(cur, r.sets):
+            fixed = own if (s, st) == (mover, cur) else []
+            if s == dealer and st == r.sets - 1 and turnup not in play and turnup not in fixed:
+                fixed = fixed + [turnup]
+            places.append((s, st, size - len(played_by.get((s, st), [])) - len(fixed), fixed))
+    assert sum(p[2] for p in places) == len(pool)
+    n_fillings = _multinomial([p[2] for p in places])
+    if n_fillings > max_deals:
+        return None
+
+    def fillings(i, rest):
+        if i == len(places):
+            yield []
+            return
+        for combo in combinations(rest, places[i][2]):
+            left = [c for c in rest if c not in combo]
+            for tail in fillings(i + 1, left):
+                yield [list(combo)] + tail
+
+    sums: dict[str, int] = {}
+    count = 0
+    for filling in fillings(0, pool):
+        full = []
+        for s in range(n):
+            cards = []
+            for st in range(r.sets):
+                part = list(played_by.get((s, st), []))
+                for (ps, pst, _, fixed), got in zip(places, filling):
+                    if (ps, pst) == (s, st):
+                        part += got + [c for c in fixed if c != turnup]
+                        part += [turnup] if turnup in fixed else []   # dealt last
+                cards += part
+            full.append(cards)
+        replay = ref._Deal(r, dealer, full, turnup)
+        try:
+            for i, c in enumerate(play):
+                replay.check_and_play(c, i)
+        except ref.RefError:
+            continue
+        if replay.revoke is not None:
+            continue
+        count += 1
+        to_move, vals = brute_values(dict(record, hands=[[ref.card_str(c) for c in h]
+                                                         for h in full]))
+        assert to_move == mover
+        for c, v in vals.items():
+            sums[c] = sums.get(c, 0) + v
+    return {"seat": mover, "hand": [ref.card_str(c) for c in own], "n_consistent_deals": count,
+            "n_fillings": n_fillings, "value_sum": sums}
