@@ -846,7 +846,7 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
         for name, v in (("rules", preset), ("players", players), ("rules-file", rules_file),
                         ("variant", variants or None)):
             if v is not None:
-                raise CatchTenError(name.replace("-", "_"), "file and flags",
+                raise CatchTenError(name, "file and flags",
                                     f"--{name}: the position file gives the rules (its "
                                     "rules, players and variants); leave the flag out")
         return Position.from_json(path)   # "-": standard input

@@ -262,7 +262,7 @@ def test_solve_names_a_malformed_hands_field_not_the_kind_of_record(tmp_path, ha
 
 @pytest.mark.parametrize("flags, field", [
     (["--players", "5"], "players"), (["--rules", "jaques"], "rules"),
-    (["-V", "must_trump"], "variant"), (["--rules-file", "r.toml"], "rules_file")])
+    (["-V", "must_trump"], "variant"), (["--rules-file", "r.toml"], "rules-file")])
 def test_advise_refuses_rules_flags_beside_a_position_file(tmp_path, flags, field) -> None:
     # the file carries its rules: a flag beside it was silently ignored
     p = tmp_path / "pos.json"
