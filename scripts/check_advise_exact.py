@@ -46,9 +46,10 @@ CONFIGS = [
 ]
 
 
-def check_one(record: dict, max_deals: int = 4000) -> str | None | bool:
-    """None: too many unseen deals; True: agrees; else the disagreement."""
-    want = exact_advice(record, max_deals)
+def check_one(record: dict, max_deals: int = 4000, want: dict | None = None) -> str | None | bool:
+    """None: too many unseen deals; True: agrees; else the disagreement. ``want``: the
+    record's :func:`exact_advice`, when the caller has it already."""
+    want = exact_advice(record, max_deals) if want is None else want
     if want is None:
         return None
     pos = Position.from_dict({k: record[k] for k in ("rules", "players", "variants", "dealer",
