@@ -145,6 +145,14 @@ class PathName(click.Path):
         return super().convert(value, param, ctx)
 
 
+def _given(*names: str) -> list[str]:
+    """The parameters of the running command among ``names`` that the user gave (on the
+    command line or from the environment), not left at their defaults."""
+    ctx = click.get_current_context()
+    return [n for n in names
+            if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
+
+
 def rules_options(f):
     """The rules options shared by every command that plays."""
     f = click.option("--variant", "-V", "variants", multiple=True, metavar="NAME[=VALUE]",
@@ -283,6 +291,12 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
     dealing, target, tie and revoke rules."""
     rules = make_rules(preset, players, variants, rules_file)
     if switches:
+        for name in _given("players", "variants", "rules_file"):
+            flag = {"variants": "variant"}.get(name, name).replace("_", "-")
+            raise CatchTenError(flag, "not with --switches",
+                                "the switch table lists each switch's default for the preset; "
+                                f"without --switches, catchten rules --{flag} ... shows the "
+                                "rules in effect")
         from .rules import spell_value, switch_table
         table = switch_table(rules.preset)
         if as_json:
@@ -353,6 +367,9 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         if out_path or report_dir:
             raise CatchTenError("games", "not with --out/--report",
                                 "--games prints game results only")
+        if _given("deals"):
+            raise CatchTenError("deals", "not with --games",
+                                "--games N plays N whole games, each as many deals as it takes")
         from .games import simulate_games
         from .simulate import MAX_DEALS, _check_count
         games = _check_count("games", games, 1, MAX_DEALS)
@@ -694,8 +711,16 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
         if preset or players or rules_file or variants:
             raise CatchTenError("from", "not with rules options",
                                 "the rules of the main run are those of the run directory")
+        for name in _given("policy", "opponents", "seed", "deals", "run_dir"):
+            flag = name.replace("_", "-")
+            raise CatchTenError(flag, "not with --from", "the main run's deals are the run "
+                                "directory's; --sweep-deals sets the sweeps'" if flag == "deals"
+                                else f"the main run's {flag} is the run directory's")
         from .simulate import summarize
-        main = summarize(from_dir)
+        try:
+            main = summarize(from_dir)
+        except CatchTenError as e:      # its errors name the directory: here, --from
+            raise CatchTenError("from", e.why, e.detail) from None
         rules, pols = main.rules, main.policies
     else:
         rules = make_rules(preset, players, variants, rules_file)

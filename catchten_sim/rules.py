@@ -491,6 +491,13 @@ class Rules:
         ``variant_items`` are ``name`` (switch on) or ``name=value`` strings. A rules file
         (TOML, see :meth:`from_toml`) is read first; options given override it. Without
         either, the preset is foster and the players 4.
+
+        Raises
+        ------
+        CatchTenError
+            ``variants``: ``given twice`` when two items set one switch to different
+            values (which one was meant is not for us to guess); the checks of
+            :class:`Rules`.
         """
         merged: dict[str, Any] = {}
         if rules_file is not None:
@@ -498,9 +505,15 @@ class Rules:
             preset = preset if preset is not None else data.get("rules")
             players = players if players is not None else data.get("players")
             merged.update(data.get("variants", {}))
+        given: dict[str, Any] = {}
         for item in variant_items:
             name, sep, value = item.partition("=")
-            merged[name.strip()] = value.strip() if sep else True
+            name, v = name.strip(), (value.strip() if sep else True)
+            if name in given and str(given[name]).lower() != str(v).lower():
+                raise CatchTenError("variants", "given twice",
+                                    f"{name}={spell_value(given[name])} and "
+                                    f"{name}={spell_value(v)}")
+            given[name] = merged[name] = v
         return cls(preset if preset is not None else "foster",
                    players if players is not None else 4, merged)
 

@@ -3,6 +3,8 @@ every preset, player count and play/scoring switch: every deal of the unseen car
 the reference engine finds consistent with the play, each solved by brute force
 (``tests/bruteforce.exact_advice``; no information sets of the package). Compares the
 number of consistent deals and every card's sum of values exactly.
+The positions hold one to three cards a hand, so with six-card sets they are in the last
+set; ``dealer_declares`` is left out (a hand record has no field for the declared trump).
 ``tests/test_advise_exact.py`` runs a few dozen; this script runs as many as asked:
 
     PYTHONPATH=$PWD python scripts/check_advise_exact.py --seconds 600 --seed 1

@@ -169,7 +169,7 @@ def _multinomial(sizes) -> int:
     return total
 
 
-def exact_advice(record: dict, max_deals: int = 4000) -> dict | None:
+def exact_advice(record: dict, max_deals: int = 4000, values: bool = True) -> dict | None:
     """What ``advise --evaluator dd`` must give at the position where ``record``'s play
     stops, found without the package's information sets: ``{"seat", "hand",
     "n_consistent_deals", "n_fillings", "value_sum": {card: sum}}``, or None when the
@@ -182,7 +182,7 @@ def exact_advice(record: dict, max_deals: int = 4000) -> dict | None:
     replays the play on it with no error and no revoke (so voids, ``must_trump``,
     ``no_trump_first_lead`` and the exposed turn-up are inferred by the rules themselves,
     not by a model of them); each consistent deal is valued by :func:`brute_values` and
-    counted once.
+    counted once (``values`` False: counted only, ``value_sum`` empty).
     """
     from itertools import combinations
     r = ref._rules_of(record)
@@ -247,6 +247,8 @@ def exact_advice(record: dict, max_deals: int = 4000) -> dict | None:
         if replay.revoke is not None:
             continue
         count += 1
+        if not values:
+            continue
         to_move, vals = brute_values(dict(record, hands=[[ref.card_str(c) for c in h]
                                                          for h in full]))
         assert to_move == mover

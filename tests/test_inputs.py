@@ -309,3 +309,30 @@ def test_equity_checks_its_run_options_even_when_the_table_is_cached(tmp_path, m
 def test_a_flag_that_would_do_nothing_is_refused(args, field) -> None:
     # --first-dealer without --games and --force without --report were silently ignored
     assert _one_line(_cli(*args)).startswith(f"error: {field}: only with --"), args
+
+
+def test_deals_with_games_and_run_flags_with_from_are_refused(tmp_path) -> None:
+    # simulate --games N --deals 0 played N games; report --from DIR --seed 7 reported the
+    # run directory's seed 1
+    assert _one_line(_cli("simulate", "--games", "10", "--deals", "0")).startswith(
+        "error: deals: not with --games")
+    run = tmp_path / "run"
+    assert _cli("simulate", "--deals", "1000", "--run-dir", str(run), "--no-progress",
+                "--json").exit_code == 0
+    for flag, value in (("--seed", "7"), ("--policy", "random"), ("--deals", "500"),
+                        ("--opponents", "random")):
+        line = _one_line(_cli("report", "--from", str(run), flag, value))
+        assert line.startswith(f"error: {flag[2:]}: not with --from"), line
+    # the run directory's own errors name --from
+    assert _one_line(_cli("report", "--from", str(tmp_path / "none"))).startswith(
+        "error: from: ")
+
+
+def test_a_switch_given_twice_with_two_values_and_switch_flags_with_the_table() -> None:
+    line = _one_line(_cli("rules", "-V", "must_trump", "-V", "must_trump=false"))
+    assert line == "error: variants: given twice (must_trump=true and must_trump=false)"
+    assert _cli("rules", "-V", "target=31", "-V", "target=31").exit_code == 0
+    for args, field in ((["-V", "target=5"], "variant"), (["-n", "5"], "players")):
+        line = _one_line(_cli("rules", "--switches", *args))
+        assert line.startswith(f"error: {field}: not with --switches"), line
+    assert _cli("rules", "--switches", "-r", "jaques").exit_code == 0
