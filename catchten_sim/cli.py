@@ -355,6 +355,9 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         seat, sep, pol = item.partition("=")
         if not sep or not seat.strip().isdigit():
             raise CatchTenError("seat-policy", "expected SEAT=POLICY", repr(item))
+        if int(seat) in overrides and overrides[int(seat)].strip() != pol.strip():
+            raise CatchTenError("seat-policy", "given twice",
+                                f"seat {int(seat)}: {overrides[int(seat)]} and {pol}")
         overrides[int(seat)] = pol
     pols = make_policies(rules, policy, opponents, overrides)
     if games is None and first_dealer is not None:
@@ -708,8 +711,9 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     fmts = parse_formats(formats)
     main = None
     if from_dir is not None:
-        if preset or players or rules_file or variants:
-            raise CatchTenError("from", "not with rules options",
+        for name in _given("preset", "players", "rules_file", "variants"):
+            flag = {"preset": "rules", "variants": "variant"}.get(name, name).replace("_", "-")
+            raise CatchTenError(flag, "not with --from",
                                 "the rules of the main run are those of the run directory")
         for name in _given("policy", "opponents", "seed", "deals", "run_dir"):
             flag = name.replace("_", "-")

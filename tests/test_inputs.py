@@ -320,7 +320,8 @@ def test_deals_with_games_and_run_flags_with_from_are_refused(tmp_path) -> None:
     assert _cli("simulate", "--deals", "1000", "--run-dir", str(run), "--no-progress",
                 "--json").exit_code == 0
     for flag, value in (("--seed", "7"), ("--policy", "random"), ("--deals", "500"),
-                        ("--opponents", "random")):
+                        ("--opponents", "random"), ("--rules", "jaques"), ("--players", "5"),
+                        ("--variant", "must_trump")):
         line = _one_line(_cli("report", "--from", str(run), flag, value))
         assert line.startswith(f"error: {flag[2:]}: not with --from"), line
     # the run directory's own errors name --from
@@ -336,3 +337,12 @@ def test_a_switch_given_twice_with_two_values_and_switch_flags_with_the_table() 
         line = _one_line(_cli("rules", "--switches", *args))
         assert line.startswith(f"error: {field}: not with --switches"), line
     assert _cli("rules", "--switches", "-r", "jaques").exit_code == 0
+
+
+def test_a_seat_given_two_policies_is_refused() -> None:
+    # the last --seat-policy for a seat used to win silently
+    line = _one_line(_cli("simulate", "--deals", "10", "--seat-policy", "1=random",
+                          "--seat-policy", "1=heuristic"))
+    assert line.startswith("error: seat-policy: given twice"), line
+    assert _cli("simulate", "--deals", "10", "--no-progress", "--seat-policy", "1=random",
+                "--seat-policy", "1=random").exit_code == 0

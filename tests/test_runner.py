@@ -117,12 +117,12 @@ def test_sigkill_mid_run_then_resume_gives_the_same_numbers(tmp_path):
     assert a.exit_code == b.exit_code == 0 and a.stdout == b.stdout
 
 
-def _one_line(res, *words):
+def _one_line(res, *words, field="run-dir"):
     assert res.exit_code == 2, (res.exit_code, res.output)
     # the one-time compile notice (a cold numba cache) is information, not part of the error
     lines = [ln for ln in res.stderr.strip().splitlines()
              if not ln.startswith("compiling the engine")]
-    assert len(lines) == 1 and lines[0].startswith("error: run-dir:"), res.stderr
+    assert len(lines) == 1 and lines[0].startswith(f"error: {field}:"), res.stderr
     for w in words:
         assert w in lines[0], (w, lines[0])
 
@@ -288,7 +288,7 @@ def test_report_from_a_run_directory_does_not_rerun_the_main_run(tmp_path):
     text = json.dumps(side)
     assert '"seed": 6' in text and "4000" in text.replace(",", "")
     bad = CliRunner().invoke(cli, ["report", "--from", str(d), "--players", "5"])
-    assert bad.exit_code == 2 and bad.stderr.startswith("error: from: not with rules options")
+    assert bad.exit_code == 2 and bad.stderr.startswith("error: players: not with --from")
 
 
 # ------------------------------------------------------- every kind of run directory
@@ -646,7 +646,9 @@ def test_report_from_a_report_directory_points_to_summarize_and_resume(tmp_path)
             "--run-dir", str(d), "--no-progress"]
     assert CliRunner().invoke(cli, args).exit_code == 0
     res = CliRunner().invoke(cli, ["report", "--from", str(d), "--out", str(tmp_path / "p")])
-    _one_line(res, "not a simulation", f"catchten summarize {d}", f"catchten resume {d}")
+    # the directory is given with --from, so the error names --from
+    _one_line(res, "not a simulation", f"catchten summarize {d}", f"catchten resume {d}",
+              field="from")
 
 
 @pytest.mark.parametrize("kind", ["simulate", "games", "match"])
