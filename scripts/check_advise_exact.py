@@ -4,7 +4,8 @@ the reference engine finds consistent with the play, each solved by brute force
 (``tests/bruteforce.exact_advice``; no information sets of the package). Compares the
 number of consistent deals and every card's sum of values exactly.
 The positions hold one to three cards a hand, so with six-card sets they are in the last
-set; ``dealer_declares`` is left out (a hand record has no field for the declared trump).
+set. With ``dealer_declares`` the declared trump (a suit or NT) is ``tests/bruteforce``'s own
+``trump`` key, as a position writes it (a hand record has no field for it).
 ``tests/test_advise_exact.py`` runs a few dozen; this script runs as many as asked:
 
     PYTHONPATH=$PWD python scripts/check_advise_exact.py --seconds 600 --seed 1
@@ -28,7 +29,7 @@ from catchten_sim.position import Position  # noqa: E402
 
 #: (preset, players, variants): every preset and player count, and the switches that
 #: change what the play tells (voids, must_trump, no_trump_first_lead, the exposed
-#: turn-up, a card laid aside) or the score
+#: turn-up, a card laid aside), the score or the trump (dealer_declares)
 CONFIGS = [
     ("foster", 4, {}), ("foster", 4, {"must_trump": True}),
     ("foster", 4, {"exposed_trump": True}), ("foster", 4, {"no_trump_first_lead": True}),
@@ -44,6 +45,8 @@ CONFIGS = [
     ("foster", 7, {"keep_six_of_spades": True}), ("foster", 8, {}),
     ("jaques", 4, {}), ("jaques", 4, {"deck52": True}), ("jaques", 6, {}),
     ("jaques", 6, {"six_as_three_pairs": True, "must_trump": True}),
+    ("jaques", 4, {"dealer_declares": True}), ("jaques", 6, {"dealer_declares": True}),
+    ("jaques", 4, {"dealer_declares": True, "deck52": True, "must_trump": True}),
     ("french52", 4, {}), ("french52", 4, {"exposed_trump": True, "no_trump_first_lead": True}),
 ]
 
@@ -54,8 +57,8 @@ def check_one(record: dict, max_deals: int = 4000, want: dict | None = None) -> 
     want = exact_advice(record, max_deals) if want is None else want
     if want is None:
         return None
-    pos = Position.from_dict({k: record[k] for k in ("rules", "players", "variants", "dealer",
-                                                     "turnup", "play", "dead")}
+    keys = ("rules", "players", "variants", "dealer", "turnup", "play", "dead", "trump")
+    pos = Position.from_dict({k: record[k] for k in keys if k in record}
                              | {"seat": want["seat"], "hand": want["hand"]})
     adv = advise(pos, evaluator="dd", threads=1, exact_max=10 ** 6)
     got = {x.name: x.value_sum for x in adv.candidates}

@@ -22,11 +22,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref  # noqa: E402
 
 
+def declared_trump(text: str) -> int | None:
+    """A declared trump as written in a position (S, H, D, C or NT): a suit index of the
+    reference, or None for no trumps."""
+    return None if text.upper() == "NT" else ref.SUITS.index(text.upper())
+
+
 class Ending:
     """A hand record replayed to its last card, ready to be searched."""
 
     def __init__(self, record: dict):
-        r = ref._rules_of(record)
+        # "trump" (S, H, D, C or NT) is this module's own key, for jaques dealer_declares,
+        # which a hand record cannot express (§7.8): the declared trump, no turn-up
+        declared = "trump" in record
+        r = ref.ref_rules(record.get("rules", "foster"), record["players"],
+                          record.get("variants") or {}) if declared else ref._rules_of(record)
         self.r = r
         n = r.n_players
         self.n = n
@@ -34,11 +44,16 @@ class Ending:
         hands = [[ref.parse_card(c) for c in h] for h in record["hands"]]
         self.sets = [tuple(tuple(sorted(h[k * r.set_size:(k + 1) * r.set_size])) for h in hands)
                      for k in range(r.sets)]
-        self.turnup = ref.parse_card(record["turnup"]) if record.get("turnup") else hands[
-            self.dealer][-1]
-        self.trump = ref.suit_of(self.turnup)
+        if declared:
+            self.turnup = None
+            self.trump = declared_trump(record["trump"])
+        else:
+            self.turnup = ref.parse_card(record["turnup"]) if record.get("turnup") else hands[
+                self.dealer][-1]
+            self.trump = ref.suit_of(self.turnup)
         # replay (the reference checks every card)
-        deal = ref._Deal(r, self.dealer, hands, self.turnup)
+        deal = ref._Deal(r, self.dealer, hands, self.turnup,
+                         self.trump if declared else "turnup")
         for i, c in enumerate(record.get("play") or []):
             deal.check_and_play(ref.parse_card(c), i)
         assert deal.revoke is None, "brute force needs legal play"
@@ -142,11 +157,15 @@ def brute_values(record: dict, root: int | None = None) -> tuple[int, dict[str, 
 
 def random_ending(rng, preset: str, players: int, variants: dict, left: int) -> dict:
     """A random hand record played at random (legal cards) until each hand holds at most
-    ``left`` cards in all (some random number of cards of the next trick played too)."""
+    ``left`` cards in all (some random number of cards of the next trick played too).
+    With ``dealer_declares``, a random declaration (a suit or NT, this module's ``trump``
+    key) and no turn-up."""
     r = ref.ref_rules(preset, players, variants)
     dealer = rng.randrange(players)
     hands, turnup, dead = ref.random_deal(r, dealer, rng)
-    deal = ref._Deal(r, dealer, hands, turnup)
+    declared = rng.choice(["S", "H", "D", "C", "NT"]) if r.dealer_declares else None
+    deal = ref._Deal(r, dealer, hands, turnup,
+                     declared_trump(declared) if declared else "turnup")
     n_play = players * (r.n_tricks - left) + rng.randrange(players)
     n_play = max(0, min(n_play, players * r.n_tricks - 1))
     play = []
@@ -155,10 +174,13 @@ def random_ending(rng, preset: str, players: int, variants: dict, left: int) -> 
         c = legal[rng.randrange(len(legal))]
         deal.play(c)
         play.append(c)
-    return {"rules": preset, "variants": variants, "players": players, "dealer": dealer,
-            "hands": [[ref.card_str(c) for c in h] for h in hands],
-            "turnup": ref.card_str(turnup), "dead": [ref.card_str(c) for c in dead],
-            "play": [ref.card_str(c) for c in play]}
+    rec = {"rules": preset, "variants": variants, "players": players, "dealer": dealer,
+           "hands": [[ref.card_str(c) for c in h] for h in hands],
+           "turnup": ref.card_str(turnup), "dead": [ref.card_str(c) for c in dead],
+           "play": [ref.card_str(c) for c in play]}
+    if declared:
+        rec.update(turnup=None, trump=declared)
+    return rec
 
 
 def _multinomial(sizes) -> int:
@@ -185,14 +207,15 @@ def exact_advice(record: dict, max_deals: int = 4000, values: bool = True) -> di
     counted once (``values`` False: counted only, ``value_sum`` empty).
     """
     from itertools import combinations
-    r = ref._rules_of(record)
+    ending = Ending(record)              # the rules, and the trump declared or turned up
+    r, trumps = ending.r, (ending.trump if "trump" in record else "turnup")
     n, size = r.n_players, r.set_size
     dealer = record["dealer"]
     hands = [[ref.parse_card(c) for c in h] for h in record["hands"]]
-    turnup = ref.parse_card(record["turnup"])
+    turnup = ending.turnup                   # None when the trump was declared
     play = [ref.parse_card(c) for c in record.get("play") or []]
     dead = [ref.parse_card(c) for c in record.get("dead") or []]
-    deal = ref._Deal(r, dealer, hands, turnup)
+    deal = ref._Deal(r, dealer, hands, turnup, trumps)
     played_by = {}                      # (seat, set) -> cards it played there
     for i, c in enumerate(play):
         played_by.setdefault((deal.to_play(), deal.trick_index // size), []).append(c)
@@ -201,13 +224,14 @@ def exact_advice(record: dict, max_deals: int = 4000, values: bool = True) -> di
     cur = deal.trick_index // size
     mover = deal.to_play()
     own = sorted(deal.held[mover])
-    known = set(play) | set(dead) | set(own) | {turnup}
+    known = set(play) | set(dead) | set(own) | ({turnup} if turnup is not None else set())
     pool = [c for c in r.deck if c not in known]
     places = []                         # (seat, set, unseen cards, known cards)
     for s in range(n):
         for st in range(cur, r.sets):
             fixed = own if (s, st) == (mover, cur) else []
-            if s == dealer and st == r.sets - 1 and turnup not in play and turnup not in fixed:
+            if turnup is not None and s == dealer and st == r.sets - 1 and \
+                    turnup not in play and turnup not in fixed:
                 fixed = fixed + [turnup]
             places.append((s, st, size - len(played_by.get((s, st), [])) - len(fixed), fixed))
     assert sum(p[2] for p in places) == len(pool)
@@ -238,7 +262,7 @@ def exact_advice(record: dict, max_deals: int = 4000, values: bool = True) -> di
                         part += [turnup] if turnup in fixed else []   # dealt last
                 cards += part
             full.append(cards)
-        replay = ref._Deal(r, dealer, full, turnup)
+        replay = ref._Deal(r, dealer, full, turnup, trumps)
         try:
             for i, c in enumerate(play):
                 replay.check_and_play(c, i)
