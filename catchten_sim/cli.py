@@ -146,11 +146,20 @@ class PathName(click.Path):
 
 
 def _given(*names: str) -> list[str]:
-    """The parameters of the running command among ``names`` that the user gave (on the
-    command line or from the environment), not left at their defaults."""
+    """The parameters of the running command among ``names`` (their Python names) that the
+    user gave, on the command line or from the environment, as the flags' names without
+    the dashes (``preset`` -> ``rules``, ``variants`` -> ``variant``), for error fields."""
     ctx = click.get_current_context()
-    return [n for n in names
+    flags = {p.name: max(p.opts, key=len).lstrip("-") for p in ctx.command.params}
+    return [flags[n] for n in names
             if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
+
+
+def _check_force(force: bool, report_dir: str | None) -> None:
+    """``--force`` means something only with ``--report``."""
+    if force and report_dir is None:
+        raise CatchTenError("force", "only with --report", "--force lets --report write "
+                            "into a directory that already holds files")
 
 
 def rules_options(f):
@@ -291,8 +300,7 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
     dealing, target, tie and revoke rules."""
     rules = make_rules(preset, players, variants, rules_file)
     if switches:
-        for name in _given("players", "variants", "rules_file"):
-            flag = {"variants": "variant"}.get(name, name).replace("_", "-")
+        for flag in _given("players", "variants", "rules_file"):
             raise CatchTenError(flag, "not with --switches",
                                 "the switch table lists each switch's default for the preset; "
                                 f"without --switches, catchten rules --{flag} ... shows the "
@@ -363,9 +371,7 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     if games is None and first_dealer is not None:
         raise CatchTenError("first-dealer", "only with --games",
                             "who deals first is a setting of whole games")
-    if force and report_dir is None:
-        raise CatchTenError("force", "only with --report", "--force lets --report write "
-                            "into a directory that already holds files")
+    _check_force(force, report_dir)
     if games is not None:
         if out_path or report_dir:
             raise CatchTenError("games", "not with --out/--report",
@@ -711,12 +717,10 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     fmts = parse_formats(formats)
     main = None
     if from_dir is not None:
-        for name in _given("preset", "players", "rules_file", "variants"):
-            flag = {"preset": "rules", "variants": "variant"}.get(name, name).replace("_", "-")
+        for flag in _given("preset", "players", "rules_file", "variants"):
             raise CatchTenError(flag, "not with --from",
                                 "the rules of the main run are those of the run directory")
-        for name in _given("policy", "opponents", "seed", "deals", "run_dir"):
-            flag = name.replace("_", "-")
+        for flag in _given("policy", "opponents", "seed", "deals", "run_dir"):
             raise CatchTenError(flag, "not with --from", "the main run's deals are the run "
                                 "directory's; --sweep-deals sets the sweeps'" if flag == "deals"
                                 else f"the main run's {flag} is the run directory's")
@@ -872,12 +876,10 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
             raise CatchTenError("position", "file and flags",
                                 "give POSITION.json or the position flags, not both")
         # the file carries its own rules: a rules flag beside it would be ignored
-        for name, v in (("rules", preset), ("players", players), ("rules-file", rules_file),
-                        ("variant", variants or None)):
-            if v is not None:
-                raise CatchTenError(name, "file and flags",
-                                    f"--{name}: the position file gives the rules (its "
-                                    "rules, players and variants); leave the flag out")
+        for flag in _given("preset", "players", "rules_file", "variants"):
+            raise CatchTenError(flag, "file and flags",
+                                f"--{flag}: the position file gives the rules (its "
+                                "rules, players and variants); leave the flag out")
         return Position.from_json(path)   # "-": standard input
     rules = make_rules(preset, players, variants, rules_file)
     # the turn-up, or the declared trump: which one the rules need is the position's check
@@ -1088,9 +1090,7 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
     try:
         with _errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
-            if force and report_dir is None:
-                raise CatchTenError("force", "only with --report", "--force lets --report "
-                                    "write into a directory that already holds files")
+            _check_force(force, report_dir)
             if report_dir is not None:
                 from .report import prepare_out_dir
                 prepare_out_dir(report_dir, force, "report")
