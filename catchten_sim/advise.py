@@ -10,7 +10,7 @@ Card('7D')
 >>> from catchten_sim import Rules
 >>> o = odds(Rules("foster", 4), "JS AS 9S KH QH 7D 8C 9C TC", "7S", seat=0, dealer=3)
 >>> o.n_deals, round(float(o.points.mean), 1)
-(20000, 0.0)
+(20000, 28.1)
 
 ``advise`` also takes a position file's path (``advise("examples/position-lead.json")``).
 

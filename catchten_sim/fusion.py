@@ -130,6 +130,7 @@ def dd_value(rules: Rules, t: RuleTables, node: Node, side: int, memo: dict) -> 
             v += trick_value(rules, t, win, cards, side)
         if best is None or (v > best if mine else v < best):
             best = v
+    assert best is not None                      # a position not over has a legal card
     memo[node] = best
     return best
 
@@ -140,8 +141,12 @@ def node_of(d: Deal, prefix: Sequence[int]) -> Node:
     st = d.play_state()
     for c in prefix:
         st.play(c)
-    return Node(tuple(frozenset(h) for h in st.hands), st.leader,
-                tuple(c for _, c in st.trick))
+    hands = []
+    for h in st.hands:
+        if h is None:                            # a deal knows every hand
+            raise ValueError("node_of: a hand is unknown")
+        hands.append(frozenset(h))
+    return Node(tuple(hands), st.leader, tuple(c for _, c in st.trick))
 
 
 def solve_children(rules: Rules, d: Deal, play_: Sequence[int]) -> dict[int, int]:
@@ -299,8 +304,8 @@ def fusion_values(rules: Rules, t: RuleTables, worlds: list[Node], seat: int,
 
         by_world: dict[int, list[int]] = {}
         for s in shared_slots:
-            for w in tb.worlds[s]:
-                by_world.setdefault(w, []).append(s)
+            for wi in tb.worlds[s]:
+                by_world.setdefault(wi, []).append(s)
         for slots in by_world.values():
             for s in slots[1:]:
                 parent[root(s)] = root(slots[0])

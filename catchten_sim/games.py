@@ -8,7 +8,8 @@
 0     0  0.502
 1     1  0.498
 >>> eq = equity_table(Rules("foster", 4), "heuristic", n_hands=20_000, seed=1)
->>> round(eq.p_win((35, 30), dealer=3), 2)
+>>> [round(p, 2) for p in eq.p_win((35, 30), dealer=3)]
+[0.54, 0.46]
 
 Games (docs/rules.md §1, §3, §7.9-§7.13, with the readings of :mod:`catchten_sim.records`)
 ----------------------------------------------------------------------------------

@@ -5,7 +5,8 @@
 >>> import tempfile
 >>> rep = build_report(Rules("foster", 4), "heuristic", n_deals=2_000, seed=1,
 ...                    out_dir=tempfile.mkdtemp())
->>> type(rep).__name__
+>>> rep.pdf.name, len(rep.figures)
+('report.pdf', 9)
 
 What it runs (all with the same seed, so runs share their deals where the rules allow):
 

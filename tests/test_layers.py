@@ -38,7 +38,7 @@ LAYERS: dict[str, int] = {
     "plotting": 5, "report": 5, "report_advise": 5, "report_text": 5, "tables": 5,
     "text": 5, "serve": 5,
     # 6: the command line
-    "cli": 6,
+    "cli": 6, "cli_docs": 6,
 }
 
 

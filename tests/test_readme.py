@@ -21,10 +21,23 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert ci[-1].strip() == readme_commands()[1]
 
 
-def test_readme_chunk_count_of_the_big_run_is_the_plans():
+def test_readme_is_read_in_five_minutes_and_its_links_resolve():
+    """At most 300 lines (method, findings, timings and development notes live in docs/),
+    and every relative link points at a file of the repository."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 300
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
+    local = [x for x in links if not x.startswith(("http://", "https://"))]
+    assert "docs/development.md" in local and "docs/cli.md" in local
+    missing = [x for x in local if not (ROOT / x).exists()]
+    assert not missing, missing
+
+
+def test_speed_page_chunk_count_of_the_big_run_is_the_plans():
+    """The big run's chunk count in docs/speed.md (moved from the README) is the plan's."""
     from catchten_sim.runner import chunk_plan
     from catchten_sim.simulate import CHUNK
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "speed.md").read_text(encoding="utf-8")
     said = re.search(r"100,000,000-deal 4-player run .*?\(\d+ s,\s+([\d,]+) chunk files", text,
                      flags=re.S)
     assert said is not None
