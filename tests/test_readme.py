@@ -23,14 +23,19 @@ def test_ci_runs_exactly_the_readme_test_command():
 
 def test_readme_is_read_in_five_minutes_and_its_links_resolve():
     """At most 300 lines (method, findings, timings and development notes live in docs/),
-    and every relative link points at a file of the repository."""
+    and every relative link of the README and of docs/ points at a file of the repository."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 300
-    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
-    local = [x for x in links if not x.startswith(("http://", "https://"))]
-    assert "docs/development.md" in local and "docs/cli.md" in local
-    missing = [x for x in local if not (ROOT / x).exists()]
+    assert "docs/development.md" in _local_links(text) and "docs/cli.md" in _local_links(text)
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    missing = [f"{p.name}: {x}" for p in pages
+               for x in _local_links(p.read_text(encoding="utf-8")) if not (p.parent / x).exists()]
     assert not missing, missing
+
+
+def _local_links(text: str) -> list[str]:
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    return [x for x in links if not x.startswith(("http://", "https://"))]
 
 
 def test_speed_page_chunk_count_of_the_big_run_is_the_plans():
