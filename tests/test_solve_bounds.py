@@ -4,28 +4,21 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 import threading
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
+from bruteforce import brute_values, random_ending
 from click.testing import CliRunner
 
-TESTS = Path(__file__).resolve().parent
-ROOT = TESTS.parent
-sys.path.insert(0, str(TESTS))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+from catchten_sim.cards import parse_card
+from catchten_sim.cli import cli
+from catchten_sim.rules import Rules
+from catchten_sim.solve import SolveLimitError, Solver, solve, solve_deals
 
-from bruteforce import brute_values, random_ending  # noqa: E402
-
-from catchten_sim.cards import cards_of_mask, format_card  # noqa: E402
-from catchten_sim.cli import cli  # noqa: E402
-from catchten_sim.rules import Rules  # noqa: E402
-from catchten_sim.solve import SolveLimitError, Solver, solve  # noqa: E402
-
-DD = TESTS / "cases" / "dd"
+DD = Path(__file__).resolve().parent / "cases" / "dd"
 
 #: (preset, players, variants, cards left per hand): two sides with card points (the
 #: linear mode), card points off, three sides (counts in the key), sets crossed
@@ -86,21 +79,15 @@ def test_run_raises_where_exact_values_are_needed():
     s = Solver(node_limit=3)
     sol = solve(record, solver=s, line=True)     # no line without exact values
     assert not sol.exact and sol.line is None
-    from catchten_sim.solve import solve_deals
     rules = Rules("foster", 4)
     with pytest.raises(SolveLimitError, match="only bounds are proven"):
         deals = np.zeros((1, 1, 4), np.int64)
         deals[0, 0] = [int(x) for x in _masks_of(record)]
-        solve_deals(rules, record["dealer"], _card(record["turnup"]), deals, solver=s)
-
-
-def _card(text: str) -> int:
-    from catchten_sim.cards import parse_card
-    return parse_card(text)
+        solve_deals(rules, record["dealer"], parse_card(record["turnup"]), deals, solver=s)
 
 
 def _masks_of(record: dict) -> list[int]:
-    return [sum(1 << _card(c) for c in h) for h in record["hands"]]
+    return [sum(1 << parse_card(c) for c in h) for h in record["hands"]]
 
 
 def test_max_nodes_in_the_api_overrides_the_solvers_budget_for_one_solve():
@@ -128,14 +115,12 @@ def test_a_stopped_solver_returns_at_once_with_true_bounds_then_resumes():
 
 # ------------------------------------------------------------------ hard french52 deals
 def _hard_record() -> dict:
-    """The first french52 deal of bench_solve.py (seed 1): over 40 million nodes from the
-    opening lead (2026-12-04)."""
-    from bench_solve import random_deals
-    rules = Rules("french52", 4)
-    dealers, turnups, masks = random_deals(rules, 1, 1)
-    return {"rules": "french52", "players": 4, "dealer": int(dealers[0]),
-            "hands": [[format_card(c) for c in cards_of_mask(int(m))] for m in masks[0, 0]],
-            "turnup": format_card(int(turnups[0])), "play": []}
+    """The first french52 deal of benchmarks/bench_solve.py (seed 1): over 40 million
+    nodes from the opening lead (2026-12-04)."""
+    hands = ["AC KC 9C 7C JH TH 8H 4H 3H KS 9S 7S 4S", "QC JC 3C KD JD 9D 6D 3D 2D KH 7H AS TS",
+             "8C 6C 5C 2C 8D 5D 4D 5H 2H QS JS 8S 2S", "TC 4C AD QD TD 7D AH QH 9H 6H 6S 5S 3S"]
+    return {"rules": "french52", "players": 4, "dealer": 0,
+            "hands": [h.split() for h in hands], "turnup": "AC", "play": []}
 
 
 def _warm(s: Solver) -> None:
