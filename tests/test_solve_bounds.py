@@ -117,7 +117,7 @@ def test_a_stopped_solver_returns_at_once_with_true_bounds_then_resumes():
 def _hard_record() -> dict:
     """The first french52 deal of benchmarks/bench_solve.py (seed 1): over 40 million
     nodes from the opening lead (2026-12-04)."""
-    hands = ["AC KC 9C 7C JH TH 8H 4H 3H KS 9S 7S 4S", "QC JC 3C KD JD 9D 6D 3D 2D KH 7H AS TS",
+    hands = ["KC 9C 7C JH TH 8H 4H 3H KS 9S 7S 4S AC", "QC JC 3C KD JD 9D 6D 3D 2D KH 7H AS TS",
              "8C 6C 5C 2C 8D 5D 4D 5H 2H QS JS 8S 2S", "TC 4C AD QD TD 7D AH QH 9H 6H 6S 5S 3S"]
     return {"rules": "french52", "players": 4, "dealer": 0,
             "hands": [h.split() for h in hands], "turnup": "AC", "play": []}
