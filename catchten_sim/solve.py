@@ -258,7 +258,6 @@ class Solver:
         self.state = _k.new_state()
         self.table = _k.new_table(int(tt_bits))
         self.node_limit = None if node_limit is None else int(node_limit)
-        self._warm_key: Any = None
 
     def stats(self) -> dict[str, int]:
         """Counters since creation: nodes, table probes, hits, stores, solves left with
@@ -284,8 +283,8 @@ class Solver:
 
     def run_bounds(self, tables: _k.SolveTables, deals: np.ndarray, play: Sequence[int], *,
                    root_side: int = -1, all_cards: bool = True,
-                   deadline: float | None = None, interruptible: bool = False,
-                   warm: Any = None) -> tuple[np.ndarray, np.ndarray]:
+                   deadline: float | None = None,
+                   interruptible: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Solve deals (int64, (n_deals, n_sets, n_seats) masks) after ``play``; returns
         ``(low, high)``, int64 (n_deals, 53) each: the proven lower and upper bound of each
         legal card's value at its index (INF elsewhere) and of the best value at 52. They
@@ -294,28 +293,12 @@ class Solver:
         ``deadline`` (a ``time.monotonic()`` time) stops the solves then; with
         ``interruptible`` a Ctrl-C stops them within a few thousand nodes and is raised
         here (as :class:`KeyboardInterrupt`, the bounds in its ``bounds`` attribute). Both
-        run the search in a helper thread while this one waits.
-
-        ``warm``: a key of the decision these deals belong to (any hashable value; the same
-        ``tables``, ``play`` and ``root_side`` for the same key): while it stays the same,
-        the table's entries of positions with no set after theirs are kept from solve to
-        solve (a position of the last set is the same in every deal that reaches it).
-        ``None``: every solve starts afresh."""
+        run the search in a helper thread while this one waits."""
         deals = np.ascontiguousarray(deals, dtype=np.int64)
         play_arr = np.zeros(max(1, len(play)), np.int64)
         play_arr[:len(play)] = play
         out = np.empty((deals.shape[0], 2, 53), np.int64)
         self.state.st[_k.S_LIMIT] = 0 if self.node_limit is None else int(self.node_limit)
-        st = self.state.st
-        if warm is None:
-            st[_k.S_CTX] = 0
-        else:
-            key = (tuple(int(c) for c in play), int(root_side), warm)
-            old = self._warm_key
-            if old is None or old[0] is not tables or old[1] != key or not st[_k.S_CTX]:
-                st[_k.S_SID] += 1                 # a context id no other solve had
-                st[_k.S_CTX] = st[_k.S_SID]
-                self._warm_key = (tables, key)    # (the tables kept: their id stays theirs)
         args = (tables, self.state, self.table, deals, play_arr, len(play), int(root_side),
                 int(bool(all_cards)), out)
         if deadline is None and not interruptible:

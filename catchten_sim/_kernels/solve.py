@@ -53,9 +53,7 @@ under way is dropped, and nothing is stored in the table once a search stops). A
 at its node budget (each card first gets a fair share of it, the cards still unproven then
 share the rest, resumed where they stopped) or when the stop flag ``S_FLAG`` is raised from
 another thread (a time limit, Ctrl-C); both are looked at every ``CHECK_EVERY`` nodes at a
-trick start. A *warm* context (``S_CTX`` > 0, the same tables and root side) keys the
-positions with no set after theirs without the search id, so the worlds of one decision
-share them.
+trick start.
 
 Profile: every search counts per ply (``S.prof``, ``NPROF`` counters) the nodes, their
 cut-offs by the points in play, the table and the quick tricks, the table's probes and
@@ -122,7 +120,7 @@ MODE_COUNTS = 2    # three or more sides with card points: counts per side in th
 
 # statistics (SolveState.st)
 S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_ITERS, S_LIMIT, S_STOP, S_ABORT, \
-    S_END, S_FLAG, S_BOUNDED, S_CTX, S_NLOG, S_NST = range(16)
+    S_END, S_FLAG, S_BOUNDED, S_NLOG, S_NST = range(15)
 # why a solve stopped early (``S_ABORT``): its node budget spent, or told to stop
 # (``S_FLAG`` set from another thread: a time limit, Ctrl-C)
 ABORT_BUDGET = 1
@@ -200,7 +198,7 @@ moves, mscore : (MAX_PLY * MAX_MOVES,) move lists per ply (``MAX_MOVES * ply + i
 (``tmp[64 + ply]``: the killer card of each ply); st : (S_NST,) root side, search id,
 counters, the node budget of one solve (``S_LIMIT``, 0 = none), ``S_ABORT`` (``ABORT_BUDGET``
 or ``ABORT_STOP`` once a search stopped: its result is dropped, the bounds proven before
-stand), the stop flag ``S_FLAG``, the warm context ``S_CTX``; prof : (64 * NPROF,) the search
+stand), the stop flag ``S_FLAG``; prof : (64 * NPROF,) the search
 profile; mtd : (3 * 53,) each card's (52: the position's) proven lower and upper bound and
 next guess; log : (3 * 64,) the first zero-window tests since ``S_NLOG`` was reset.
 """
@@ -543,12 +541,6 @@ def _key(T, S, leader, t, cnt, allc):
     named = p[K_HONMASK] | p[K_TLOCK]
     k1 = np.uint64(T.zl1[leader]) ^ _count_key(T, cnt) ^ (np.uint64(t // p[K_SETSIZE]) * _SEP) \
         ^ (np.uint64(S.st[S_SID]) * _M2)
-    if S.st[S_CTX] and S.future[t // p[K_SETSIZE]] == 0:
-        # no set after this one: the position is the whole future, the same in every deal
-        # of the same tables and root side (S_CTX): entries of earlier solves hold
-        k1 = np.uint64(T.zl1[leader]) ^ _count_key(T, cnt) \
-            ^ (np.uint64(t // p[K_SETSIZE]) * _SEP) \
-            ^ (np.uint64(S.st[S_CTX]) * _M1) ^ (np.uint64(S.st[S_ROOT] + 1) * _SEP)
     fast = p[K_FASTKEY]
     if fast:
         # the named cards' places too: a named card below cards of no name in its suit
