@@ -14,7 +14,8 @@ every card of the player to move. Deals are uniform random deals (numpy, seeded)
 rotating; "4th" positions are three tricks of random legal cards later; the table has a
 fixed size (``--tt-bits``). ``--cold`` times a new process compiling the solver with no
 cache; ``--profile N`` re-solves the N slowest deals of each row and prints where their
-nodes go, trick by trick (the kernel's ``S.prof`` counters) and each zero-window test.
+nodes go, trick by trick (the kernel's ``S.prof`` counters, compiled in for this run only:
+``CATCHTEN_SOLVE_PROFILE=1``, no cache) and each zero-window test.
 
 Targets (issue 26): french52 from the opening lead median <= 30 ms, p99 <= 1 s, max <= 5 s,
 none bounded at the default budget, every opening card <= 3x one solve; foster 4p best
@@ -218,6 +219,10 @@ def main() -> int:
                     help="also time a cold start: a new process compiling the solver with no "
                     "cache and solving one french52 deal")
     args = ap.parse_args()
+    if args.profile and not K.PROFILE:
+        # the counters are compiled in only with this variable (and then without the cache)
+        env = dict(os.environ, CATCHTEN_SOLVE_PROFILE="1")
+        os.execve(sys.executable, [sys.executable] + sys.argv, env)
     configs = [
         ("foster 4p", Rules("foster", 4), args.deals, False, 0),
         ("foster 4p", Rules("foster", 4), args.deals, True, 0),

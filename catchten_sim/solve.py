@@ -13,10 +13,12 @@ tests, a fixed-size transposition table, equivalent cards searched once).
 """
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -25,7 +27,8 @@ from .errors import CatchTenError, IllegalPlayError, ParseError
 from .rules import Rules
 from ._kernels import solve as _k
 
-__all__ = ["Solution", "solve", "solve_values", "solve_deals", "solver_tables", "Solver"]
+__all__ = ["Solution", "solve", "solve_values", "solve_deals", "solver_tables", "Solver",
+           "run_watched"]
 
 INF = _k.INF
 
@@ -310,46 +313,14 @@ class Solver:
     def _watched(self, args: tuple, deadline: float | None) -> None:
         """The kernel in a helper thread (it releases the GIL), this thread watching the
         clock and Ctrl-C; the stop flag is ours, put down when the kernel has returned."""
-        import threading
-        import time
-        err: list[BaseException] = []
-        # finished is an Event, not Thread.join: a join interrupted by Ctrl-C may take the
-        # thread for finished while it still runs (CPython's bpo-45274 handling)
-        finished = threading.Event()
-
-        def work() -> None:
-            try:
-                _k.solve_batch(*args)
-            except BaseException as exc:    # pragma: no cover - a kernel error
-                err.append(exc)
-            finally:
-                finished.set()
-
-        th = threading.Thread(target=work, name="catchten-solve", daemon=True)
-        th.start()
-        interrupted: KeyboardInterrupt | None = None
         try:
-            while not finished.is_set():
-                wait = 0.05 if deadline is None else max(0.0, min(0.05, deadline -
-                                                                   time.monotonic()))
-                finished.wait(wait)
-                if deadline is not None and time.monotonic() >= deadline:
-                    self.stop()
+            run_watched(lambda: _k.solve_batch(*args), self.stop, deadline)
         except KeyboardInterrupt as exc:
-            interrupted = exc
-            self.stop()
-        while not finished.is_set():
-            try:
-                finished.wait(0.05)
-            except KeyboardInterrupt:     # a second Ctrl-C: still wait for the kernel
-                pass
-        self.resume()
-        if err:                           # pragma: no cover
-            raise err[0]
-        if interrupted is not None:
             out = args[-1]
-            interrupted.bounds = (out[:, 0], out[:, 1])   # type: ignore[attr-defined]
-            raise interrupted
+            exc.bounds = (out[:, 0], out[:, 1])   # type: ignore[attr-defined]
+            raise
+        finally:
+            self.resume()
 
     def run(self, tables: _k.SolveTables, deals: np.ndarray, play: Sequence[int], *,
             root_side: int = -1, all_cards: bool = True) -> np.ndarray:
@@ -367,6 +338,51 @@ class Solver:
                 f"{why}; only bounds are proven (Solver.run_bounds, or a larger "
                 "node_limit)")
         return low
+
+
+def run_watched(work: Callable[[], None], stop: Callable[[], None],
+                deadline: float | None = None) -> None:
+    """Run ``work`` in a helper thread while this thread watches the clock and Ctrl-C: at
+    ``deadline`` (``time.monotonic()``) or on Ctrl-C it calls ``stop`` (e.g.
+    :meth:`Solver.stop` of the solvers ``work`` uses), waits for ``work`` to return, and
+    then raises the :class:`KeyboardInterrupt` (none for the deadline). ``work`` must
+    release the GIL while it runs long (the solver's kernels do)."""
+    err: list[BaseException] = []
+    # finished is an Event, not Thread.join: a join interrupted by Ctrl-C may take the
+    # thread for finished while it still runs (CPython's bpo-45274 handling)
+    finished = threading.Event()
+
+    def body() -> None:
+        try:
+            work()
+        except BaseException as exc:
+            err.append(exc)
+        finally:
+            finished.set()
+
+    threading.Thread(target=body, name="catchten-solve", daemon=True).start()
+    interrupted: KeyboardInterrupt | None = None
+    stopped = False
+    try:
+        while not finished.is_set():
+            wait = 0.05 if deadline is None or stopped else \
+                max(0.0, min(0.05, deadline - time.monotonic()))
+            finished.wait(wait)
+            if not stopped and deadline is not None and time.monotonic() >= deadline:
+                stop()
+                stopped = True
+    except KeyboardInterrupt as exc:
+        interrupted = exc
+        stop()
+    while not finished.is_set():
+        try:
+            finished.wait(0.05)
+        except KeyboardInterrupt:         # a second Ctrl-C: still wait for the work
+            pass
+    if err:
+        raise err[0]
+    if interrupted is not None:
+        raise interrupted
 
 
 _DEFAULT: Solver | None = None
@@ -501,7 +517,6 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
         play``), a game record or a position (``record: not a hand record``) are refused
         too.
     """
-    import time
     solver = solver or _default_solver()
     deal = _deal_of(record)
     r = deal.rules

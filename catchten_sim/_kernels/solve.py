@@ -59,7 +59,8 @@ Profile: every search counts per ply (``S.prof``, ``NPROF`` counters) the nodes,
 cut-offs by the points in play, the table and the quick tricks, the table's probes and
 hits, the nodes searched move by move, their cut-offs and those on the first move tried;
 ``S.log`` keeps each zero-window test's threshold, result and nodes
-(``benchmarks/bench_solve.py --profile``).
+(``benchmarks/bench_solve.py --profile``). The counters are compiled in only with
+``CATCHTEN_SOLVE_PROFILE=1`` (:data:`PROFILE`), so the search pays nothing for them.
 
 Cost per node (a node is ~70 ns): the tables, the scratch and the table are each one flat
 int64 buffer, and the recursive search passes the three buffers and rebuilds its named
@@ -88,6 +89,7 @@ Kernels assume valid input (the Python wrapper ``catchten_sim.solve`` validates 
 """
 from __future__ import annotations
 
+import os
 from collections import namedtuple
 
 import numpy as np
@@ -99,6 +101,14 @@ from .scoring import card_points
 from .trick import (legal_cards, lock_bit, play_rules_code, play_rules_of, suit_mask,
                     trump_lead_allowed, trump_mask, turnup_lock_bit, void_follower_must_trump,
                     winning_card)
+
+#: the search profile (``S.prof``) is counted only with ``CATCHTEN_SOLVE_PROFILE=1`` in the
+#: environment: the counters are compiled out otherwise, and a profiling build compiles
+#: without the on-disk cache (so that it never lands there)
+PROFILE = bool(os.environ.get("CATCHTEN_SOLVE_PROFILE"))
+if PROFILE:
+    JIT = dict(JIT, cache=False)
+    KERNEL_JIT = dict(KERNEL_JIT, cache=False)
 
 INF = 30000
 MAX_SEATS = 8
@@ -796,7 +806,8 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     n_tricks = p[K_NTRICKS]
     ply = t * n + k
     pf = NPROF * ply
-    S.prof[pf + P_NODE] += 1
+    if PROFILE:
+        S.prof[pf + P_NODE] += 1
     ttmove = -1
     slot = -1
     k1 = np.uint64(0)
@@ -820,7 +831,8 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
             w, hon, pin = _winner(T, S, leader, n, t * n)
             S.wr[ply] = pin
             v, _c = _trick_value(T, root, T.side[w], hon, cnt, t)
-            S.prof[pf + P_LEAF] += 1
+            if PROFILE:
+                S.prof[pf + P_LEAF] += 1
             return v
         # the points still in play bound the future value; the top trumps are sure
         for i in range(n):
@@ -840,17 +852,20 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         # (a longer run only tightens these bounds: the run is enough, not what ends it)
         if upper <= alpha:
             S.wr[ply] = run
-            S.prof[pf + P_BOUND] += 1
+            if PROFILE:
+                S.prof[pf + P_BOUND] += 1
             return upper
         if lower >= beta:
             S.wr[ply] = run
-            S.prof[pf + P_BOUND] += 1
+            if PROFILE:
+                S.prof[pf + P_BOUND] += 1
             return lower
         # transposition table: entries of this key whose places agree
         k1 = _key(T, S, leader, t, cnt, allc)
         base = _bucket(tt, k1)
         S.st[S_PROBES] += 1
-        S.prof[pf + P_PROBE] += 1
+        if PROFILE:
+            S.prof[pf + P_PROBE] += 1
         i1 = np.int64(k1)
         nent = tt.shape[0] >> 2
         lastmask = np.int64(-2)
@@ -865,13 +880,15 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                 if tt[d] != pat:
                     continue
                 S.st[S_HITS] += 1
-                S.prof[pf + P_HIT] += 1
+                if PROFILE:
+                    S.prof[pf + P_HIT] += 1
                 rec = tt[d + 2]
                 lo = _lo(rec)
                 hi = _hi(rec)
                 if lo >= beta or hi <= alpha or lo == hi:
                     S.wr[ply] = expand(mask, allc)
-                    S.prof[pf + P_TT] += 1
+                    if PROFILE:
+                        S.prof[pf + P_TT] += 1
                     return lo if lo >= beta or lo == hi else hi
                 if slot < 0:
                     slot = e
@@ -887,7 +904,8 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     lower += 2 * p[K_HALFN] * (q - tr_)
                 if lower >= beta:
                     S.wr[ply] = spin | qpin
-                    S.prof[pf + P_QUICK] += 1
+                    if PROFILE:
+                        S.prof[pf + P_QUICK] += 1
                     return lower
             else:
                 if to > 0:
@@ -897,7 +915,8 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     upper -= 2 * p[K_HALFN] * (q - to)
                 if upper <= alpha:
                     S.wr[ply] = spin | qpin
-                    S.prof[pf + P_QUICK] += 1
+                    if PROFILE:
+                        S.prof[pf + P_QUICK] += 1
                     return upper
     legal = _legal(T, S, seat, k, t)
     cands = _thin(T, S, legal, seat, k, ply - k)
@@ -915,10 +934,12 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     best = -INF if maximizing else INF
     bestc = -1
     wall = np.int64(0)
-    S.prof[pf + P_EXP] += 1
+    if PROFILE:
+        S.prof[pf + P_EXP] += 1
     for i in range(m):
         c = S.moves[MAX_MOVES * ply + i]
-        S.prof[pf + P_TRIED] += 1
+        if PROFILE:
+            S.prof[pf + P_TRIED] += 1
         v = _child(T, S, tt, pos, cnt, seat, c, alpha, beta)
         if S.st[S_ABORT]:
             return 0
@@ -941,10 +962,11 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     if alpha >= beta:
                         S.tmp[64 + ply] = c
                         wall = wc
-                        S.prof[pf + P_CUT] += 1
-                        S.prof[pf + P_CUTAT] += i + 1
-                        if i == 0:
-                            S.prof[pf + P_CUT1] += 1
+                        if PROFILE:
+                            S.prof[pf + P_CUT] += 1
+                            S.prof[pf + P_CUTAT] += i + 1
+                            if i == 0:
+                                S.prof[pf + P_CUT1] += 1
                         break
         else:
             if v < best:
@@ -955,10 +977,11 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     if alpha >= beta:
                         S.tmp[64 + ply] = c
                         wall = wc
-                        S.prof[pf + P_CUT] += 1
-                        S.prof[pf + P_CUTAT] += i + 1
-                        if i == 0:
-                            S.prof[pf + P_CUT1] += 1
+                        if PROFILE:
+                            S.prof[pf + P_CUT] += 1
+                            S.prof[pf + P_CUTAT] += i + 1
+                            if i == 0:
+                                S.prof[pf + P_CUT1] += 1
                         break
     S.wr[ply] = wall
     if k == 0:
