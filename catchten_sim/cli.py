@@ -32,7 +32,7 @@ INTERRUPTED_EMPTY = ("error: interrupted (Ctrl-C) before the first batch finishe
 def _interrupted_line() -> str:
     """The line of a Ctrl-C that reached the command line with nothing printed: with a run
     directory, where the finished chunks are and how to go on."""
-    from .runner import LAST_RUN_DIR
+    from .run.dirs import LAST_RUN_DIR
     if LAST_RUN_DIR is not None:
         return (f"error: interrupted (Ctrl-C) before the results were printed; the finished "
                 f"chunks are kept in {LAST_RUN_DIR}: catchten resume {LAST_RUN_DIR} "
@@ -49,10 +49,9 @@ class CatchtenGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):  # noqa: D401
-        from . import runner
         from .compile_notice import compile_notice
-        from .runner import notices
-        runner.LAST_RUN_DIR = None      # a Ctrl-C names this command's run directory only
+        from .run import dirs, notices
+        dirs.LAST_RUN_DIR = None      # a Ctrl-C names this command's run directory only
         try:
             with compile_notice(lambda msg: click.echo(msg, err=True)), \
                     notices(lambda msg: click.echo(msg, err=True)):
@@ -195,7 +194,7 @@ def play_options(whose: str):
 
 def run_options(f):
     """``--run-dir``, ``--scheduler``, ``--workers`` and ``--chunk``: where a long run keeps
-    its finished chunks and where it runs (:mod:`catchten_sim.runner`)."""
+    its finished chunks and where it runs (:mod:`catchten_sim.run`)."""
     f = click.option("--chunk", type=int, default=None,
                      help="Deals (games) per chunk (the unit of work and of --run-dir files); "
                           "results do not depend on it.")(f)
@@ -489,7 +488,7 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
     with --run-dir): run only the chunks not yet written there. The numbers equal those of
     an uninterrupted run with the same seed; with --time, those of the chunks done, and
     another resume goes on from there."""
-    from .runner import check_seconds, open_any, time_limit as limit_runs
+    from .run import check_seconds, open_any, time_limit as limit_runs
     if time_limit is not None:
         check_seconds(time_limit)
     rd, finish = open_any(run_dir)
@@ -581,7 +580,7 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
 def _check_run_options(threads, scheduler, workers) -> None:
     """Refuse bad --threads/--scheduler/--workers of a resume that runs nothing (a run
     checks them when it starts): bad input is exit 2 either way."""
-    from .runner import check_executor_options
+    from .run import check_executor_options
     from .simulate import _check_count
     if threads is not None:
         _check_count("threads", threads, 1, 1024)
@@ -647,7 +646,7 @@ def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
 def summarize_cmd(run_dir, as_json, sessions):
     """Print the result of the run in DIR from the chunks written there, without running
     anything (a run still going, or stopped, shows what finished so far)."""
-    from .runner import open_any
+    from .run import open_any
     rd, finish = open_any(run_dir, compute=False)
     kind = rd.manifest["kind"]
     if kind == "report":

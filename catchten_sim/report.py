@@ -446,11 +446,11 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     sweep = sweep_deals_for(n_deals) if sweep_deals is None else \
         _check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
     pols, mine, theirs = _split_policies(rules, policies)
-    from .runner import check_executor_options
+    from .run import check_executor_options
     check_executor_options(scheduler, workers)      # before a run directory is made
     rd = None
     if run_dir is not None:
-        from .runner import MANIFEST, RunDir
+        from .run import MANIFEST, RunDir
         if main is not None:
             raise CatchTenError("run-dir", "not with a main run given",
                                 "the main run is simulated into the run directory")
@@ -495,8 +495,8 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
 
     # one executor for every run of the report: a Dask cluster is started (or reached) once,
     # and only when some run has chunks left to do
-    from . import runner
-    shared = runner.make_executor(threads, scheduler, workers) if scheduler or workers \
+    from .run import make_executor
+    shared = make_executor(threads, scheduler, workers) if scheduler or workers \
         else None
     try:
         # ------------------------------------------------------------ simulations
@@ -739,7 +739,7 @@ def runs_status(run_dir: Any) -> list[dict[str, Any]]:
     CatchTenError
         Not a report run directory.
     """
-    from .runner import open_of_kind
+    from .run import open_of_kind
     from .simulate import summarize
     rd, _ = open_of_kind(run_dir, ("report",), "a report", lambda m: None)
     out = []
@@ -762,13 +762,13 @@ def report_state(out_dir: str | Path, job: dict[str, Any], runs: Sequence[Any],
 
     ``(True, "")`` when ``out_dir/report.json`` is whole (not interrupted or unfinished),
     was made for ``job`` (its ``rules``, ``seed``, ``deals``, ... equal the report's), every
-    run of ``runs`` (:class:`catchten_sim.runner.RunDir`) has all its chunks (with
+    run of ``runs`` (:class:`catchten_sim.run.RunDir`) has all its chunks (with
     ``every_run``, a report run directory's runs: as many as the report lists), and every
     file the report lists is there and newer than every chunk of ``runs``. Else ``(False,
     why)``: ``why`` names the file missing or older than the chunks, or is ``""`` when
     there is no whole report of finished runs (a resume then runs what is missing).
     """
-    from .runner import RunDir
+    from .run import RunDir
     out = Path(out_dir)
     try:
         side = json.loads((out / "report.json").read_text(encoding="utf-8"))
@@ -800,7 +800,7 @@ def files_state(run_dir: Any) -> tuple[bool, str]:
     CatchTenError
         Not a report run directory, or one of its runs has a bad manifest.
     """
-    from .runner import RunDir, open_of_kind
+    from .run import RunDir, open_of_kind
     rd, _ = open_of_kind(run_dir, ("report",), "a report", lambda m: None)
     m = rd.manifest
     runs = [RunDir.open(sub) for sub in sorted((rd.path / "runs").glob("[0-9][0-9]-*"))]
@@ -820,7 +820,7 @@ def from_run_dir(run_dir: Any, *, threads: int | None = None, scheduler: str | N
         Not a report run directory, a bad manifest, or a summary (``run_dir.compute``
         false: use :func:`runs_status`).
     """
-    from .runner import manifest_rules, open_of_kind
+    from .run import manifest_rules, open_of_kind
 
     def parse(m: dict[str, Any]) -> tuple[Rules, tuple[Policy, ...], dict[str, Any]]:
         kw = {k: m[k] for k in ("sweep_players", "sweep_variants", "compare_policies",

@@ -119,7 +119,7 @@ def test_dd_on_the_run_engine_keeps_one_solver_per_thread_across_evaluators():
     threads, each thread's Solver (and transposition table) kept across batches and
     across evaluators sharing the executor (a pimc player's decisions); the values are
     those of one thread."""
-    from catchten_sim import runner
+    from catchten_sim import run as runner
     pos, _ = cut_position(Rules("foster", 4), 7, 22, "heuristic")
     info = pos.info()
     cands = legal_cards(info)
@@ -412,9 +412,9 @@ def test_ctrl_c_before_the_first_batch_says_nothing_finished(monkeypatch, capsys
         raise KeyboardInterrupt
 
     monkeypatch.setattr(adv, "advise", interrupted)
-    from catchten_sim import runner
+    from catchten_sim.run import dirs
     # an earlier command of this process used a run directory: not this one's
-    monkeypatch.setattr(runner, "LAST_RUN_DIR", CASES)
+    monkeypatch.setattr(dirs, "LAST_RUN_DIR", CASES)
     for extra in ([], ["--json"]):
         with pytest.raises(SystemExit) as e:
             cli.main(["advise", str(CASES / "foster4_left3_lead_01.json"), *extra])

@@ -22,7 +22,7 @@ def test_ci_runs_exactly_the_readme_test_command():
 
 
 def test_readme_chunk_count_of_the_big_run_is_the_plans():
-    from catchten_sim.runner import chunk_plan
+    from catchten_sim.run import chunk_plan
     from catchten_sim.simulate import CHUNK
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     said = re.search(r"100,000,000-deal 4-player run .*?\(\d+ s,\s+([\d,]+) chunk files", text,
