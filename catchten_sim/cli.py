@@ -320,7 +320,7 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
     if as_json:
         _emit_json(d)
         return
-    from .report_text import print_rules
+    from .text import print_rules
     print_rules(d)
 
 
@@ -448,7 +448,8 @@ def _print_games(gres, games: int, as_json: bool, run_dir, why: str = "interrupt
         if not printed:
             _emit_json({**gres.to_dict(), "interrupted": gres.interrupted})
     else:
-        click.echo(gres.to_text())
+        from .text import print_games
+        print_games(gres)
     if gres.interrupted:
         return _short_of(why, f"{gres.n_games:,} of {games:,} games played", run_dir)
     return None
@@ -462,7 +463,7 @@ def _print_result(res, as_json: bool, run_dir, why: str = "interrupted",
         if not printed:
             _emit_json(res.to_dict())
     else:
-        from .report_text import print_simulation
+        from .text import print_simulation
         print_simulation(res)
     if res.interrupted:
         return _short_of(why, f"{res.n_deals:,} of {res.requested:,} deals simulated",
@@ -655,12 +656,8 @@ def summarize_cmd(run_dir, as_json, sessions):
         if as_json:
             _emit_json({"kind": "report", "out": rd.manifest.get("out"), "runs": runs})
             return None
-        click.echo(f"report run directory {run_dir} (report files: {rd.manifest.get('out')})")
-        for r in runs:
-            req = f"{r['requested']:,}" if r["requested"] else "?"
-            click.echo(f"  {r['part']:<14s} {r['deals']:>12,} of {req:>12s} deals  "
-                       f"{r['rules']}; {r['policies']}")
-        click.echo(f"finish (or rebuild the report files) with: catchten resume {run_dir}")
+        from .text import print_report_runs
+        print_report_runs(run_dir, rd.manifest.get("out"), runs)
         return None
     return _print_run(kind, finish(rd), as_json, run_dir, rd, summary=True,
                       sessions=sessions)
@@ -739,10 +736,8 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
                        threads=threads, force=force, progress=_say if show else None,
                        main=main, run_dir=run_dir, scheduler=scheduler, workers=workers,
                        chunk=chunk, unfinished_from=from_dir)
-    click.echo(f"{rep.out_dir}: " + ", ".join(p.name for p in rep.files
-                                              if p.suffix in (".pdf", ".json"))
-               + f" and {sum(p.suffix == '.png' for p in rep.files)} PNG, "
-               f"{sum(p.suffix == '.csv' for p in rep.files)} CSV files")
+    from .text import print_report_files
+    print_report_files(rep)
     if rep.sidecar.get("interrupted"):
         click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals in all "
                    "(main run and sweeps): the "
@@ -797,7 +792,7 @@ def score_cmd(record, as_json):
     if as_json:
         _emit_json(result)
     else:
-        from .report_text import print_score
+        from .text import print_score
         print_score(result)
 
 
@@ -817,7 +812,8 @@ def solve_cmd(records, with_line, as_json):
     its error line and the others are still solved (exit 2 at the end; 1 when a position
     was only too hard: beyond the solver's node budget)."""
     from . import records as rec_mod
-    from .solve import format_solution, solve
+    from .solve import solve
+    from .text import print_solution
     with _errors_as_json(as_json):       # Ctrl-C: the JSON "interrupted" object with --json
         failed = 0
         for path in records:
@@ -840,7 +836,7 @@ def solve_cmd(records, with_line, as_json):
             else:
                 if len(records) > 1:
                     click.echo(f"== {path}")
-                click.echo(format_solution(sol, data))
+                print_solution(sol, data)
     return failed or None
 
 
@@ -980,7 +976,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
             d["explain"] = deals
         _emit_json(d)
     else:
-        from .report_advise import print_advice, print_explain
+        from .text import print_advice, print_explain
         print_advice(res)
         if deals is not None:
             print_explain(res, deals)
@@ -1032,7 +1028,7 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
     if as_json:
         _emit_json(res.to_dict())
     else:
-        from .report_advise import print_odds
+        from .text import print_odds
         print_odds(res)
     return 130 if res.partial else None
 
@@ -1138,10 +1134,8 @@ def _print_match(res, d: dict, as_json: bool, run_dir, report_dir=None,
         if not printed:
             _emit_json(d)
     else:
-        click.echo(res.to_text())
-        if "p_win_game" in d:
-            click.echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
-                       "(game-equity table of each seating)")
+        from .text import print_match
+        print_match(res, d)
         if report_dir is not None:
             click.echo(f"report: {len(d['report'])} files written to {report_dir}", err=True)
     if res.stop in ("interrupted", "unfinished") or (res.stop == "time" and run_dir):
@@ -1288,9 +1282,6 @@ def _print_equity(eq, summary: dict, as_json: bool, run_dir=None,
                   printed: bool = False) -> int | None:
     """Print an equity table (``summary``: its JSON, with any extra keys; ``printed``: its
     JSON is out already)."""
-    rules = eq.rules
-    T = summary["target"]
-    ns = rules.n_sides
     _with_start(eq, summary)
     code = 130 if eq.stopped == "interrupted" else None
     if eq.stopped == "unfinished":
@@ -1301,30 +1292,8 @@ def _print_equity(eq, summary: dict, as_json: bool, run_dir=None,
         if not printed:
             _emit_json(summary)
         return code
-    if eq.partial and eq.stopped != "unfinished":
-        click.echo(f"PARTIAL: interrupted after {eq.n_hands:,} of {eq.requested_hands:,} "
-                   "deals; the table below is built from those"
-                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""))
-    click.echo(f"{rules.label()}: game equity to {T}, tie={summary['tie']}; {eq.n_hands:,} deals "
-               f"({summary['distinct_outcomes']:,} distinct outcomes), seed {eq.seed}; "
-               + ("read from the cache" if summary["simulation_s"] == 0 and not run_dir else
-                  f"simulation {summary['simulation_s']:.2f} s, DP {summary['dp_s']:.2f} s"))
-    for e in summary["start"]:
-        click.echo(f"  from 0-0, seat {e['dealer_seat']} dealing: "
-                   + ", ".join(f"side {s} {100 * p:.1f}%" for s, p in enumerate(e["p_win"])))
-    if ns == 2:
-        step = 5 if T > 20 else 1
-        marks = list(range(0, T, step))
-        for c in range(eq.V.shape[0]):
-            who = f"side {c}" if eq.by_side else f"seat {c}"
-            click.echo(f"\nP(side 0 wins), {who} dealing (rows: side 0's score, "
-                       "columns: side 1's):")
-            click.echo("      " + "".join(f"{b:>6d}" for b in marks))
-            for a in marks:
-                click.echo(f"{a:>6d}" + "".join(f"{100 * eq.V[c, a, b]:6.1f}" for b in marks))
-    for key in ("csv", "parquet", "png"):
-        if key in summary:
-            click.echo(f"{key}: {summary[key]}")
+    from .text import print_equity
+    print_equity(eq, summary, run_dir)
     return code
 
 

@@ -428,7 +428,7 @@ def test_small_intervals_never_print_as_zero():
     """A share or a difference that is not 0 never prints as 0 ([0.00, 0.00]): more
     digits, then a bound."""
     from catchten_sim.advise import Estimate
-    from catchten_sim.report_advise import _fx, _iv
+    from catchten_sim.text import _fx, _iv
     assert _fx(0.0, 2) == "0.00" and _fx(1.234, 2) == "1.23"
     assert _fx(0.004, 2) == "0.004" and _fx(0.0004, 2) == "0.0004"
     assert _fx(4e-5, 2) == "<0.0001" and _fx(-4e-5, 2) == "-<0.0001"

@@ -945,7 +945,7 @@ def test_compile_time_is_reported_apart_and_left_out_of_the_speed(monkeypatch, c
 
     from catchten_sim import compile_notice
     from catchten_sim.games import simulate_games
-    from catchten_sim.report_text import print_simulation
+    from catchten_sim.text import print_simulation
 
     def clock(*readings):
         """A fake compile clock: these readings in turn, then the last one again."""
@@ -977,7 +977,7 @@ def test_compile_time_is_reported_apart_and_left_out_of_the_speed(monkeypatch, c
     # advice: odds and advise say it too
     from catchten_sim.advise import advise, odds
     from catchten_sim.cards import parse_cards
-    from catchten_sim.report_advise import print_advice
+    from catchten_sim.text import print_advice
     hand = parse_cards("JS AS 9S KH QH 7D 8C 9C TC".split())
     clock(10.0, 10.5)
     o = odds(Rules("foster", 4), hand, parse_cards(["7S"])[0], seat=0, dealer=3,
