@@ -489,7 +489,7 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
     with --run-dir): run only the chunks not yet written there. The numbers equal those of
     an uninterrupted run with the same seed; with --time, those of the chunks done, and
     another resume goes on from there."""
-    from .run import check_seconds, open_any, time_limit as limit_runs
+    from .run import check_seconds, open_any
     if time_limit is not None:
         check_seconds(time_limit)
     rd, finish = open_any(run_dir)
@@ -517,46 +517,36 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
         rep = finish(rd, progress=_say if show else None, **opts)
         click.echo(f"{rep.out_dir}: report finished from {run_dir}", err=True)
         return 130 if rep.sidecar.get("interrupted") else None
-    # a match and an equity table stop for time by their own rules (a match's stop "time";
-    # the equity table's simulation at 0.4 of it); the others at the runner's deadline
-    native = kind in ("match", "equity")
-    if native and time_limit is not None:
-        opts["time_limit"] = time_limit
     # a finished run: nothing runs; its result is printed as `summarize` prints it (the
     # run's own times and executors, not those of this read)
+    from .run.resume import resume_run
     done = rd.complete()
     if done:
         _check_run_options(threads, scheduler, workers)
     bar = _Progress(int(rd.manifest["deals"]), "games" if kind == "games" else "deals") \
         if show and not done else None
-    lim = None
     try:
-        if done:
-            rd.compute = False
-            res = finish(rd)
-        else:
-            with limit_runs(None if native else time_limit) as lim:
-                res = finish(rd, progress=bar.update if bar else None, **opts)
+        out = resume_run(rd, finish, done=done, time_limit=time_limit,
+                         progress=bar.update if bar else None, **opts)
     finally:
         if bar:
             bar.close()
-    if not done and kind == "match" and rd.ran == 0 and res.stop in FINISHED_MATCH:
-        done = True                  # it had stopped at a look before its last chunk
-        rd.compute = False
-        res = finish(rd)
+    res, done = out.result, out.done
     if done:
         click.echo(f"{run_dir}: the run is already finished (nothing to run); its result:",
                    err=True)
     files: dict = {}
     outputs = rd.manifest.get("outputs") or {}
     if kind == "equity" and outputs.get("out"):      # the files the command asked for
-        files = _write_equity(res, {}, outputs["out"], bool(outputs.get("plot")))
+        from .writers import write_equity
+        files = write_equity(res, {}, outputs["out"], bool(outputs.get("plot")))
     if kind == "match" and outputs.get("report"):
         from .report import prepare_out_dir
         prepare_out_dir(outputs["report"], force=True)
-        files = {"report": _write_match_report(res, outputs["report"])}
+        from .writers import write_match_report
+        files = {"report": write_match_report(res, outputs["report"])}
     code = _print_run(kind, res, as_json, run_dir, rd, summary=done,
-                      timed_out=lim is not None and lim.hit, files=files)
+                      timed_out=out.timed_out, files=files)
     if kind == "simulate" and outputs.get("report") and not res.interrupted:
         from .report import report_state
         m = rd.manifest
@@ -586,10 +576,6 @@ def _check_run_options(threads, scheduler, workers) -> None:
     if threads is not None:
         _check_count("threads", threads, 1, 1024)
     check_executor_options(scheduler, workers)
-
-
-#: a match's stops that end it (a resume has nothing left to run)
-FINISHED_MATCH = ("separated", "precision", "deals")
 
 
 #: fields of a result that describe the session that made it (its executor, its clock):
@@ -1106,7 +1092,8 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
         with _errors_as_json(as_json):
             d["p_win_game"] = game_p_win(rules, a, b, seed=seed, threads=threads)
     if report_dir is not None:
-        d["report"] = _write_match_report(res, report_dir)
+        from .writers import write_match_report
+        d["report"] = write_match_report(res, report_dir)
     return _print_match(res, d, as_json, run_dir, report_dir)
 
 
@@ -1144,34 +1131,7 @@ def _print_match(res, d: dict, as_json: bool, run_dir, report_dir=None,
     return None
 
 
-def _write_match_report(res, out_dir) -> list[str]:
-    """match.json, match.txt and match.png (plotting.plot_matches) in ``out_dir``."""
-    from pathlib import Path
-    import pandas as pd
-    from .plotting import plot_matches
-    out = Path(out_dir)
-    files = []
-    (out / "match.json").write_text(json.dumps(res.to_dict(), indent=2, allow_nan=False) + "\n")
-    (out / "match.txt").write_text(res.to_text() + "\n")
-    lo, hi = res.ci95
-    frame = pd.DataFrame({"label": [f"{res.a.label} vs {res.b.label}"],
-                          "mean": [res.mean_difference], "lo": [lo], "hi": [hi]})
-    stamp = (f"INTERRUPTED (Ctrl-C) after {res.deals:,} of {res.requested:,} deals"
-             if res.stop == "interrupted" else
-             f"UNFINISHED run directory: {res.deals:,} of {res.requested:,} deals (finish "
-             "it: catchten resume DIR)" if res.stop == "unfinished" else None)
-    fig = plot_matches(frame, footer=f"{res.rules.label()}; {res.deals:,} deals x "
-                                      f"{len(res.seatings)} seatings; seed {res.seed}",
-                       estimate="duplicate + control variate" if res.control_variate_used
-                       else "duplicate", stamp=stamp)
-    fig.savefig(out / "match.png", dpi=150)
-    for name in ("match.json", "match.txt", "match.png"):
-        files.append(str(out / name))
-    return files
-
-
 # ---------------------------------------------------------------------------- equity
-MAX_EQUITY_HANDS = 20_000_000
 @cli.command("equity")
 @rules_options
 @play_options("side 0 (seat 0 and partners)")
@@ -1212,11 +1172,11 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
             if out_path and Path(out_path).suffix.lower() not in (".csv", ".parquet"):
                 raise CatchTenError("out", "unknown file type",
                                     f"{Path(out_path).name}: use a .csv or .parquet file name")
-            if hands is None:
-                hands = (1_000_000 if rules.n_sides == 2 else
-                         50_000 if rules.n_sets > 1 else 200_000)
+            from .gamecalc import default_equity_hands
+            from .games import MAX_EQUITY_HANDS
             from .simulate import _check_count
-            # the deal outcomes are held in memory (16 bytes a deal): 20 million is 320 MB
+            if hands is None:
+                hands = default_equity_hands(rules)
             hands = _check_count("hands", hands, 1, MAX_EQUITY_HANDS)
             if show and not as_json:
                 bar = _Progress(hands if isinstance(hands, int) else 0)
@@ -1244,37 +1204,18 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
             eq = build(rules, pols, n_hands=hands, seed=seed, threads=threads,
                        progress=bar.update if bar is not None else None, on_solve=solving,
                        **extra)
-            summary = _write_equity(eq, eq.to_dict(), out_path, plot)
+            from .writers import write_equity
+            summary = write_equity(eq, eq.to_dict(), out_path, plot)
     finally:
         if bar is not None:
             bar.close()
     return _print_equity(eq, summary, as_json, run_dir)
 
 
-def _write_equity(eq, summary: dict, out_path, plot: bool) -> dict:
-    """Write an equity table to ``out_path`` (.csv/.parquet) and, with ``plot``, its
-    heatmap next to it; ``summary`` (its JSON) gets the files' names."""
-    from pathlib import Path
-    if out_path:
-        summary[Path(out_path).suffix.lower()[1:]] = str(eq.to_csv(out_path))
-    if out_path and plot:
-        from .plotting import plot_equity
-        png = Path(out_path).with_suffix(".png")
-        fig = plot_equity(eq.to_frame(),
-                          footer=f"{eq.rules.label()}; "
-                                 f"{', '.join(p.label for p in eq.policies)}; "
-                                 f"{eq.n_hands:,} deals; seed {eq.seed}"
-                                 + ("; PARTIAL (interrupted)" if eq.partial else ""))
-        fig.savefig(png, dpi=150)
-        summary["png"] = str(png)
-    return summary
-
-
 def _with_start(eq, d: dict) -> dict:
     """An equity table's JSON with ``start``: each side's P(win) from 0-0 by dealer."""
-    ns = eq.rules.n_sides
-    d["start"] = [{"dealer_seat": c, "p_win": list(eq.p_win((0,) * ns, c))}
-                  for c in range(eq.rules.players if not eq.by_side else ns)]
+    from .gamecalc import start_p_win
+    d["start"] = start_p_win(eq)
     return d
 
 

@@ -37,9 +37,10 @@ start.)
 
 The package's rooms: :mod:`.plan` (the chunk plan, a job's key), :mod:`.engine` (the
 executors, time limits, :func:`run`), :mod:`.dirs` (run directories, the engine
-fingerprint, opening any kind). Every public name is importable from here, except the
-state that changes while a process runs: read ``dirs.LAST_RUN_DIR`` and patch
-``engine.SCHEDULER_TIMEOUT`` / ``engine.WORKER_NOTICE`` in their own modules.
+fingerprint, opening any kind), :mod:`.resume` (finishing a run directory of any kind).
+Every public name is importable from here, except the state that changes while a process
+runs: read ``dirs.LAST_RUN_DIR`` and patch ``engine.SCHEDULER_TIMEOUT`` /
+``engine.WORKER_NOTICE`` in their own modules.
 """
 from __future__ import annotations
 
@@ -86,4 +87,10 @@ from .engine import (  # noqa: F401
     TimeLimit,
     waiting_for_workers_line,
     WORKER_NOTICE,
+)
+from .resume import (  # noqa: F401
+    FINISHED_MATCH,
+    NATIVE_TIME,
+    resume_run,
+    Resumed,
 )
