@@ -5,106 +5,25 @@ failures exit 1; never a traceback.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
 import gc
 import json
 import os
 import re
 import sys
-import time
-from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
-from collections.abc import Iterator
 
 import click
 
+from .cli_kit import (CatchtenGroup, PathName, Progress, emit_json, errors_as_json, one_line,
+                      say, seat_policy_flags)
+from .cli_out import (print_equity_result, print_games_result, print_match_result,
+                      print_run, print_simulation_result, warn_small_pilot)
 from .errors import CatchTenError
 from .policies import POLICY_NAMES
 from .rules import PRESETS, Rules
-
-
-# ---------------------------------------------------------------------------- plumbing
-#: the line of a Ctrl-C before anything finished (a command with finished work prints it,
-#: marked partial, instead)
-INTERRUPTED_EMPTY = ("error: interrupted (Ctrl-C) before the first batch finished: nothing "
-                     "to show")
-
-
-def _interrupted_line() -> str:
-    """The line of a Ctrl-C that reached the command line with nothing printed: with a run
-    directory, where the finished chunks are and how to go on."""
-    from .run.dirs import LAST_RUN_DIR
-    if LAST_RUN_DIR is not None:
-        return (f"error: interrupted (Ctrl-C) before the results were printed; the finished "
-                f"chunks are kept in {LAST_RUN_DIR}: catchten resume {LAST_RUN_DIR} "
-                "finishes the run and prints them")
-    return INTERRUPTED_EMPTY
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-class CatchtenGroup(click.Group):
-    """A click group whose errors are one line and exit 2 (usage) or 1 (failure)."""
-
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
-             **extra):  # noqa: D401
-        from .compile_notice import compile_notice
-        from .run import dirs, notices
-        dirs.LAST_RUN_DIR = None      # a Ctrl-C names this command's run directory only
-        try:
-            with compile_notice(lambda msg: click.echo(msg, err=True)), \
-                    notices(lambda msg: click.echo(msg, err=True)):
-                rv = super().main(args=args, prog_name=prog_name or "catchten",
-                                  complete_var=complete_var, standalone_mode=False, **extra)
-        except click.exceptions.Exit as exc:
-            sys.exit(exc.exit_code)
-        except click.UsageError as exc:
-            if _json_wanted(args):
-                _usage_error_json(exc)
-            hint = ""
-            if exc.ctx is not None and exc.ctx.command is not None:
-                hint = f" (see: catchten {exc.ctx.command.name} --help)" \
-                    if exc.ctx.command is not self else " (see: catchten --help)"
-            click.echo(f"error: {_one_line(exc.format_message())}{hint}", err=True)
-            sys.exit(2)
-        except click.ClickException as exc:
-            click.echo(f"error: {_one_line(exc.format_message())}", err=True)
-            sys.exit(exc.exit_code if exc.exit_code else 1)
-        except CatchTenError as exc:
-            # bad input: 2; a failure on good input (a solve beyond its budget): 1
-            status = exc.exit_status
-            if _json_wanted(args):
-                click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
-                sys.exit(status)
-            click.echo(f"error: {_one_line(exc.line())}", err=True)
-            sys.exit(status)
-        except click.Abort as exc:
-            # click turns a Ctrl-C into Abort; it reaches here only when the command had
-            # nothing finished to show (finished work is returned, marked partial)
-            if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
-                click.echo(_interrupted_line(), err=True)
-            else:
-                click.echo("error: aborted", err=True)
-            sys.exit(130)
-        except KeyboardInterrupt:
-            click.echo(_interrupted_line(), err=True)
-            sys.exit(130)
-        except BrokenPipeError:
-            sys.exit(1)
-        except UnicodeDecodeError as exc:  # an input file that is not UTF-8 text
-            click.echo(f"error: input: not UTF-8 text (byte {exc.start}: "
-                       f"{exc.object[exc.start:exc.start + 1]!r})", err=True)
-            sys.exit(2)
-        except Exception as exc:  # a bug: say so in one line, keep the exit status 1
-            if os.environ.get("CATCHTEN_DEBUG"):
-                raise
-            click.echo(f"error: internal error: {type(exc).__name__}: {_one_line(exc)} "
-                       "(please report it)", err=True)
-            sys.exit(1)
-        if isinstance(rv, int) and not isinstance(rv, bool):
-            sys.exit(rv)
-        sys.exit(0)
 
 
 def options(*decorators):
@@ -117,10 +36,88 @@ def options(*decorators):
     return deco
 
 
+# ---------------------------------------------------------------------------- run options
+#: every option of how a run goes, declared once (a command that needs other words for
+#: one gives them: :func:`run_option`)
+RUN_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "seed": (("--seed", "-s"), {
+        "type": int, "default": 1, "show_default": True,
+        "help": "Random seed (0 to 2**64-1); results depend only on it."}),
+    "threads": (("--threads", "-t"), {
+        "type": int, "default": None,
+        "help": "Threads (default: all cores); results do not depend on it."}),
+    "time_limit": (("--time", "time_limit"), {"type": float, "default": None}),
+    "progress": (("--progress/--no-progress",), {
+        "default": None,
+        "help": "Progress bar on stderr (default: when stderr is a terminal)."}),
+    "run_dir": (("--run-dir",), {
+        "type": PathName(file_okay=False), "default": None, "metavar": "DIR",
+        "help": "Keep every finished chunk in DIR (Parquet) with a manifest: a killed run "
+                "loses only chunks in flight; `catchten resume DIR` finishes it, "
+                "`catchten summarize DIR` reads it."}),
+    "scheduler": (("--scheduler",), {
+        "type": str, "default": None, "metavar": "tcp://HOST:PORT",
+        "help": "Run on a running Dask cluster (`dask scheduler`, `dask worker`); same "
+                "numbers as a local run."}),
+    "workers": (("--workers",), {
+        "type": int, "default": None,
+        "help": 'Run on a local Dask cluster of N single-threaded processes (pip install '
+                '-e ".[cluster]").'}),
+    "chunk": (("--chunk",), {
+        "type": int, "default": None,
+        "help": "Deals (games) per chunk (the unit of work and of --run-dir files); "
+                "results do not depend on it."}),
+}
+
+
+def run_option(name: str, **changes: Any):
+    """The option ``name`` of :data:`RUN_OPTIONS` (``changes``: click settings of this
+    command's, e.g. its own ``help``)."""
+    flags, settings = RUN_OPTIONS[name]
+    return click.option(*flags, **{**settings, **changes})
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Where and how a command's run goes (:mod:`catchten_sim.run`): the options of
+    :data:`RUN_OPTIONS` a command has, handed to it as one ``run`` by :func:`run_options`
+    (None: not given, or not an option of the command)."""
+
+    threads: int | None = None
+    run_dir: str | None = None
+    scheduler: str | None = None
+    workers: int | None = None
+    chunk: int | None = None
+    time_limit: float | None = None
+
+    def engine(self) -> dict[str, Any]:
+        """``run_dir``, ``scheduler``, ``workers`` and ``chunk`` (when given) as the
+        keywords of the library's long runs."""
+        return {"run_dir": self.run_dir, "scheduler": self.scheduler, "workers": self.workers,
+                **({"chunk": self.chunk} if self.chunk is not None else {})}
+
+
+def run_options(*names: str, **changes: dict[str, Any]):
+    """The run options ``names`` (default ``--run-dir``, ``--scheduler``, ``--workers`` and
+    ``--chunk``; ``changes``: a command's own settings of one, by name), below the
+    command's other options: the command gets them, with ``--threads`` and ``--time``
+    when it has them, as one ``run`` (:class:`RunOptions`)."""
+    names = names or ("run_dir", "scheduler", "workers", "chunk")
+    fields = [f.name for f in dataclasses.fields(RunOptions)]
+
+    def deco(f):
+        @functools.wraps(f)
+        def command(*args, **kw):
+            kw["run"] = RunOptions(**{k: kw.pop(k) for k in fields if k in kw})
+            return f(*args, **kw)
+        for name in reversed(names):
+            command = run_option(name, **changes.get(name, {}))(command)
+        return command
+    return deco
+
+
 # options several commands share (a click.option decorator makes a new Option at each use)
-PROGRESS_OPTION = click.option(
-    "--progress/--no-progress", default=None,
-    help="Progress bar on stderr (default: when stderr is a terminal).")
+PROGRESS_OPTION = run_option("progress")
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
 RESULT_JSON_OPTION = click.option("--json", "as_json", is_flag=True,
                                   help="Print the result as JSON.")
@@ -132,16 +129,6 @@ def turnup_option(required: bool):
     """``--turnup`` (``advise`` takes it or a position file; ``odds`` needs it)."""
     return click.option("--turnup", type=str, default=None, required=required,
                         help="The turned-up card.")
-
-
-class PathName(click.Path):
-    """``click.Path`` that refuses an empty name (``--out ""`` would otherwise mean "no
-    output" or the current directory, silently)."""
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, str) and not value.strip():
-            self.fail("empty name", param, ctx)
-        return super().convert(value, param, ctx)
 
 
 def _given(*names: str) -> list[str]:
@@ -179,94 +166,17 @@ def rules_options(f):
 def play_options(whose: str):
     """``--policy``, ``--opponents``, ``--seed`` and ``--threads``, shared by every command
     that plays deals (``whose``: whose policy ``--policy`` sets)."""
-    def deco(f):
-        f = click.option("--threads", "-t", type=int, default=None,
-                         help="Threads (default: all cores); results do not depend on it.")(f)
-        f = click.option("--seed", "-s", type=int, default=1, show_default=True,
-                         help="Random seed (0 to 2**64-1); results depend only on it.")(f)
-        f = click.option("--opponents", type=str, default=None,
-                         help="Policy of the other sides (default: the same as --policy).")(f)
-        f = click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
-                         help=f"Policy of {whose}: {', '.join(POLICY_NAMES)}.")(f)
-        return f
-    return deco
-
-
-def run_options(f):
-    """``--run-dir``, ``--scheduler``, ``--workers`` and ``--chunk``: where a long run keeps
-    its finished chunks and where it runs (:mod:`catchten_sim.run`)."""
-    f = click.option("--chunk", type=int, default=None,
-                     help="Deals (games) per chunk (the unit of work and of --run-dir files); "
-                          "results do not depend on it.")(f)
-    return run_dir_options(f)
-
-
-def run_dir_options(f):
-    """``--run-dir``, ``--scheduler`` and ``--workers`` (:func:`run_options` without
-    ``--chunk``, for runs whose chunks are fixed by their own plan)."""
-    f = click.option("--workers", type=int, default=None,
-                     help="Run on a local Dask cluster of N single-threaded processes "
-                          '(pip install -e ".[cluster]").')(f)
-    f = click.option("--scheduler", type=str, default=None, metavar="tcp://HOST:PORT",
-                     help="Run on a running Dask cluster (`dask scheduler`, `dask worker`); "
-                          "same numbers as a local run.")(f)
-    f = click.option("--run-dir", type=PathName(file_okay=False), default=None,
-                     metavar="DIR",
-                     help="Keep every finished chunk in DIR (Parquet) with a manifest: a "
-                          "killed run loses only chunks in flight; `catchten resume DIR` "
-                          "finishes it, `catchten summarize DIR` reads it.")(f)
-    return f
+    return options(
+        click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
+                     help=f"Policy of {whose}: {', '.join(POLICY_NAMES)}."),
+        click.option("--opponents", type=str, default=None,
+                     help="Policy of the other sides (default: the same as --policy)."),
+        run_option("seed"), run_option("threads"))
 
 
 def make_rules(preset: str | None, players: int | None, variants: tuple[str, ...],
                rules_file: str | None) -> Rules:
     return Rules.from_options(preset, players, variants, rules_file)
-
-
-def _json_wanted(args: Any) -> bool:
-    """True when the command line asks for ``--json`` (then even errors that click finds
-    before a command runs are printed as the docs/formats.md error object)."""
-    words = sys.argv[1:] if args is None else list(args)
-    return "--json" in words
-
-
-def _usage_error_json(exc: click.UsageError) -> None:
-    """A click usage error (bad option value, missing option, unknown option) as the
-    docs/formats.md error object on one line of stdout; exit 2."""
-    param = getattr(exc, "param", None)
-    field = None
-    if param is not None and getattr(param, "name", None):
-        field = str(param.name).replace("_", "-")
-    kind = type(exc).__name__
-    why = {"BadParameter": "bad option value", "MissingParameter": "missing option",
-           "NoSuchOption": "unknown option", "BadOptionUsage": "bad option value",
-           "BadArgumentUsage": "bad argument"}.get(kind, "usage error")
-    click.echo(json.dumps({"kind": "error", "field": field, "why": why,
-                           "detail": _one_line(exc.format_message())}, ensure_ascii=False))
-    sys.exit(2)
-
-
-@contextmanager
-def _errors_as_json(as_json: bool) -> Iterator[None]:
-    """With ``--json``, a bad-input error is printed as the docs/formats.md error object on one
-    line of stdout (exit 2); without it, it reaches the one-line stderr handler."""
-    try:
-        yield
-    except CatchTenError as exc:
-        if as_json:
-            click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
-            sys.exit(exc.exit_status)
-        raise
-    except KeyboardInterrupt:
-        if as_json:
-            click.echo(json.dumps({"kind": "error", "field": None, "why": "interrupted",
-                                   "detail": _interrupted_line().split(": ", 1)[1]}))
-            sys.exit(130)
-        raise
-
-
-def _emit_json(obj: Any) -> None:
-    click.echo(json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False))
 
 
 # ---------------------------------------------------------------------------- commands
@@ -307,7 +217,7 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
         from .rules import spell_value, switch_table
         table = switch_table(rules.preset)
         if as_json:
-            _emit_json(table)
+            emit_json(table)
             return
         for row in table:
             values = row["values"] if isinstance(row["values"], str) else \
@@ -318,7 +228,7 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
         return
     d = rules.describe()
     if as_json:
-        _emit_json(d)
+        emit_json(d)
         return
     from .text import print_rules
     print_rules(d)
@@ -347,26 +257,17 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
 @click.option("--first-dealer", type=str, default=None,
               help="With --games: rotate (game g: seat g mod n; the default), random, or a "
                    "seat number.")
-@run_options
+@run_options()
 def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opponents,
-                 seat_policies, threads, as_json, out_path, progress, report_dir, force,
-                 games, first_dealer, run_dir, scheduler, workers, chunk):
+                 seat_policies, as_json, out_path, progress, report_dir, force, games,
+                 first_dealer, run):
     """Simulate DEALS deals and print the odds: P(Ten caught) with its 95% interval, and
     each position's expected honours, card points and hand total. With --games N: whole
     games to the target."""
     from pathlib import Path
     from .simulate import DealWriter, seat_policies as make_policies, simulate
     rules = make_rules(preset, players, variants, rules_file)
-    overrides: dict[int, str] = {}
-    for item in seat_policies:
-        seat, sep, pol = item.partition("=")
-        if not sep or not seat.strip().isdigit():
-            raise CatchTenError("seat-policy", "expected SEAT=POLICY", repr(item))
-        if int(seat) in overrides and overrides[int(seat)].strip() != pol.strip():
-            raise CatchTenError("seat-policy", "given twice",
-                                f"seat {int(seat)}: {overrides[int(seat)]} and {pol}")
-        overrides[int(seat)] = pol
-    pols = make_policies(rules, policy, opponents, overrides)
+    pols = make_policies(rules, policy, opponents, seat_policy_flags(seat_policies))
     if games is None and first_dealer is not None:
         raise CatchTenError("first-dealer", "only with --games",
                             "who deals first is a setting of whole games")
@@ -383,17 +284,15 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         games = _check_count("games", games, 1, MAX_DEALS)
         fd = "rotate" if first_dealer is None else first_dealer.strip()
         show = sys.stderr.isatty() if progress is None else progress
-        bar = _Progress(games, "games") if show else None
+        bar = Progress(games, "games") if show else None
         try:
-            gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=threads,
+            gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=run.threads,
                                   first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd,
-                                  run_dir=run_dir, scheduler=scheduler, workers=workers,
-                                  progress=bar.update if bar else None,
-                                  **({"chunk": chunk} if chunk is not None else {}))
+                                  progress=bar.update if bar else None, **run.engine())
         finally:
             if bar:
                 bar.close()
-        return _print_games(gres, games, as_json, run_dir)
+        return print_games_result(gres, games, as_json, run.run_dir)
     if report_dir is not None:
         from .report import MIN_REPORT_DEALS, prepare_out_dir
         from .simulate import _check_count
@@ -401,28 +300,26 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         _check_count("deals", deals, MIN_REPORT_DEALS)
     writer = DealWriter(out_path, rules.players) if out_path else None
     show = sys.stderr.isatty() if progress is None else progress
-    bar = _Progress(deals) if show else None
+    bar = Progress(deals) if show else None
     try:
-        res = simulate(rules, pols, n_deals=deals, seed=seed, threads=threads,
+        res = simulate(rules, pols, n_deals=deals, seed=seed, threads=run.threads,
                        on_chunk=writer, progress=bar.update if bar else None,
-                       run_dir=run_dir, scheduler=scheduler, workers=workers,
                        **({"outputs": {"report": str(Path(report_dir).resolve())}}
-                          if run_dir and report_dir else {}),
-                       **({"chunk": chunk} if chunk is not None else {}))
+                          if run.run_dir and report_dir else {}), **run.engine())
     finally:
         if bar:
             bar.close()
         if writer:
             writer.close()
-    _print_result(res, as_json, run_dir)
+    print_simulation_result(res, as_json, run.run_dir)
     if report_dir is not None:
         import time
 
         from .report import build_report
         t0 = time.perf_counter()
         rep = build_report(rules, pols, n_deals=res.n_deals, seed=seed, out_dir=report_dir,
-                           threads=threads, main=res, force=True,
-                           progress=_say if show else None)
+                           threads=run.threads, main=res, force=True,
+                           progress=say if show else None)
         # the header's time is the main run's: the report's sweeps and figures come on top
         click.echo(f"report: {len(rep.files)} files written to {rep.out_dir} in "
                    f"{time.perf_counter() - t0:.1f} s (its sweep runs and figures)", err=True)
@@ -431,71 +328,29 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     return None
 
 
-def _short_of(why: str, done: str, run_dir) -> int | None:
-    """Say on stderr why a run is short of what was asked (``why``: ``interrupted``,
-    ``unfinished`` (a summary) or ``time limit``) and how to finish it; exit 130 when
-    interrupted."""
-    click.echo(f"{why}: {done}; the numbers above are for those"
-               + (f"; finish with: catchten resume {run_dir}" if run_dir else ""), err=True)
-    return 130 if why == "interrupted" else None
-
-
-def _print_games(gres, games: int, as_json: bool, run_dir, why: str = "interrupted",
-                 printed: bool = False) -> int | None:
-    """Print a games result (``printed``: its JSON is out already); short of the games
-    asked for: say so (:func:`_short_of`)."""
-    if as_json:
-        if not printed:
-            _emit_json({**gres.to_dict(), "interrupted": gres.interrupted})
-    else:
-        from .text import print_games
-        print_games(gres)
-    if gres.interrupted:
-        return _short_of(why, f"{gres.n_games:,} of {games:,} games played", run_dir)
-    return None
-
-
-def _print_result(res, as_json: bool, run_dir, why: str = "interrupted",
-                  printed: bool = False) -> int | None:
-    """Print a simulation result (``printed``: its JSON is out already); when it is short
-    of the deals asked for, say so on stderr (:func:`_short_of`)."""
-    if as_json:
-        if not printed:
-            _emit_json(res.to_dict())
-    else:
-        from .text import print_simulation
-        print_simulation(res)
-    if res.interrupted:
-        return _short_of(why, f"{res.n_deals:,} of {res.requested:,} deals simulated",
-                         run_dir)
-    return None
-
-
 @cli.command("resume")
 @click.argument("run_dir", metavar="DIR", type=PathName(file_okay=False))
-@click.option("--threads", "-t", type=int, default=None,
-              help="Threads (default: all cores); results do not depend on it.")
-@click.option("--scheduler", type=str, default=None, metavar="tcp://HOST:PORT",
-              help="Run the remaining chunks on a running Dask cluster.")
-@click.option("--workers", type=int, default=None,
-              help="Run the remaining chunks on a local Dask cluster of N processes.")
-@click.option("--time", "time_limit", type=float, default=None, metavar="SECONDS",
-              help="Stop after the chunk that ends past this many seconds; the run "
-                   "directory stays resumable (a match or equity run: their own --time).")
+@run_options("threads", "scheduler", "workers", "time_limit", scheduler={
+    "help": "Run the remaining chunks on a running Dask cluster."}, workers={
+    "help": "Run the remaining chunks on a local Dask cluster of N processes."}, time_limit={
+    "metavar": "SECONDS",
+    "help": "Stop after the chunk that ends past this many seconds; the run directory stays "
+            "resumable (a match or equity run: their own --time)."})
 @RESULT_JSON_OPTION
 @PROGRESS_OPTION
-def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progress):
+def resume_cmd(as_json, progress, run):
     """Finish the run in DIR (made by simulate, simulate --games, equity, match or report
     with --run-dir): run only the chunks not yet written there. The numbers equal those of
     an uninterrupted run with the same seed; with --time, those of the chunks done, and
     another resume goes on from there."""
     from .run import check_seconds, open_any
+    run_dir, time_limit = run.run_dir, run.time_limit
     if time_limit is not None:
         check_seconds(time_limit)
     rd, finish = open_any(run_dir)
     kind = rd.manifest["kind"]
     show = sys.stderr.isatty() if progress is None else progress
-    opts = {"threads": threads, "scheduler": scheduler, "workers": workers}
+    opts = {"threads": run.threads, "scheduler": run.scheduler, "workers": run.workers}
     if kind == "report":
         if time_limit is not None:
             raise CatchTenError("time", "not for a report run directory",
@@ -505,7 +360,7 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
         current, why = files_state(rd)
         out = rd.manifest.get("out")
         if current:
-            _check_run_options(threads, scheduler, workers)
+            _check_run_options(**opts)
             click.echo(f"{run_dir}: the report is already finished and its files in {out} "
                        "are newer than its runs: nothing to run or draw (delete "
                        f"{os.path.join(str(out), 'report.json')} to draw them again)",
@@ -514,7 +369,7 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
         if why:
             click.echo(f"{run_dir}: every run is finished; drawing the report again "
                        f"({why})", err=True)
-        rep = finish(rd, progress=_say if show else None, **opts)
+        rep = finish(rd, progress=say if show else None, **opts)
         click.echo(f"{rep.out_dir}: report finished from {run_dir}", err=True)
         return 130 if rep.sidecar.get("interrupted") else None
     # a finished run: nothing runs; its result is printed as `summarize` prints it (the
@@ -522,8 +377,8 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
     from .run.resume import resume_run
     done = rd.complete()
     if done:
-        _check_run_options(threads, scheduler, workers)
-    bar = _Progress(int(rd.manifest["deals"]), "games" if kind == "games" else "deals") \
+        _check_run_options(**opts)
+    bar = Progress(int(rd.manifest["deals"]), "games" if kind == "games" else "deals") \
         if show and not done else None
     try:
         out = resume_run(rd, finish, done=done, time_limit=time_limit,
@@ -535,17 +390,10 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
     if done:
         click.echo(f"{run_dir}: the run is already finished (nothing to run); its result:",
                    err=True)
-    files: dict = {}
+    from .writers import write_outputs
     outputs = rd.manifest.get("outputs") or {}
-    if kind == "equity" and outputs.get("out"):      # the files the command asked for
-        from .writers import write_equity
-        files = write_equity(res, {}, outputs["out"], bool(outputs.get("plot")))
-    if kind == "match" and outputs.get("report"):
-        from .report import prepare_out_dir
-        prepare_out_dir(outputs["report"], force=True)
-        from .writers import write_match_report
-        files = {"report": write_match_report(res, outputs["report"])}
-    code = _print_run(kind, res, as_json, run_dir, rd, summary=done,
+    files = write_outputs(kind, res, outputs)       # the files the command asked for
+    code = print_run(kind, res, as_json, run_dir, rd, summary=done,
                       timed_out=out.timed_out, files=files)
     if kind == "simulate" and outputs.get("report") and not res.interrupted:
         from .report import report_state
@@ -562,8 +410,9 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
         # simulate --report DIR: the report of the whole run (its sweeps run again)
         from .report import build_report
         rep = build_report(res.rules, res.policies, n_deals=res.n_deals, seed=res.seed,
-                           out_dir=outputs["report"], threads=threads, main=res, force=True,
-                           progress=_say if show else None)
+                           out_dir=outputs["report"], threads=run.threads, main=res,
+                           force=True,
+                           progress=say if show else None)
         click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
     return code
 
@@ -576,51 +425,6 @@ def _check_run_options(threads, scheduler, workers) -> None:
     if threads is not None:
         _check_count("threads", threads, 1, 1024)
     check_executor_options(scheduler, workers)
-
-
-#: fields of a result that describe the session that made it (its executor, its clock):
-#: left out of ``catchten summarize --json`` (with ``--sessions`` it gives ``compute_s``, the
-#: run's sessions' compute time, and ``run_on``, where they ran, instead)
-SUMMARY_DROPS = ("threads", "elapsed_s", "compile_s", "deals_per_s", "games_per_s",
-                 "simulation_s", "dp_s")
-
-
-def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
-               timed_out: bool = False, files: dict | None = None,
-               sessions: bool = False) -> int | None:
-    """Print the result of a run directory of any kind (resume, summarize; a summary says
-    where the chunks ran: ``run on:``, or ``run_on`` in JSON; ``timed_out``: a resume that
-    stopped at its time limit, said as such, not as an interruption; ``files``: the files
-    written, by type)."""
-    files = files or {}
-    if as_json:
-        d = {**res.to_dict(), "interrupted": res.interrupted} if kind == "games" else \
-            _with_start(res, {**res.to_dict(), **files}) if kind == "equity" else \
-            {**res.to_dict(), **files}
-        if summary:
-            # the same bytes on every read: no timings of the read, the run's own instead
-            for k in SUMMARY_DROPS:
-                d.pop(k, None)
-            if sessions:        # how the run went, not part of its result
-                d["compute_s"] = rd.compute_seconds()
-                d["run_on"] = rd.sessions()
-        _emit_json(d)
-    why = "unfinished" if summary else "time limit" if timed_out else "interrupted"
-    if kind == "simulate":
-        code = _print_result(res, as_json, run_dir, why, printed=as_json)
-    elif kind == "games":
-        code = _print_games(res, int(rd.manifest["deals"]), as_json, run_dir, why,
-                            printed=as_json)
-    elif kind == "equity":
-        code = _print_equity(res, {**res.to_dict(), **files}, as_json, run_dir,
-                             printed=as_json)
-    else:
-        code = _print_match(res, {**res.to_dict(), **files}, as_json, run_dir,
-                            report_dir=(rd.manifest.get("outputs") or {}).get("report")
-                            if files else None, printed=as_json)
-    if summary and not as_json:
-        click.echo(f"run on: {rd.executors_text()}")
-    return code
 
 
 @cli.command("summarize")
@@ -640,17 +444,13 @@ def summarize_cmd(run_dir, as_json, sessions):
         from .report import runs_status
         runs = runs_status(rd)
         if as_json:
-            _emit_json({"kind": "report", "out": rd.manifest.get("out"), "runs": runs})
+            emit_json({"kind": "report", "out": rd.manifest.get("out"), "runs": runs})
             return None
         from .text import print_report_runs
         print_report_runs(run_dir, rd.manifest.get("out"), runs)
         return None
-    return _print_run(kind, finish(rd), as_json, run_dir, rd, summary=True,
+    return print_run(kind, finish(rd), as_json, run_dir, rd, summary=True,
                       sessions=sessions)
-
-
-def _say(msg: str) -> None:
-    click.echo(f"  {msg}", err=True)
 
 
 @cli.command("report")
@@ -676,16 +476,16 @@ def _say(msg: str) -> None:
               help="Run the other presets and each switch that changes a deal.")
 @click.option("--compare-policies/--no-compare-policies", default=True, show_default=True,
               help="Run heuristic and random play against each other.")
-@click.option("--progress/--no-progress", default=None,
-              help="Say what is running on stderr (default: when stderr is a terminal).")
+@run_option("progress", help="Say what is running on stderr (default: when stderr is a "
+                              "terminal).")
 @click.option("--from", "from_dir", type=PathName(file_okay=False), default=None,
               metavar="DIR",
               help="Take the main run from a run directory (simulate --run-dir) instead of "
                    "simulating it: its rules, policies, seed and finished deals.")
-@run_options
+@run_options()
 def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, policy,
-               opponents, threads, out_dir, force, formats, sweep_players, sweep_variants,
-               compare_policies, progress, from_dir, run_dir, scheduler, workers, chunk):
+               opponents, out_dir, force, formats, sweep_players, sweep_variants,
+               compare_policies, progress, from_dir, run):
     """Simulate and write a report: one multi-page PDF, a PNG per figure, the numbers
     behind every figure as CSV and a JSON sidecar (rules, policies, deals, seed, versions).
 
@@ -719,50 +519,22 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     rep = build_report(rules, pols, n_deals=deals, seed=seed, out_dir=out_dir, formats=fmts,
                        sweep_players=sweep_players, sweep_variants=sweep_variants,
                        compare_policies=compare_policies, sweep_deals=sweep_deals,
-                       threads=threads, force=force, progress=_say if show else None,
-                       main=main, run_dir=run_dir, scheduler=scheduler, workers=workers,
-                       chunk=chunk, unfinished_from=from_dir)
+                       threads=run.threads, force=force, progress=say if show else None,
+                       main=main, run_dir=run.run_dir, scheduler=run.scheduler,
+                       workers=run.workers, chunk=run.chunk, unfinished_from=from_dir)
     from .text import print_report_files
     print_report_files(rep)
     if rep.sidecar.get("interrupted"):
         click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals in all "
                    "(main run and sweeps): the "
                    "report shows what ran and says so on every figure"
-                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""), err=True)
+                   + (f"; finish with: catchten resume {run.run_dir}" if run.run_dir else ""),
+                   err=True)
         return 130
     if rep.sidecar.get("unfinished_from"):
         click.echo(f"unfinished: the run in {from_dir} has {main.n_deals:,} of "
                    f"{main.requested:,} deals; the report shows those and says so; finish "
                    f"the run with: catchten resume {from_dir}", err=True)
-
-
-class _Progress:
-    """A rich progress bar on stderr that appears once a run takes over ~2 seconds."""
-
-    def __init__(self, total: int, label: str = "deals") -> None:
-        self.total = total
-        self.label = label
-        self.start = time.perf_counter()
-        self.bar: Any = None
-        self.task = None
-
-    def update(self, done: int, total: int) -> None:
-        if self.bar is None:
-            if time.perf_counter() - self.start < 2.0 or done >= total:
-                return
-            from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress,
-                                       TimeRemainingColumn)
-            self.bar = Progress(self.label, BarColumn(), MofNCompleteColumn(),
-                                TimeRemainingColumn(), console=Console(stderr=True),
-                                transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task(self.label, total=total)
-        self.bar.update(self.task, completed=done, total=total)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
 
 
 @cli.command("score")
@@ -772,11 +544,11 @@ def score_cmd(record, as_json):
     """Score a hand record or a game record (JSON, docs/formats.md): tricks, honours, card
     points, the Ten's fate, revokes; for games the running totals and the winner."""
     from . import records
-    with _errors_as_json(as_json):
+    with errors_as_json(as_json):
         data = records.load_record(record)
         result = records.score_any(data)
     if as_json:
-        _emit_json(result)
+        emit_json(result)
     else:
         from .text import print_score
         print_score(result)
@@ -800,7 +572,7 @@ def solve_cmd(records, with_line, as_json):
     from . import records as rec_mod
     from .solve import solve
     from .text import print_solution
-    with _errors_as_json(as_json):       # Ctrl-C: the JSON "interrupted" object with --json
+    with errors_as_json(as_json):       # Ctrl-C: the JSON "interrupted" object with --json
         failed = 0
         for path in records:
             try:
@@ -815,7 +587,7 @@ def solve_cmd(records, with_line, as_json):
                     click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
                 else:
                     where = f"{path}: " if len(records) > 1 else ""
-                    click.echo(f"error: {where}{_one_line(exc.line())}", err=True)
+                    click.echo(f"error: {where}{one_line(exc.line())}", err=True)
                 continue
             if as_json:
                 click.echo(json.dumps(sol.to_dict(), ensure_ascii=False))
@@ -896,8 +668,7 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
                    "sample).")
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="At most this many sampled deals (every legal card is played on each).")
-@click.option("--time", "time_limit", type=float, default=30.0, show_default=True,
-              help="At most this many seconds.")
+@run_option("time_limit", default=30.0, show_default=True, help="At most this many seconds.")
 @click.option("--early-stop/--no-early-stop", "stop_early", default=True, show_default=True,
               help="Stop once the best card is separated from the second (or within the "
                    "practical margin of it) at 95%, with intervals valid under early "
@@ -942,9 +713,9 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     if explain_n is not None:           # before the advice is computed
         _check_count("explain", explain_n, 1, MAX_EXPLAIN)
     show = sys.stderr.isatty() if progress is None else progress
-    bar = _Progress(samples, "samples") if show and not as_json else None
+    bar = Progress(samples, "samples") if show and not as_json else None
     try:
-        with _errors_as_json(as_json):
+        with errors_as_json(as_json):
             pos = _load_position(position, preset, players, rules_file, variants, dealer,
                                  seat, hand, turnup, play, score, dead, trump)
             res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
@@ -960,7 +731,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
         d = res.to_dict()
         if deals is not None:
             d["explain"] = deals
-        _emit_json(d)
+        emit_json(d)
     else:
         from .text import print_advice, print_explain
         print_advice(res)
@@ -994,9 +765,9 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
     from .advise import odds
     from .cards import parse_card, parse_cards
     show = sys.stderr.isatty() if progress is None else progress
-    bar = _Progress(deals if isinstance(deals, int) else 0) if show and not as_json else None
+    bar = Progress(deals if isinstance(deals, int) else 0) if show and not as_json else None
     try:
-        with _errors_as_json(as_json):
+        with errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
             n = rules.players
             if dealer is None:
@@ -1012,7 +783,7 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
         if bar is not None:
             bar.close()
     if as_json:
-        _emit_json(res.to_dict())
+        emit_json(res.to_dict())
     else:
         from .text import print_odds
         print_odds(res)
@@ -1027,13 +798,10 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 @click.option("--deals", "-d", type=int, default=100_000, show_default=True,
               help="Most deals, each played in every seating (rounded up to whole rounds "
                    "of one deal per dealer).")
-@click.option("--seed", "-s", type=int, default=1, show_default=True,
-              help="Random seed (0 to 2**64-1); results depend only on it.")
-@click.option("--threads", "-t", type=int, default=None,
-              help="Threads (default: all cores); results do not depend on it.")
-@click.option("--time", "time_limit", type=float, default=None,
-              help="Stop after this many seconds (whole chunks; a first run's one-time "
-                   "compile of the engine not counted).")
+@run_option("seed")
+@run_option("threads")
+@run_option("time_limit", help="Stop after this many seconds (whole chunks; a first run's "
+                               "one-time compile of the engine not counted).")
 @click.option("--precision", type=float, default=None,
               help="Stop at the first look whose 95% interval's half-width is at most this "
                    "many points per deal (not before, even when the interval excludes 0).")
@@ -1053,10 +821,10 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
                    "seating (two or three sides, kernel policies; built once and cached, "
                    "minutes on a cold cache).")
 @JSON_OPTION
-@run_dir_options
-def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads, time_limit,
+@run_options("run_dir", "scheduler", "workers")
+def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
               precision, pilot, stop_early, progress, report_dir, force, p_win_game,
-              as_json, run_dir, scheduler, workers):
+              as_json, run):
     """Is strategy A better than B? A duplicate match: every deal played with A on side 0
     and B on the others, then swapped (with three or more sides, every rotation), on the
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
@@ -1069,66 +837,31 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
     try:
-        with _errors_as_json(as_json):
+        with errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
             _check_force(force, report_dir)
             if report_dir is not None:
                 from .report import prepare_out_dir
                 prepare_out_dir(report_dir, force, "report")
-            _warn_small_pilot(pilot)
-            bar = _Progress(max(deals, 1) if isinstance(deals, int) else 0) if show else None
-            res = match(rules, a, b, deals=deals, seed=seed, threads=threads,
-                        time_limit=time_limit, precision=precision, pilot=pilot,
+            warn_small_pilot(pilot)
+            bar = Progress(max(deals, 1) if isinstance(deals, int) else 0) if show else None
+            res = match(rules, a, b, deals=deals, seed=seed, threads=run.threads,
+                        time_limit=run.time_limit, precision=precision, pilot=pilot,
                         stop_early=stop_early, progress=bar.update if bar else None,
-                        run_dir=run_dir, scheduler=scheduler, workers=workers,
                         **({"outputs": {"report": str(Path(report_dir).resolve())}}
-                           if run_dir and report_dir else {}))
+                           if run.run_dir and report_dir else {}), **run.engine())
     finally:
         if bar is not None:
             bar.close()
     d = res.to_dict()
     if p_win_game:
         from .match import game_p_win
-        with _errors_as_json(as_json):
-            d["p_win_game"] = game_p_win(rules, a, b, seed=seed, threads=threads)
+        with errors_as_json(as_json):
+            d["p_win_game"] = game_p_win(rules, a, b, seed=seed, threads=run.threads)
     if report_dir is not None:
         from .writers import write_match_report
         d["report"] = write_match_report(res, report_dir)
-    return _print_match(res, d, as_json, run_dir, report_dir)
-
-
-#: below this many pilot deals ``match`` warns that the control variate's coefficient is
-#: unreliable: fitted on under 25 rounds at four players, its own error (relative about
-#: 1 / sqrt(rounds)) is a fifth of it or more
-MIN_PILOT_DEALS = 100
-
-
-def _warn_small_pilot(pilot) -> None:
-    """One line on stderr for a ``--pilot`` of 1 to :data:`MIN_PILOT_DEALS` - 1 deals."""
-    if isinstance(pilot, int) and not isinstance(pilot, bool) and 0 < pilot < MIN_PILOT_DEALS:
-        click.echo(f"warning: pilot: {pilot} deals are too few for a reliable control-variate "
-                   f"coefficient (under {MIN_PILOT_DEALS}; under 2 rounds none is used): the "
-                   "interval stays valid but may be wider; use --pilot 0 or at least "
-                   f"{MIN_PILOT_DEALS}", err=True)
-
-
-def _print_match(res, d: dict, as_json: bool, run_dir, report_dir=None,
-                 printed: bool = False) -> int | None:
-    """Print a match (``d``: its JSON, with any extra keys; ``printed``: out already);
-    short of its deals (a time limit: only in a run directory, which can go on): say so
-    (:func:`_short_of`)."""
-    if as_json:
-        if not printed:
-            _emit_json(d)
-    else:
-        from .text import print_match
-        print_match(res, d)
-        if report_dir is not None:
-            click.echo(f"report: {len(d['report'])} files written to {report_dir}", err=True)
-    if res.stop in ("interrupted", "unfinished") or (res.stop == "time" and run_dir):
-        why = "time limit" if res.stop == "time" else res.stop
-        return _short_of(why, f"{res.deals:,} deals played", run_dir)
-    return None
+    return print_match_result(res, d, as_json, run.run_dir, report_dir)
 
 
 # ---------------------------------------------------------------------------- equity
@@ -1149,9 +882,9 @@ def _print_match(res, d: dict, as_json: bool, run_dir, report_dir=None,
                    "default ~/.cache/catchten_sim); advise --score reads it.")
 @PROGRESS_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (errors too).")
-@run_options
-def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, opponents, threads,
-               out_path, plot, cache, progress, as_json, run_dir, scheduler, workers, chunk):
+@run_options()
+def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, opponents,
+               out_path, plot, cache, progress, as_json, run):
     """The game-equity table: P(each side wins the game | scores before a deal, who deals),
     exact by dynamic programming over the deal outcomes of HANDS simulated deals (2 sides;
     3 sides with tie=count_out; 4 or more sides are refused). Ctrl-C while the deals are
@@ -1162,7 +895,7 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
     try:
-        with _errors_as_json(as_json):
+        with errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
             pols = make_policies(rules, policy, opponents)
             if plot and not out_path:
@@ -1179,7 +912,7 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
                 hands = default_equity_hands(rules)
             hands = _check_count("hands", hands, 1, MAX_EQUITY_HANDS)
             if show and not as_json:
-                bar = _Progress(hands if isinstance(hands, int) else 0)
+                bar = Progress(hands if isinstance(hands, int) else 0)
 
             def solving(k: int, est: float) -> None:
                 nonlocal bar
@@ -1191,17 +924,16 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
                                f"(about {est:.0f} s, cannot be interrupted)", err=True)
 
             extra: dict[str, Any] = {}
-            if any(x is not None for x in (run_dir, scheduler, workers, chunk)):
+            if any(x is not None for x in (run.run_dir, run.scheduler, run.workers, run.chunk)):
                 # the cache is for plain runs
                 build = equity_table
-                extra = {"run_dir": run_dir, "scheduler": scheduler, "workers": workers,
-                         **({"chunk": chunk} if chunk is not None else {})}
-                if run_dir and out_path:        # catchten resume writes them too
+                extra = run.engine()
+                if run.run_dir and out_path:        # catchten resume writes them too
                     extra["outputs"] = {"out": str(Path(out_path).resolve()),
                                         "plot": bool(plot)}
             else:
                 build = cached_equity_table if cache else equity_table
-            eq = build(rules, pols, n_hands=hands, seed=seed, threads=threads,
+            eq = build(rules, pols, n_hands=hands, seed=seed, threads=run.threads,
                        progress=bar.update if bar is not None else None, on_solve=solving,
                        **extra)
             from .writers import write_equity
@@ -1209,33 +941,7 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
     finally:
         if bar is not None:
             bar.close()
-    return _print_equity(eq, summary, as_json, run_dir)
-
-
-def _with_start(eq, d: dict) -> dict:
-    """An equity table's JSON with ``start``: each side's P(win) from 0-0 by dealer."""
-    from .gamecalc import start_p_win
-    d["start"] = start_p_win(eq)
-    return d
-
-
-def _print_equity(eq, summary: dict, as_json: bool, run_dir=None,
-                  printed: bool = False) -> int | None:
-    """Print an equity table (``summary``: its JSON, with any extra keys; ``printed``: its
-    JSON is out already)."""
-    _with_start(eq, summary)
-    code = 130 if eq.stopped == "interrupted" else None
-    if eq.stopped == "unfinished":
-        click.echo(f"unfinished: {eq.n_hands:,} of {eq.requested_hands:,} deals in {run_dir}; "
-                   f"the table below is built from those; finish with: catchten resume "
-                   f"{run_dir}", err=True)
-    if as_json:
-        if not printed:
-            _emit_json(summary)
-        return code
-    from .text import print_equity
-    print_equity(eq, summary, run_dir)
-    return code
+    return print_equity_result(eq, summary, as_json, run.run_dir)
 
 
 def main() -> None:

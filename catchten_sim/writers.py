@@ -51,3 +51,18 @@ def write_equity(eq: Any, summary: dict[str, Any], out_path: str | Path | None,
         fig.savefig(png, dpi=150)
         summary["png"] = str(png)
     return summary
+
+
+def write_outputs(kind: str, res: Any, outputs: dict[str, Any]) -> dict[str, Any]:
+    """Write again the files a run's command asked for besides its result (a run
+    directory's manifest ``outputs``, for ``catchten resume``): an equity run's table
+    (``out``, with ``plot`` its heatmap), a match's report (``report``); returns the
+    files' names by type (the keys its JSON gets). A simulation's report is the
+    command's to rebuild."""
+    if kind == "equity" and outputs.get("out"):
+        return write_equity(res, {}, outputs["out"], bool(outputs.get("plot")))
+    if kind == "match" and outputs.get("report"):
+        from .report import prepare_out_dir
+        prepare_out_dir(outputs["report"], force=True)
+        return {"report": write_match_report(res, outputs["report"])}
+    return {}

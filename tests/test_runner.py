@@ -788,12 +788,12 @@ def test_a_scheduler_that_cannot_start_the_run_leaves_no_run_directory(tmp_path,
 
 
 def test_ctrl_c_after_chunks_were_kept_names_the_run_directory(tmp_path, monkeypatch):
-    import catchten_sim.cli as cli_mod
+    import catchten_sim.cli_kit as cli_mod
     monkeypatch.setattr(dirs, "LAST_RUN_DIR", None)
-    assert "nothing to show" in cli_mod._interrupted_line()
+    assert "nothing to show" in cli_mod.interrupted_line()
     d = tmp_path / "run"
     monkeypatch.setattr(dirs, "LAST_RUN_DIR", d)
-    line = cli_mod._interrupted_line()
+    line = cli_mod.interrupted_line()
     assert line.startswith("error: interrupted") and f"catchten resume {d}" in line
 
 
