@@ -10,15 +10,15 @@ import functools
 import gc
 import json
 import os
-import re
 import sys
 from dataclasses import dataclass
 from typing import Any
 
 import click
 
-from .cli_kit import (CatchtenGroup, PathName, Progress, emit_json, errors_as_json, one_line,
-                      say, seat_policy_flags)
+from .cli_kit import (CatchtenGroup, PathName, Progress, cards_flag, check_force,
+                      check_run_options, emit_json, errors_as_json, given, load_position,
+                      one_line, say, seat_policy_flags)
 from .cli_out import (print_equity_result, print_games_result, print_match_result,
                       print_run, print_simulation_result, warn_small_pilot)
 from .errors import CatchTenError
@@ -131,23 +131,6 @@ def turnup_option(required: bool):
                         help="The turned-up card.")
 
 
-def _given(*names: str) -> list[str]:
-    """The parameters of the running command among ``names`` (their Python names) that the
-    user gave, on the command line or from the environment, as the flags' names without
-    the dashes (``preset`` -> ``rules``, ``variants`` -> ``variant``), for error fields."""
-    ctx = click.get_current_context()
-    flags = {p.name: max(p.opts, key=len).lstrip("-") for p in ctx.command.params}
-    return [flags[n] for n in names
-            if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
-
-
-def _check_force(force: bool, report_dir: str | None) -> None:
-    """``--force`` means something only with ``--report``."""
-    if force and report_dir is None:
-        raise CatchTenError("force", "only with --report", "--force lets --report write "
-                            "into a directory that already holds files")
-
-
 def rules_options(f):
     """The rules options shared by every command that plays."""
     f = click.option("--variant", "-V", "variants", multiple=True, metavar="NAME[=VALUE]",
@@ -209,7 +192,7 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
     dealing, target, tie and revoke rules."""
     rules = make_rules(preset, players, variants, rules_file)
     if switches:
-        for flag in _given("players", "variants", "rules_file"):
+        for flag in given("players", "variants", "rules_file"):
             raise CatchTenError(flag, "not with --switches",
                                 "the switch table lists each switch's default for the preset; "
                                 f"without --switches, catchten rules --{flag} ... shows the "
@@ -271,12 +254,12 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     if games is None and first_dealer is not None:
         raise CatchTenError("first-dealer", "only with --games",
                             "who deals first is a setting of whole games")
-    _check_force(force, report_dir)
+    check_force(force, report_dir)
     if games is not None:
         if out_path or report_dir:
             raise CatchTenError("games", "not with --out/--report",
                                 "--games prints game results only")
-        if _given("deals"):
+        if given("deals"):
             raise CatchTenError("deals", "not with --games",
                                 "--games N plays N whole games, each as many deals as it takes")
         from .games import simulate_games
@@ -360,7 +343,7 @@ def resume_cmd(as_json, progress, run):
         current, why = files_state(rd)
         out = rd.manifest.get("out")
         if current:
-            _check_run_options(**opts)
+            check_run_options(**opts)
             click.echo(f"{run_dir}: the report is already finished and its files in {out} "
                        "are newer than its runs: nothing to run or draw (delete "
                        f"{os.path.join(str(out), 'report.json')} to draw them again)",
@@ -377,7 +360,7 @@ def resume_cmd(as_json, progress, run):
     from .run.resume import resume_run
     done = rd.complete()
     if done:
-        _check_run_options(**opts)
+        check_run_options(**opts)
     bar = Progress(int(rd.manifest["deals"]), "games" if kind == "games" else "deals") \
         if show and not done else None
     try:
@@ -415,16 +398,6 @@ def resume_cmd(as_json, progress, run):
                            progress=say if show else None)
         click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
     return code
-
-
-def _check_run_options(threads, scheduler, workers) -> None:
-    """Refuse bad --threads/--scheduler/--workers of a resume that runs nothing (a run
-    checks them when it starts): bad input is exit 2 either way."""
-    from .run import check_executor_options
-    from .simulate import _check_count
-    if threads is not None:
-        _check_count("threads", threads, 1, 1024)
-    check_executor_options(scheduler, workers)
 
 
 @cli.command("summarize")
@@ -499,10 +472,10 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     fmts = parse_formats(formats)
     main = None
     if from_dir is not None:
-        for flag in _given("preset", "players", "rules_file", "variants"):
+        for flag in given("preset", "players", "rules_file", "variants"):
             raise CatchTenError(flag, "not with --from",
                                 "the rules of the main run are those of the run directory")
-        for flag in _given("policy", "opponents", "seed", "deals", "run_dir"):
+        for flag in given("policy", "opponents", "seed", "deals", "run_dir"):
             raise CatchTenError(flag, "not with --from", "the main run's deals are the run "
                                 "directory's; --sweep-deals sets the sweeps'" if flag == "deals"
                                 else f"the main run's {flag} is the run directory's")
@@ -616,42 +589,6 @@ position_options = options(
                       "turn-up: give --trump instead of --turnup)."))
 
 
-def _cards_flag(text):
-    return [] if text is None else text.replace(",", " ").split()
-
-
-def _load_position(path, preset, players, rules_file, variants, dealer, seat, hand, turnup,
-                   play, score, dead, trump=None):
-    from .position import Position
-    flags = any(x is not None for x in (dealer, seat, hand, turnup, play, score, dead, trump))
-    if path is not None:
-        if flags:
-            raise CatchTenError("position", "file and flags",
-                                "give POSITION.json or the position flags, not both")
-        # the file carries its own rules: a rules flag beside it would be ignored
-        for flag in _given("preset", "players", "rules_file", "variants"):
-            raise CatchTenError(flag, "file and flags",
-                                f"--{flag}: the position file gives the rules (its "
-                                "rules, players and variants); leave the flag out")
-        return Position.from_json(path)   # "-": standard input
-    rules = make_rules(preset, players, variants, rules_file)
-    # the turn-up, or the declared trump: which one the rules need is the position's check
-    # (Rules.deal_trump: "turnup: missing", or "trump: missing" with dealer_declares)
-    for name, v in (("dealer", dealer), ("seat", seat), ("hand", hand)):
-        if v is None:
-            raise CatchTenError(name, "missing", f"--{name} is required (or give POSITION.json)")
-    data = {"dealer": dealer, "seat": seat, "hand": _cards_flag(hand), "turnup": turnup,
-            "play": _cards_flag(play), "dead": _cards_flag(dead), "trump": trump}
-    if score is not None:
-        words = score.replace(",", " ").split()
-        if not all(re.fullmatch(r"-?[0-9]+", w) for w in words):    # plain ASCII digits
-            raise CatchTenError("score", "bad score",
-                                f"{json.dumps(score, ensure_ascii=False)}: whole numbers, "
-                                "one per side, e.g. --score \"30 28\"")
-        data["score"] = [int(w) for w in words]
-    return Position.from_dict(data, rules)
-
-
 @cli.command("advise")
 @click.argument("position", required=False, type=PathName(dir_okay=False, allow_dash=True))
 @rules_options
@@ -716,7 +653,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     bar = Progress(samples, "samples") if show and not as_json else None
     try:
         with errors_as_json(as_json):
-            pos = _load_position(position, preset, players, rules_file, variants, dealer,
+            pos = load_position(position, preset, players, rules_file, variants, dealer,
                                  seat, hand, turnup, play, score, dead, trump)
             res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                          samples=samples, time_limit=time_limit, seed=seed, threads=threads,
@@ -774,9 +711,9 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
                 dealer = n - 1
             if seat is None:
                 seat = (dealer + 1) % n if isinstance(dealer, int) and 0 <= dealer < n else 0
-            res = odds(rules, parse_cards(_cards_flag(hand), "hand"),
+            res = odds(rules, parse_cards(cards_flag(hand), "hand"),
                        parse_card(turnup, "turnup"), seat=seat, dealer=dealer,
-                       dead=parse_cards(_cards_flag(dead), "dead"), policy=policy,
+                       dead=parse_cards(cards_flag(dead), "dead"), policy=policy,
                        opponents=opponents, n_deals=deals, seed=seed, threads=threads,
                        progress=bar.update if bar is not None else None)
     finally:
@@ -839,7 +776,7 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
     try:
         with errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
-            _check_force(force, report_dir)
+            check_force(force, report_dir)
             if report_dir is not None:
                 from .report import prepare_out_dir
                 prepare_out_dir(report_dir, force, "report")

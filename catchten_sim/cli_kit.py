@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from contextlib import contextmanager
@@ -211,3 +212,67 @@ def seat_policy_flags(items: Any) -> dict[int, str]:
                                 f"seat {int(seat)}: {overrides[int(seat)]} and {pol}")
         overrides[int(seat)] = pol
     return overrides
+
+
+def given(*names: str) -> list[str]:
+    """The parameters of the running command among ``names`` (their Python names) that the
+    user gave, on the command line or from the environment, as the flags' names without
+    the dashes (``preset`` -> ``rules``, ``variants`` -> ``variant``), for error fields."""
+    ctx = click.get_current_context()
+    flags = {p.name: max(p.opts, key=len).lstrip("-") for p in ctx.command.params}
+    return [flags[n] for n in names
+            if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
+
+
+def check_force(force: bool, report_dir: str | None) -> None:
+    """``--force`` means something only with ``--report``."""
+    if force and report_dir is None:
+        raise CatchTenError("force", "only with --report", "--force lets --report write "
+                            "into a directory that already holds files")
+
+
+def check_run_options(threads, scheduler, workers) -> None:
+    """Refuse bad --threads/--scheduler/--workers of a resume that runs nothing (a run
+    checks them when it starts): bad input is exit 2 either way."""
+    from .run import check_executor_options
+    from .simulate import _check_count
+    if threads is not None:
+        _check_count("threads", threads, 1, 1024)
+    check_executor_options(scheduler, workers)
+
+
+def cards_flag(text):
+    return [] if text is None else text.replace(",", " ").split()
+
+
+def load_position(path, preset, players, rules_file, variants, dealer, seat, hand, turnup,
+                   play, score, dead, trump=None):
+    from .position import Position
+    flags = any(x is not None for x in (dealer, seat, hand, turnup, play, score, dead, trump))
+    if path is not None:
+        if flags:
+            raise CatchTenError("position", "file and flags",
+                                "give POSITION.json or the position flags, not both")
+        # the file carries its own rules: a rules flag beside it would be ignored
+        for flag in given("preset", "players", "rules_file", "variants"):
+            raise CatchTenError(flag, "file and flags",
+                                f"--{flag}: the position file gives the rules (its "
+                                "rules, players and variants); leave the flag out")
+        return Position.from_json(path)   # "-": standard input
+    from .rules import Rules
+    rules = Rules.from_options(preset, players, variants, rules_file)
+    # the turn-up, or the declared trump: which one the rules need is the position's check
+    # (Rules.deal_trump: "turnup: missing", or "trump: missing" with dealer_declares)
+    for name, v in (("dealer", dealer), ("seat", seat), ("hand", hand)):
+        if v is None:
+            raise CatchTenError(name, "missing", f"--{name} is required (or give POSITION.json)")
+    data = {"dealer": dealer, "seat": seat, "hand": cards_flag(hand), "turnup": turnup,
+            "play": cards_flag(play), "dead": cards_flag(dead), "trump": trump}
+    if score is not None:
+        words = score.replace(",", " ").split()
+        if not all(re.fullmatch(r"-?[0-9]+", w) for w in words):    # plain ASCII digits
+            raise CatchTenError("score", "bad score",
+                                f"{json.dumps(score, ensure_ascii=False)}: whole numbers, "
+                                "one per side, e.g. --score \"30 28\"")
+        data["score"] = [int(w) for w in words]
+    return Position.from_dict(data, rules)
