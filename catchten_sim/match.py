@@ -551,19 +551,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     pilot = _check_count("pilot", pilot, 0, 10 ** 7)
     if threads is not None:
         threads = _check_count("threads", threads, 1, 1024)
-    if time_limit is not None and (isinstance(time_limit, bool) or
-                                   not isinstance(time_limit, (int, float)) or
-                                   not 0 < time_limit < math.inf):
-        raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
-    if precision is not None and (isinstance(precision, bool) or
-                                  not isinstance(precision, (int, float)) or
-                                  not 0 < precision < math.inf):
-        raise CatchTenError("precision", "out of range",
-                            f"precision={precision!r} (points per deal > 0)")
-    if precision is not None and not stop_early:
-        raise CatchTenError("precision", "needs the early looks",
-                            "without them the match plays every deal; drop "
-                            "--no-early-stop, or --precision")
+    _check_stops(time_limit, precision, stop_early)
     n = rules.players
     total_rounds = -(-deals // n)
     pilot_rounds = -(-pilot // n)
@@ -590,48 +578,17 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
             "plan": {"chunks": len(edges) - 1, "ends": "every look of the stopping rule "
                      "and every chunk rounds of players deals"},
             **({"outputs": outputs} if outputs else {})})
-    sums = _Sums(K_)
-    history: list[dict] = []
-    state: dict[str, Any] = {"next": 0, "stop": None}
-    pending: dict[int, tuple] = {}
-
-    def fold(c: runner.Chunk, part: tuple) -> None:
-        # the rounds are summed in plan order (chunks that come early wait), and the
-        # stopping rule looks at the ends of the same chunks as ever
-        pending[c.index] = part
-        while state["stop"] is None and state["next"] in pending:
-            x, cv, w = pending.pop(state["next"])
-            sums.add(x, (x - cv * beta).mean(axis=1), w)
-            state["next"] += 1
-            done = sums.n
-            if plan.is_look(done) or done >= total_rounds:
-                mu, se = sums.mean_se("y")
-                lo, hi = normal_interval(mu, se, plan.t_at(done))
-                history.append({"deals": done * n, "mean": mu, "lo": lo, "hi": hi})
-                # with --precision the run goes on until the half-width (a separated
-                # interval alone does not stop it); without, until it excludes 0
-                if done < total_rounds:
-                    if precision is not None:
-                        if (hi - lo) / 2 <= precision:
-                            state["stop"] = "precision"
-                    elif verdict(lo, hi, 0.0) == "separated":
-                        state["stop"] = "separated"
-
-    def stop_now() -> bool:
-        if state["stop"] is None and time_limit is not None and sums.n < total_rounds \
-                and clock.working() >= time_limit:      # the one-time compile not counted
-            state["stop"] = "time"
-        return state["stop"] is not None
-
+    looks = _Looks(plan, total_rounds, n, _Sums(K_), precision, time_limit, clock)
+    sums, history = looks.sums, looks.history
     executor = None if rd is not None and not rd.compute else \
         _executor(task, threads, scheduler, workers)
     try:
         # the pilot: its own deal numbers, fitted before any match deal is played (kept in
         # the run directory, so a summary runs nothing)
-        beta = _pilot_beta(rules, pa, pb, seed, pilot_rounds, used, executor, rd)
-        out = runner.run(task, edges, executor or runner.NoRun(), fold, run_dir=rd,
+        beta = looks.beta = _pilot_beta(rules, pa, pb, seed, pilot_rounds, used, executor, rd)
+        out = runner.run(task, edges, executor or runner.NoRun(), looks.fold, run_dir=rd,
                          progress=(lambda d, t: progress(d * n, t * n)) if progress else None,
-                         stop=stop_now)
+                         stop=looks.stop_now)
     finally:
         if executor is not None:
             executor.close()
@@ -639,7 +596,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
         if rd is not None and not rd.compute:
             raise CatchTenError("run-dir", "no finished chunk yet", str(rd.path))
         raise KeyboardInterrupt
-    stop = state["stop"] or ("interrupted" if out.interrupted else
+    stop = looks.stop or ("interrupted" if out.interrupted else
                              "deals" if sums.n >= total_rounds else "unfinished")
     # the deals ran out: "deals", whatever the half-width then (the text and JSON show it)
     z = plan.t_at(sums.n)                  # nan below 2 rounds: no interval
@@ -661,6 +618,70 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
                        seatings(rules), stop, z, elapsed,
                        out.threads if executor is not None else 0, history,
                        0.0 if summary is not None else clock.compile_s(elapsed))
+
+
+def _check_stops(time_limit: Any, precision: Any, stop_early: bool) -> None:
+    """Refuse a bad ``time_limit`` or ``precision`` of :func:`match` (one line)."""
+    if time_limit is not None and (isinstance(time_limit, bool) or
+                                   not isinstance(time_limit, (int, float)) or
+                                   not 0 < time_limit < math.inf):
+        raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
+    if precision is not None and (isinstance(precision, bool) or
+                                  not isinstance(precision, (int, float)) or
+                                  not 0 < precision < math.inf):
+        raise CatchTenError("precision", "out of range",
+                            f"precision={precision!r} (points per deal > 0)")
+    if precision is not None and not stop_early:
+        raise CatchTenError("precision", "needs the early looks",
+                            "without them the match plays every deal; drop "
+                            "--no-early-stop, or --precision")
+
+
+class _Looks:
+    """The fold of a match's chunks and its stopping rule (:func:`match`): rounds summed
+    in plan order (chunks that come early wait), and a look at the ends of the same chunks
+    as ever; ``stop`` says why the match stopped early (``precision``, ``separated``,
+    ``time``), ``history`` holds each look's interval. ``beta`` (the control-variate
+    coefficients) is set once the pilot is fitted, before the first chunk."""
+
+    def __init__(self, plan: LookPlan, total_rounds: int, n: int, sums: _Sums,
+                 precision: float | None, time_limit: float | None,
+                 clock: compile_notice.Stopwatch) -> None:
+        self.plan, self.total_rounds, self.n, self.sums = plan, total_rounds, n, sums
+        self.precision, self.time_limit, self.clock = precision, time_limit, clock
+        self.history: list[dict] = []
+        self.stop: str | None = None
+        self.beta: Any = None
+        self._next = 0
+        self._pending: dict[int, tuple] = {}
+
+    def fold(self, c: runner.Chunk, part: tuple) -> None:
+        sums, plan, total_rounds = self.sums, self.plan, self.total_rounds
+        self._pending[c.index] = part
+        while self.stop is None and self._next in self._pending:
+            x, cv, w = self._pending.pop(self._next)
+            sums.add(x, (x - cv * self.beta).mean(axis=1), w)
+            self._next += 1
+            done = sums.n
+            if plan.is_look(done) or done >= total_rounds:
+                mu, se = sums.mean_se("y")
+                lo, hi = normal_interval(mu, se, plan.t_at(done))
+                self.history.append({"deals": done * self.n, "mean": mu, "lo": lo, "hi": hi})
+                # with --precision the run goes on until the half-width (a separated
+                # interval alone does not stop it); without, until it excludes 0
+                if done < total_rounds:
+                    if self.precision is not None:
+                        if (hi - lo) / 2 <= self.precision:
+                            self.stop = "precision"
+                    elif verdict(lo, hi, 0.0) == "separated":
+                        self.stop = "separated"
+
+    def stop_now(self) -> bool:
+        if self.stop is None and self.time_limit is not None \
+                and self.sums.n < self.total_rounds \
+                and self.clock.working() >= self.time_limit:  # the one-time compile not counted
+            self.stop = "time"
+        return self.stop is not None
 
 
 def _clip01(x: float) -> float:

@@ -119,7 +119,7 @@ def test_dd_on_the_run_engine_keeps_one_solver_per_thread_across_evaluators():
     threads, each thread's Solver (and transposition table) kept across batches and
     across evaluators sharing the executor (a pimc player's decisions); the values are
     those of one thread."""
-    from catchten_sim import runner
+    from catchten_sim import run as runner
     pos, _ = cut_position(Rules("foster", 4), 7, 22, "heuristic")
     info = pos.info()
     cands = legal_cards(info)
@@ -412,9 +412,9 @@ def test_ctrl_c_before_the_first_batch_says_nothing_finished(monkeypatch, capsys
         raise KeyboardInterrupt
 
     monkeypatch.setattr(adv, "advise", interrupted)
-    from catchten_sim import runner
+    from catchten_sim.run import dirs
     # an earlier command of this process used a run directory: not this one's
-    monkeypatch.setattr(runner, "LAST_RUN_DIR", CASES)
+    monkeypatch.setattr(dirs, "LAST_RUN_DIR", CASES)
     for extra in ([], ["--json"]):
         with pytest.raises(SystemExit) as e:
             cli.main(["advise", str(CASES / "foster4_left3_lead_01.json"), *extra])
@@ -428,7 +428,7 @@ def test_small_intervals_never_print_as_zero():
     """A share or a difference that is not 0 never prints as 0 ([0.00, 0.00]): more
     digits, then a bound."""
     from catchten_sim.advise import Estimate
-    from catchten_sim.report_advise import _fx, _iv
+    from catchten_sim.text import _fx, _iv
     assert _fx(0.0, 2) == "0.00" and _fx(1.234, 2) == "1.23"
     assert _fx(0.004, 2) == "0.004" and _fx(0.0004, 2) == "0.0004"
     assert _fx(4e-5, 2) == "<0.0001" and _fx(-4e-5, 2) == "-<0.0001"

@@ -102,7 +102,7 @@ def _width_ok(text: str) -> None:
 
 
 def test_headline_table_fits_80_columns():
-    from catchten_sim.report_text import print_simulation
+    from catchten_sim.text import print_simulation
     from catchten_sim.simulate import simulate
     for rules, n in ((Rules("foster", 4), 3000), (Rules("foster", 8), 3000),
                      (Rules("foster", 4), 1)):
@@ -114,7 +114,7 @@ def test_headline_table_fits_80_columns():
 
 def test_advise_tables_fit_80_columns():
     from catchten_sim.advise import advise
-    from catchten_sim.report_advise import print_advice
+    from catchten_sim.text import print_advice
     for f in ("position-lead.json", "position-score.json"):
         con = Console(width=80, record=True, highlight=False)
         print_advice(advise(EXAMPLES / f, samples=200, seed=1, time_limit=None), con)
