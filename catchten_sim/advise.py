@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -60,19 +60,19 @@ from ._lazy import pandas as pd
 if TYPE_CHECKING:
     import pandas
 
-from ._kernels import engine as K
 from ._kernels import rollout as KR
 from .aggregate import (FIRST_LOOK, Z95, LookPlan, mean_se, normal_interval, paired_diff,
                         verdict, wilson)
 from .cards import Card, cards_of_mask, format_card
 from .determinize import Sampler
 from .errors import CatchTenError
-from .policies import Policy
+from .equity import game_equity_hook
+from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
+from .pimc import PimcRolloutEvaluator
+from .policies import Policy, Seating
 from .position import InfoSet, Position
 from .rules import NO_TRUMPS, Rules
-from . import runner
-from .simulate import _check_count, max_threads
-from .state import card_points
+from .checks import check_count, check_seed, check_threads, max_threads
 
 MEASURES = ("points", "diff", "ten_ours", "caught_by_us", "caught_by_them", "card_points")
 PROPORTIONS = ("ten_ours", "caught_by_us", "caught_by_them")
@@ -93,169 +93,16 @@ STOP_REASONS = {
 #: --time; 20,000 (the default --samples) never costs more than the sampled run it
 #: replaces. Heuristic rollouts of every card run at several 100,000 deals/s: 100,000.
 EXACT_MAX = {"dd": 20_000, "rollout": 100_000}
-ROLLOUT_SALT = 0xD1B54A32D192ED03
 FIRST_BATCH = FIRST_LOOK
 DEFAULT_MARGIN = {"diff": 0.25, "points": 0.25, "p_win": 0.01}   # practical margin
 MAX_BATCH = 8192
 MAX_SAMPLES = 50_000_000
 
 
-# ------------------------------------------------------------------------ legal cards
-def legal_cards(info: InfoSet) -> list[int]:
-    """The cards the player to move may play (docs/rules.md §1, §3, §7.6), ascending:
-    :meth:`catchten_sim.state.PlayState.legal_cards` of the position's play so far."""
-    if info.state is None:
-        raise CatchTenError("position", "no play state", "an InfoSet built without its play")
-    return info.state.legal_cards()
-
-
-# ------------------------------------------------------------------------ evaluators
-class Evaluator(Protocol):
-    """Maps full deals to outcome rows; the interface every evaluator implements.
-
-    ``evaluate(hands, first)``: ``hands`` int64 (m, n_sets, n) determinizations (the
-    cards each seat holds now and in later sets), ``first`` the number of the batch's
-    first sample (for reproducible random streams). Returns int16 (m, n_cand,
-    ``rollout.n_out_cols(n_sides)``): the Ten's taker and holder side and each side's
-    honours, cards, card points and total for the whole hand (columns ``rollout.R_*``).
-    """
-
-    name: str
-
-    def evaluate(self, hands: np.ndarray, first: int) -> np.ndarray: ...
-
-
-class _Resume:
-    """The kernel view of an information set: the state to resume play from."""
-
-    def __init__(self, info: InfoSet) -> None:
-        r = info.rules
-        self.info = info
-        self.t = r.tables()
-        n = r.players
-        owner = np.full(52, -1, dtype=np.int64)
-        for s in range(n):
-            for c in cards_of_mask(info.played_by[s]):
-                owner[c] = s
-        self.owner_known = owner
-        tm0 = 0
-        for _, c in info.trick:
-            tm0 |= 1 << c
-        led0 = info.trick[0][1] // 13 if info.trick else 0
-        leads = list(info.trump_leads)
-        if info.trick and info.trump < NO_TRUMPS and led0 == info.trump:
-            leads[r.side_of(info.leader)] -= 1       # counted when the trick ends
-        self.trump_leads0 = np.array(leads, dtype=np.int64)
-        self.start = (np.int64(info.trick_index), np.int64(info.leader),
-                      np.int64(len(info.trick)), np.int64(tm0), np.int64(led0),
-                      np.int64(info.played & ~tm0),
-                      np.int64(-1 if info.ten_taker is None else info.ten_taker))
-        units = r.n_sets if r.per_set_scoring else 1
-        self.cap_mask0 = (np.array(info.cap_masks, dtype=np.int64).reshape(units, r.n_sides)
-                          if info.cap_masks else np.zeros((units, r.n_sides), dtype=np.int64))
-        self.turnup = -1 if info.turnup is None else int(info.turnup)
-
-
-@dataclass
-class RolloutEvaluator:
-    """Play each candidate, then let ``policies`` (one id per seat) play the deal out.
-
-    Every candidate of sample ``i`` uses the random stream ``(seed, i)``. Samples are
-    split over ``threads`` (the result does not depend on the split).
-    """
-
-    info: InfoSet
-    candidates: Sequence[int]
-    policies: Sequence[Policy]
-    seed: int = 1
-    threads: int = 1
-    name: str = "rollout"
-
-    def __post_init__(self) -> None:
-        self._rs = _Resume(self.info)
-        # the rollouts' streams must not be the sampler's (same seed, same sample number):
-        # a separate key, else the play would be correlated with the deal drawn
-        self._play_seed = (int(self.seed) ^ ROLLOUT_SALT) & (2 ** 64 - 1)
-        self._cands = np.array(list(self.candidates), dtype=np.int64)
-        from .pimc import kernel_policies
-        self._pols = kernel_policies(self.policies, "advise's rollouts")
-        rs = self._rs
-        self._job = KR.RolloutJob(rs.owner_known, rs.cap_mask0, rs.trump_leads0, rs.start,
-                                  np.int64(self.info.seat), np.int64(self.info.dealer),
-                                  np.int64(self.info.trump), np.int64(rs.turnup), self._pols,
-                                  np.uint64(self._play_seed))
-        n_tricks = self.info.rules.n_sets * self.info.rules.set_size
-        n = self.info.rules.players
-        self._nolog = (np.zeros(1, dtype=np.int64), np.zeros((1, n), dtype=np.int64),
-                       np.zeros(1, dtype=np.int64))
-        self._n_tricks = n_tricks
-        # the run engine's executor (threads, or inline for one); a batch of samples is
-        # one chunk, split over the threads, each with its own work area kept across batches
-        self._executor = runner.make_executor(max(1, self.threads))
-        self._task = _RolloutBatch(self)
-
-    def close(self) -> None:
-        if self._executor is not None:
-            self._executor.close()
-            self._executor = None
-
-    def _run(self, hands, first, out, scr, cands, do_log=False, logs=None):
-        KR.rollout_chunk(self._rs.t, scr, self._job, hands, cands, np.int64(first), out,
-                         do_log, logs if logs is not None else self._nolog)
-
-    def evaluate(self, hands: np.ndarray, first: int) -> np.ndarray:
-        m = hands.shape[0]
-        r = self.info.rules
-        out = np.zeros((m, len(self._cands), KR.n_out_cols(r.n_sides)), dtype=np.int16)
-        task = self._task
-        task.hands, task.first, task.out = hands, first, out
-        try:
-            runner.run_batch(self._executor, task, m, first)
-        finally:
-            task.hands = task.out = None
-        return out
-
-    def line(self, hands: np.ndarray, index: int, card: int) -> tuple[np.ndarray, ...]:
-        """Play one determinization (``hands`` (1, n_sets, n), sample number ``index``)
-        after ``card`` with the play logged: ``(leaders, cards (tricks, n), winners,
-        outcome row)``."""
-        n = self.info.rules.players
-        logs = (np.full(self._n_tricks, -1, dtype=np.int64),
-                np.full((self._n_tricks, n), -1, dtype=np.int64),
-                np.full(self._n_tricks, -1, dtype=np.int64))
-        out = np.zeros((1, 1, KR.n_out_cols(self.info.rules.n_sides)), dtype=np.int16)
-        self._run(np.ascontiguousarray(hands), index, out, K.scratch(self._rs.t),
-                  np.array([card], dtype=np.int64), True, logs)
-        return logs[0], logs[1], logs[2], out[0, 0]
-
-
-class _RolloutBatch:
-    """A batch of rollouts as a run-engine task: samples ``first … first+count-1`` of the
-    batch in ``hands`` (sample numbers from ``first``) written into ``out``."""
-
-    def __init__(self, ev: RolloutEvaluator) -> None:
-        self.ev = ev
-        self.key = f"rollout-{id(ev)}"
-        self.hands: Any = None
-        self.out: Any = None
-        self.first = 0
-
-    def scratch(self) -> Any:
-        return K.scratch(self.ev._rs.t)
-
-    def run(self, first: int, count: int, scr: Any) -> None:
-        a = first - self.first
-        self.ev._run(self.hands[a:a + count], first, self.out[a:a + count], scr,
-                     self.ev._cands)
-
-    def combine(self, parts: list) -> None:
-        return None
-
-
 def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
                    policies: Sequence[Policy], seed: int, threads: int) -> Evaluator:
     """The evaluator called ``name``: ``rollout`` (policies play the deal out) or ``dd``
-    (every deal solved double-dummy, :class:`catchten_sim.dd.DoubleDummyEvaluator`).
+    (every deal solved double-dummy, :class:`catchten_sim.evaluators.DoubleDummyEvaluator`).
 
     Raises
     ------
@@ -264,91 +111,13 @@ def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
     """
     key = str(name).strip().lower()
     if key == "rollout":
-        from .pimc import PimcRolloutEvaluator, is_pimc
-        if any(is_pimc(p) for p in policies):     # slow, but allowed (issue 10)
+        if Seating.of(policies).any_driven:     # slow, but allowed (issue 10)
             return PimcRolloutEvaluator(info, candidates, policies, seed, threads)
         return RolloutEvaluator(info, candidates, policies, seed, threads)
     if key == "dd":
-        from .dd import DoubleDummyEvaluator
         return DoubleDummyEvaluator(info, candidates, seed=seed,  # type: ignore[return-value]
                                     threads=threads)   # (duck-typed: has measures())
     raise CatchTenError("evaluator", "unknown evaluator", f"{name!r}; known: rollout, dd")
-
-
-# ------------------------------------------------------------------------ game equity
-EQUITY_HANDS = 200_000        # simulated deals behind the game-equity table advise builds
-_EQUITY_CACHE: dict = {}
-
-
-def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
-                     n_hands: int = EQUITY_HANDS,
-                     progress: Callable[[int, int], None] | None = None,
-                     time_limit: float | None = None
-                     ) -> tuple[Callable[[np.ndarray], np.ndarray] | None, str]:
-    """``(fn, why)``: ``fn`` maps outcome rows (…, ``rollout.n_out_cols``) to each side's
-    P(winning the game) (float (…, n_sides)), or None with ``why`` it is not available.
-
-    Uses issue 5's game-equity table (:func:`catchten_sim.games.equity_table`, built once
-    per rules and policies from ``n_hands`` simulated deals, cached in memory and on disk
-    by :func:`catchten_sim.games.cached_equity_table`; a build that would take longer than
-    ``time_limit`` seconds stops sampling early and uses the deals it has, saying so in
-    ``why``; ``progress(done, total)`` is called while it builds): P(win) after this
-    scoring unit = the table's ``p_win_after(score before the unit, the unit's count-out
-    steps, dealer, set)``, which is exact when the unit decides the game and the table's
-    value of the next state otherwise. With per-set scoring the unit is the current set
-    (the points of the earlier sets of this hand are added to ``score`` first).
-    Not available: no ``score``; ``game_at_once`` (needs the order of the tricks); rules the
-    table does not support (four or more sides).
-    """
-    r = info.rules
-    if info.score is None:
-        return None, "P(win) needs the game score (score)"
-    if r.game_at_once:
-        return None, "P(win) not available with game_at_once"
-    try:
-        from .games import cached_equity_table
-    except ImportError:                       # pragma: no cover - issue 5 not merged
-        return None, "P(win) not available: no game-equity table"
-    from .pimc import is_pimc
-    if any(is_pimc(p) for p in policies):
-        return None, "P(win) not available with pimc rollouts (no game-equity table for pimc)"
-    key = (repr(sorted(r.to_dict().items(), key=str)), tuple(int(p) for p in policies), n_hands)
-    table = _EQUITY_CACHE.get(key)
-    why = ""
-    if table is None:
-        try:
-            table = cached_equity_table(r, tuple(policies), n_hands=n_hands, seed=1,
-                                        progress=progress, time_limit=time_limit)
-        except CatchTenError as exc:
-            return None, f"P(win) not available: {exc.line()}"
-        if table.stopped == "interrupted":      # Ctrl-C while building: nothing to advise yet
-            raise KeyboardInterrupt
-        if table.n_hands < n_hands:
-            why = (f"P(win) from a game-equity table of {table.n_hands:,} deals (of "
-                   f"{n_hands:,}: the --time limit); run `catchten equity` with these rules "
-                   f"and --hands {n_hands} once to cache the full table")
-        else:
-            _EQUITY_CACHE[key] = table
-    unit = info.set_index if r.per_set_scoring else 0
-    before = list(info.score)
-    for u in range(unit):                     # earlier sets of this hand, already scored
-        for sd in range(r.n_sides):
-            before[sd] += info.cap_honours[u][sd] + card_points(r, info.cap_cards[u][sd])
-    if max(before) >= table.target:
-        return None, "P(win) not available: the game was decided before this set"
-    ns = r.n_sides
-    base = KR.N_R_FIXED + ns * KR.R_PER_SIDE
-    dealer = info.dealer
-
-    def fn(rows: np.ndarray) -> np.ndarray:
-        st = np.ascontiguousarray(rows[..., base:base + ns * KR.N_STEPS]).reshape(
-            -1, ns * KR.N_STEPS)
-        uniq, inv = np.unique(st, axis=0, return_inverse=True)
-        vals = np.array([table.p_win_after(before, u.reshape(ns, KR.N_STEPS).T, dealer, unit)
-                         for u in uniq], dtype=np.float64)
-        return vals[inv.reshape(-1)].reshape(rows.shape[:-1] + (ns,))
-
-    return fn, why
 
 
 # ------------------------------------------------------------------------ statistics
@@ -736,10 +505,10 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         Bad counts, an unknown policy/evaluator/objective, or no legal card.
     """
     position = as_position(position)
-    samples = _check_count("samples", samples, 1, MAX_SAMPLES)
-    seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
+    samples = check_count("samples", samples, 1, MAX_SAMPLES)
+    seed = check_seed(seed)
     if threads is not None:
-        threads = _check_count("threads", threads, 1, 1024)
+        threads = check_threads(threads)
     if time_limit is not None and not (isinstance(time_limit, (int, float))
                                        and time_limit > 0):
         raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
@@ -781,16 +550,16 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             not 0 <= margin < math.inf:
         raise CatchTenError("margin", "out of range", f"margin={margin!r} (allowed: 0 or more)")
     margin = float(margin)
-    min_samples = _check_count("min_samples", min_samples, 1, MAX_SAMPLES)
+    min_samples = check_count("min_samples", min_samples, 1, MAX_SAMPLES)
     used = max_threads() if threads is None else threads
     sampler = Sampler(info)
-    from .pimc import is_pimc
-    with_pimc = any(is_pimc(p) for p in pols)
+    seating = Seating.of(pols)
+    with_pimc = seating.any_driven
     if exact_max is None:
         exact_max = EXACT_MAX.get(ev_key, 0)
         if with_pimc:               # pimc rollouts: enumerate no more deals than asked
             exact_max = min(exact_max, samples)
-    exact_max = _check_count("exact_max", exact_max, 0, 10 ** 9)
+    exact_max = check_count("exact_max", exact_max, 0, 10 ** 9)
     exact = sampler.can_enumerate(exact_max)
     ev = make_evaluator(evaluator, info, cands, pols, seed, used)
     names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
@@ -873,8 +642,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     # exact: the deals carry no sampling error; the evaluation none either unless a
     # random policy plays in the rollouts (then the rollouts' error remains)
     # (pimc rollouts sample their own deals at every decision: a random policy too)
-    no_error = exact_done and (ev_key == "dd" or all(p != Policy.RANDOM and not is_pimc(p)
-                                                     for p in pols))
+    no_error = exact_done and (ev_key == "dd" or not with_pimc and all(
+        p != Policy.RANDOM for p in pols))
     if stop == "single":          # nothing was decided from the data: one look
         plan = LookPlan(done, early=False)
     z = 0.0 if no_error else plan.z_at(done)
@@ -1082,7 +851,7 @@ def explain(advice: Advice, n_deals: int = 3, *, card: object = None) -> list[di
         Field ``explain``: ``n_deals`` not a whole number from 1 to :data:`MAX_EXPLAIN`.
     """
     from .cards import parse_card
-    n_deals = _check_count("explain", n_deals, 1, MAX_EXPLAIN)
+    n_deals = check_count("explain", n_deals, 1, MAX_EXPLAIN)
     pos = advice.position
     info = pos.info()
     r = pos.rules
@@ -1111,166 +880,3 @@ def explain(advice: Advice, n_deals: int = 3, *, card: object = None) -> list[di
         deals.append({"sample": i, "hands": held, "tricks": tricks, "totals": totals})
     ev.close()
     return deals
-
-
-# ------------------------------------------------------------------------ odds
-@dataclass(frozen=True)
-class Odds:
-    """The odds of a hand at the deal, before any card is played (frozen).
-
-    Attributes
-    ----------
-    info : InfoSet (the observer's view at the deal)
-    n_deals : int, determinizations played out
-    points : Estimate, our side's hand points; distribution : dict points -> proportion
-    card_points : Estimate; ten_ours : Estimate (proportion, Wilson)
-    ten_lost : Estimate or None, P(we lose our Ten | our side was dealt it)
-    ten_holder_ours : Estimate, P(our side was dealt the Ten)
-    diff : Estimate, our points minus the best opposing side's
-    """
-
-    info: InfoSet
-    policies: tuple[Policy, ...]
-    seed: int
-    n_deals: int
-    points: Estimate
-    diff: Estimate
-    card_points: Estimate
-    ten_ours: Estimate
-    ten_holder_ours: Estimate
-    ten_lost: Estimate | None
-    distribution: dict[int, float] = field(default_factory=dict)
-    elapsed_s: float = 0.0
-    requested: int = 0
-    partial: bool = False
-    #: every consistent deal was played once (few enough: at most ``exact_max``)
-    exact: bool = False
-    #: seconds of ``elapsed_s`` spent compiling the engine's kernels (a cold numba cache)
-    compile_s: float = 0.0
-
-    def to_frame(self) -> pandas.DataFrame:
-        """The distribution of our side's hand points: ``points``, ``p``, ``cum_p``."""
-        pts = sorted(self.distribution)
-        p = [self.distribution[k] for k in pts]
-        return pd.DataFrame({"points": pts, "p": p, "cum_p": np.cumsum(p)}).set_index("points")
-
-    def to_dict(self) -> dict[str, Any]:
-        info = self.info
-        r = info.rules
-        return {
-            "kind": "odds", "rules": r.to_dict(), "seat": info.seat, "dealer": info.dealer,
-            "side": r.side_of(info.seat),
-            "hand": [format_card(c) for c in cards_of_mask(info.my_hand)],
-            "turnup": None if info.turnup is None else format_card(info.turnup),
-            "policies": [p.label for p in self.policies], "seed": self.seed,
-            "deals": self.n_deals, "points": self.points.to_dict(),
-            "diff": self.diff.to_dict(), "card_points": self.card_points.to_dict(),
-            "ten_ours": self.ten_ours.to_dict(),
-            "ten_dealt_to_us": self.ten_holder_ours.to_dict(),
-            "ten_lost_when_ours": None if self.ten_lost is None else self.ten_lost.to_dict(),
-            "distribution": {str(k): _r(v, 6) for k, v in sorted(self.distribution.items())},
-            "elapsed_s": round(self.elapsed_s, 3),
-            "compile_s": round(self.compile_s, 3),
-            "requested_deals": self.requested or self.n_deals,
-            "partial": self.partial,
-            "exact": self.exact,
-            "intervals": ("exact: every consistent deal played once" if self.exact else
-                          "95%, fixed sample size (odds does not stop early)"),
-        }
-
-
-def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: int,
-         dealer: int, dead: Sequence[object] | str = (), policy: object = "heuristic",
-         opponents: object = None, n_deals: int = 20_000, seed: int = 1,
-         threads: int | None = None, exact_max: int | None = None,
-         progress: Callable[[int, int], None] | None = None) -> Odds:
-    """The odds of ``hand`` (the observer's cards at the deal; with sets, the first set)
-    for seat ``seat`` with ``dealer`` dealing and ``turnup`` turned: deals consistent with
-    them are drawn uniformly and played out from the first lead by the policies.
-    It always plays ``n_deals`` (no early stop), so its intervals are the fixed-sample
-    95% ones. Ctrl-C returns the deals finished so far (``partial=True``) when at least
-    one batch finished; ``progress(done, total)`` is called after every batch.
-    When the deals consistent with the hand are at most ``exact_max`` (default
-    ``EXACT_MAX["rollout"]``; 0: never) every one is played once instead (``exact``).
-
-    ``hand`` and ``dead`` are cards as text (``"JS AS 9S"`` or ``["JS", "AS"]``), card
-    indices or :class:`Card`; ``turnup`` one card the same way.
-
-    Raises
-    ------
-    PositionError, CatchTenError
-        Inconsistent hand/turn-up/dead cards, bad counts.
-    """
-    from .cards import parse_cards
-    from .position import deal_info
-    if not isinstance(rules, Rules):
-        raise CatchTenError("rules", "not a Rules object",
-                            f"{rules!r}: pass Rules(preset, players, variants), "
-                            "e.g. Rules('foster', 4)")
-    hand = parse_cards(hand, "hand")
-    dead = parse_cards(dead, "dead")
-    turnup = Card(turnup).idx if turnup is not None else turnup
-    n_deals = _check_count("deals", n_deals, 1, MAX_SAMPLES)
-    seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
-    info = deal_info(rules, dealer=dealer, seat=seat, hand=hand, turnup=turnup, dead=dead)
-    pols = _policies(rules, policy, opponents, seat)
-    used = max_threads() if threads is None else _check_count("threads", threads, 1, 1024)
-    sampler = Sampler(info)
-    if exact_max is None:
-        exact_max = EXACT_MAX["rollout"]
-    exact = sampler.can_enumerate(_check_count("exact_max", exact_max, 0, 10 ** 9))
-    if exact:
-        n_deals = sampler.n_deals
-    ev = RolloutEvaluator(info, [KR.NO_CARD], pols, seed, used)
-    my_side = rules.side_of(seat)
-    from .compile_notice import Stopwatch
-    clock = Stopwatch()
-    sums: dict[str, list[float]] = {k: [0.0, 0.0] for k in ("points", "diff", "card_points")}
-    hist: dict[int, int] = {}
-    k_ours = k_holder = k_lost = 0
-    done = 0
-    partial = False
-    try:
-        while done < n_deals:
-            m = min(MAX_BATCH * 4, n_deals - done)
-            hidden = sampler.enumerate(m, start=done) if exact else \
-                sampler.sample(m, seed=seed, start=done)
-            hands = sampler.full_hands(hidden)
-            out = ev.evaluate(hands, done)[:, 0, :]
-            meas = _measures(out, my_side, rules.n_sides)
-            for k in sums:
-                sums[k][0] += meas[k].sum()
-                sums[k][1] += (meas[k] ** 2).sum()
-            vals, cnt = np.unique(meas["points"].astype(np.int64), return_counts=True)
-            for v, c in zip(vals, cnt):
-                hist[int(v)] = hist.get(int(v), 0) + int(c)
-            taker = out[:, KR.R_TEN_TAKER_SIDE]
-            holder = out[:, KR.R_TEN_HOLDER_SIDE]
-            k_ours += int((taker == my_side).sum())
-            k_holder += int((holder == my_side).sum())
-            k_lost += int(((holder == my_side) & (taker >= 0) & (taker != my_side)).sum())
-            done += m
-            if progress is not None:
-                progress(done, n_deals)
-    except KeyboardInterrupt:
-        if done == 0:
-            raise
-        partial = True
-    finally:
-        ev.close()
-
-    def est(k: str) -> Estimate:
-        s, ss = sums[k]
-        m_, se = mean_se(s, ss, done)
-        return _mean_est(m_, se, done)
-
-    def prop(k: int, n: int) -> Estimate:
-        lo, hi = wilson(k, n)
-        return Estimate(k / n if n else math.nan, lo, hi, n)
-
-    elapsed = clock.elapsed()
-    return Odds(info, pols, seed, done, est("points"), est("diff"), est("card_points"),
-                prop(k_ours, done), prop(k_holder, done),
-                prop(k_lost, k_holder) if k_holder else None,
-                {k: v / done for k, v in sorted(hist.items())},
-                elapsed, n_deals, partial, exact and not partial, clock.compile_s(elapsed))

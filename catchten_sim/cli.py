@@ -356,7 +356,8 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     each position's expected honours, card points and hand total. With --games N: whole
     games to the target."""
     from pathlib import Path
-    from .simulate import DealWriter, seat_policies as make_policies, simulate
+    from .policies import seat_policies as make_policies
+    from .simulate import DealWriter, simulate
     rules = make_rules(preset, players, variants, rules_file)
     overrides: dict[int, str] = {}
     for item in seat_policies:
@@ -380,8 +381,8 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
             raise CatchTenError("deals", "not with --games",
                                 "--games N plays N whole games, each as many deals as it takes")
         from .games import simulate_games
-        from .simulate import MAX_DEALS, _check_count
-        games = _check_count("games", games, 1, MAX_DEALS)
+        from .checks import MAX_DEALS, check_count
+        games = check_count("games", games, 1, MAX_DEALS)
         fd = "rotate" if first_dealer is None else first_dealer.strip()
         show = sys.stderr.isatty() if progress is None else progress
         bar = _Progress(games, "games") if show else None
@@ -397,9 +398,9 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         return _print_games(gres, games, as_json, run_dir)
     if report_dir is not None:
         from .report import MIN_REPORT_DEALS, prepare_out_dir
-        from .simulate import _check_count
+        from .checks import check_count
         prepare_out_dir(report_dir, force, "report")   # fail before simulating, not after
-        _check_count("deals", deals, MIN_REPORT_DEALS)
+        check_count("deals", deals, MIN_REPORT_DEALS)
     writer = DealWriter(out_path, rules.players) if out_path else None
     show = sys.stderr.isatty() if progress is None else progress
     bar = _Progress(deals) if show else None
@@ -582,9 +583,9 @@ def _check_run_options(threads, scheduler, workers) -> None:
     """Refuse bad --threads/--scheduler/--workers of a resume that runs nothing (a run
     checks them when it starts): bad input is exit 2 either way."""
     from .runner import check_executor_options
-    from .simulate import _check_count
+    from .checks import check_threads
     if threads is not None:
-        _check_count("threads", threads, 1, 1024)
+        check_threads(threads)
     check_executor_options(scheduler, workers)
 
 
@@ -713,7 +714,7 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     trumps; the value of a holding; rule variants compared; policies compared.
     """
     from .report import build_report, parse_formats
-    from .simulate import seat_policies as make_policies
+    from .policies import seat_policies as make_policies
     fmts = parse_formats(formats)
     main = None
     if from_dir is not None:
@@ -957,9 +958,9 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     planned looks). Ctrl-C prints what finished, marked partial (exit 130).
     """
     from .advise import MAX_EXPLAIN, advise, explain
-    from .simulate import _check_count
+    from .checks import check_count
     if explain_n is not None:           # before the advice is computed
-        _check_count("explain", explain_n, 1, MAX_EXPLAIN)
+        check_count("explain", explain_n, 1, MAX_EXPLAIN)
     show = sys.stderr.isatty() if progress is None else progress
     bar = _Progress(samples, "samples") if show and not as_json else None
     try:
@@ -1010,7 +1011,7 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
     expected card points, with 95% intervals. Ctrl-C prints the deals finished, marked
     partial (exit 130).
     """
-    from .advise import odds
+    from .odds import odds
     from .cards import parse_card, parse_cards
     show = sys.stderr.isatty() if progress is None else progress
     bar = _Progress(deals if isinstance(deals, int) else 0) if show and not as_json else None
@@ -1204,8 +1205,8 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
     3 sides with tie=count_out; 4 or more sides are refused). Ctrl-C while the deals are
     simulated solves from the deals finished, marked partial (exit 130)."""
     from pathlib import Path
-    from .games import cached_equity_table, equity_table
-    from .simulate import seat_policies as make_policies
+    from .equity import cached_equity_table, equity_table
+    from .policies import seat_policies as make_policies
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
     try:
@@ -1222,9 +1223,9 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
             if hands is None:
                 hands = (1_000_000 if rules.n_sides == 2 else
                          50_000 if rules.n_sets > 1 else 200_000)
-            from .simulate import _check_count
+            from .checks import check_count
             # the deal outcomes are held in memory (16 bytes a deal): 20 million is 320 MB
-            hands = _check_count("hands", hands, 1, MAX_EQUITY_HANDS)
+            hands = check_count("hands", hands, 1, MAX_EQUITY_HANDS)
             if show and not as_json:
                 bar = _Progress(hands if isinstance(hands, int) else 0)
 

@@ -78,10 +78,12 @@ from .aggregate import LookPlan, mean_se, normal_interval, verdict
 from . import compile_notice
 from .compile_notice import compiling_note
 from .errors import CatchTenError
-from .policies import Policy
+from .equity import cached_equity_table
+from .pimc import DealDriver
+from .policies import Policy, Seating
 from .rules import Rules
 from . import runner
-from .simulate import MAX_DEALS, MAX_SEED, _check_count, max_threads
+from .checks import MAX_DEALS, check_count, check_seed, check_threads, max_threads
 
 __all__ = ["match", "MatchResult", "seatings", "game_p_win", "PILOT_FIRST", "STOPS"]
 
@@ -317,12 +319,11 @@ class _Player:
         self.seatings = seatings(rules)
         sos = np.array([rules.side_of(s) for s in range(n)], dtype=np.int64)
         self.side_of_seat = sos
-        from .pimc import DealDriver, is_pimc
         pols: list = []
         self.drivers: dict[int, Any] = {}
         for k, st in enumerate(self.seatings):
             seat_pols = [a if st[sos[s]] == 0 else b for s in range(n)]
-            if any(is_pimc(p) for p in seat_pols):
+            if Seating.of(seat_pols).any_driven:
                 # pimc seats are decided from Python deal by deal (catchten_sim.pimc); the
                 # solver's threads work inside each decision
                 self.drivers[k] = DealDriver(rules, seat_pols, seed, threads=threads)
@@ -542,14 +543,13 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     pa = Policy.parse(a, "a")
     pb = Policy.parse(b, "b")
     # the sampling unit is a round of n deals: an interval needs two rounds at least
-    deals = _check_count("deals", deals, 2 * rules.players, MAX_DEALS)
-    seed = _check_count("seed", seed, 0, MAX_SEED)
+    deals = check_count("deals", deals, 2 * rules.players, MAX_DEALS)
+    seed = check_seed(seed)
     if pilot is None:
-        from .pimc import is_pimc
-        pilot = 0 if is_pimc(pa) or is_pimc(pb) else PILOT_DEALS
-    pilot = _check_count("pilot", pilot, 0, 10 ** 7)
+        pilot = 0 if Seating.of((pa, pb)).any_driven else PILOT_DEALS
+    pilot = check_count("pilot", pilot, 0, 10 ** 7)
     if threads is not None:
-        threads = _check_count("threads", threads, 1, 1024)
+        threads = check_threads(threads)
     if time_limit is not None and (isinstance(time_limit, bool) or
                                    not isinstance(time_limit, (int, float)) or
                                    not 0 < time_limit < math.inf):
@@ -740,7 +740,7 @@ def game_p_win(rules: Rules, a: object, b: object, *, n_hands: int = 200_000, se
                threads: int | None = None) -> float:
     """P(A wins a game from 0-0), through the game-equity table: the mean, over the
     seatings of :func:`seatings` and the first dealer's seat, of the chance that a side
-    played by A wins the game (:meth:`catchten_sim.games.EquityTable.p_win`, the table of
+    played by A wins the game (:meth:`catchten_sim.equity.EquityTable.p_win`, the table of
     that seating's policies built from ``n_hands`` simulated deals and cached on disk).
     0.5 when A and B play alike. The table's own sampling error is not in the number.
 
@@ -750,15 +750,13 @@ def game_p_win(rules: Rules, a: object, b: object, *, n_hands: int = 200_000, se
         Rules the table does not support (four or more sides, ``game_at_once`` …) or a
         ``pimc`` side (the table is built by the kernel policies only).
     """
-    from .games import cached_equity_table
-    from .pimc import kernel_policies
     pa, pb = Policy.parse(a, "a"), Policy.parse(b, "b")
     n = rules.players
     total = 0.0
     count = 0
     for st in seatings(rules):
         pols = [pa if st[rules.side_of(s)] == 0 else pb for s in range(n)]
-        kernel_policies(pols, "the game-equity table")
+        Seating.of(pols).kernel_ids("the game-equity table")
         eq = cached_equity_table(rules, pols, n_hands=n_hands,
                                  seed=seed, threads=threads)
         for d in range(n):

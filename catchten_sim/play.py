@@ -21,7 +21,7 @@ import numpy as np
 from ._kernels import engine as K
 from .cards import cards_of_mask, format_card
 from .errors import CatchTenError
-from .policies import Policy
+from .policies import Policy, Seating
 from .rules import Rules, suit_name
 from .state import PlayState
 
@@ -222,9 +222,8 @@ def play(d: Deal, policies: Sequence[object] | object = "heuristic", *,
             raise CatchTenError("script", "too short or negative",
                                 f"{scr.size} entries for {r.n_dealt} cards")
     else:
-        from .pimc import kernel_policies
-        pol = kernel_policies(Policy.per_seat(policies, n),
-                              "play() of a given deal (simulate plays pimc seats)")
+        pol = Seating.of(Policy.per_seat(policies, n)).kernel_ids(
+            "play() of a given deal (simulate plays pimc seats)")
         scr = np.zeros(1, dtype=np.int64)
     rng = d.rng_state if rng_state is None else rng_state
     ll, lc, _lw, _hon, _cards, _cp, _ten = K.play_given(

@@ -10,7 +10,7 @@ cards). Any sampler of hidden hands must respect all of it (docs/rules.md §1, l
 The replay is :class:`~catchten_sim.state.PlayState`'s (the package's one Python reading of
 the rules of play): first with every hand unknown (who played what, the voids shown), then
 with the player to move's current-set hand known (its own plays must have been legal). The
-:class:`InfoSet` keeps that state, and :func:`catchten_sim.advise.legal_cards` asks it.
+:class:`InfoSet` keeps that state, and :func:`catchten_sim.evaluators.legal_cards` asks it.
 Unknown keys in a position are refused (:func:`catchten_sim.errors.check_keys`).
 
 Readings (where docs/rules.md and docs/formats.md are silent):

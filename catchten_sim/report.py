@@ -48,6 +48,7 @@ import pandas as pd
 
 from . import plotting as P
 from . import tables as T
+from .checks import MAX_DEALS, check_count, check_seed
 from .errors import CatchTenError, RulesError
 from .policies import Policy
 from .rules import PLAYERS_ALLOWED, PRESETS, REGISTRY, SWITCH_OF, Rules
@@ -199,7 +200,7 @@ class TenBySide:
 
 def _split_policies(rules: Rules, policies: Any) -> tuple[tuple[Policy, ...], Policy, Policy]:
     """Per-seat policies, and the policy of side 0 and of the first opposing seat."""
-    from .simulate import seat_policies
+    from .policies import seat_policies
     if isinstance(policies, (str, Policy)) or policies is None:
         pols = seat_policies(rules, policies or "heuristic")
     else:
@@ -432,7 +433,8 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     deals", footers state the deals that ran, figure numbers stay those of a full report,
     and ``report.json`` has ``"interrupted": true``.
     """
-    from .simulate import CHUNK, MAX_DEALS, _check_count, seat_policies, simulate
+    from .policies import seat_policies
+    from .simulate import CHUNK, simulate
 
     t0 = time.perf_counter()
     say = progress or (lambda _msg: None)
@@ -440,11 +442,11 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     if main is not None:
         rules, seed, n_deals = main.rules, main.seed, main.n_deals
         policies = main.policies
-    n_deals = _check_count("deals", n_deals, 1 if main is not None else MIN_REPORT_DEALS,
+    n_deals = check_count("deals", n_deals, 1 if main is not None else MIN_REPORT_DEALS,
                            MAX_DEALS)
-    seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
+    seed = check_seed(seed)
     sweep = sweep_deals_for(n_deals) if sweep_deals is None else \
-        _check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
+        check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
     pols, mine, theirs = _split_policies(rules, policies)
     from .runner import check_executor_options
     check_executor_options(scheduler, workers)      # before a run directory is made

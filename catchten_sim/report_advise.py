@@ -5,7 +5,8 @@ import math
 
 import click
 
-from .advise import STOP_REASONS, Advice, Odds, trump_answer
+from .advise import STOP_REASONS, Advice, trump_answer
+from .odds import Odds
 from .cards import cards_of_mask, format_card
 from .rules import NO_TRUMPS
 from .compile_notice import compiling_note as _compiling
