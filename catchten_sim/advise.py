@@ -61,9 +61,10 @@ if TYPE_CHECKING:
     import pandas
 
 from ._kernels import rollout as KR
-from .aggregate import (FIRST_LOOK, Z95, LookPlan, mean_se, normal_interval, paired_diff,
+from .aggregate import (FIRST_LOOK, Z95, CandidateSums, LookPlan, json_number, normal_interval,
                         verdict, wilson)
 from .cards import Card, cards_of_mask, format_card
+from .compile_notice import Stopwatch
 from .determinize import Sampler
 from .errors import CatchTenError
 from .equity import game_equity_hook
@@ -151,41 +152,6 @@ def _measures(out: np.ndarray, my_side: int, n_sides: int,
     }
 
 
-class _Acc:
-    """Streamed sums: per candidate and measure, and the objective's cross products."""
-
-    def __init__(self, n_cand: int, names: Sequence[str], objective: str) -> None:
-        self.names = list(names)
-        self.n = 0
-        self.s1 = {k: np.zeros(n_cand) for k in names}
-        self.s2 = {k: np.zeros(n_cand) for k in names}
-        self.objective = objective
-        self.cross = np.zeros((n_cand, n_cand))
-        #: per candidate, the samples in which it is a best card (objective within 1e-9
-        #: of the sample's best)
-        self.best_count = np.zeros(n_cand)
-
-    def add(self, meas: dict[str, np.ndarray]) -> None:
-        for k in self.names:
-            x = meas[k]
-            self.s1[k] += x.sum(axis=0)
-            self.s2[k] += (x * x).sum(axis=0)
-        x = meas[self.objective]
-        self.cross += x.T @ x
-        self.best_count += (x >= x.max(axis=1, keepdims=True) - 1e-9).sum(axis=0)
-        self.n += x.shape[0]
-
-    def mean_se(self, k: str, j: int) -> tuple[float, float]:
-        return mean_se(float(self.s1[k][j]), float(self.s2[k][j]), self.n)
-
-    def pair(self, a: int, b: int) -> tuple[float, float, float]:
-        """Mean of the paired difference ``objective[a] - objective[b]``, its standard
-        error, and the sum of squared differences."""
-        k = self.objective
-        return paired_diff(float(self.s1[k][a]), float(self.s2[k][a]), float(self.s1[k][b]),
-                           float(self.s2[k][b]), float(self.cross[a, b]), self.n)
-
-
 @dataclass(frozen=True)
 class Estimate:
     """A mean (or proportion) with its 95% interval and sample size."""
@@ -197,15 +163,13 @@ class Estimate:
     se: float = math.nan
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mean": _r(self.mean), "ci95": [_r(self.lo), _r(self.hi)], "n": int(self.n),
-                **({"se": _r(self.se)} if not math.isnan(self.se) else {})}
+        return {"mean": json_number(self.mean, 4),
+                "ci95": [json_number(self.lo, 4), json_number(self.hi, 4)], "n": int(self.n),
+                **({"se": json_number(self.se, 4)} if not math.isnan(self.se) else {})}
 
     def __str__(self) -> str:
         return f"{self.mean:+.2f} ({self.lo:+.2f} to {self.hi:+.2f})"
 
-
-def _r(x: float | None, d: int = 4) -> float | None:
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), d)
 
 
 def _mean_est(m: float, se: float, n: int, z: float = Z95) -> Estimate:
@@ -246,7 +210,7 @@ class CandidateResult:
                **{k: v.to_dict() for k, v in self.estimates.items()},
                "equivalent_to": None if self.equivalent_to is None
                else format_card(self.equivalent_to),
-               "best_share": _r(self.best_share, 6)}
+               "best_share": json_number(self.best_share, 6)}
         if self.value_sum is not None:
             vs = float(self.value_sum)
             out["value_sum"] = int(vs) if vs.is_integer() else vs
@@ -392,7 +356,7 @@ class Advice:
             "stop": self.stop,
             "stop_reason": STOP_REASONS[self.stop],
             "partial": self.partial,
-            "intervals": {"description": self.intervals, "z": _r(self.z)},
+            "intervals": {"description": self.intervals, "z": json_number(self.z, 4)},
             "practical_margin": self.practical_margin,
             "verdict": None if self.margin is None else self.margin.verdict,
             "elapsed_s": round(self.elapsed_s, 3),
@@ -519,9 +483,97 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     cands = legal_cards(info)
     if not cands:
         raise CatchTenError("hand", "no legal card", "the player to move holds no card")
-    from .compile_notice import Stopwatch
     clock = Stopwatch()           # --time leaves out the engine's one-time compile
     ev_key = str(evaluator).strip().lower()
+    eq, eq_why, objective, margin = _objective(info, pols, ev_key, objective, margin,
+                                               progress, time_limit)
+    min_samples = check_count("min_samples", min_samples, 1, MAX_SAMPLES)
+    used = max_threads() if threads is None else threads
+    sampler = Sampler(info)
+    seating = Seating.of(pols)
+    with_pimc = seating.any_driven
+    if exact_max is None:
+        exact_max = EXACT_MAX.get(ev_key, 0)
+        if with_pimc:               # pimc rollouts: enumerate no more deals than asked
+            exact_max = min(exact_max, samples)
+    exact_max = check_count("exact_max", exact_max, 0, 10 ** 9)
+    exact = sampler.can_enumerate(exact_max)
+    ev = make_evaluator(evaluator, info, cands, pols, seed, used)
+    names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
+    # with dd, the heuristic rollouts run on the same deals (cheap next to the solves), so
+    # that a disagreement between the two models can be shown (not with pimc rollout
+    # policies: they would repeat the dd model at a solve per decision)
+    other = RolloutEvaluator(info, cands, pols, seed, used) \
+        if ev_key == "dd" and not with_pimc else None
+    acc = CandidateSums(len(cands), names, objective)
+    acc_o = CandidateSums(len(cands), list(MEASURES), "diff") if other is not None else None
+    if exact:
+        # every consistent deal once: no sampling error from the deals
+        total = sampler.n_deals
+        plan = LookPlan(total, early=False)
+        looks: tuple[int, ...] = (total,)
+        stop_early_run = False
+    else:
+        total = samples
+        plan = LookPlan(samples, early=stop_early, first=min_samples)
+        looks = plan.looks
+        stop_early_run = stop_early
+    done = 0
+    stop = "samples"
+    equiv: dict[int, int] = {}
+    try:
+        while True:
+            # batches double up to MAX_BATCH and end exactly at the planned looks
+            nxt = next(x for x in looks if x > done)
+            m = min(MAX_BATCH, nxt - done, MAX_BATCH if exact else max(plan.first, done))
+            if exact:
+                hidden = sampler.enumerate(m, start=done)
+            else:
+                hidden = sampler.sample(m, seed=seed, start=done)
+            _add_batch(sampler.full_hands(hidden), done, ev, eq, my_side, rules.n_sides, acc,
+                       None if acc_o is None else (other, acc_o))
+            done += m
+            if progress is not None:
+                progress(done, total)
+            if len(cands) == 1 and stop_early_run:
+                stop = "single"
+                break
+            if stop_early_run and plan.is_look(done):
+                verdict_stop = _look(acc, cands, equiv, plan.z_at(done), margin)
+                if verdict_stop is not None:
+                    stop = verdict_stop
+                    break
+            if done >= total:
+                stop = "exact" if exact else "samples"
+                break
+            if time_limit is not None and clock.working() >= time_limit:
+                stop = "time"
+                break
+    except KeyboardInterrupt:
+        if acc.n == 0:
+            raise
+        stop = "interrupted"
+    finally:
+        if hasattr(ev, "close"):
+            ev.close()
+        if other is not None:
+            other.close()
+    return _advice(position, pols, ev.name, ev_key, objective, margin, acc, acc_o, cands,
+                   equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
+
+
+def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: str | None,
+               margin: float | None, progress: Callable[[int, int], None] | None,
+               time_limit: float | None
+               ) -> tuple[Callable[[np.ndarray], np.ndarray] | None, str, str, float]:
+    """``(eq, eq_why, objective, margin)`` of :func:`advise`: the P(win) hook (None and why
+    when not available), the objective and the practical margin, checked.
+
+    Raises
+    ------
+    CatchTenError
+        An unknown or unavailable objective; a margin out of range.
+    """
     if ev_key == "dd":
         eq, eq_why = None, ("P(win) and the points/Ten measures are not available with the "
                             "dd evaluator (a solve gives the score difference, not the "
@@ -549,95 +601,54 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or \
             not 0 <= margin < math.inf:
         raise CatchTenError("margin", "out of range", f"margin={margin!r} (allowed: 0 or more)")
-    margin = float(margin)
-    min_samples = check_count("min_samples", min_samples, 1, MAX_SAMPLES)
-    used = max_threads() if threads is None else threads
-    sampler = Sampler(info)
-    seating = Seating.of(pols)
-    with_pimc = seating.any_driven
-    if exact_max is None:
-        exact_max = EXACT_MAX.get(ev_key, 0)
-        if with_pimc:               # pimc rollouts: enumerate no more deals than asked
-            exact_max = min(exact_max, samples)
-    exact_max = check_count("exact_max", exact_max, 0, 10 ** 9)
-    exact = sampler.can_enumerate(exact_max)
-    ev = make_evaluator(evaluator, info, cands, pols, seed, used)
-    names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
-    # with dd, the heuristic rollouts run on the same deals (cheap next to the solves), so
-    # that a disagreement between the two models can be shown (not with pimc rollout
-    # policies: they would repeat the dd model at a solve per decision)
-    other = RolloutEvaluator(info, cands, pols, seed, used) \
-        if ev_key == "dd" and not with_pimc else None
-    acc = _Acc(len(cands), names, objective)
-    acc_o = _Acc(len(cands), list(MEASURES), "diff") if other is not None else None
-    if exact:
-        # every consistent deal once: no sampling error from the deals
-        total = sampler.n_deals
-        plan = LookPlan(total, early=False)
-        looks: tuple[int, ...] = (total,)
-        stop_early_run = False
+    return eq, eq_why, objective, float(margin)
+
+
+def _add_batch(hands: np.ndarray, done: int, ev: Any,
+               eq: Callable[[np.ndarray], np.ndarray] | None, my_side: int, n_sides: int,
+               acc: CandidateSums, other: tuple[Any, CandidateSums] | None) -> None:
+    """Evaluate one batch of deals (sample numbers from ``done``) into ``acc``, and with
+    ``other`` = ``(rollout evaluator, its sums)`` the heuristic rollouts beside dd."""
+    if hasattr(ev, "measures"):
+        meas = ev.measures(hands, done)
     else:
-        total = samples
-        plan = LookPlan(samples, early=stop_early, first=min_samples)
-        looks = plan.looks
-        stop_early_run = stop_early
-    done = 0
-    stop = "samples"
-    equiv: dict[int, int] = {}
-    try:
-        while True:
-            # batches double up to MAX_BATCH and end exactly at the planned looks
-            nxt = next(x for x in looks if x > done)
-            m = min(MAX_BATCH, nxt - done, MAX_BATCH if exact else max(plan.first, done))
-            if exact:
-                hidden = sampler.enumerate(m, start=done)
-            else:
-                hidden = sampler.sample(m, seed=seed, start=done)
-            hands = sampler.full_hands(hidden)
-            if hasattr(ev, "measures"):
-                meas = ev.measures(hands, done)
-            else:
-                out = ev.evaluate(hands, done)
-                meas = _measures(out, my_side, rules.n_sides)
-                if eq is not None:
-                    meas["p_win"] = eq(out)[..., my_side]
-            if other is not None and acc_o is not None:
-                acc_o.add(_measures(other.evaluate(hands, done), my_side, rules.n_sides,
-                                    others_together=True))
-            acc.add(meas)
-            done += m
-            if progress is not None:
-                progress(done, total)
-            if len(cands) == 1 and stop_early_run:
-                stop = "single"
-                break
-            if stop_early_run and plan.is_look(done):
-                order, second = _rank(acc, cands, equiv)
-                if second is not None:
-                    d, se, _ = acc.pair(order[0], second)
-                    lo, hi = normal_interval(d, se, plan.z_at(done)) if se > 0 else (d, d)
-                    v = verdict(lo, hi, margin)
-                    if v == "separated":
-                        stop = "separated"
-                        break
-                    if v == "no practical difference":
-                        stop = "equivalent"
-                        break
-            if done >= total:
-                stop = "exact" if exact else "samples"
-                break
-            if time_limit is not None and clock.working() >= time_limit:
-                stop = "time"
-                break
-    except KeyboardInterrupt:
-        if acc.n == 0:
-            raise
-        stop = "interrupted"
-    finally:
-        if hasattr(ev, "close"):
-            ev.close()
-        if other is not None:
-            other.close()
+        out = ev.evaluate(hands, done)
+        meas = _measures(out, my_side, n_sides)
+        if eq is not None:
+            meas["p_win"] = eq(out)[..., my_side]
+    if other is not None:
+        ev_o, acc_o = other
+        acc_o.add(_measures(ev_o.evaluate(hands, done), my_side, n_sides,
+                            others_together=True))
+    acc.add(meas)
+
+
+def _look(acc: CandidateSums, cands: Sequence[int], equiv: dict[int, int], z: float,
+          margin: float) -> str | None:
+    """The stop at a look of the stopping rule (critical value ``z``): ``separated``,
+    ``equivalent`` or None (go on)."""
+    order, second = _rank(acc, cands, equiv)
+    if second is None:
+        return None
+    d, se, _ = acc.pair(order[0], second)
+    lo, hi = normal_interval(d, se, z) if se > 0 else (d, d)
+    v = verdict(lo, hi, margin)
+    if v == "separated":
+        return "separated"
+    if v == "no practical difference":
+        return "equivalent"
+    return None
+
+
+def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: str,
+            objective: str, margin: float, acc: CandidateSums, acc_o: CandidateSums | None,
+            cands: Sequence[int], equiv: dict[int, int], plan: LookPlan, done: int, stop: str,
+            exact: bool, sampler: Sampler, eq: Any, eq_why: str, seed: int,
+            clock: Stopwatch) -> Advice:
+    """The :class:`Advice` of a finished (or stopped) :func:`advise` run."""
+    info = position.info()
+    rules = position.rules
+    with_pimc = Seating.of(pols).any_driven
     exact_done = exact and stop == "exact"
     # exact: the deals carry no sampling error; the evaluation none either unless a
     # random policy plays in the rollouts (then the rollouts' error remains)
@@ -655,7 +666,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         intervals = plan.describe(done)
     elapsed = clock.elapsed()
     order, second_j = _rank(acc, cands, equiv)
-    results = _results(acc, cands, order, equiv, names, z, info, exact_done)
+    results = _results(acc, cands, order, equiv, acc.names, z, info, exact_done)
     best_j = order[0]
     best_margin = None
     if second_j is not None:
@@ -679,14 +690,14 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     model_note = ""
     if acc_o is not None and acc_o.n:
         other_d, model_note = _compare_models(acc, acc_o, cands, info, z, margin, equiv)
-    return Advice(position, pols, ev.name, objective, tuple(results), Card(cands[best_j]),
+    return Advice(position, pols, ev_name, objective, tuple(results), Card(cands[best_j]),
                   None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
                   intervals, margin, acc, tuple(cands), exact_done, other_d, model_note,
                   clock.compile_s(elapsed))
 
 
-def _results(acc: _Acc, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
+def _results(acc: CandidateSums, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
              names: Sequence[str], z: float, info: InfoSet, exact: bool
              ) -> list[CandidateResult]:
     """One :class:`CandidateResult` per candidate, in ``order``."""
@@ -708,7 +719,7 @@ def _results(acc: _Acc, cands: Sequence[int], order: Sequence[int], equiv: dict[
     return results
 
 
-def _trump_lead(acc: _Acc, cands: Sequence[int], order: Sequence[int], info: InfoSet,
+def _trump_lead(acc: CandidateSums, cands: Sequence[int], order: Sequence[int], info: InfoSet,
                 z: float, margin: float) -> tuple[Comparison | None, str]:
     """On lead with trumps and other cards: best trump lead minus best other lead (paired,
     on the objective); else None and why."""
@@ -743,7 +754,7 @@ def trump_answer(c: Comparison | None) -> str | None:
     return "too close to call"
 
 
-def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
+def _compare_models(acc: CandidateSums, acc_o: CandidateSums, cands: Sequence[int], info: InfoSet,
                     z: float, margin: float, equiv: dict[int, int]) -> tuple[dict, str]:
     """The heuristic rollouts' answer on the dd run's deals, and one line when it differs
     from the double-dummy answer: on the best card when the two picks are not tied on
@@ -774,7 +785,7 @@ def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
     }
     parts = []
 
-    def how(a: _Acc, x: int, y: int) -> str:
+    def how(a: CandidateSums, x: int, y: int) -> str:
         # how firmly card x beats card y: "firm" = separated at 95% by more than the
         # practical margin
         d, se, _ = a.pair(x, y)
@@ -786,7 +797,7 @@ def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
             return v
         return "a lean, not separated"
 
-    def firm(a: _Acc, x: int, y: int) -> bool:
+    def firm(a: CandidateSums, x: int, y: int) -> bool:
         return how(a, x, y) == "firm"
     if best_o not in top_d and best_d not in top_o and (
             firm(acc, best_d, best_o) or firm(acc_o, best_o, best_d)):
@@ -814,7 +825,7 @@ def _is_trump(info: InfoSet, c: int) -> bool:
     return info.trump < NO_TRUMPS and c // 13 == info.trump
 
 
-def _rank(acc: _Acc, cands: Sequence[int], equiv: dict[int, int]
+def _rank(acc: CandidateSums, cands: Sequence[int], equiv: dict[int, int]
           ) -> tuple[list[int], int | None]:
     """Candidates best first by the objective (ties: lower card), and the best candidate
     not equivalent to the best (identical objective on every sample so far)."""

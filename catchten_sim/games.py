@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     import pandas
 from ._kernels import engine as K
 from ._kernels import games as G
-from .aggregate import mean_se, wilson
+from .aggregate import json_number, mean_se, wilson
 from .errors import CatchTenError
 from .policies import Policy, Seating
 from .rules import COUNT_OUT_STEPS, Rules
@@ -75,9 +75,6 @@ def _gscratch(rules: Rules, n_units: int, n_rows: int) -> tuple:
          (tricks, n), (tricks,)])
     return (running, cur, flags, steps, tside, (ll, lc, lw))
 
-
-def _f(x: float) -> float | None:
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
 # ------------------------------------------------------------------------------ games
@@ -183,7 +180,8 @@ class GameSimulationResult:
 
         def entries(sub: pandas.DataFrame) -> list[dict]:
             return [{"side": int(x.side), "seats": r.seats_of(int(x.side)), "wins": int(x.wins),
-                     "p_win": _f(x.p_win), "wilson95": [_f(x.lo), _f(x.hi)]}
+                     "p_win": json_number(x.p_win),
+                     "wilson95": [json_number(x.lo), json_number(x.hi)]}
                     for x in sub.itertuples()]
 
         overall = frame[(frame.first_dealer_seat == -1) & (frame.first_dealer_side == -1)]
@@ -207,8 +205,8 @@ class GameSimulationResult:
         scores = []
         for sd in range(r.n_sides):
             m, se = mean_se(float(self.score_sum[sd]), float(self.score_sumsq[sd]), n_played)
-            scores.append({"side": sd, "mean": _f(m),
-                           "se": _f(se) if n_played > 1 else None})
+            scores.append({"side": sd, "mean": json_number(m),
+                           "se": json_number(se) if n_played > 1 else None})
         return {
             "rules": r.to_dict(),
             "policies": {"seats": [p.label for p in self.policies]},
@@ -222,11 +220,11 @@ class GameSimulationResult:
             "p_win": entries(overall),
             "p_win_by_first_dealer_side": by_side,
             "p_win_by_first_dealer_seat": by_seat if r.players != r.n_sides else [],
-            "hands_per_game": {"mean": _f(mean_h),
+            "hands_per_game": {"mean": json_number(mean_h),
                                "hist": {str(int(k)): int(hands[k]) for k in np.nonzero(hands)[0]}},
             "how": {name: int(self.how[i]) for i, name in enumerate(HOW_NAMES) if i > 0},
-            "count_out": {"games": co, "share": _f(co / n_played),
-                          "wilson95": [_f(x) for x in wilson(co, n_played)],
+            "count_out": {"games": co, "share": json_number(co / n_played),
+                          "wilson95": [json_number(x) for x in wilson(co, n_played)],
                           "by_step": {COUNT_OUT_STEPS[j]: int(self.count_out_steps[j])
                                       for j in range(len(COUNT_OUT_STEPS))
                                       if self.count_out_steps[j]}},

@@ -74,7 +74,7 @@ from typing import Any
 import numpy as np
 
 from ._kernels import engine as K
-from .aggregate import LookPlan, mean_se, normal_interval, verdict
+from .aggregate import LookPlan, RoundSums, json_number, normal_interval, verdict
 from . import compile_notice
 from .compile_notice import compiling_note
 from .errors import CatchTenError
@@ -109,40 +109,6 @@ def seatings(rules: Rules) -> list[tuple[int, ...]]:
         for k in range(ns):
             out.append(tuple(lone if sd == k else 1 - lone for sd in range(ns)))
     return out
-
-
-@dataclass
-class _Sums:
-    """Running sums over rounds: x per seating, the duplicate d, the estimate y, win share."""
-
-    k: int
-    n: int = 0
-    sx: np.ndarray = field(init=False)
-    ssx: np.ndarray = field(init=False)
-    s: dict = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.sx = np.zeros(self.k)
-        self.ssx = np.zeros(self.k)
-        self.s = {name: [0.0, 0.0] for name in ("d", "y", "w")}
-
-    def add(self, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
-        """``x`` (rounds, K) per-seating round values, ``y`` (rounds,) the estimate,
-        ``w`` (rounds,) A's win share."""
-        self.n += x.shape[0]
-        self.sx += x.sum(axis=0)
-        self.ssx += (x * x).sum(axis=0)
-        d = x.mean(axis=1)
-        for name, v in (("d", d), ("y", y), ("w", w)):
-            self.s[name][0] += float(v.sum())
-            self.s[name][1] += float((v * v).sum())
-
-    def mean_se(self, name: str) -> tuple[float, float]:
-        return mean_se(self.s[name][0], self.s[name][1], self.n)
-
-    def se_plain(self) -> float:
-        ses = [mean_se(float(self.sx[j]), float(self.ssx[j]), self.n)[1] for j in range(self.k)]
-        return math.sqrt(sum(s * s for s in ses) / len(ses))
 
 
 @dataclass(frozen=True)
@@ -236,24 +202,24 @@ class MatchResult:
         return {
             "a": self.a.label, "b": self.b.label, "rules": self.rules.to_dict(),
             "deals": self.deals, "seed": self.seed,
-            "mean_difference": _f(self.mean_difference),
-            "ci95": [_f(self.ci95[0]), _f(self.ci95[1])],
-            "se": {k: _f(v) for k, v in self.se.items()},
-            "deals_saved_factor": _f(self.deals_saved_factor),
+            "mean_difference": json_number(self.mean_difference),
+            "ci95": [json_number(self.ci95[0]), json_number(self.ci95[1])],
+            "se": {k: json_number(v) for k, v in self.se.items()},
+            "deals_saved_factor": json_number(self.deals_saved_factor),
             "stop": self.stop,
             "verdict": self.verdict,
-            "mean_difference_duplicate": _f(self.means["duplicate"]),
-            "win_share": {"mean": _f(self.win_share[0]),
-                          "ci95": [_f(self.win_share[1]), _f(self.win_share[2])]},
+            "mean_difference_duplicate": json_number(self.means["duplicate"]),
+            "win_share": {"mean": json_number(self.win_share[0]),
+                          "ci95": [json_number(self.win_share[1]), json_number(self.win_share[2])]},
             "units": "points per deal (hand totals), A minus B",
             "seatings": [["a" if w == 0 else "b" for w in st] for st in self.seatings],
             "control_variate": ({"what": "heuristic self-play value of the deal, per seating",
-                                 "beta": [_f(x) for x in self.beta],
+                                 "beta": [json_number(x) for x in self.beta],
                                  "pilot_deals": self.pilot_deals}
                                 if self.control_variate_used else None),
             "plays_per_deal": self.plays_per_deal,
             "requested_deals": self.requested,
-            "z": None if _f(self.z) is None else round(self.z, 4),
+            "z": None if json_number(self.z) is None else round(self.z, 4),
             "threads": self.threads,
             "elapsed_s": round(self.elapsed_s, 3),
             "compile_s": round(self.compile_s, 3),
@@ -301,10 +267,6 @@ def _num(x: float, fmt: str) -> str:
     """``x`` formatted, or "not available" when it is not a finite number."""
     return format(x, fmt) if x is not None and math.isfinite(x) else "not available"
 
-
-def _f(x: float) -> float | None:
-    """A JSON number, or None (null) for a number that is not defined (nan, inf)."""
-    return None if x is None or not math.isfinite(x) else float(x)
 
 
 class _Player:
@@ -589,7 +551,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
             "plan": {"chunks": len(edges) - 1, "ends": "every look of the stopping rule "
                      "and every chunk rounds of players deals"},
             **({"outputs": outputs} if outputs else {})})
-    sums = _Sums(K_)
+    sums = RoundSums(K_)
     history: list[dict] = []
     state: dict[str, Any] = {"next": 0, "stop": None}
     pending: dict[int, tuple] = {}

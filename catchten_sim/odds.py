@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 
 from ._kernels import rollout as KR
 from .advise import (EXACT_MAX, MAX_BATCH, MAX_SAMPLES, Estimate, _mean_est, _measures,
-                     _policies, _r)
-from .aggregate import mean_se, wilson
+                     _policies)
+from .aggregate import json_number, mean_se, wilson
 from .cards import Card, cards_of_mask, format_card, parse_cards
 from .checks import check_count, check_seed, check_threads, max_threads
 from .compile_notice import Stopwatch
@@ -94,7 +94,8 @@ class Odds:
             "ten_ours": self.ten_ours.to_dict(),
             "ten_dealt_to_us": self.ten_holder_ours.to_dict(),
             "ten_lost_when_ours": None if self.ten_lost is None else self.ten_lost.to_dict(),
-            "distribution": {str(k): _r(v, 6) for k, v in sorted(self.distribution.items())},
+            "distribution": {str(k): json_number(v, 6)
+                             for k, v in sorted(self.distribution.items())},
             "elapsed_s": round(self.elapsed_s, 3),
             "compile_s": round(self.compile_s, 3),
             "requested_deals": self.requested or self.n_deals,

@@ -12,7 +12,6 @@ number of threads or the chunk size.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,7 +24,7 @@ from ._lazy import pandas as pd
 if TYPE_CHECKING:
     import pandas
 from ._kernels import engine as K
-from .aggregate import FIELDS, OutcomeAccumulator
+from .aggregate import FIELDS, OutcomeAccumulator, json_number
 from .checks import MAX_DEALS, check_count, check_seed, check_threads, max_threads
 from .errors import CatchTenError
 from .pimc import DealDriver, simulate_pimc
@@ -108,10 +107,12 @@ class SimulationResult:
                                      "role": ("eldest" if pos == 1 else
                                               "dealer" if pos == n else f"position {pos}")}
             for name in FIELDS:
-                entry[name] = {"mean": _f(row[f"{name}_mean"]), "se": _f(row[f"{name}_se"])}
-            entry["advantage"] = {"mean": _f(row["advantage_mean"]),
-                                  "se": _f(row["advantage_se"]),
-                                  "ci95": [_f(row["advantage_lo"]), _f(row["advantage_hi"])]}
+                entry[name] = {"mean": json_number(row[f"{name}_mean"]),
+                               "se": json_number(row[f"{name}_se"])}
+            entry["advantage"] = {"mean": json_number(row["advantage_mean"]),
+                                  "se": json_number(row["advantage_se"]),
+                                  "ci95": [json_number(row["advantage_lo"]),
+                                           json_number(row["advantage_hi"])]}
             positions.append(entry)
         sides = []
         for row in self.acc.sides_rows():
@@ -119,10 +120,11 @@ class SimulationResult:
             sides.append({"side": int(side), "seats": self.rules.seats_of(int(side)),
                           "policies": sorted({self.policies[s].label
                                               for s in self.rules.seats_of(int(side))}),
-                          "total": {"mean": _f(row["total_mean"]), "se": _f(row["total_se"])}})
+                          "total": {"mean": json_number(row["total_mean"]),
+                                    "se": json_number(row["total_se"])}})
         ten = self.ten
-        ten = {k: (_f(v) if isinstance(v, float) else v) for k, v in ten.items()}
-        ten["wilson95"] = [_f(x) for x in ten["wilson95"]]
+        ten = {k: (json_number(v) if isinstance(v, float) else v) for k, v in ten.items()}
+        ten["wilson95"] = [json_number(x) for x in ten["wilson95"]]
         return {
             "rules": self.rules.to_dict(),
             "policies": {"seats": [p.label for p in self.policies],
@@ -142,9 +144,6 @@ class SimulationResult:
                             if self.elapsed_s - self.compile_s > 0 else None),
         }
 
-
-def _f(x: float) -> float | None:
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
 class DealTask:
