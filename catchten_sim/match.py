@@ -512,19 +512,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     pilot = check_count("pilot", pilot, 0, 10 ** 7)
     if threads is not None:
         threads = check_threads(threads)
-    if time_limit is not None and (isinstance(time_limit, bool) or
-                                   not isinstance(time_limit, (int, float)) or
-                                   not 0 < time_limit < math.inf):
-        raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
-    if precision is not None and (isinstance(precision, bool) or
-                                  not isinstance(precision, (int, float)) or
-                                  not 0 < precision < math.inf):
-        raise CatchTenError("precision", "out of range",
-                            f"precision={precision!r} (points per deal > 0)")
-    if precision is not None and not stop_early:
-        raise CatchTenError("precision", "needs the early looks",
-                            "without them the match plays every deal; drop "
-                            "--no-early-stop, or --precision")
+    _check_stops(time_limit, precision, stop_early)
     n = rules.players
     total_rounds = -(-deals // n)
     pilot_rounds = -(-pilot // n)
@@ -603,6 +591,43 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     stop = state["stop"] or ("interrupted" if out.interrupted else
                              "deals" if sums.n >= total_rounds else "unfinished")
     # the deals ran out: "deals", whatever the half-width then (the text and JSON show it)
+    # a summary: the run's own compute time, never the read's
+    summary = rd.compute_seconds() if rd is not None and not rd.compute else None
+    elapsed = clock.elapsed() if summary is None else summary
+    return _result(rules, pa, pb, seed, sums, plan, total_rounds, use_cv, beta,
+                   pilot_rounds, stop, elapsed, out.threads if executor is not None else 0,
+                   history, 0.0 if summary is not None else clock.compile_s(elapsed))
+
+
+def _check_stops(time_limit: object, precision: object, stop_early: bool) -> None:
+    """Check :func:`match`'s ``time_limit`` and ``precision`` (seconds and points > 0;
+    ``precision`` needs the early looks).
+
+    Raises
+    ------
+    CatchTenError
+        ``time``/``precision``: out of range; ``precision``: needs the early looks.
+    """
+    if time_limit is not None and (isinstance(time_limit, bool) or
+                                   not isinstance(time_limit, (int, float)) or
+                                   not 0 < time_limit < math.inf):
+        raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
+    if precision is not None and (isinstance(precision, bool) or
+                                  not isinstance(precision, (int, float)) or
+                                  not 0 < precision < math.inf):
+        raise CatchTenError("precision", "out of range",
+                            f"precision={precision!r} (points per deal > 0)")
+    if precision is not None and not stop_early:
+        raise CatchTenError("precision", "needs the early looks",
+                            "without them the match plays every deal; drop "
+                            "--no-early-stop, or --precision")
+
+
+def _result(rules: Rules, pa: Policy, pb: Policy, seed: int, sums: RoundSums, plan: LookPlan,
+            total_rounds: int, use_cv: bool, beta: np.ndarray, pilot_rounds: int, stop: str,
+            elapsed: float, threads: int, history: list, compile_s: float) -> MatchResult:
+    """The :class:`MatchResult` of :func:`match` from its running sums."""
+    n = rules.players
     z = plan.t_at(sums.n)                  # nan below 2 rounds: no interval
     mu, se_y = sums.mean_se("y")
     md, se_d = sums.mean_se("d")
@@ -613,15 +638,10 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     # without a pilot the estimate is the duplicate mean: no control variate se to show
     ses = {"plain": sums.se_plain(), "duplicate": se_d,
            "control_variate": se_y if use_cv else math.nan}
-    # a summary: the run's own compute time, never the read's
-    summary = rd.compute_seconds() if rd is not None and not rd.compute else None
-    elapsed = clock.elapsed() if summary is None else summary
     return MatchResult(rules, pa, pb, seed, sums.n * n, total_rounds * n, mu, (lo, hi), ses,
                        {"duplicate": md}, (mw, _clip01(wlo), _clip01(whi)),
                        tuple(float(v) for v in beta), pilot_rounds * n if use_cv else 0,
-                       seatings(rules), stop, z, elapsed,
-                       out.threads if executor is not None else 0, history,
-                       0.0 if summary is not None else clock.compile_s(elapsed))
+                       seatings(rules), stop, z, elapsed, threads, history, compile_s)
 
 
 def _clip01(x: float) -> float:
