@@ -50,6 +50,7 @@ so they are the hand's final scores):
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Mapping, Sequence
@@ -63,7 +64,7 @@ if TYPE_CHECKING:
 from ._kernels import rollout as KR
 from .aggregate import (FIRST_LOOK, Z95, CandidateSums, LookPlan, json_number, normal_interval,
                         verdict, wilson)
-from .cards import Card, cards_of_mask, format_card
+from .cards import Card, cards_of_mask, format_card, parse_card
 from .compile_notice import Stopwatch
 from .determinize import Sampler
 from .errors import CatchTenError
@@ -308,7 +309,6 @@ class Advice:
     def compare(self, a: object, b: object) -> Comparison:
         """The paired comparison (on the objective, same samples) of any two legal cards:
         ``a`` minus ``b``."""
-        from .cards import parse_card
         ca = a if isinstance(a, int) else parse_card(a)
         cb = b if isinstance(b, int) else parse_card(b)
         if ca not in self._cands or cb not in self._cands:
@@ -323,7 +323,6 @@ class Advice:
         return self.stop == "interrupted"
 
     def candidate(self, card: object) -> CandidateResult:
-        from .cards import parse_card
         c = card if isinstance(card, int) else parse_card(card)
         return next(x for x in self.candidates if x.card == c)
 
@@ -400,7 +399,6 @@ def as_position(position: object) -> Position:
     CatchTenError
         A bad position, or a file that cannot be read.
     """
-    import os
     if isinstance(position, Position):
         return position
     if isinstance(position, Mapping):
@@ -861,7 +859,6 @@ def explain(advice: Advice, n_deals: int = 3, *, card: object = None) -> list[di
     CatchTenError
         Field ``explain``: ``n_deals`` not a whole number from 1 to :data:`MAX_EXPLAIN`.
     """
-    from .cards import parse_card
     n_deals = check_count("explain", n_deals, 1, MAX_EXPLAIN)
     pos = advice.position
     info = pos.info()

@@ -46,6 +46,7 @@ from ._kernels import rollout as KR
 from . import __version__, runner
 from .checks import check_count, check_seed, check_threads, max_threads
 from .errors import CatchTenError
+from .paths import ensure_dir
 from .games import _GamesTask, _policies, open_run, unit_shape
 from .policies import Policy, Seating
 from .position import InfoSet
@@ -388,7 +389,6 @@ class EquityTable:
         if suffix not in (".csv", ".parquet"):
             raise CatchTenError("out", "unknown file type",
                                 f"{p.name}: use a .csv or .parquet file name")
-        from .paths import ensure_dir
         ensure_dir(p.parent if str(p.parent) else ".")   # only the last level is created
         try:
             if suffix == ".parquet":

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 from ._kernels import engine as K
 from ._kernels import games as G
 from .aggregate import json_number, mean_se, wilson
+from .compile_notice import compiling_note
 from .errors import CatchTenError
 from .policies import Policy, Seating
 from .rules import COUNT_OUT_STEPS, Rules
@@ -285,7 +286,6 @@ class GameSimulationResult:
         lines.append("final scores: " + ", ".join(
             f"side {e['side']} {e['mean']:.2f}"
             + (f" (se {e['se']:.2f})" if e["se"] is not None else "") for e in d["final_scores"]))
-        from .compile_notice import compiling_note
         cs = compiling_note(self.compile_s)
         lines.append(f"{self.elapsed_s:.2f} s on {self.executor}{cs}"
                      if self.threads and self.executor.startswith("Dask") else

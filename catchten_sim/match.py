@@ -66,6 +66,7 @@ error: its ``ci95``, ``se``, ``z`` and ``deals_saved_factor`` are nan (null in J
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from collections.abc import Callable
@@ -79,7 +80,6 @@ from . import compile_notice
 from .compile_notice import compiling_note
 from .errors import CatchTenError
 from .equity import cached_equity_table
-from .pimc import DealDriver
 from .policies import Policy, Seating
 from .rules import Rules
 from . import runner
@@ -288,6 +288,7 @@ class _Player:
             if Seating.of(seat_pols).any_driven:
                 # pimc seats are decided from Python deal by deal (catchten_sim.pimc); the
                 # solver's threads work inside each decision
+                from .pimc import DealDriver   # lazy: the solver's modules, pimc only
                 self.drivers[k] = DealDriver(rules, seat_pols, seed, threads=threads)
                 pols.append(k)
             else:
@@ -667,7 +668,6 @@ def _pilot_beta(rules: Rules, pa: Policy, pb: Policy, seed: int, pilot_rounds: i
     K_ = len(seatings(rules))
     if pilot_rounds < 2:
         return np.zeros(K_)
-    import json
     path = None if rd is None else rd.path / PILOT_FILE
     if path is not None and path.exists():
         try:

@@ -12,6 +12,8 @@ number of threads or the chunk size.
 """
 from __future__ import annotations
 
+import importlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,7 +29,7 @@ from ._kernels import engine as K
 from .aggregate import FIELDS, OutcomeAccumulator, json_number
 from .checks import MAX_DEALS, check_count, check_seed, check_threads, max_threads
 from .errors import CatchTenError
-from .pimc import DealDriver, simulate_pimc
+from .paths import ensure_dir
 from .policies import Policy, Seating
 from . import runner
 from .runner import (REDUCERS, RunDir, check_executor_options, chunk_plan, job_key,
@@ -187,6 +189,7 @@ class DealTask:
 
     def scratch(self):
         if self.pimc:
+            from .pimc import DealDriver      # lazy: the solver's modules, pimc seats only
             return DealDriver(self._tables()[5], self.pols, self.seed,
                               threads=self.solver_threads)
         return K.scratch(self._tables()[0])
@@ -197,6 +200,7 @@ class DealTask:
         want = self.rows or self.reduce is not None
         rows = np.zeros((count if want else 0, ncols), np.int16)
         if self.pimc:
+            from .pimc import simulate_pimc   # lazy, as in scratch()
             simulate_pimc(rules, self.pols, self.seed, first, count, rows, part, off, scr)
         else:
             K.run_chunk(t, pol_arr, np.uint64(self.seed), np.int64(first), np.int64(count),
@@ -229,7 +233,6 @@ class DealTask:
 def _job(rules: Rules, pols: Sequence[Policy], seed: int, n_deals: int, chunk: int,
          reduce: Any = None) -> dict[str, Any]:
     """The manifest entry of a simulation (run directories)."""
-    import json
     job = {"kind": "simulate", "rules": rules.to_dict(), "policies": [p.label for p in pols],
            "seed": seed, "deals": n_deals, "chunk": chunk,
            "plan": {"chunks": len(chunk_plan(n_deals, chunk)) - 1, "ends": plan_rule()}}
@@ -453,7 +456,6 @@ def _reducer(rd: Any, rules: Rules) -> Any:
         return None
     if name not in REDUCERS:
         raise CatchTenError("run-dir", "unknown counts", f"{rd.path}: reduce {name!r}")
-    import importlib
     mod, cls = REDUCERS[name].split(":")
     return getattr(importlib.import_module(mod), cls)(rules)
 
@@ -496,7 +498,6 @@ class DealWriter:
                                 f"{self.path.name}: use .csv or .parquet")
         self.kind = suffix[1:]
         self._writer: Any = None
-        from .paths import ensure_dir
         ensure_dir(self.path.parent, "out")
         try:
             if self.kind == "csv":
