@@ -1,4 +1,4 @@
-"""Evaluate the legal plays of a position; the odds of a hand at the deal.
+"""Evaluate the legal plays of a position (a hand's odds at the deal: :mod:`.odds`).
 
 >>> from catchten_sim.position import Position
 >>> from catchten_sim.advise import advise
@@ -7,7 +7,6 @@
 >>> adv = advise(pos, samples=2000, seed=1)          # doctest: +SKIP
 >>> adv.best, adv.margin                             # doctest: +SKIP
 >>> advise("examples/position-lead.json")           # doctest: +SKIP
->>> odds(Rules("foster", 4), "JS AS 9S KH QH 7D 8C 9C TC", "7S", seat=0, dealer=3)  # doctest: +SKIP
 
 Method (sound Monte Carlo practice):
 
@@ -16,10 +15,10 @@ Method (sound Monte Carlo practice):
    played and by whom, voids shown, the turn-up in the dealer's hand, dead cards, hand
    sizes; later sets unseen by everyone).
 2. **Evaluation** of every legal card on the *same* determinizations (common random
-   numbers): an :class:`Evaluator` maps a batch of full deals to one outcome row per
-   (deal, candidate). ``rollout`` (now): play the card, then the policies play the deal out,
-   every candidate drawing from the same random stream. A double-dummy evaluator (``dd``)
-   plugs in with the same interface when the solver exists.
+   numbers): an evaluator (:mod:`catchten_sim.evaluators`) maps a batch of full deals to
+   one outcome row per (deal, candidate). ``rollout``: play the card, then the policies
+   play the deal out, every candidate drawing from the same random stream; ``dd``: every
+   deal solved double-dummy.
 3. **Statistics**: per candidate the mean of each measure with a 95% interval (normal
    for means, Wilson for proportions); differences between candidates from the *paired*
    per-deal differences (their standard error is much smaller than the unpaired one).
@@ -45,7 +44,7 @@ so they are the hand's final scores):
 ``caught_by_them`` P(they catch our Ten);
 ``card_points``  our side's card points;
 ``p_win``        P(our side wins the game), with ``score`` given, from issue 5's
-                 game-equity table (:func:`game_equity_hook`).
+                 game-equity table (:func:`catchten_sim.equity.game_equity_hook`).
 """
 from __future__ import annotations
 

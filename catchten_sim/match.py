@@ -420,7 +420,7 @@ class _RoundsTask:
 def _refuse_dask(task: _RoundsTask, scheduler: str | None, workers: int | None) -> None:
     """A match with pimc seats runs on this machine: refuse a Dask option, naming it."""
     if task.player().slow and (scheduler or workers):
-        who = task.a.label if task.a.label.startswith("pimc") else task.b.label
+        who = task.a.label if Seating.of((task.a,)).any_driven else task.b.label
         raise CatchTenError("scheduler" if scheduler else "workers",
                             "pimc seats run on this machine",
                             f"{who}: the solver's threads work inside each decision; run "
