@@ -25,6 +25,8 @@
       9. Third hand high: the highest winning card that scores no honour.
      10. Otherwise throw the lowest non-counting card: never an honour to the opponents
          when a cheaper legal card exists.
+    jaques ``dealer_declares``: no trumps when the longest suit has at most three cards
+    and the dealer holds two Aces or more; else the longest suit (ties: more honour points).
 ``pimc[:N]``
     Perfect Information Monte Carlo (:mod:`catchten_sim.pimc`): at each decision, ``N``
     deals consistent with what the seat knows (default 50), each solved double-dummy;
@@ -35,9 +37,6 @@ Python-driven player: the spec only, the player is :mod:`catchten_sim.pimc`). A
 :class:`Seating` resolves the policies of the seats once: the kernel id of every seat
 (``POL_SCRIPTED`` for a Python-driven one) and which seats are Python-driven, so no caller
 asks "is this pimc?" (a new Python-driven kind is added to :data:`DRIVEN_KINDS`).
-
-jaques ``dealer_declares``: no trumps when the longest suit has at most three cards
-    and the dealer holds two Aces or more; else the longest suit (ties: more honour points).
 """
 from __future__ import annotations
 
