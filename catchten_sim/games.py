@@ -2,8 +2,11 @@
 
 >>> from catchten_sim import Rules
 >>> from catchten_sim.games import simulate_games
->>> g = simulate_games(Rules("foster", 4), "heuristic", n_games=10_000, seed=1)
->>> g.to_frame()                                            # doctest: +SKIP
+>>> g = simulate_games(Rules("foster", 4), "heuristic", n_games=1_000, seed=1)
+>>> g.to_frame()[["side", "p_win"]].head(2)
+   side  p_win
+0     0  0.502
+1     1  0.498
 
 Games (docs/rules.md §1, §3, §7.9-§7.13, with the readings of :mod:`catchten_sim.records`)
 ----------------------------------------------------------------------------------
