@@ -43,8 +43,8 @@ from .cards import cards_of_mask
 from .determinize import Sampler
 from .evaluators import (DoubleDummyEvaluator, RolloutEvaluator, dealt_hands, legal_cards,
                          play_of)
-from .play import Deal
-from .play import deal as make_deal
+from .deals import Deal
+from .deals import deal as make_deal
 from .policies import DEFAULT_N, PimcPolicy, Seating
 from .position import InfoSet, Position
 from .rules import Rules

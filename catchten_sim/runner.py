@@ -587,8 +587,8 @@ def _version() -> str:
 #: cards, rules, policies and their tables, the accumulator, and the solvers pimc seats use
 #: (paths relative to the package; globs allowed)
 ENGINE_SOURCES = ("_kernels/*.py", "cards.py", "rules.py", "policies.py", "tables.py",
-                  "aggregate.py", "state.py", "play.py", "determinize.py", "evaluators.py",
-                  "pimc.py", "checks.py")
+                  "aggregate.py", "state.py", "deals.py", "play.py", "determinize.py",
+                  "evaluators.py", "pimc.py", "checks.py")
 #: and the module of each kind that makes its chunks (its task; a report's runs are
 #: simulations with counts from report.py); the chunk plan is in the manifest itself
 KIND_SOURCES = {"simulate": ("simulate.py",), "games": ("games.py",),
