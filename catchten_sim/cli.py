@@ -248,7 +248,8 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     each position's expected honours, card points and hand total. With --games N: whole
     games to the target."""
     from pathlib import Path
-    from .simulate import DealWriter, seat_policies as make_policies, simulate
+    from .policies import seat_policies as make_policies
+    from .simulate import DealWriter, simulate
     rules = make_rules(preset, players, variants, rules_file)
     pols = make_policies(rules, policy, opponents, seat_policy_flags(seat_policies))
     if games is None and first_dealer is not None:
@@ -263,8 +264,8 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
             raise CatchTenError("deals", "not with --games",
                                 "--games N plays N whole games, each as many deals as it takes")
         from .games import simulate_games
-        from .simulate import MAX_DEALS, _check_count
-        games = _check_count("games", games, 1, MAX_DEALS)
+        from .checks import MAX_DEALS, check_count
+        games = check_count("games", games, 1, MAX_DEALS)
         fd = "rotate" if first_dealer is None else first_dealer.strip()
         show = sys.stderr.isatty() if progress is None else progress
         bar = Progress(games, "games") if show else None
@@ -278,9 +279,9 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         return print_games_result(gres, games, as_json, run.run_dir)
     if report_dir is not None:
         from .report import MIN_REPORT_DEALS, prepare_out_dir
-        from .simulate import _check_count
+        from .checks import check_count
         prepare_out_dir(report_dir, force, "report")   # fail before simulating, not after
-        _check_count("deals", deals, MIN_REPORT_DEALS)
+        check_count("deals", deals, MIN_REPORT_DEALS)
     writer = DealWriter(out_path, rules.players) if out_path else None
     show = sys.stderr.isatty() if progress is None else progress
     bar = Progress(deals) if show else None
@@ -468,7 +469,7 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     trumps; the value of a holding; rule variants compared; policies compared.
     """
     from .report import build_report, parse_formats
-    from .simulate import seat_policies as make_policies
+    from .policies import seat_policies as make_policies
     fmts = parse_formats(formats)
     main = None
     if from_dir is not None:
@@ -646,9 +647,9 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     planned looks). Ctrl-C prints what finished, marked partial (exit 130).
     """
     from .advise import MAX_EXPLAIN, advise, explain
-    from .simulate import _check_count
+    from .checks import check_count
     if explain_n is not None:           # before the advice is computed
-        _check_count("explain", explain_n, 1, MAX_EXPLAIN)
+        check_count("explain", explain_n, 1, MAX_EXPLAIN)
     show = sys.stderr.isatty() if progress is None else progress
     bar = Progress(samples, "samples") if show and not as_json else None
     try:
@@ -699,7 +700,7 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
     expected card points, with 95% intervals. Ctrl-C prints the deals finished, marked
     partial (exit 130).
     """
-    from .advise import odds
+    from .odds import odds
     from .cards import parse_card, parse_cards
     show = sys.stderr.isatty() if progress is None else progress
     bar = Progress(deals if isinstance(deals, int) else 0) if show and not as_json else None
@@ -827,8 +828,8 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
     3 sides with tie=count_out; 4 or more sides are refused). Ctrl-C while the deals are
     simulated solves from the deals finished, marked partial (exit 130)."""
     from pathlib import Path
-    from .games import cached_equity_table, equity_table
-    from .simulate import seat_policies as make_policies
+    from .equity import cached_equity_table, equity_table
+    from .policies import seat_policies as make_policies
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
     try:
@@ -842,12 +843,12 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
             if out_path and Path(out_path).suffix.lower() not in (".csv", ".parquet"):
                 raise CatchTenError("out", "unknown file type",
                                     f"{Path(out_path).name}: use a .csv or .parquet file name")
-            from .gamecalc import default_equity_hands
-            from .games import MAX_EQUITY_HANDS
-            from .simulate import _check_count
+            from .equity import default_equity_hands
+            from .equity import MAX_EQUITY_HANDS
+            from .checks import check_count
             if hands is None:
                 hands = default_equity_hands(rules)
-            hands = _check_count("hands", hands, 1, MAX_EQUITY_HANDS)
+            hands = check_count("hands", hands, 1, MAX_EQUITY_HANDS)
             if show and not as_json:
                 bar = Progress(hands if isinstance(hands, int) else 0)
 

@@ -235,9 +235,9 @@ def check_run_options(threads, scheduler, workers) -> None:
     """Refuse bad --threads/--scheduler/--workers of a resume that runs nothing (a run
     checks them when it starts): bad input is exit 2 either way."""
     from .run import check_executor_options
-    from .simulate import _check_count
+    from .checks import check_threads
     if threads is not None:
-        _check_count("threads", threads, 1, 1024)
+        check_threads(threads)
     check_executor_options(scheduler, workers)
 
 

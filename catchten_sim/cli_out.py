@@ -131,7 +131,7 @@ def print_match_result(res, d: dict, as_json: bool, run_dir, report_dir=None,
 
 def with_start(eq, d: dict) -> dict:
     """An equity table's JSON with ``start``: each side's P(win) from 0-0 by dealer."""
-    from .gamecalc import start_p_win
+    from .equity import start_p_win
     d["start"] = start_p_win(eq)
     return d
 

@@ -51,6 +51,7 @@ import pandas as pd
 
 from . import plotting as P
 from . import tables as T
+from .checks import MAX_DEALS, check_count, check_seed
 from .errors import CatchTenError, RulesError
 from .policies import Policy
 from .rules import PLAYERS_ALLOWED, PRESETS, REGISTRY, SWITCH_OF, Rules
@@ -202,7 +203,7 @@ class TenBySide:
 
 def _split_policies(rules: Rules, policies: Any) -> tuple[tuple[Policy, ...], Policy, Policy]:
     """Per-seat policies, and the policy of side 0 and of the first opposing seat."""
-    from .simulate import seat_policies
+    from .policies import seat_policies
     if isinstance(policies, (str, Policy)) or policies is None:
         pols = seat_policies(rules, policies or "heuristic")
     else:
@@ -435,7 +436,6 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     deals", footers state the deals that ran, figure numbers stay those of a full report,
     and ``report.json`` has ``"interrupted": true``.
     """
-    from .simulate import MAX_DEALS, _check_count
 
     t0 = time.perf_counter()
     say = progress or (lambda _msg: None)
@@ -443,11 +443,11 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     if main is not None:
         rules, seed, n_deals = main.rules, main.seed, main.n_deals
         policies = main.policies
-    n_deals = _check_count("deals", n_deals, 1 if main is not None else MIN_REPORT_DEALS,
+    n_deals = check_count("deals", n_deals, 1 if main is not None else MIN_REPORT_DEALS,
                            MAX_DEALS)
-    seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
+    seed = check_seed(seed)
     sweep = sweep_deals_for(n_deals) if sweep_deals is None else \
-        _check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
+        check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
     pols, mine, theirs = _split_policies(rules, policies)
     from .run import check_executor_options, make_executor
     check_executor_options(scheduler, workers)      # before a run directory is made
@@ -622,7 +622,7 @@ class _Runs:
 
     def _sweeps(self, mine: Policy, theirs: Policy, sweep: int, sweep_players: bool,
                 sweep_variants: bool, compare_policies: bool) -> None:
-        from .simulate import seat_policies
+        from .policies import seat_policies
         rules = self.rules
         if sweep_players:
             combos = [(Policy.HEURISTIC, Policy.HEURISTIC), (Policy.RANDOM, Policy.RANDOM)]

@@ -24,7 +24,8 @@ from .compile_notice import compiling_note as _compiling
 from .rules import NO_TRUMPS
 
 if TYPE_CHECKING:
-    from .advise import Advice, Odds
+    from .advise import Advice
+    from .odds import Odds
 
 #: the width of text sent to a pipe or file without COLUMNS: wide enough that no line and
 #: no table row is ever wrapped by the width (a reader or a script gets whole rows; the

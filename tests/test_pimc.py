@@ -15,14 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catchten_sim import Rules
-from catchten_sim.advise import advise, legal_cards
+from catchten_sim.advise import advise
 from catchten_sim.cards import cards_of_mask, format_card
 from catchten_sim.cli import cli
-from catchten_sim.dd import DoubleDummyEvaluator, dealt_hands
+from catchten_sim.evaluators import DoubleDummyEvaluator, dealt_hands, legal_cards
 from catchten_sim.determinize import Sampler
 from catchten_sim.pimc import (
     DealDriver,
-    PimcPolicy,
     _info_of,
     _tie_key,
     choose,
@@ -30,7 +29,7 @@ from catchten_sim.pimc import (
 )
 from catchten_sim.play import deal as make_deal
 from catchten_sim.play import play as play_deal
-from catchten_sim.policies import Policy
+from catchten_sim.policies import PimcPolicy, Policy
 from catchten_sim.position import Position
 
 CASES = Path(__file__).parent / "cases" / "advise"
@@ -314,7 +313,7 @@ def test_pimc_rollouts_play_pimc_decisions(players, left):
     after the candidate is the pimc decision of its seat from its own information set,
     replayed here card by card with the play state and :func:`choose`."""
     from catchten_sim._kernels import rollout as KR
-    from catchten_sim.dd import play_of
+    from catchten_sim.evaluators import play_of
     from catchten_sim.pimc import PimcRolloutEvaluator
     from catchten_sim.state import PlayState
     rules = Rules("foster", players)
@@ -368,7 +367,7 @@ def test_deals_rebuilt_for_the_solver_respect_what_is_known(cfg, seed, frac):
     # the deal as dealt is the true deal when the hidden hands are the true ones; every
     # enumerated (or sampled) deal keeps the played cards where they were played, the
     # voids shown, the turn-up with the dealer and the dead cards out
-    from catchten_sim.dd import played_masks
+    from catchten_sim.evaluators import played_masks
     players, variants = cfg
     rules = Rules("foster", players, variants)
     pos, pd = cut_position(rules, seed, int(frac * rules.n_dealt), "heuristic")

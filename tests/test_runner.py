@@ -363,7 +363,7 @@ def test_match_run_dir_keeps_the_looks_of_a_plain_run(tmp_path):
 
 
 def test_equity_killed_then_resumed_gives_the_same_table(tmp_path):
-    from catchten_sim.games import equity_table
+    from catchten_sim.equity import equity_table
     d = tmp_path / "e"
     args = ["equity", "-n", "2", "-V", "target=11", "--hands", "60000", "--chunk", "500",
             "--threads", "1", "--seed", "5"]
@@ -499,7 +499,8 @@ def test_report_from_an_unfinished_directory_says_unfinished(tmp_path):
 
 def test_match_games_and_equity_on_a_cluster_equal_threads():
     distributed = pytest.importorskip("distributed")
-    from catchten_sim.games import equity_table, simulate_games
+    from catchten_sim.equity import equity_table
+    from catchten_sim.games import simulate_games
     from catchten_sim.match import match
     r4, r2 = Rules("foster", 4), Rules("foster", 2)
 
@@ -975,7 +976,8 @@ def test_compile_time_is_reported_apart_and_left_out_of_the_speed(monkeypatch, c
     assert text.endswith("2.00 s on 1 thread(s), 1.2 s of it compiling the engine")
     assert "compiling" not in dataclasses.replace(g, compile_s=0.0).to_text()
     # advice: odds and advise say it too
-    from catchten_sim.advise import advise, odds
+    from catchten_sim.advise import advise
+    from catchten_sim.odds import odds
     from catchten_sim.cards import parse_cards
     from catchten_sim.text import print_advice
     hand = parse_cards("JS AS 9S KH QH 7D 8C 9C TC".split())

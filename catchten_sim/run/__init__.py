@@ -60,6 +60,7 @@ from .dirs import (  # noqa: F401
     KINDS,
     MANIFEST,
     manifest_rules,
+    REDUCERS,
     open_any,
     open_of_kind,
     RUN_FORMAT,

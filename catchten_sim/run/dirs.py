@@ -34,11 +34,12 @@ CHUNKS = "chunks"
 #: cards, rules, policies and their tables, the accumulator, and the solvers pimc seats use
 #: (paths relative to the package; globs allowed)
 ENGINE_SOURCES = ("_kernels/*.py", "cards.py", "rules.py", "policies.py", "tables.py",
-                  "aggregate.py", "state.py", "play.py", "determinize.py", "dd.py", "pimc.py")
+                  "aggregate.py", "state.py", "deals.py", "play.py", "determinize.py",
+                  "evaluators.py", "pimc.py", "checks.py")
 #: and the module of each kind that makes its chunks (its task; a report's runs are
 #: simulations with counts from report.py); the chunk plan is in the manifest itself
 KIND_SOURCES = {"simulate": ("simulate.py",), "games": ("games.py",),
-                "equity": ("games.py",), "match": ("match.py",),
+                "equity": ("games.py", "equity.py"), "match": ("match.py",),
                 "report": ("simulate.py", "report.py")}
 
 
@@ -56,7 +57,6 @@ def _fingerprint(kind: str, reduce: str | None) -> str:
     root = Path(__file__).resolve().parent.parent      # the package
     names = list(ENGINE_SOURCES) + list(KIND_SOURCES.get(kind, ()))
     if reduce is not None:
-        from ..simulate import REDUCERS
         mod = REDUCERS.get(reduce, "").split(":")[0]
         if mod:
             names.append(mod.split(".", 1)[1].replace(".", "/") + ".py")
@@ -375,9 +375,13 @@ def manifest_rules(m: dict[str, Any]) -> Any:
     return Rules(r["preset"], r["players"], r["variants"])
 
 
+#: the ``reduce`` counts a run directory can name (``module:class``, built from the rules)
+REDUCERS = {"ten_by_side": "catchten_sim.report:TenBySide"}
+
+
 #: the module whose ``from_run_dir(run_dir, **options)`` finishes (or, with
 #: ``run_dir.compute`` false, summarizes) each kind of run directory
-KINDS = {"simulate": "simulate", "games": "games", "equity": "games", "match": "match",
+KINDS = {"simulate": "simulate", "games": "games", "equity": "equity", "match": "match",
          "report": "report"}
 
 

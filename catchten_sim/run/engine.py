@@ -482,7 +482,7 @@ def make_executor(threads: int | None = None, scheduler: str | None = None,
     if scheduler or workers:
         return DaskExecutor(scheduler, workers)
     if threads is None:
-        from ..simulate import max_threads
+        from ..checks import max_threads
         threads = max_threads()
     return ThreadExecutor(threads) if threads > 1 else InlineExecutor()
 
