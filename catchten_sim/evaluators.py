@@ -238,7 +238,7 @@ class DoubleDummyEvaluator:
     ``measures(hands, first)`` returns ``{"diff": float64 (m, n_cand)}``: the double-dummy
     value of each candidate on each deal (for the mover's side; with two sides it is our
     points minus theirs). A batch of deals is one chunk on the run engine's executor
-    (:mod:`catchten_sim.runner`), split over its threads; each thread's work area is a
+    (:mod:`catchten_sim.run`), split over its threads; each thread's work area is a
     :class:`~catchten_sim.solve.Solver` (its own transposition table), kept by the
     executor across batches. The values do not depend on the split.
 

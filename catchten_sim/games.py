@@ -298,7 +298,7 @@ class GameSimulationResult:
 
 
 class _GamesTask:
-    """Whole games as a run-engine task (:mod:`catchten_sim.runner`): games ``first …
+    """Whole games as a run-engine task (:mod:`catchten_sim.run`): games ``first …
     first+count-1`` give one int64 row each (columns ``_kernels.games.G_*``). Picklable
     (for Dask): the rules' tables are rebuilt from the rules on first use in a process."""
 

@@ -366,7 +366,7 @@ class _Player:
 
 
 class _RoundsTask:
-    """Rounds of a match as a run-engine task (:mod:`catchten_sim.runner`): rounds ``first
+    """Rounds of a match as a run-engine task (:mod:`catchten_sim.run`): rounds ``first
     … first+count-1`` (from deal ``deal_base``) give ``(x, c, w)`` of
     :meth:`_Player.rounds`. Picklable (for Dask): the player is built on first use in each
     process; its array form is the float64 values' bits as int64 (exact)."""

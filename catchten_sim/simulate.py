@@ -150,7 +150,7 @@ class SimulationResult:
 
 
 class DealTask:
-    """The simulation as a run-engine task (:mod:`catchten_sim.runner`): deals ``first …
+    """The simulation as a run-engine task (:mod:`catchten_sim.run`): deals ``first …
     first+count-1`` played and folded into a flat accumulator (the
     :class:`~catchten_sim.aggregate.OutcomeAccumulator` layout, int64), plus their outcome
     rows (int16) when ``rows`` is set. Picklable (for Dask): it carries the rules as a
