@@ -66,6 +66,60 @@ def test_trick_helpers_replay_engine_deals(preset, players, variants) -> None:
 
 
 @njit
+def _play_forward(tab, ps, dealer, trump, turnup, cards, out):
+    """Play ``cards`` (tricks, n) on ``ps`` forward: ``out[t]`` = (winner, legal-ok)."""
+    T.start_play(tab, ps, dealer, trump, turnup)
+    n = tab.params[L.P_N]
+    for t in range(cards.shape[0]):
+        ok = 1
+        for k in range(n):
+            c = cards[t, k]
+            if (T.legal_now(tab, ps) >> c) & 1 == 0 or T.to_move(tab, ps) != ps.owner[c]:
+                ok = 0
+            T.play_card(tab, ps, c)
+        out[t, 0] = T.finish_trick(tab, ps)
+        out[t, 1] = ok
+    return ps.v[L.V_TEN_TAKER]
+
+
+@pytest.mark.parametrize("preset,players,variants", CONFIGS)
+def test_play_state_forward_replays_engine_deals(preset, players, variants) -> None:
+    """The forward play-state API (start_play, to_move, legal_now, play_card, finish_trick:
+    the inference kernel's) replays the engine's deals: legal cards, the seat to move,
+    winners, leaders, trump leads' sides, the Ten's taker and every side's score."""
+    rules = Rules(preset, players, variants)
+    tab = rules.tables()
+    rng = random.Random(f"forward-{preset}-{players}")
+    for k in range(12):
+        d = deal(rules, seed=rng.randrange(2 ** 63), index=k)
+        p = play(d, "heuristic" if k % 2 else "random")
+        ps = T.new_play(players, rules.n_sets, rules.set_size, rules.n_sides)
+        ps.set_hands[...] = np.array(d.masks(), dtype=np.int64)
+        for st in range(rules.n_sets):
+            for seat in range(players):
+                for c in range(52):
+                    if int(ps.set_hands[st, seat]) >> c & 1:
+                        ps.owner[c] = seat
+        cards = np.array([cs for _, cs, _ in p.tricks], dtype=np.int64)
+        out = np.zeros((len(cards), 2), dtype=np.int64)
+        taker = _play_forward(tab, ps, d.dealer, d.trump, -1 if d.turnup is None else d.turnup,
+                              cards, out)
+        where = f"{preset} {players} {variants} deal {k}"
+        assert list(out[:, 0]) == [w for _, _, w in p.tricks], where
+        assert out[:, 1].all(), f"{where}: an engine card not in legal_now, or out of turn"
+        assert (None if taker < 0 else taker) == p.ten_taker, where
+        assert list(ps.trick_leader) == [lead for lead, _, _ in p.tricks], where
+        leads = [0] * rules.n_sides
+        for lead, cs, _ in p.tricks:
+            leads[rules.side_of(lead)] += cs[0] // 13 == d.trump
+        assert list(ps.trump_leads) == leads, where
+        for side in range(rules.n_sides):
+            hon, cards_n, cp = _side_score(tab, d.trump, ps.cap, side)
+            assert (hon, cards_n, cp) == (p.honours[side], p.cards_taken[side],
+                                          p.card_points[side]), where
+
+
+@njit
 def _side_score(tab, trump, cap, side):
     return S.side_score(tab, trump, cap, side, cap.shape[0])
 

@@ -23,6 +23,7 @@ Groups
                (``F_HONOURS`` … ``F_SEAT_TRICKS``), histograms of ``HIST`` points and
                ``HIST_TRUMPS`` trump counts.
 ``R_*``        rollout output columns (:mod:`catchten_sim._kernels.rollout`).
+``V_*``        scalar slots of a kernel play state (:mod:`catchten_sim._kernels.trick`).
 ``PlayRules``, ``DealRules``  the switches of play and of dealing (``Tables.play_rules``,
                ``Tables.deal_rules``).
 """
@@ -140,6 +141,19 @@ R_TOTAL = 3
 R_PER_SIDE = 4
 # then per side s, at N_R_FIXED + n_sides * R_PER_SIDE + s * N_STEPS + k: the side's points
 # at count-out step k over the whole hand (with per-set scoring: the current set's unit)
+
+# ----------------------------------------------------------------- kernel play state
+V_TRICK = 0       # trick number over the deal (0-based)
+V_K = 1           # cards played to the current trick
+V_LEADER = 2      # seat that led (leads) the current trick
+V_TM = 3          # mask of the current trick's cards
+V_LED = 4         # suit led to the current trick (0 when V_K == 0)
+V_PLAYED = 5      # mask of the cards of the finished tricks
+V_TEN_TAKER = 6   # seat that took the Ten of trumps (-1 none yet)
+V_TRUMP = 7       # trump code (NO_TRUMPS: none)
+V_LOCK = 8        # the exposed turn-up's bit while it is locked (0: no lock)
+V_DEALER = 9
+N_V = 10
 
 #: bytes kept between arrays written by different threads (cache lines, with the
 #: adjacent-line prefetcher)

@@ -1,4 +1,4 @@
-"""The trick: legal cards, the winner and taking a trick, once.
+"""The trick: legal cards, the winner, playing a card and taking a trick, once.
 
 Every rule of play is written here once, as ``@njit(inline="always")`` helpers; the
 playout loop (:func:`catchten_sim._kernels.engine.play_deal`), rollouts, games and the
@@ -54,15 +54,56 @@ API: ending a trick (the playout loops')
     a set's last trick leads to the next set's hands (docs/rules.md §1, §2): the loops'
     business, as they walk sets and tricks.
 
+API: a kernel play state, played forward (the inference kernel)
+---------------------------------------------------------------
+``Play`` (named tuple of int64 arrays, :func:`new_play`):
+
+=================  =====================  ================================================
+``set_hands``      (n_sets, n)            each seat's cards dealt per set (read only)
+``hands``          (n,)                   the cards each seat holds now (current set)
+``owner``          (52,)                  seat dealt each card (-1: not dealt)
+``trick_cards``    (tricks, n)            cards of each trick in play order
+``trick_leader``   (tricks,)              seat that led each trick
+``trick_winner``   (tricks,)              seat that won each finished trick
+``cap``            (units, n_sides)       cards taken per scoring unit and side
+``seat_tricks``    (n,)                   tricks won per seat
+``trump_leads``    (n_sides,)             trump leads per side (finished tricks)
+``v``              (N_V,)                 scalars, ``layout.V_*``
+=================  =====================  ================================================
+
+``start_play(tab, ps, dealer, trump, turnup)``  a fresh deal from ``ps.set_hands``/``owner``.
+``to_move(tab, ps) -> seat``;  ``legal_now(tab, ps) -> mask``  (the seat to move).
+``play_card(tab, ps, c)``       the seat to move plays ``c`` (any card it holds; legality is
+    the caller's business: ``legal_now``).
+``finish_trick(tab, ps) -> winner seat``  resolves a trick of ``n`` cards; the winner leads;
+    at a set's end the next set's hands are taken up. The trick is taken by :func:`take_trick`.
+
 ``tab`` is the :class:`catchten_sim.rules.Tables` bundle.
 """
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numpy as np
 from numba import njit
 
 from .bits import JIT, highest_index, ix
-from .layout import PlayRules
+from .layout import (N_V, P_N, P_NSETS, P_SETSIZE, V_DEALER, V_K, V_LEADER, V_LED, V_LOCK,
+                     V_PLAYED, V_TEN_TAKER, V_TM, V_TRICK, V_TRUMP, PlayRules)
+from .scoring import n_units, unit_of_set
+
+Play = namedtuple("Play", ["set_hands", "hands", "owner", "trick_cards", "trick_leader",
+                           "trick_winner", "cap", "seat_tricks", "trump_leads", "v"])
+
+
+def new_play(n: int, n_sets: int, set_size: int, n_sides: int) -> Play:
+    """A zeroed :class:`Play` for ``n`` players (``owner`` filled with -1)."""
+    tricks = n_sets * set_size
+    z = np.zeros
+    return Play(z((n_sets, n), np.int64), z(n, np.int64), np.full(52, -1, np.int64),
+                z((tricks, n), np.int64), z(tricks, np.int64), z(tricks, np.int64),
+                z((n_sets, n_sides), np.int64), z(n, np.int64), z(n_sides, np.int64),
+                z(N_V, np.int64))
 
 
 # ------------------------------------------------------------------ pure helpers
@@ -169,3 +210,105 @@ def take_trick(tab, pl, unit, win, tm, ten_bit, ten_taker):
     pl.cap[ix(unit), ix(tab.side_of_seat[ix(win)])] |= tm
     pl.seat_tricks[ix(win)] += 1
     return win if (tm & ten_bit) != 0 else ten_taker
+
+
+# ------------------------------------------------------------------ a play state, forward
+@njit(inline="always", **JIT)
+def start_play(tab, ps, dealer, trump, turnup):
+    """Set ``ps`` to the start of a deal: ``ps.set_hands`` and ``ps.owner`` hold the deal;
+    eldest (the dealer's left) leads (docs/rules.md §1). ``turnup`` -1: none."""
+    params = tab.params
+    n = params[P_N]
+    for p in range(n):
+        ps.hands[p] = ps.set_hands[0, p]
+        ps.seat_tricks[p] = 0
+    for u in range(ps.cap.shape[0]):
+        for sd in range(ps.cap.shape[1]):
+            ps.cap[u, sd] = 0
+    for sd in range(ps.trump_leads.shape[0]):
+        ps.trump_leads[sd] = 0
+    v = ps.v
+    v[V_TRICK] = 0
+    v[V_K] = 0
+    v[V_LEADER] = dealer + 1 if dealer + 1 < n else 0
+    v[V_TM] = 0
+    v[V_LED] = 0
+    v[V_PLAYED] = 0
+    v[V_TEN_TAKER] = -1
+    v[V_TRUMP] = trump
+    v[V_LOCK] = turnup_lock_bit(tab.play_rules, turnup)
+    v[V_DEALER] = dealer
+
+
+@njit(inline="always", **JIT)
+def to_move(tab, ps):
+    """The seat to play the next card of the current trick."""
+    n = tab.params[P_N]
+    s = ps.v[V_LEADER] + ps.v[V_K]
+    return s - n if s >= n else s
+
+
+@njit(inline="always", **JIT)
+def legal_now(tab, ps):
+    """The legal cards of the seat to move (:func:`legal_cards` with the state's trick)."""
+    params = tab.params
+    v = ps.v
+    t = v[V_TRICK]
+    set_size = params[P_SETSIZE]
+    total = params[P_NSETS] * set_size
+    trump = v[V_TRUMP]
+    k = v[V_K]
+    return legal_cards(tab.play_rules, ps.hands[to_move(tab, ps)],
+                       lock_bit(v[V_LOCK], t, total), k, suit_mask(v[V_LED]),
+                       t % set_size == 0, trump_mask(trump))
+
+
+@njit(inline="always", **JIT)
+def play_card(tab, ps, c):
+    """The seat to move plays card ``c`` to the current trick."""
+    v = ps.v
+    seat = to_move(tab, ps)
+    bit = np.int64(1) << c
+    ps.hands[seat] ^= bit
+    k = v[V_K]
+    ps.trick_cards[v[V_TRICK], k] = c
+    v[V_TM] |= bit
+    if k == 0:
+        v[V_LED] = card_suit(c)
+        ps.trick_leader[v[V_TRICK]] = v[V_LEADER]
+    v[V_K] = k + 1
+
+
+@njit(inline="always", **JIT)
+def finish_trick(tab, ps):
+    """Resolve the current trick (all ``n`` cards played): the winner takes it
+    (:func:`take_trick`), the winner leads next; after a set's last trick
+    the next set's hands are taken up (docs/rules.md §1, §2). Returns the winning seat."""
+    params = tab.params
+    v = ps.v
+    t = v[V_TRICK]
+    tm = v[V_TM]
+    led = v[V_LED]
+    trump = v[V_TRUMP]
+    leader = v[V_LEADER]
+    set_size = params[P_SETSIZE]
+    st = t // set_size
+    win = ps.owner[winning_card(tm, suit_mask(led), trump, tab.top_trump)]
+    ten = tab.ten_card[trump]
+    ten_bit = np.int64(1) << ten if ten >= 0 else np.int64(0)
+    v[V_TEN_TAKER] = take_trick(tab, ps, unit_of_set(n_units(params), st), win, tm, ten_bit,
+                                v[V_TEN_TAKER])
+    if led == trump:
+        ps.trump_leads[tab.side_of_seat[leader]] += 1
+    ps.trick_winner[t] = win
+    v[V_PLAYED] |= tm
+    v[V_TM] = 0
+    v[V_K] = 0
+    v[V_LED] = 0
+    v[V_LEADER] = win
+    t += 1
+    v[V_TRICK] = t
+    if t % set_size == 0 and t < params[P_NSETS] * set_size:
+        for p in range(params[P_N]):
+            ps.hands[p] = ps.set_hands[st + 1, p]
+    return win
