@@ -37,6 +37,15 @@ def _py(f):
     return getattr(f, "py_func", f)
 
 
+def _engine_deals(rules, seed):
+    """Twelve deals of ``rules`` played by the engine (odd ones heuristic, even ones random):
+    ``(k, deal, play)``."""
+    rng = random.Random(seed)
+    for k in range(12):
+        d = deal(rules, seed=rng.randrange(2 ** 63), index=k)
+        yield k, d, play(d, "heuristic" if k % 2 else "random")
+
+
 @pytest.mark.parametrize("preset,players,variants", CONFIGS)
 def test_trick_helpers_replay_engine_deals(preset, players, variants) -> None:
     """The engine's deals replayed through the trick helpers (tests/kernel_replay.py): every
@@ -44,10 +53,7 @@ def test_trick_helpers_replay_engine_deals(preset, players, variants) -> None:
     and ``take_trick`` gives the leaders, the Ten's taker and every side's score."""
     rules = Rules(preset, players, variants)
     tab = rules.tables()
-    rng = random.Random(f"core-{preset}-{players}")
-    for k in range(12):
-        d = deal(rules, seed=rng.randrange(2 ** 63), index=k)
-        p = play(d, "heuristic" if k % 2 else "random")
+    for k, d, p in _engine_deals(rules, f"core-{preset}-{players}"):
         cards = [cs for _, cs, _ in p.tricks]
         masks, leaders, winners, taker, scr = replay(rules, d, cards)
         where = f"{preset} {players} {variants} deal {k}"
@@ -89,10 +95,7 @@ def test_play_state_forward_replays_engine_deals(preset, players, variants) -> N
     winners, leaders, trump leads' sides, the Ten's taker and every side's score."""
     rules = Rules(preset, players, variants)
     tab = rules.tables()
-    rng = random.Random(f"forward-{preset}-{players}")
-    for k in range(12):
-        d = deal(rules, seed=rng.randrange(2 ** 63), index=k)
-        p = play(d, "heuristic" if k % 2 else "random")
+    for k, d, p in _engine_deals(rules, f"forward-{preset}-{players}"):
         ps = T.new_play(players, rules.n_sets, rules.set_size, rules.n_sides)
         ps.set_hands[...] = np.array(d.masks(), dtype=np.int64)
         for st in range(rules.n_sets):
