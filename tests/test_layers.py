@@ -185,7 +185,6 @@ def test_the_graph_reader_sees_imports_inside_functions():
         "_kernels.trick (a kernel) imports rules: kernels import only kernels"]
 
 
-@pytest.mark.xfail(strict=False, reason="until the house refactor merges")
 def test_imports_point_down_the_layers_and_have_no_cycle():
     bad = violations(import_graph())
     for line in bad:
