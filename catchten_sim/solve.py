@@ -380,10 +380,10 @@ def run_watched(work: Callable[[], None], stop: Callable[[], None],
             finished.wait(0.05)
         except KeyboardInterrupt:         # a second Ctrl-C: still wait for the work
             pass
+    if interrupted is not None:           # (what ``work`` raised after the stop follows it)
+        raise interrupted
     if err:
         raise err[0]
-    if interrupted is not None:
-        raise interrupted
 
 
 _DEFAULT: Solver | None = None

@@ -195,3 +195,26 @@ def test_cli_time_limit_on_a_hard_deal(tmp_path):
     assert time.monotonic() - t0 < 0.5 + 1.5
     assert res.exit_code == 0, res.output
     assert "time limit" in res.output and "value between" in res.output
+
+
+def test_ctrl_c_stops_dd_advice_on_french52_within_a_second():
+    """advise --evaluator dd: a Ctrl-C stops the solves under way (their stop flags), not
+    after the batch's current deals (issue 26: 35-47 s before)."""
+    import _thread
+
+    from catchten_sim.advise import advise
+    hard = _hard_record()
+    pos = {"rules": "french52", "players": 4, "dealer": 0, "seat": 1, "hand": hard["hands"][1],
+           "turnup": "AC", "play": []}
+    advise(pos, evaluator="dd", threads=1, samples=2, time_limit=None, stop_early=False,
+           exact_max=0)                          # compiled, not timed
+    timer = threading.Timer(1.0, _thread.interrupt_main)
+    t0 = time.monotonic()
+    timer.start()
+    try:
+        advise(pos, evaluator="dd", threads=2, samples=200, time_limit=None, seed=3)
+    except KeyboardInterrupt:
+        pass                                    # nothing finished yet: raised
+    finally:
+        timer.cancel()
+    assert time.monotonic() - t0 < 1.0 + 1.0
