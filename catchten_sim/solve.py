@@ -336,8 +336,9 @@ class Solver:
                    if not self.stopped else "the solve was stopped")
             raise SolveLimitError(
                 "position", "not solved exactly",
-                f"{why}; only bounds are proven (Solver.run_bounds, or a larger "
-                "node_limit)")
+                f"{why}: only bounds on its values are proven (catchten solve prints them; "
+                "for advice here, --evaluator rollout; from Python: Solver.run_bounds, or "
+                "Solver(node_limit=None))")
         return low
 
 
