@@ -12,10 +12,11 @@ rate (hits / probes at trick boundaries), nodes per solve (median, max) and the 
 with bounds at the node budget. "best" is one solve (the best value); "cards" is the value of
 every card of the player to move. Deals are uniform random deals (numpy, seeded), the dealer
 rotating; "4th" positions are three tricks of random legal cards later; the table has a
-fixed size (``--tt-bits``). ``--cold`` times a new process compiling the solver with no
-cache; ``--profile N`` re-solves the N slowest deals of each row and prints where their
-nodes go, trick by trick (the kernel's ``S.prof`` counters, compiled in for this run only:
-``CATCHTEN_SOLVE_PROFILE=1``, no cache) and each zero-window test.
+fixed size (``--tt-bits``). ``--cold`` times ``catchten solve`` on a worked case in a new
+process that compiles the solver with no cache; ``--profile N`` re-solves the N slowest
+deals of each row and prints where their nodes go, trick by trick (the kernel's ``S.prof``
+counters, compiled in for this run only: ``CATCHTEN_SOLVE_PROFILE=1``, no cache) and each
+zero-window test.
 
 Targets (issue 26): french52 from the opening lead median <= 30 ms, p99 <= 1 s, max <= 5 s,
 none bounded at the default budget, every opening card <= 3x one solve; foster 4p best
@@ -183,16 +184,15 @@ def profile(row: dict, count: int) -> None:
 
 
 def cold_start() -> float:
-    """Seconds for a new process to import the solver, compile it (empty cache) and solve
-    one french52 deal: ``CATCHTEN_NO_CACHE=1``, so nothing is read from the cache."""
-    code = ("import numpy as np, time; t=time.time(); from catchten_sim.solve import "
-            "solve_deals; from catchten_sim.rules import Rules; r=Rules('french52', 4); "
-            "d=np.zeros((1,1,4),np.int64); deck=list(range(52)); "
-            "[d.__setitem__((0,0,i%4), d[0,0,i%4] | (1<<c)) for i,c in enumerate(deck)]; "
-            "solve_deals(r, 3, 51, d, all_cards=False)")
+    """Seconds for a new process to solve one position as a new user would (``catchten solve
+    tests/cases/dd/foster4_left4_lead_01.json``), compiling the solver from nothing:
+    ``CATCHTEN_NO_CACHE=1``, so nothing is read from the cache."""
+    case = Path(__file__).resolve().parents[1] / "tests" / "cases" / "dd" / \
+        "foster4_left4_lead_01.json"
     env = dict(os.environ, CATCHTEN_NO_CACHE="1")
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], env=env, check=True)
+    subprocess.run([sys.executable, "-m", "catchten_sim.cli", "solve", str(case)], env=env,
+                   check=True, stdout=subprocess.DEVNULL)
     return time.perf_counter() - t0
 
 
@@ -217,7 +217,7 @@ def main() -> int:
                     "nodes go")
     ap.add_argument("--cold", action="store_true",
                     help="also time a cold start: a new process compiling the solver with no "
-                    "cache and solving one french52 deal")
+                    "cache and solving one position (catchten solve on a worked case)")
     args = ap.parse_args()
     if args.profile and not K.PROFILE:
         # the counters are compiled in only with this variable (and then without the cache)
@@ -260,7 +260,7 @@ def main() -> int:
         if args.profile:
             profile(r, args.profile)
     if args.cold:
-        print(f"cold start (compile with no cache + one french52 solve, a new process): "
+        print(f"cold start (catchten solve on a worked case, a new process, no cache): "
               f"{cold_start():.1f} s", flush=True)
     try:
         load = os.getloadavg()[0]
