@@ -80,7 +80,7 @@ def test_run_raises_where_exact_values_are_needed():
     sol = solve(record, solver=s, line=True)     # no line without exact values
     assert not sol.exact and sol.line is None
     rules = Rules("foster", 4)
-    with pytest.raises(SolveLimitError, match="only bounds are proven"):
+    with pytest.raises(SolveLimitError, match="only bounds on its values are proven"):
         deals = np.zeros((1, 1, 4), np.int64)
         deals[0, 0] = [int(x) for x in _masks_of(record)]
         solve_deals(rules, record["dealer"], parse_card(record["turnup"]), deals, solver=s)
