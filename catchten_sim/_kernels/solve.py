@@ -809,7 +809,8 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     if PROFILE:
         S.prof[pf + P_NODE] += 1
     ttmove = -1
-    slot = -1
+    # typed, not the literal -1: a literal argument compiles the callee once more
+    slot = np.int64(-1)
     k1 = np.uint64(0)
     allc = np.int64(0)
     if k == 0:
@@ -1319,7 +1320,7 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
         S.mtd[3 * c + 2] = guess
     if not all_cards:
         _budget(S, end)
-        if not _mtdf(T, S, tt, pos, cnt, seat, -1):
+        if not _mtdf(T, S, tt, pos, cnt, seat, np.int64(-1)):   # (typed: one compile)
             S.st[S_BOUNDED] += 1
         out[0, 52] = acc + S.mtd[3 * 52]
         out[1, 52] = acc + S.mtd[3 * 52 + 1]
