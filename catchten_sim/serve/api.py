@@ -126,7 +126,14 @@ def rules_json(body: Any) -> dict:
     body = _object(body, "body", RULES_BODY_KEYS)
     rules = _rules(body)
     d = rules.describe()
-    return {"rules": d, "switches": switch_table(rules.preset),
+    allowed = []
+    for n in range(2, 9):
+        try:
+            _rules({**body, "players": n, "variants": {}})
+            allowed.append(n)
+        except CatchTenError:
+            pass
+    return {"rules": d, "switches": switch_table(rules.preset), "players_allowed": allowed,
             "cards_per_player": rules.cards_per_player, "set_size": rules.set_size,
             "n_sets": rules.n_sets, "n_sides": rules.n_sides,
             "side_of_seat": [rules.side_of(s) for s in range(rules.players)],

@@ -1,0 +1,607 @@
+// catchten serve: the analysis page. Plain JS, no build step; every number comes from the
+// JSON API (/api/...), which returns what the CLI prints with --json.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+const state = {
+  rules: { rules: "foster", players: 4, variants: {} },
+  info: null,            // /api/rules answer
+  dealer: 3, seat: 0, hand: [], turnup: null, trump: "", play: [], score: null,
+  target: "hand",
+  runs: {},              // evaluator -> {controller, result}
+  deal: null,            // all-hands mode: {record, cursor, solves: {key: solution}}
+};
+
+// ------------------------------------------------------------------ helpers
+function pretty(card) {
+  const r = card[0] === "T" ? "10" : card[0];
+  return r + SUITS[card[1]];
+}
+function isRed(card) { return card[1] === "H" || card[1] === "D"; }
+function cardEl(tag, card, extra) {
+  const el = document.createElement(tag);
+  el.className = "c" + (isRed(card) ? " red" : "") + (extra ? " " + extra : "");
+  el.textContent = pretty(card);
+  return el;
+}
+function fmt(x, d) { return x === null || x === undefined ? "–" : (x >= 0 ? "+" : "") + x.toFixed(d); }
+function setState(s) { document.body.dataset.state = s; }
+function showError(line) {
+  const e = $("#error");
+  e.textContent = line;
+  e.hidden = false;
+}
+function clearError() { $("#error").hidden = true; $("#error").textContent = ""; }
+
+async function postJSON(path, body, signal) {
+  let resp;
+  try {
+    resp = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+                               body: JSON.stringify(body), signal });
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    throw new Error("error: server: not reachable (is catchten serve still running?)");
+  }
+  let data;
+  try { data = await resp.json(); } catch (e) { throw new Error(`error: server: HTTP ${resp.status}`); }
+  if (!resp.ok) throw new Error(data.error || `error: server: HTTP ${resp.status}`);
+  return data;
+}
+
+// POST with server-sent events back: onEvent(name, data) for each; resolves at the end
+async function postStream(path, body, signal, onEvent) {
+  let resp;
+  try {
+    resp = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+                               body: JSON.stringify(body), signal });
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    throw new Error("error: server: not reachable (is catchten serve still running?)");
+  }
+  if (!resp.ok) {
+    let data = {};
+    try { data = await resp.json(); } catch (e) { /* not JSON */ }
+    throw new Error(data.error || `error: server: HTTP ${resp.status}`);
+  }
+  const reader = resp.body.getReader();
+  const dec = new TextDecoder();
+  let buf = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += dec.decode(value, { stream: true });
+    let i;
+    while ((i = buf.indexOf("\n\n")) >= 0) {
+      const block = buf.slice(0, i); buf = buf.slice(i + 2);
+      let name = "message", data = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event: ")) name = line.slice(7);
+        else if (line.startsWith("data: ")) data += line.slice(6);
+      }
+      onEvent(name, data ? JSON.parse(data) : null);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ engine state
+async function pollEngine() {
+  const el = $("#engine");
+  try {
+    const r = await fetch("/api/status");
+    const s = await r.json();
+    const warming = s.workers.filter((w) => w.state !== "ready");
+    if (!s.warming && s.ready > 0) {
+      el.dataset.engine = "ready";
+      el.textContent = `Engine ready (${s.ready} worker${s.ready > 1 ? "s" : ""}` +
+        (s.running ? `, ${s.running} busy` : "") + (s.waiting ? `, ${s.waiting} waiting` : "") + ")";
+    } else {
+      el.dataset.engine = "warming";
+      const w = warming[0];
+      el.textContent = "Warming up the engine" + (w && w.detail ? `: ${w.detail}` : "") +
+        " (the first start compiles for a minute or two; advice asked now waits for it)";
+    }
+    setTimeout(pollEngine, s.warming || s.running ? 1000 : 4000);
+  } catch (e) {
+    el.dataset.engine = "down";
+    el.textContent = "Server not reachable";
+    setTimeout(pollEngine, 3000);
+  }
+}
+
+// ------------------------------------------------------------------ rules and set-up
+async function loadRules() {
+  const info = await postJSON("/api/rules", state.rules);
+  state.info = info;
+  const n = state.rules.players;
+  fillSelect($("#players"), info.players_allowed, n);
+  const seats = [...Array(n).keys()];
+  if (state.dealer >= n) state.dealer = n - 1;
+  if (state.seat >= n) state.seat = 0;
+  fillSelect($("#dealer"), seats, state.dealer, seatName);
+  fillSelect($("#seat"), seats, state.seat, seatName);
+  $("#trump-label").hidden = !info.dealer_declares;
+  renderSwitches();
+  renderScore();
+  renderGrid();
+}
+function seatName(s) {
+  const side = state.info ? state.info.side_of_seat[s] : 0;
+  return `seat ${s} (side ${side})`;
+}
+function fillSelect(sel, values, current, label) {
+  sel.innerHTML = "";
+  for (const v of values) {
+    const o = document.createElement("option");
+    o.value = v; o.textContent = label ? label(v) : v;
+    if (v === current) o.selected = true;
+    sel.appendChild(o);
+  }
+}
+function renderSwitches() {
+  const box = $("#switches");
+  box.innerHTML = "";
+  const given = state.rules.variants;
+  for (const row of state.info.switches) {
+    const div = document.createElement("div");
+    div.className = "switch";
+    const cur = row.name in given ? given[row.name] : row.default;
+    let input;
+    if (Array.isArray(row.values) && row.values.length === 2 && typeof row.values[0] === "boolean") {
+      input = document.createElement("input");
+      input.type = "checkbox"; input.checked = !!cur;
+      input.onchange = () => setSwitch(row, input.checked);
+    } else if (Array.isArray(row.values)) {
+      input = document.createElement("select");
+      for (const v of row.values) {
+        const o = document.createElement("option");
+        o.value = JSON.stringify(v); o.textContent = String(v);
+        if (v === cur) o.selected = true;
+        input.appendChild(o);
+      }
+      input.onchange = () => setSwitch(row, JSON.parse(input.value));
+    } else {
+      input = document.createElement("input");
+      input.type = "number"; input.value = cur;
+      input.onchange = () => setSwitch(row, Number(input.value));
+    }
+    input.dataset.switch = row.name;
+    const name = document.createElement("code"); name.textContent = row.name;
+    const t = document.createElement("span"); t.className = "t";
+    t.textContent = `${row.text} (${row.applies}; rules ${row.section})`;
+    const lab = document.createElement("label"); lab.append(input, " ", name);
+    div.append(lab, t);
+    box.appendChild(div);
+  }
+  const k = Object.keys(given).length;
+  $("#switches-count").textContent = k ? `(${k} changed)` : "";
+}
+async function setSwitch(row, value) {
+  const v = { ...state.rules.variants };
+  if (value === row.default) delete v[row.name]; else v[row.name] = value;
+  const before = state.rules.variants;
+  state.rules.variants = v;
+  try { clearError(); await loadRules(); } catch (e) {
+    showError(e.message); state.rules.variants = before; await loadRules();
+  }
+}
+function renderScore() {
+  const box = $("#score-inputs");
+  box.innerHTML = "";
+  const on = $("#score-on").checked;
+  const ns = state.info.n_sides;
+  if (!on) { state.score = null; return; }
+  if (!state.score || state.score.length !== ns) state.score = Array(ns).fill(0);
+  for (let s = 0; s < ns; s++) {
+    const lab = document.createElement("label");
+    const inp = document.createElement("input");
+    inp.type = "number"; inp.value = state.score[s]; inp.dataset.side = s;
+    inp.onchange = () => { state.score[s] = Number(inp.value); };
+    lab.append(`side ${s} `, inp);
+    box.appendChild(lab);
+  }
+}
+
+function deck() { return state.info.rules.deck.cards.split(" "); }
+
+function renderGrid() {
+  const cards = deck();
+  const ranks = [...new Set(cards.map((c) => c[0]))];
+  const grid = $("#grid");
+  grid.innerHTML = "";
+  grid.style.gridTemplateColumns = `repeat(${ranks.length}, minmax(0, 1fr))`;
+  for (const suit of ["S", "H", "D", "C"]) {
+    for (const r of ranks) {
+      const card = r + suit;
+      const b = cardEl("button", card);
+      b.type = "button";
+      b.dataset.gridCard = card;
+      if (!cards.includes(card)) { b.disabled = true; b.style.visibility = "hidden"; }
+      b.onclick = () => clickCard(card);
+      grid.appendChild(b);
+    }
+  }
+  refreshGrid();
+}
+function refreshGrid() {
+  for (const b of document.querySelectorAll("#grid .c")) {
+    const card = b.dataset.gridCard;
+    b.classList.toggle("in-hand", state.hand.includes(card));
+    b.classList.toggle("turnup", state.turnup === card);
+    const k = state.play.indexOf(card);
+    b.classList.toggle("played", k >= 0);
+    b.querySelector(".n")?.remove();
+    if (k >= 0) { const n = document.createElement("span"); n.className = "n"; n.textContent = k + 1; b.appendChild(n); }
+    b.setAttribute("aria-pressed", String(state.hand.includes(card) || state.turnup === card || k >= 0));
+  }
+  const per = state.info ? state.info.cards_per_player : "";
+  $("#hand-count").textContent = `(${state.hand.length}/${per})`;
+  $("#turnup-show").textContent = state.turnup ? pretty(state.turnup) : "";
+  $("#play-count").textContent = `(${state.play.length})`;
+  const played = $("#played");
+  played.innerHTML = "";
+  const n = state.rules.players;
+  state.play.forEach((c, i) => {
+    const s = document.createElement("span");
+    s.className = "chip" + (isRed(c) ? " red" : "") + ((i + 1) % n === 0 ? " trick-end" : "");
+    s.textContent = pretty(c);
+    played.appendChild(s);
+  });
+  if (!state.play.length) played.textContent = "none";
+}
+function setTarget(t) {
+  state.target = t;
+  for (const b of document.querySelectorAll(".tab")) b.setAttribute("aria-selected", String(b.dataset.target === t));
+  $("#target-hint").textContent = {
+    hand: "Click the cards you hold now (click again to take one out).",
+    turnup: "Click the turned-up card (its suit is trumps).",
+    play: "Click every card played so far this hand, in order (Undo last takes one back).",
+  }[t];
+}
+function clickCard(card) {
+  clearError();
+  if (state.target === "hand") {
+    const i = state.hand.indexOf(card);
+    if (i >= 0) state.hand.splice(i, 1); else state.hand.push(card);
+  } else if (state.target === "turnup") {
+    state.turnup = state.turnup === card ? null : card;
+  } else {
+    const i = state.play.indexOf(card);
+    if (i < 0) state.play.push(card);
+  }
+  refreshGrid();
+}
+
+// ------------------------------------------------------------------ the position
+function position() {
+  const p = { rules: state.rules.rules, players: state.rules.players, dealer: state.dealer,
+              seat: state.seat, hand: [...state.hand], play: [...state.play] };
+  if (Object.keys(state.rules.variants).length) p.variants = { ...state.rules.variants };
+  if (state.info && state.info.dealer_declares) p.trump = state.trump || null;
+  else p.turnup = state.turnup;
+  if (state.score) p.score = [...state.score];
+  return p;
+}
+async function setPosition(p) {
+  // a position object (from the URL or pasted) into the set-up; checked by the server
+  if (typeof p !== "object" || p === null || Array.isArray(p)) throw new Error("error: position: not an object");
+  state.rules = { rules: p.rules || "foster", players: p.players ?? 4, variants: p.variants || {} };
+  $("#preset").value = state.rules.rules;
+  state.dealer = p.dealer ?? 0; state.seat = p.seat ?? 0;
+  state.hand = Array.isArray(p.hand) ? [...p.hand] : [];
+  state.turnup = p.turnup || null; state.trump = p.trump || "";
+  state.play = Array.isArray(p.play) ? [...p.play] : [];
+  state.score = Array.isArray(p.score) ? [...p.score] : null;
+  $("#score-on").checked = !!state.score;
+  $("#trump").value = state.trump;
+  await loadRules();
+  return p;
+}
+
+// ------------------------------------------------------------------ advice
+function options(evaluator) {
+  const o = { seed: Number($("#seed").value), time: Number($("#time").value) };
+  if (evaluator === "dd") { o.evaluator = "dd"; o.samples = Number($("#dd-samples").value); }
+  else o.samples = Number($("#samples").value);
+  return o;
+}
+function cancelRuns() {
+  for (const r of Object.values(state.runs)) if (r.controller) r.controller.abort();
+}
+async function advise(extraPosition) {
+  clearError();
+  cancelRuns();
+  const pos = extraPosition || position();
+  // a link to this position
+  history.replaceState(null, "", "?position=" + encodeURIComponent(JSON.stringify(pos)));
+  setState("working");
+  $("#cancel").disabled = false;
+  $("#cards tbody").innerHTML = "";
+  $("#answer").innerHTML = '<p class="hint">Working…</p>';
+  $("#details-text").textContent = "";
+  const runs = {};
+  state.runs = runs;
+  const one = async (ev) => {
+    const controller = new AbortController();
+    runs[ev] = { controller, result: null, error: null };
+    const prog = $(`#prog-${ev}`), text = $(`#ptext-${ev}`);
+    prog.value = 0; text.textContent = "waiting";
+    try {
+      await postStream("/api/advise/stream", { position: pos, options: options(ev) }, controller.signal,
+        (name, data) => {
+          if (name === "queued") text.textContent = data.running ? "queued" : "starting";
+          else if (name === "progress") {
+            prog.max = data.total; prog.value = data.done;
+            text.textContent = `${data.done.toLocaleString()} deals`;
+          } else if (name === "result") {
+            runs[ev].result = data;
+            prog.max = 1; prog.value = 1;
+            text.textContent = `${data.samples.toLocaleString()} deals, ${data.elapsed_s.toFixed(2)} s`;
+            if (state.runs === runs) renderAdvice();
+          } else if (name === "error") {
+            runs[ev].error = data.error;
+          }
+        });
+    } catch (e) {
+      runs[ev].error = e.name === "AbortError" ? "cancelled" : e.message;
+    }
+    runs[ev].controller = null;
+    if (runs[ev].error && runs[ev].error !== "cancelled") text.textContent = "failed";
+    if (runs[ev].error === "cancelled") text.textContent = "cancelled";
+  };
+  await Promise.all([one("rollout"), one("dd")]);
+  if (state.runs !== runs) return;            // a newer advice took over
+  $("#cancel").disabled = true;
+  const errs = Object.values(runs).map((r) => r.error).filter((e) => e && e !== "cancelled");
+  if (errs.length) {
+    showError(errs[0]);
+    $("#answer").innerHTML = "";
+    setState("error");
+    return;
+  }
+  if (Object.values(runs).some((r) => r.error === "cancelled")) {
+    $("#answer").innerHTML = '<p class="hint">Cancelled.</p>';
+    setState("cancelled");
+    return;
+  }
+  await renderWords();
+  setState("done");
+}
+function objectiveMean(c, objective) { return c[objective] ? c[objective].mean : null; }
+function renderAdvice() {
+  const ro = state.runs.rollout && state.runs.rollout.result;
+  const dd = state.runs.dd && state.runs.dd.result;
+  const tbody = $("#cards tbody");
+  const order = [];
+  for (const a of [ro, dd]) if (a) for (const c of a.candidates) if (!order.includes(c.card)) order.push(c.card);
+  if (ro) $("#unit-rollout").textContent = ro.objective === "p_win" ? "P(win)" : "points";
+  tbody.innerHTML = "";
+  for (const card of order) {
+    const tr = document.createElement("tr");
+    tr.dataset.card = card;
+    const td0 = document.createElement("td"); td0.className = "card" + (isRed(card) ? " red" : "");
+    td0.textContent = pretty(card);
+    const cr = ro && ro.candidates.find((c) => c.card === card);
+    const cd = dd && dd.candidates.find((c) => c.card === card);
+    if (cr) {
+      const est = cr[ro.objective];
+      tr.dataset.rollout = est.mean;
+      tr.dataset.value = est.mean;          // the headline's evaluator: the rollouts
+      if (card === ro.best) tr.classList.add("best-rollout");
+    }
+    if (cd) {
+      tr.dataset.dd = cd[dd.objective].mean;
+      if (card === dd.best) tr.classList.add("best-dd");
+    }
+    const cell = (c, obj, best, cls) => {
+      const td = document.createElement("td"); td.className = cls;
+      if (!c) { td.textContent = "…"; return td; }
+      const e = c[obj];
+      const pct = obj === "p_win";
+      const show = (x) => pct ? (100 * x).toFixed(1) + "%" : fmt(x, 2);
+      td.innerHTML = `<span class="v">${show(e.mean)}</span> <span class="ci">(${show(e.ci95[0])} to ${show(e.ci95[1])})</span>` +
+        (best ? ' <span class="star" title="best card">\u2605</span>' : "");
+      return td;
+    };
+    tr.append(td0, cell(cr, ro && ro.objective, ro && card === ro.best, "ro"),
+              cell(cd, dd && dd.objective, dd && card === dd.best, "dd"));
+    tbody.appendChild(tr);
+  }
+  const det = [];
+  for (const [name, a] of [["Rollouts", ro], ["Double-dummy", dd]]) {
+    if (!a) continue;
+    det.push(`${name}: ${a.samples.toLocaleString()} deals of ${a.n_consistent_deals.toLocaleString()} consistent; ` +
+      `stopped: ${a.stop_reason}; intervals: ${a.intervals.description}; objective ${a.objective}` +
+      (a.note ? `; ${a.note}` : "") + (a.model_note ? `; MODEL: ${a.model_note}` : ""));
+  }
+  $("#details-text").innerHTML = det.map((d) => `<p>${escapeHTML(d)}</p>`).join("");
+}
+function escapeHTML(s) { return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c])); }
+async function renderWords() {
+  const ro = state.runs.rollout && state.runs.rollout.result;
+  const dd = state.runs.dd && state.runs.dd.result;
+  const w = await postJSON("/api/words", { rollout: ro, dd: dd });
+  const box = $("#answer");
+  box.innerHTML = "";
+  const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = text; box.appendChild(e); };
+  const best = ro ? ro.best : dd.best;
+  p(`Best card: ${pretty(best)}` + (dd && ro && dd.best !== ro.best ? ` with club-level play; ${pretty(dd.best)} with perfect play` : ""), "headline");
+  for (const line of w.best) p(line);
+  if (w.trump_line) p(w.trump_line, "headline trump");
+  if (w.p_win) p(w.p_win);
+  if (w.disagree) p(w.disagree, "disagree");
+}
+
+// ------------------------------------------------------------------ all hands (a deal)
+function dealKey() { return state.deal.record.play.slice(0, state.deal.cursor).join(" "); }
+async function openDeal(record) {
+  if (typeof record !== "object" || record === null || !Array.isArray(record.hands)) throw new Error("error: record: not a hand record");
+  state.deal = { record: { ...record, play: [...(record.play || [])] }, cursor: (record.play || []).length, solves: {} };
+  $("#deal-view").hidden = false;
+  $("#deal-title").textContent = `${record.rules || "foster"}, ${record.players} players, dealer seat ${record.dealer}` +
+    (record.turnup ? `, turn-up ${pretty(record.turnup)}` : "");
+  await renderDeal();
+  $("#deal-view").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+async function solveAt(cursor) {
+  const d = state.deal;
+  const key = d.record.play.slice(0, cursor).join(" ");
+  if (!d.solves[key]) {
+    d.solves[key] = await postJSON("/api/solve", { record: { ...d.record, play: d.record.play.slice(0, cursor) },
+                                                   options: { line: true } });
+  }
+  return d.solves[key];
+}
+async function renderDeal() {
+  const d = state.deal;
+  const rec = d.record;
+  const n = rec.players;
+  const played = rec.play.slice(0, d.cursor);
+  setState("working");
+  let sol = null, err = null;
+  const finished = played.length >= n * rec.hands[0].length;
+  if (!finished) {
+    try { sol = await solveAt(d.cursor); } catch (e) { err = e.message; }
+  }
+  if (state.deal !== d) return;
+  const hands = $("#hands");
+  hands.innerHTML = "";
+  const values = {};
+  if (sol) for (const c of sol.cards) values[c.card] = c.value;
+  for (let s = 0; s < n; s++) {
+    const box = document.createElement("div");
+    box.className = "seat" + (sol && sol.to_move === s ? " to-move" : "");
+    box.dataset.seat = s;
+    const h = document.createElement("h3");
+    h.textContent = `Seat ${s}` + (s === rec.dealer ? " (dealer)" : "") + (sol && sol.to_move === s ? " \u2014 to play" : "");
+    const cs = document.createElement("div"); cs.className = "cs";
+    for (const c of rec.hands[s]) {
+      if (played.includes(c)) continue;
+      const b = cardEl("button", c);
+      b.type = "button";
+      b.dataset.card = c;
+      if (c in values) {
+        b.dataset.dd = values[c];
+        b.dataset.value = values[c];
+        const v = document.createElement("span"); v.className = "dv"; v.textContent = fmt(values[c], 0);
+        b.appendChild(v);
+        if (sol.best.includes(c)) b.classList.add("best");
+        b.onclick = () => playDealCard(c);
+      } else b.disabled = true;
+      cs.appendChild(b);
+    }
+    box.append(h, cs);
+    hands.appendChild(box);
+  }
+  // the play so far, with each card's double-dummy loss where known
+  const chips = $("#deal-played");
+  chips.innerHTML = "";
+  rec.play.forEach((c, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "chip" + (isRed(c) ? " red" : "") + ((i + 1) % n === 0 ? " trick-end" : "") + (i >= d.cursor ? " future" : "");
+    b.textContent = pretty(c);
+    b.dataset.index = i;
+    const before = d.solves[rec.play.slice(0, i).join(" ")];
+    if (before) {
+      const v = before.cards.find((x) => x.card === c);
+      const loss = v ? before.value - v.value : null;
+      if (loss) { b.classList.add("mistake"); b.title = `double-dummy loss ${loss} points`; b.textContent += ` \u2212${loss}`; }
+    }
+    b.onclick = () => { d.cursor = i; renderDeal(); };
+    chips.appendChild(b);
+  });
+  if (!rec.play.length) chips.textContent = "none yet";
+  $("#deal-line").textContent = err ? "" : sol ? `Value for seat ${sol.to_move}'s side: ${fmt(sol.value, 0)}; an optimal line: ${(sol.line || []).map(pretty).join(" ")}` : "The hand is over.";
+  if (err) { showError(err); setState("error"); } else setState("done");
+}
+async function playDealCard(card) {
+  clearError();
+  const d = state.deal;
+  if (d.record.play[d.cursor] !== card) d.record.play = d.record.play.slice(0, d.cursor).concat([card]);
+  d.cursor += 1;
+  await renderDeal();
+}
+
+// ------------------------------------------------------------------ loading
+async function loadText(text) {
+  clearError();
+  let data;
+  try { data = JSON.parse(text); } catch (e) { throw new Error(`error: input: not JSON (${e.message})`); }
+  if (data && typeof data === "object" && Array.isArray(data.hands)) { await openDeal(data); return; }
+  await setPosition(data);
+  await advise(data);
+}
+
+function wire() {
+  $("#preset").onchange = async () => {
+    state.rules = { rules: $("#preset").value, players: state.rules.players, variants: {} };
+    try { clearError(); await loadRules(); } catch (e) {
+      // another preset may not allow this many players: take its first
+      state.rules.players = 4;
+      try { await loadRules(); } catch (e2) { showError(e2.message); }
+    }
+  };
+  $("#players").onchange = async () => { state.rules.players = Number($("#players").value);
+    try { clearError(); await loadRules(); } catch (e) { showError(e.message); } };
+  $("#dealer").onchange = () => { state.dealer = Number($("#dealer").value); };
+  $("#seat").onchange = () => { state.seat = Number($("#seat").value); };
+  $("#trump").onchange = () => { state.trump = $("#trump").value; };
+  $("#score-on").onchange = renderScore;
+  for (const b of document.querySelectorAll(".tab")) b.onclick = () => setTarget(b.dataset.target);
+  $("#undo-play").onclick = () => { state.play.pop(); refreshGrid(); };
+  $("#clear").onclick = () => { state.hand = []; state.play = []; state.turnup = null; refreshGrid(); };
+  $("#advise").onclick = () => advise();
+  $("#cancel").onclick = () => cancelRuns();
+  $("#load").onclick = () => loadText($("#paste").value).catch((e) => { showError(e.message); setState("error"); });
+  $("#file").onchange = async () => {
+    const f = $("#file").files[0];
+    if (f) loadText(await f.text()).catch((e) => { showError(e.message); setState("error"); });
+  };
+  $("#deal").onclick = async () => {
+    clearError();
+    try {
+      const rec = await postJSON("/api/deal", { ...state.rules, seed: Number($("#deal-seed").value) });
+      await openDeal(rec);
+    } catch (e) { showError(e.message); setState("error"); }
+  };
+  $("#deal-undo").onclick = () => { if (state.deal && state.deal.cursor > 0) { state.deal.cursor -= 1; renderDeal(); } };
+  $("#deal-start").onclick = () => { if (state.deal) { state.deal.cursor = 0; renderDeal(); } };
+  $("#deal-close").onclick = () => { $("#deal-view").hidden = true; state.deal = null; };
+  $("#deal-advise").onclick = async () => {
+    // the player to move sees their own hand only: the position of the deal's cursor
+    const d = state.deal;
+    const rec = d.record;
+    const sol = await solveAt(d.cursor);
+    const played = rec.play.slice(0, d.cursor);
+    const p = { rules: rec.rules || "foster", players: rec.players, dealer: rec.dealer, seat: sol.to_move,
+                hand: rec.hands[sol.to_move].filter((c) => !played.includes(c)), play: played };
+    if (rec.variants && Object.keys(rec.variants).length) p.variants = rec.variants;
+    if (rec.turnup) p.turnup = rec.turnup; else if (rec.trump) p.trump = rec.trump;
+    if (rec.dead && rec.dead.length) p.dead = rec.dead;
+    await setPosition(p);
+    advise(p);
+  };
+}
+
+async function main() {
+  wire();
+  setTarget("hand");
+  pollEngine();
+  const params = new URLSearchParams(location.search);
+  try {
+    if (params.has("position")) {
+      let p;
+      try { p = JSON.parse(params.get("position")); } catch (e) { throw new Error(`error: position: not JSON (${e.message})`); }
+      await setPosition(p);
+      await advise(p);
+      return;
+    }
+    await loadRules();
+  } catch (e) {
+    showError(e.message);
+    setState("error");
+    if (!state.info) { state.rules = { rules: "foster", players: 4, variants: {} }; await loadRules(); }
+  }
+}
+main();
