@@ -37,6 +37,18 @@ def _object(body: Any, field: str, keys: tuple[str, ...]) -> dict:
     return dict(body)
 
 
+def _inner(body: Mapping, field: str) -> dict:
+    """The body's position or record: a JSON object, never a file name (the functions also
+    read a path; a request never names a file on the server's disk)."""
+    if field not in body:
+        raise ParseError(field, "missing", f"the body's {field} is required")
+    value = body[field]
+    if not isinstance(value, Mapping):
+        raise ParseError(field, "not an object",
+                         f"a {field} is a JSON object, not {json_kind(value)}")
+    return dict(value)
+
+
 def _options(body: Mapping, known: tuple[str, ...]) -> dict:
     opts = body.get("options") or {}
     if not isinstance(opts, Mapping):
@@ -58,8 +70,7 @@ def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int |
     """The position, the :func:`catchten_sim.advise` keywords and the ``explain`` count of
     an advise request (checked here: unknown keys, ``time`` within the server's limit)."""
     body = _object(body, "body", ADVISE_BODY_KEYS)
-    if "position" not in body:
-        raise ParseError("position", "missing", "the body's position is required")
+    position = _inner(body, "position")
     opts = _options(body, tuple(ADVISE_OPTIONS))
     kw: dict[str, Any] = {"time_limit": 30.0}            # the CLI's --time default
     for k, v in opts.items():
@@ -70,7 +81,7 @@ def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int |
         from ..advise import MAX_EXPLAIN
         from ..simulate import _check_count
         explain_n = _check_count("explain", explain_n, 1, MAX_EXPLAIN)
-    return body["position"], kw, explain_n
+    return position, kw, explain_n
 
 
 def advise_json(body: Any, progress: Callable[[int, int], None] | None = None,
@@ -91,13 +102,12 @@ def solve_json(body: Any) -> dict:
     {"line": bool}}``."""
     from ..solve import solve
     body = _object(body, "body", SOLVE_BODY_KEYS)
-    if "record" not in body:
-        raise ParseError("record", "missing", "the body's record is required")
+    record = _inner(body, "record")
     opts = _options(body, SOLVE_OPTIONS)
     line = opts.get("line", False)
     if not isinstance(line, bool):
         raise CatchTenError("line", "not true or false", f"line={line!r}")
-    return solve(body["record"], line=line).to_dict()
+    return solve(record, line=line).to_dict()
 
 
 def _rules(body: Mapping):
