@@ -67,5 +67,8 @@ def run_server(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = T
             if open_browser:
                 webbrowser.open(url)
     threading.Thread(target=announce, daemon=True).start()
-    server.run()
+    try:
+        server.run()
+    except KeyboardInterrupt:       # uvicorn hands the Ctrl-C on once it has shut down
+        pass
     say("catchten serve: stopped")

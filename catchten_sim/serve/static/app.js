@@ -301,6 +301,7 @@ async function setPosition(p) {
 // ------------------------------------------------------------------ advice
 function options(evaluator) {
   const o = { seed: Number($("#seed").value), time: Number($("#time").value) };
+  if (!$("#early-stop").checked) o.early_stop = false;
   if (evaluator === "dd") { o.evaluator = "dd"; o.samples = Number($("#dd-samples").value); }
   else o.samples = Number($("#samples").value);
   return o;
