@@ -250,7 +250,7 @@ def test_all_hands_play_and_undo(server, browser):
         card = first["best"][0]
         t0 = time.monotonic()
         page.click(f'#hands button[data-card="{card}"][data-dd]')
-        page.wait_for_selector(f'#deal-played .chip[data-index="0"]')
+        page.wait_for_selector('#deal-played .chip[data-index="0"]')
         page.wait_for_function(f"!document.querySelector('#hands [data-card=\"{card}\"]')")
         _wait_state(page)
         TIMINGS["deal_click_to_values_s"] = round(time.monotonic() - t0, 3)
@@ -260,6 +260,10 @@ def test_all_hands_play_and_undo(server, browser):
         page.wait_for_selector(f'#hands button[data-card="{card}"][data-dd]')
         _wait_state(page)
         assert shown() == {c["card"]: c["value"] for c in first["cards"]}
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "deal-wide.png"), full_page=True)
+        page.set_viewport_size({"width": SIZES["phone"][0], "height": SIZES["phone"][1]})
+        page.screenshot(path=str(ARTIFACTS / "deal-phone.png"), full_page=True)
     assert p.errors == []
 
 

@@ -115,7 +115,7 @@ def _sse(event: str, data: Any) -> bytes:
 
 def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
                warm: bool = True, allowed_hosts: tuple[str, ...] = (),
-               max_time: float = api.MAX_TIME) -> Starlette:
+               max_time: float = api.MAX_TIME) -> HostCheck:
     """The application. ``allowed_hosts``: host names besides this machine's loopback
     names that the Host header may give (``catchten serve --host``)."""
     pool = Pool(workers=workers, queue=queue, threads=threads, warm=warm)

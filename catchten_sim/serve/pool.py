@@ -67,6 +67,19 @@ def _run(kind: str, body: Any, progress) -> Any:
 _THREADS: int | None = None
 
 
+def _progress(conn, job_id: int):
+    """The ``progress(done, total)`` callback of one job: a message at most every
+    ``PROGRESS_EVERY_S`` seconds, and the last one."""
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= PROGRESS_EVERY_S or done >= total:
+            last[0] = now
+            conn.send(("progress", job_id, int(done), int(total)))
+    return progress
+
+
 def worker_main(conn, threads: int | None, warm: bool) -> None:
     """A worker process: warm, then run the jobs ``conn`` brings, one at a time."""
     global _THREADS
@@ -96,16 +109,9 @@ def worker_main(conn, threads: int | None, warm: bool) -> None:
         if msg is None:
             return
         job_id, kind, body = msg
-        last = [0.0]
-
-        def progress(done: int, total: int) -> None:
-            now = time.monotonic()
-            if now - last[0] >= PROGRESS_EVERY_S or done >= total:
-                last[0] = now
-                conn.send(("progress", job_id, int(done), int(total)))
         busy[0] = True
         try:
-            out = _run(kind, body, progress)
+            out = _run(kind, body, _progress(conn, job_id))
             busy[0] = False
             reply: tuple = ("result", job_id, out)
         except KeyboardInterrupt:

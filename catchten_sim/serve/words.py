@@ -118,7 +118,10 @@ def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     elif out["trump"]:
         out["trump_line"] = "Lead a trump? " + out["trump"][0]
     if rollout and dd:
-        differ_best = rollout["best"] != dd["best"]
+        # the best card: only when at least one run separates its pick (a lean is no
+        # disagreement)
+        differ_best = rollout["best"] != dd["best"] and any(
+            (a.get("margin") or {}).get("verdict") == "separated" for a in (rollout, dd))
         a_dd, a_ro = trump_answer(dd), trump_answer(rollout)
         differ_trump = {a_dd, a_ro} == {"yes", "no"}
         if differ_best or differ_trump:

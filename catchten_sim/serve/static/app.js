@@ -513,7 +513,13 @@ async function renderDeal() {
     chips.appendChild(b);
   });
   if (!rec.play.length) chips.textContent = "none yet";
-  $("#deal-line").textContent = err ? "" : sol ? `Value for seat ${sol.to_move}'s side: ${fmt(sol.value, 0)}; an optimal line: ${(sol.line || []).map(pretty).join(" ")}` : "The hand is over.";
+  // the trick on the table: whose card is whose
+  const inTrick = played.slice(played.length - (played.length % n || (finished ? n : 0)));
+  const seatOf = (c) => rec.hands.findIndex((h) => h.includes(c));
+  $("#deal-trick").textContent = inTrick.length
+    ? "On the table: " + inTrick.map((c) => `${pretty(c)} (seat ${seatOf(c)})`).join(", ")
+    : "A new trick: the player to move leads.";
+  $("#deal-line").textContent = err ? "" : sol ? `Double-dummy value for seat ${sol.to_move}'s side (its points minus the others', perfect play): ${fmt(sol.value, 0)}; an optimal line: ${(sol.line || []).map(pretty).join(" ")}` : "The hand is over.";
   if (err) { showError(err); setState("error"); } else setState("done");
 }
 async function playDealCard(card) {
