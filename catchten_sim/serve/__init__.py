@@ -37,7 +37,8 @@ def run_server(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = T
     if workers is not None and not (isinstance(workers, int) and 1 <= workers <= 64):
         raise CatchTenError("workers", "out of range", f"workers={workers!r} (1 to 64)")
     n = workers or default_workers()
-    threads = max(1, (os.cpu_count() or 1) // n)
+    # each job may use every core (numba threads): the page runs its rollouts, then dd
+    threads = os.cpu_count() or 1
     try:                           # a clear line instead of uvicorn's log when in use
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         with socket.socket(infos[0][0], socket.SOCK_STREAM) as s:

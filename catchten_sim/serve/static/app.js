@@ -350,7 +350,12 @@ async function advise(extraPosition) {
     if (runs[ev].error && runs[ev].error !== "cancelled") text.textContent = "failed";
     if (runs[ev].error === "cancelled") text.textContent = "cancelled";
   };
-  await Promise.all([one("rollout"), one("dd")]);
+  // the rollouts first (a fraction of a second), then dd, each with every core: the first
+  // values reach the screen sooner than with the two runs sharing the cores
+  runs.dd = { controller: null, result: null, error: null };
+  await one("rollout");
+  if (state.runs === runs && !runs.rollout.error) await one("dd");
+  else if (runs.rollout.error === "cancelled") runs.dd.error = "cancelled";
   if (state.runs !== runs) return;            // a newer advice took over
   $("#cancel").disabled = true;
   const errs = Object.values(runs).map((r) => r.error).filter((e) => e && e !== "cancelled");
@@ -448,8 +453,7 @@ async function solveAt(cursor) {
   const d = state.deal;
   const key = d.record.play.slice(0, cursor).join(" ");
   if (!d.solves[key]) {
-    d.solves[key] = await postJSON("/api/solve", { record: { ...d.record, play: d.record.play.slice(0, cursor) },
-                                                   options: { line: true } });
+    d.solves[key] = await postJSON("/api/solve", { record: { ...d.record, play: d.record.play.slice(0, cursor) } });
   }
   return d.solves[key];
 }
@@ -519,8 +523,22 @@ async function renderDeal() {
   $("#deal-trick").textContent = inTrick.length
     ? "On the table: " + inTrick.map((c) => `${pretty(c)} (seat ${seatOf(c)})`).join(", ")
     : "A new trick: the player to move leads.";
-  $("#deal-line").textContent = err ? "" : sol ? `Double-dummy value for seat ${sol.to_move}'s side (its points minus the others', perfect play): ${fmt(sol.value, 0)}; an optimal line: ${(sol.line || []).map(pretty).join(" ")}` : "The hand is over.";
-  if (err) { showError(err); setState("error"); } else setState("done");
+  const lineText = (line) => `Double-dummy value for seat ${sol.to_move}'s side (its points minus the others', perfect play): ${fmt(sol.value, 0)}` +
+    (line ? `; an optimal line: ${line.map(pretty).join(" ")}` : "");
+  $("#deal-line").textContent = err ? "" : sol ? lineText(null) : "The hand is over.";
+  if (err) { showError(err); setState("error"); return; }
+  setState("done");
+  if (sol) {
+    // the optimal line after the values (it costs a solve per card of the line)
+    const key = played.join(" ");
+    d.lines = d.lines || {};
+    if (!d.lines[key]) {
+      try {
+        d.lines[key] = (await postJSON("/api/solve", { record: { ...rec, play: played }, options: { line: true } })).line;
+      } catch (e) { return; }
+    }
+    if (state.deal === d && dealKey() === key) $("#deal-line").textContent = lineText(d.lines[key]);
+  }
 }
 async function playDealCard(card) {
   clearError();
