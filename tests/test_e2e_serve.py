@@ -291,6 +291,21 @@ def test_load_a_hand_record_and_step_through_it(server, browser):
         page.click(f'#deal-played .chip[data-index="{n_play - 3}"]')
         _wait_state(page)
         assert len(page.query_selector_all("#deal-played .chip.future")) == 3
+        # every played card's double-dummy loss: the chips marked as mistakes are exactly
+        # the cards worth less than the best before them (by the API's solves)
+        page.click("#deal-check")
+        record = json.loads(path.read_text())
+        page.wait_for_selector(f'#deal-played[data-checked="{len(record["play"])}"]',
+                               timeout=120_000)
+        want = set()
+        for i, card in enumerate(record["play"]):
+            sol = _post(server + "/api/solve", {"record": {**record, "play": record["play"][:i]}})
+            if sol["value"] != next(c["value"] for c in sol["cards"] if c["card"] == card):
+                want.add(i)
+        got = {int(c.get_attribute("data-index"))
+               for c in page.query_selector_all("#deal-played .chip.mistake")}
+        assert got == want
+        TIMINGS["record_mistakes"] = sorted(want)
     assert p.errors == []
 
 

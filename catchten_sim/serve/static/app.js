@@ -443,6 +443,7 @@ function dealKey() { return state.deal.record.play.slice(0, state.deal.cursor).j
 async function openDeal(record) {
   if (typeof record !== "object" || record === null || !Array.isArray(record.hands)) throw new Error("error: record: not a hand record");
   state.deal = { record: { ...record, play: [...(record.play || [])] }, cursor: (record.play || []).length, solves: {} };
+  delete $("#deal-played").dataset.checked;
   $("#deal-view").hidden = false;
   $("#deal-title").textContent = `${record.rules || "foster"}, ${record.players} players, dealer seat ${record.dealer}` +
     (record.turnup ? `, turn-up ${pretty(record.turnup)}` : "");
@@ -592,6 +593,21 @@ function wire() {
   };
   $("#deal-undo").onclick = () => { if (state.deal && state.deal.cursor > 0) { state.deal.cursor -= 1; renderDeal(); } };
   $("#deal-start").onclick = () => { if (state.deal) { state.deal.cursor = 0; renderDeal(); } };
+  $("#deal-check").onclick = async () => {
+    // each played card's double-dummy loss: a solve before every card of the play
+    const d = state.deal;
+    if (!d) return;
+    clearError();
+    setState("working");
+    try {
+      for (let i = 0; i < d.record.play.length; i++) {
+        if (state.deal !== d) return;
+        await solveAt(i);
+      }
+    } catch (e) { showError(e.message); setState("error"); return; }
+    await renderDeal();
+    $("#deal-played").dataset.checked = d.record.play.length;
+  };
   $("#deal-close").onclick = () => { $("#deal-view").hidden = true; state.deal = null; };
   $("#deal-advise").onclick = async () => {
     // the player to move sees their own hand only: the position of the deal's cursor
