@@ -146,6 +146,14 @@ def _wait_state(page, states=("done",), timeout=90_000) -> str:
     return page.get_attribute("body", "data-state")
 
 
+def _open(page, server: str, load_box: bool = False) -> None:
+    """The page, its card grid drawn; with ``load_box``, the paste / deal box opened."""
+    page.goto(server + "/")
+    page.wait_for_selector("#grid .c")
+    if load_box:
+        page.click("#load-box summary")
+
+
 def _set_options(page, samples=3000, dd_samples=48, seed=1) -> dict:
     page.fill("#samples", str(samples))
     page.fill("#dd-samples", str(dd_samples))
@@ -233,9 +241,7 @@ def test_a_link_opens_the_position_and_advises(server, browser):
 def test_all_hands_play_and_undo(server, browser):
     p = Page(browser)
     with p as page:
-        page.goto(server + "/")
-        page.wait_for_selector("#grid .c")
-        page.click("#load-box summary")
+        _open(page, server, load_box=True)
         page.fill("#deal-seed", "4")
         page.click("#deal")
         page.wait_for_selector("#hands button[data-dd]")
@@ -272,9 +278,7 @@ def test_load_a_hand_record_and_step_through_it(server, browser):
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
     p = Page(browser)
     with p as page:
-        page.goto(server + "/")
-        page.wait_for_selector("#grid .c")
-        page.click("#load-box summary")
+        _open(page, server, load_box=True)
         page.fill("#paste", path.read_text())
         page.click("#load")
         page.wait_for_selector("#hands button[data-dd]")
@@ -312,9 +316,7 @@ def test_load_a_hand_record_and_step_through_it(server, browser):
 def test_bad_input_shows_its_line_and_the_page_still_works(server, browser):
     p = Page(browser)
     with p as page:
-        page.goto(server + "/")
-        page.wait_for_selector("#grid .c")
-        page.click("#load-box summary")
+        _open(page, server, load_box=True)
         page.fill("#paste", '{"rules": "foster", ')
         page.click("#load")
         page.wait_for_selector("#error:not([hidden])")
@@ -348,8 +350,7 @@ def test_bad_input_shows_its_line_and_the_page_still_works(server, browser):
 def test_cancel_stops_the_work(server, browser):
     p = Page(browser)
     with p as page:
-        page.goto(server + "/")
-        page.wait_for_selector("#grid .c")
+        _open(page, server)
         _click_example(page)
         page.fill("#samples", "10000000")
         page.fill("#dd-samples", "10000000")

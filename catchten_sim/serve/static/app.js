@@ -34,23 +34,8 @@ function showError(line) {
 }
 function clearError() { $("#error").hidden = true; $("#error").textContent = ""; }
 
-async function postJSON(path, body, signal) {
-  let resp;
-  try {
-    resp = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
-                               body: JSON.stringify(body), signal });
-  } catch (e) {
-    if (e.name === "AbortError") throw e;
-    throw new Error("error: server: not reachable (is catchten serve still running?)");
-  }
-  let data;
-  try { data = await resp.json(); } catch (e) { throw new Error(`error: server: HTTP ${resp.status}`); }
-  if (!resp.ok) throw new Error(data.error || `error: server: HTTP ${resp.status}`);
-  return data;
-}
-
-// POST with server-sent events back: onEvent(name, data) for each; resolves at the end
-async function postStream(path, body, signal, onEvent) {
+// a POST of JSON; a 4xx/5xx answer's one line (or the network's failure) is thrown
+async function send(path, body, signal) {
   let resp;
   try {
     resp = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
@@ -64,6 +49,16 @@ async function postStream(path, body, signal, onEvent) {
     try { data = await resp.json(); } catch (e) { /* not JSON */ }
     throw new Error(data.error || `error: server: HTTP ${resp.status}`);
   }
+  return resp;
+}
+async function postJSON(path, body, signal) {
+  const resp = await send(path, body, signal);
+  try { return await resp.json(); } catch (e) { throw new Error(`error: server: HTTP ${resp.status}`); }
+}
+
+// POST with server-sent events back: onEvent(name, data) for each; resolves at the end
+async function postStream(path, body, signal, onEvent) {
+  const resp = await send(path, body, signal);
   const reader = resp.body.getReader();
   const dec = new TextDecoder();
   let buf = "";
