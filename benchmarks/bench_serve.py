@@ -142,7 +142,7 @@ def main() -> None:
             t = time.perf_counter()
             advise(EXAMPLE, evaluator="dd", samples=1000, time_limit=20)
             base_dd.append(time.perf_counter() - t)
-        fcp, ro, dd, click, solve_rt = [], [], [], [], []
+        fcp, ro, dd, done, click, solve_rt = [], [], [], [], [], []
         with sync_playwright() as p:
             b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
             for _ in range(a.runs):
@@ -161,6 +161,7 @@ def main() -> None:
                 m = page.evaluate("window.__m")
                 ro.append(m["ro"] / 1000)
                 dd.append(m["dd"] / 1000)
+                done.append(m["done"] / 1000)
                 # all hands: deal, then click the best card
                 page.click("#load-box summary")
                 page.fill("#deal-seed", "4")
@@ -185,8 +186,8 @@ def main() -> None:
         print(f"first advice values, 4-player opening lead, rollouts (page defaults: "
               f"samples 20000, seed 1): {med(ro)}; baseline advise() in-process: "
               f"{med(base_ro)}")
-        print(f"first dd values (dd samples 1000; the page starts dd when the rollouts are "
-              f"done): {med(dd)}; "
+        print(f"first dd values (the first 64 deals' run, after the rollouts): {med(dd)}; "
+              f"advice done (dd's full run, dd samples 1000, and the words): {med(done)}; "
               f"baseline advise(evaluator='dd') in-process alone: {med(base_dd)}")
         print(f"all hands, 4 players: click to new dd values on screen: {med(click)}; "
               f"baseline /api/solve round trip of the deal at its start: {med(solve_rt)}")

@@ -3,6 +3,8 @@
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
+// the deals of dd's first, preliminary run
+const DD_FIRST = 64;
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const state = {
   rules: { rules: "foster", players: 4, variants: {} },
@@ -317,39 +319,47 @@ async function advise(extraPosition) {
   $("#details-text").textContent = "";
   const runs = {};
   state.runs = runs;
-  const one = async (ev) => {
+  const one = async (ev, key, opts) => {
     const controller = new AbortController();
-    runs[ev] = { controller, result: null, error: null };
+    runs[key] = { controller, result: null, error: null };
     const prog = $(`#prog-${ev}`), text = $(`#ptext-${ev}`);
     prog.value = 0; text.textContent = "waiting";
     try {
-      await postStream("/api/advise/stream", { position: pos, options: options(ev) }, controller.signal,
+      await postStream("/api/advise/stream", { position: pos, options: opts }, controller.signal,
         (name, data) => {
           if (name === "queued") text.textContent = data.running ? "queued" : "starting";
           else if (name === "progress") {
             prog.max = data.total; prog.value = data.done;
             text.textContent = `${data.done.toLocaleString()} deals`;
           } else if (name === "result") {
-            runs[ev].result = data;
+            runs[key].result = data;
             prog.max = 1; prog.value = 1;
             text.textContent = `${data.samples.toLocaleString()} deals, ${data.elapsed_s.toFixed(2)} s`;
             if (state.runs === runs) renderAdvice();
           } else if (name === "error") {
-            runs[ev].error = data.error;
+            runs[key].error = data.error;
           }
         });
     } catch (e) {
-      runs[ev].error = e.name === "AbortError" ? "cancelled" : e.message;
+      runs[key].error = e.name === "AbortError" ? "cancelled" : e.message;
     }
-    runs[ev].controller = null;
-    if (runs[ev].error && runs[ev].error !== "cancelled") text.textContent = "failed";
-    if (runs[ev].error === "cancelled") text.textContent = "cancelled";
+    runs[key].controller = null;
+    if (runs[key].error && runs[key].error !== "cancelled") text.textContent = "failed";
+    if (runs[key].error === "cancelled") text.textContent = "cancelled";
   };
   // the rollouts first (a fraction of a second), then dd, each with every core: the first
-  // values reach the screen sooner than with the two runs sharing the cores
+  // values reach the screen sooner than with the two runs sharing the cores. dd starts
+  // with a run of its first DD_FIRST deals (the same deals the full run starts with, same
+  // seed), shown as preliminary until the full run replaces them
   runs.dd = { controller: null, result: null, error: null };
-  await one("rollout");
-  if (state.runs === runs && !runs.rollout.error) await one("dd");
+  await one("rollout", "rollout", options("rollout"));
+  const ddOpts = options("dd");
+  const ok = () => state.runs === runs && Object.values(runs).every((r) => !r.error);
+  if (ok() && ddOpts.samples > DD_FIRST) {
+    await one("dd", "ddFirst", { ...ddOpts, samples: DD_FIRST });
+    if (runs.ddFirst.error === "cancelled") runs.dd.error = "cancelled";
+  }
+  if (ok()) await one("dd", "dd", ddOpts);
   else if (runs.rollout.error === "cancelled") runs.dd.error = "cancelled";
   if (state.runs !== runs) return;            // a newer advice took over
   $("#cancel").disabled = true;
@@ -371,7 +381,9 @@ async function advise(extraPosition) {
 function objectiveMean(c, objective) { return c[objective] ? c[objective].mean : null; }
 function renderAdvice() {
   const ro = state.runs.rollout && state.runs.rollout.result;
-  const dd = state.runs.dd && state.runs.dd.result;
+  const ddFull = state.runs.dd && state.runs.dd.result;
+  const dd = ddFull || (state.runs.ddFirst && state.runs.ddFirst.result);
+  $("#unit-dd").textContent = dd && !ddFull ? `points; first ${dd.samples} deals, more coming` : "points";
   const tbody = $("#cards tbody");
   const order = [];
   for (const a of [ro, dd]) if (a) for (const c of a.candidates) if (!order.includes(c.card)) order.push(c.card);
