@@ -373,3 +373,23 @@ def test_cancel_stops_the_work(server, browser):
         page.click("#advise")
         assert _wait_state(page, ("done",)) == "done"
     assert p.errors == []
+
+
+def test_simulate_from_the_page(server, browser):
+    p = Page(browser)
+    with p as page:
+        _open(page, server)
+        page.select_option("#players", "3")
+        page.wait_for_function("document.querySelector('#dealer').options.length === 3")
+        page.click("#sim-box summary")
+        page.fill("#sim-deals", "4000")
+        page.fill("#sim-seed", "2")
+        page.click("#simulate")
+        page.wait_for_selector("#sim-ten")
+        _wait_state(page)
+        api = _post(server + "/api/simulate", {"rules": "foster", "players": 3,
+                                               "options": {"deals": 4000, "seed": 2}})
+        assert float(page.get_attribute("#sim-ten", "data-p-caught")) == api["ten"]["p_caught"]
+        assert len(page.query_selector_all("#sim-out tr[data-position]")) == 3
+        page.screenshot(path=str(ARTIFACTS / "simulate-wide.png"), full_page=True)
+    assert p.errors == []

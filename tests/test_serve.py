@@ -317,3 +317,17 @@ def test_solve_never_reads_a_file(client):
     path = str(DD[0])
     r = client.post("/api/solve", json={"record": path})
     assert r.status_code == 400 and r.json()["field"] == "record"
+
+
+def test_simulate_equals_cli(client):
+    res = _cli("simulate", "--players", "3", "--deals", "3000", "--seed", "4", "--json",
+               "--no-progress")
+    assert res.exit_code == 0, res.stderr
+    r = client.post("/api/simulate", json={"players": 3, "options": {"deals": 3000,
+                                                                     "seed": 4}})
+    assert r.status_code == 200, r.text
+    timing = ("elapsed_s", "compile_s", "deals_per_s", "threads")
+    want = {k: v for k, v in json.loads(res.stdout).items() if k not in timing}
+    assert {k: v for k, v in r.json().items() if k not in timing} == want
+    big = client.post("/api/simulate", json={"options": {"deals": 10 ** 9}})
+    assert big.status_code == 400 and big.json()["field"] == "deals"

@@ -26,6 +26,11 @@ SOLVE_BODY_KEYS = ("record", "options")
 SOLVE_OPTIONS = ("line",)
 DEAL_BODY_KEYS = ("rules", "players", "variants", "seed", "index")
 RULES_BODY_KEYS = ("rules", "players", "variants")
+SIMULATE_BODY_KEYS = ("rules", "players", "variants", "options")
+#: the options of ``POST /api/simulate``, named as ``catchten simulate``'s flags
+SIMULATE_OPTIONS = ("deals", "seed", "policy", "opponents")
+#: the most deals one request may simulate on this server (a few seconds warm)
+MAX_SIM_DEALS = 2_000_000
 #: the server's own ceiling on ``time`` (seconds of one request's work)
 MAX_TIME = 120.0
 
@@ -108,6 +113,21 @@ def solve_json(body: Any) -> dict:
     if not isinstance(line, bool):
         raise CatchTenError("line", "not true or false", f"line={line!r}")
     return solve(record, line=line).to_dict()
+
+
+def simulate_json(body: Any, progress: Callable[[int, int], None] | None = None,
+                  threads: int | None = None) -> dict:
+    """What ``catchten simulate --json`` prints with the same rules and flags
+    (``{"rules", "players", "variants", "options": {"deals", "seed", "policy",
+    "opponents"}}``; the CLI's defaults but 100,000 deals)."""
+    from ..simulate import _check_count, seat_policies, simulate
+    body = _object(body, "body", SIMULATE_BODY_KEYS)
+    opts = _options(body, SIMULATE_OPTIONS)
+    rules = _rules(body)
+    deals = _check_count("deals", opts.get("deals", 100_000), 1, MAX_SIM_DEALS)
+    pols = seat_policies(rules, opts.get("policy", "heuristic"), opts.get("opponents"), {})
+    return simulate(rules, pols, n_deals=deals, seed=opts.get("seed", 1), threads=threads,
+                    progress=progress).to_dict()
 
 
 def _rules(body: Mapping):

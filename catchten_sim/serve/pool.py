@@ -61,6 +61,8 @@ def _run(kind: str, body: Any, progress) -> Any:
         return api.solve_json(body)
     if kind == "deal":
         return api.deal_json(body)
+    if kind == "simulate":
+        return api.simulate_json(body, progress=progress, threads=_THREADS)
     raise ValueError(kind)
 
 
