@@ -331,3 +331,28 @@ def test_simulate_equals_cli(client):
     assert {k: v for k, v in r.json().items() if k not in timing} == want
     big = client.post("/api/simulate", json={"options": {"deals": 10 ** 9}})
     assert big.status_code == 400 and big.json()["field"] == "deals"
+
+
+def test_a_job_past_its_time_limit_is_stopped(monkeypatch):
+    """The watchdog interrupts a job running past its time limit (plus the grace): an
+    advice returns what it finished, marked partial; a job with nothing finished is the
+    error ``time: past the limit`` (HTTP 504)."""
+    from catchten_sim.serve import pool as pool_mod
+    monkeypatch.setattr(pool_mod, "GRACE_S", 0.0)
+
+    async def go():
+        pool = Pool(workers=1, queue=1, threads=1, warm=False)
+        await pool.start()
+        try:
+            body = {"position": json.loads(EXAMPLE.read_text()),
+                    "options": {"samples": 10 ** 7, "early_stop": False, "time": 60,
+                                "exact_max": 0}}
+            job = pool.submit("advise", body, 1.0)     # the server's limit: 1 s
+            return await asyncio.wait_for(job.result(), 60)
+        finally:
+            await pool.close()
+    ev = asyncio.run(go())
+    if ev[0] == "result":
+        assert ev[1]["stop"] == "interrupted" and ev[1]["partial"] is True
+    else:
+        assert ev[:2] == ("error", 5) and ev[2].startswith("time: past the limit")

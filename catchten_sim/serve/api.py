@@ -131,10 +131,19 @@ def simulate_json(body: Any, progress: Callable[[int, int], None] | None = None,
 
 
 def _rules(body: Mapping):
-    from ..records import rules_of_record
+    """The rules of a request: ``rules`` (preset, default foster), ``players`` (default 4),
+    ``variants``, checked as a position's are."""
+    from ..inputs import preset_name
+    from ..rules import Rules
     players = body.get("players", 4)
-    return rules_of_record({"rules": body.get("rules"), "players": players,
-                            "variants": body.get("variants") or {}})
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise CatchTenError("players", "players out of range",
+                            f"players={players!r} is not a whole number")
+    variants = body.get("variants") or {}
+    if not isinstance(variants, Mapping):
+        raise ParseError("variants", "not an object",
+                         f"variants is {json_kind(variants)}, not an object")
+    return Rules(preset_name(body.get("rules")), players, dict(variants))
 
 
 def deal_json(body: Any) -> dict:

@@ -33,8 +33,8 @@ from .words import plain_answer
 MAX_BODY = 256 * 1024
 STATIC = resources.files("catchten_sim.serve") / "static"
 #: HTTP status of a job's error by the CLI's exit status: 2 bad input, 1 a failure on
-#: good input (a solve beyond its node budget), 3 an internal error
-STATUS = {2: 400, 1: 422, 3: 500}
+#: good input (a solve beyond its node budget), 3 an internal error, 5 past the time limit
+STATUS = {2: 400, 1: 422, 3: 500, 5: 504}
 
 
 class HttpError(Exception):

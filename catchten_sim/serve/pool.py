@@ -151,9 +151,15 @@ class Job:
     cancelled: bool = False
     worker: Any = None
     started: float | None = None
+    #: stopped by the watchdog (past its time limit), not by its client
+    timed_out: bool = False
 
     def finish(self, event: tuple) -> None:
         if self.final is None:
+            if event[0] == "cancelled" and self.timed_out:
+                event = ("error", 5, f"time: past the limit ({self.time_limit:g} s of work "
+                         f"and {GRACE_S:g} s more): ask for fewer samples or less time",
+                         "time", "past the limit")
             self.final = event
             self.events.put_nowait(event)
 
@@ -348,7 +354,7 @@ class Pool:
                 if job is None or job.started is None:
                     continue
                 if w.interrupted_at is None and now - job.started > job.time_limit + GRACE_S:
-                    job.cancelled = True
+                    job.cancelled = job.timed_out = True
                     w.interrupt()
                 elif w.interrupted_at is not None and now - w.interrupted_at > KILL_AFTER_S:
                     w.kill()            # its pipe closes: _died replaces it

@@ -134,7 +134,9 @@ def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     if rollout and rollout.get("objective") == "p_win":
         c = next(x for x in rollout["candidates"] if x["card"] == rollout["best"])
         p = c["p_win"]
-        out["p_win"] = (f"P(winning the game) after {rollout['best']}: about "
-                        f"{100 * p['mean']:.0f}% (95%: {100 * p['ci95'][0]:.0f}% to "
-                        f"{100 * p['ci95'][1]:.0f}%), with club-level play after it.")
+        lo, hi = p["ci95"]
+        how = (f"exactly {100 * p['mean']:.1f}% (every consistent deal)" if lo == hi else
+               f"about {100 * p['mean']:.0f}% (95%: {100 * lo:.0f}% to {100 * hi:.0f}%)")
+        out["p_win"] = (f"P(winning the game) after {rollout['best']}: {how}, "
+                        f"{model(rollout)}.")
     return out

@@ -4,7 +4,7 @@
 
 const $ = (sel) => document.querySelector(sel);
 // the deals of dd's first, preliminary run
-const DD_FIRST = 64;
+const DD_FIRST = 16;
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const state = {
   rules: { rules: "foster", players: 4, variants: {} },
