@@ -118,6 +118,9 @@ async function loadRules() {
   fillSelect($("#dealer"), seats, state.dealer, seatName);
   fillSelect($("#seat"), seats, state.seat, seatName);
   $("#trump-label").hidden = !info.dealer_declares;
+  // no turn-up when the dealer declares the trump
+  document.querySelector('.tab[data-target="turnup"]').hidden = info.dealer_declares;
+  if (info.dealer_declares && state.target === "turnup") setTarget("hand");
   renderSwitches();
   renderScore();
   renderGrid();
@@ -437,8 +440,12 @@ async function renderWords() {
   const box = $("#answer");
   box.innerHTML = "";
   const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = text; box.appendChild(e); };
-  const best = ro ? ro.best : dd.best;
-  p(`Best card: ${pretty(best)}` + (dd && ro && dd.best !== ro.best ? ` with club-level play; ${pretty(dd.best)} with perfect play` : ""), "headline");
+  // how firm each run's pick is, in the headline too
+  const pick = (a) => pretty(a.best) + (!a.margin ? "" :
+    a.margin.verdict === "separated" ? "" :
+    a.margin.verdict === "no practical difference" ? ` (or ${pretty(a.margin.b)}, no practical difference)` : " (a lean)");
+  const first = ro || dd;
+  p(`Best card: ${pick(first)}` + (dd && ro && dd.best !== ro.best ? ` with club-level play; ${pick(dd)} with perfect play` : ""), "headline");
   for (const line of w.best) p(line);
   if (w.trump_line) p(w.trump_line, "headline trump");
   if (w.p_win) p(w.p_win);
