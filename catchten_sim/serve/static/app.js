@@ -320,6 +320,8 @@ async function advise(extraPosition) {
   $("#cards tbody").innerHTML = "";
   $("#answer").innerHTML = '<p class="hint">Working…</p>';
   $("#details-text").textContent = "";
+  // on a phone the advice is below the set-up: bring it into view
+  if (window.matchMedia("(max-width: 820px)").matches) $("#advice").scrollIntoView({ block: "start" });
   const runs = {};
   state.runs = runs;
   const one = async (ev, key, opts) => {
