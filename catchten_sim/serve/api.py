@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..checks import check_count, check_seed
 from ..errors import CatchTenError, ParseError, check_keys
 from ..inputs import json_kind
 
@@ -84,8 +85,7 @@ def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int |
     explain_n = kw.pop("explain", None)
     if explain_n is not None:
         from ..advise import MAX_EXPLAIN
-        from ..simulate import _check_count
-        explain_n = _check_count("explain", explain_n, 1, MAX_EXPLAIN)
+        explain_n = check_count("explain", explain_n, 1, MAX_EXPLAIN)
     return position, kw, explain_n
 
 
@@ -120,11 +120,12 @@ def simulate_json(body: Any, progress: Callable[[int, int], None] | None = None,
     """What ``catchten simulate --json`` prints with the same rules and flags
     (``{"rules", "players", "variants", "options": {"deals", "seed", "policy",
     "opponents"}}``; the CLI's defaults but 100,000 deals)."""
-    from ..simulate import _check_count, seat_policies, simulate
+    from ..policies import seat_policies
+    from ..simulate import simulate
     body = _object(body, "body", SIMULATE_BODY_KEYS)
     opts = _options(body, SIMULATE_OPTIONS)
     rules = _rules(body)
-    deals = _check_count("deals", opts.get("deals", 100_000), 1, MAX_SIM_DEALS)
+    deals = check_count("deals", opts.get("deals", 100_000), 1, MAX_SIM_DEALS)
     pols = seat_policies(rules, opts.get("policy", "heuristic"), opts.get("opponents"), {})
     return simulate(rules, pols, n_deals=deals, seed=opts.get("seed", 1), threads=threads,
                     progress=progress).to_dict()
@@ -150,11 +151,10 @@ def deal_json(body: Any) -> dict:
     """A hand record of deal ``index`` (default 0) of ``seed``: the cards a simulation
     with that seed deals (:func:`catchten_sim.deal`)."""
     from ..play import deal
-    from ..simulate import _check_count
     body = _object(body, "body", DEAL_BODY_KEYS)
     rules = _rules(body)
-    seed = _check_count("seed", body.get("seed", 1), 0, 2 ** 64 - 1)
-    index = _check_count("index", body.get("index", 0), 0, 2 ** 62 - 1)
+    seed = check_seed(body.get("seed", 1))
+    index = check_count("index", body.get("index", 0), 0, 2 ** 62 - 1)
     return deal(rules, seed=seed, index=index).to_record()
 
 
