@@ -252,32 +252,40 @@ def test_full_queue_is_503_and_none_lost():
             assert d["stop"] == "time" and d["samples"] > 0
 
 
-def test_cancel_stops_a_running_advice():
-    """Cancel interrupts the worker: the run returns what it finished (stop
-    ``interrupted``), long before its own time limit."""
+#: an advice that runs until stopped (or 60 s)
+ENDLESS = {"position": json.loads(EXAMPLE.read_text()),
+           "options": {"samples": 10 ** 7, "early_stop": False, "time": 60, "exact_max": 0}}
+
+
+def _with_pool(work):
+    """``await work(pool)`` with a one-worker pool, closed after."""
     async def go():
         pool = Pool(workers=1, queue=1, threads=1, warm=False)
         await pool.start()
         try:
-            body = {"position": json.loads(EXAMPLE.read_text()),
-                    "options": {"samples": 10 ** 7, "early_stop": False, "time": 60,
-                                "exact_max": 0}}
-            job = pool.submit("advise", body, 60)
-            while True:                   # the first progress: it is running
-                ev = await asyncio.wait_for(job.events.get(), 60)
-                if ev[0] == "progress":
-                    break
-            t0 = asyncio.get_running_loop().time()
-            job.cancel()
-            ev = await asyncio.wait_for(job.result(), 20)
-            took = asyncio.get_running_loop().time() - t0
-            # the worker takes the next job afterwards
-            job2 = pool.submit("deal", {"seed": 2}, 30)
-            ev2 = await asyncio.wait_for(job2.result(), 60)
-            return ev, took, ev2
+            return await work(pool)
         finally:
             await pool.close()
-    ev, took, ev2 = asyncio.run(go())
+    return asyncio.run(go())
+
+
+def test_cancel_stops_a_running_advice():
+    """Cancel interrupts the worker: the run returns what it finished (stop
+    ``interrupted``), long before its own time limit."""
+    async def work(pool):
+        job = pool.submit("advise", ENDLESS, 60)
+        while True:                   # the first progress: it is running
+            ev = await asyncio.wait_for(job.events.get(), 60)
+            if ev[0] == "progress":
+                break
+        t0 = asyncio.get_running_loop().time()
+        job.cancel()
+        ev = await asyncio.wait_for(job.result(), 20)
+        took = asyncio.get_running_loop().time() - t0
+        # the worker takes the next job afterwards
+        job2 = pool.submit("deal", {"seed": 2}, 30)
+        return ev, took, await asyncio.wait_for(job2.result(), 60)
+    ev, took, ev2 = _with_pool(work)
     assert ev[0] in ("result", "cancelled")
     if ev[0] == "result":
         assert ev[1]["stop"] == "interrupted" and ev[1]["partial"] is True
@@ -340,18 +348,10 @@ def test_a_job_past_its_time_limit_is_stopped(monkeypatch):
     from catchten_sim.serve import pool as pool_mod
     monkeypatch.setattr(pool_mod, "GRACE_S", 0.0)
 
-    async def go():
-        pool = Pool(workers=1, queue=1, threads=1, warm=False)
-        await pool.start()
-        try:
-            body = {"position": json.loads(EXAMPLE.read_text()),
-                    "options": {"samples": 10 ** 7, "early_stop": False, "time": 60,
-                                "exact_max": 0}}
-            job = pool.submit("advise", body, 1.0)     # the server's limit: 1 s
-            return await asyncio.wait_for(job.result(), 60)
-        finally:
-            await pool.close()
-    ev = asyncio.run(go())
+    async def work(pool):
+        job = pool.submit("advise", ENDLESS, 1.0)     # the server's limit: 1 s
+        return await asyncio.wait_for(job.result(), 60)
+    ev = _with_pool(work)
     if ev[0] == "result":
         assert ev[1]["stop"] == "interrupted" and ev[1]["partial"] is True
     else:
