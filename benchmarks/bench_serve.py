@@ -186,7 +186,7 @@ def main() -> None:
         print(f"first advice values, 4-player opening lead, rollouts (page defaults: "
               f"samples 20000, seed 1): {med(ro)}; baseline advise() in-process: "
               f"{med(base_ro)}")
-        print(f"first dd values (the first 64 deals' run, after the rollouts): {med(dd)}; "
+        print(f"first dd values (the first 16 deals' run, after the rollouts): {med(dd)}; "
               f"advice done (dd's full run, dd samples 1000, and the words): {med(done)}; "
               f"baseline advise(evaluator='dd') in-process alone: {med(base_dd)}")
         print(f"all hands, 4 players: click to new dd values on screen: {med(click)}; "
