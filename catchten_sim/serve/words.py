@@ -100,23 +100,36 @@ def best_words(advice: Advice) -> str:
             f"{units(obj)}, 95%: {_num(m['ci95'][0] * k)} to {_num(m['ci95'][1] * k)})")
 
 
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def plain_lines(advice: Advice) -> tuple[str, str | None]:
+    """One run's answer in words, ``"<model>: <answer>."``: the best card, and "lead a
+    trump?" (None when the question does not arise). ``catchten advise`` prints them
+    (``in words:``) as the page does."""
+    say = _cap(model(advice))
+    t = trump_words(advice)
+    return (f"{say}: {best_words(advice)}.",
+            None if t is None else f"Lead a trump, {model(advice)}? {_cap(t)}.")
+
+
 def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     """The headline lines of the page: ``{"best": [...], "trump": [...], "disagree": str,
     "p_win": str}``, each line ``"<model>: <answer>"`` quoted from that model's run."""
     runs = [a for a in (dd, rollout) if a]
     out: dict[str, Any] = {"best": [], "trump": [], "disagree": "", "p_win": ""}
     for a in runs:
-        say = model(a)
-        out["best"].append(f"{say[0].upper()}{say[1:]}: {best_words(a)}.")
-        t = trump_words(a)
-        if t is not None:
-            out["trump"].append(f"{say[0].upper()}{say[1:]}: {t}.")
+        best, trump = plain_lines(a)
+        out["best"].append(best)
+        if trump is not None:
+            out["trump"].append(trump)
     if len(out["trump"]) == 2:      # one sentence, as a player would say it
         t_dd, t_ro = trump_words(dd or {}), trump_words(rollout or {})
         out["trump_line"] = (f"Lead a trump: {t_dd} {model(dd or {})}; "
                              f"{model(rollout or {})}, {t_ro}.")
     elif out["trump"]:
-        out["trump_line"] = "Lead a trump? " + out["trump"][0]
+        out["trump_line"] = out["trump"][0]
     if rollout and dd:
         # the best card: only when at least one run separates its pick (a lean is no
         # disagreement)
