@@ -205,6 +205,10 @@ def test_stream_progress_then_the_same_result(client):
     assert last == {"done": 2000, "total": 2000}
     plain = client.post("/api/advise", json=body).json()
     assert _untimed(events[-1][1]) == _untimed(plain)
+    # the values so far after each batch: the last ones are the answer's means
+    running = [d for n, d in events if n == "running"]
+    assert len(running) >= 2 and running[-1]["done"] == 2000
+    assert running[-1]["means"] == {c["card"]: c["diff"]["mean"] for c in plain["candidates"]}
 
 
 def test_stream_error_is_the_one_line(client):

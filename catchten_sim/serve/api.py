@@ -90,12 +90,14 @@ def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int |
 
 
 def advise_json(body: Any, progress: Callable[[int, int], None] | None = None,
-                threads: int | None = None, max_time: float = MAX_TIME) -> dict:
+                threads: int | None = None, max_time: float = MAX_TIME,
+                running: Callable[[int, dict[str, float]], None] | None = None) -> dict:
     """What ``catchten advise POSITION --json`` prints for the request ``body``
-    (``{"position": {...}, "options": {...}}``)."""
+    (``{"position": {...}, "options": {...}}``); ``running(done, {card: mean})`` gets the
+    values so far after every batch."""
     from ..advise import advise, explain
     position, kw, explain_n = advise_args(body, max_time)
-    res = advise(position, threads=threads, progress=progress, **kw)
+    res = advise(position, threads=threads, progress=progress, running=running, **kw)
     d = res.to_dict()
     if explain_n and not res.partial:
         d["explain"] = explain(res, explain_n)

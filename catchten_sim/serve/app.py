@@ -173,6 +173,9 @@ def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
                         if ev[0] == "progress":
                             yield _sse("progress", {"done": ev[1], "total": ev[2]})
                             continue
+                        if ev[0] == "running":
+                            yield _sse("running", {"done": ev[1], "means": ev[2]})
+                            continue
                         if ev[0] == "result":
                             yield _sse("result", ev[1])
                         elif ev[0] == "cancelled":

@@ -53,10 +53,10 @@ def _warm(send) -> None:
         fn()
 
 
-def _run(kind: str, body: Any, progress) -> Any:
+def _run(kind: str, body: Any, progress, running) -> Any:
     from . import api
     if kind == "advise":
-        return api.advise_json(body, progress=progress, threads=_THREADS)
+        return api.advise_json(body, progress=progress, threads=_THREADS, running=running)
     if kind == "solve":
         return api.solve_json(body)
     if kind == "deal":
@@ -69,9 +69,10 @@ def _run(kind: str, body: Any, progress) -> Any:
 _THREADS: int | None = None
 
 
-def _progress(conn, job_id: int):
-    """The ``progress(done, total)`` callback of one job: a message at most every
-    ``PROGRESS_EVERY_S`` seconds, and the last one."""
+def _callbacks(conn, job_id: int):
+    """``(progress, running)`` of one job: ``progress(done, total)`` sends a message at
+    most every ``PROGRESS_EVERY_S`` seconds, and the last one; ``running(done, means)`` an
+    advice's values so far."""
     last = [0.0]
 
     def progress(done: int, total: int) -> None:
@@ -79,7 +80,12 @@ def _progress(conn, job_id: int):
         if now - last[0] >= PROGRESS_EVERY_S or done >= total:
             last[0] = now
             conn.send(("progress", job_id, int(done), int(total)))
-    return progress
+
+    def running(done: int, means: dict[str, float]) -> None:
+        # an advice's values so far, after each batch (batches double: a few messages)
+        conn.send(("running", job_id, int(done), {k: round(float(v), 4)
+                                                  for k, v in means.items()}))
+    return progress, running
 
 
 def worker_main(conn, threads: int | None, warm: bool) -> None:
@@ -113,7 +119,7 @@ def worker_main(conn, threads: int | None, warm: bool) -> None:
         job_id, kind, body = msg
         busy[0] = True
         try:
-            out = _run(kind, body, _progress(conn, job_id))
+            out = _run(kind, body, *_callbacks(conn, job_id))
             busy[0] = False
             reply: tuple = ("result", job_id, out)
         except KeyboardInterrupt:
@@ -138,9 +144,9 @@ def worker_main(conn, threads: int | None, warm: bool) -> None:
 # ---------------------------------------------------------------------------- the server side
 @dataclass
 class Job:
-    """One request's work: ``events`` yields ``("progress", done, total)`` and then one
-    final event, ``("result", data)``, ``("error", status, line, field, why)`` or
-    ``("cancelled",)``."""
+    """One request's work: ``events`` yields ``("progress", done, total)`` (an advice also
+    ``("running", done, {card: mean})``) and then one final event, ``("result", data)``,
+    ``("error", status, line, field, why)`` or ``("cancelled",)``."""
 
     id: int
     kind: str
@@ -174,10 +180,10 @@ class Job:
             self.worker.interrupt()
 
     async def result(self) -> tuple:
-        """The final event (progress events are skipped)."""
+        """The final event (progress and running values are skipped)."""
         while True:
             ev = await self.events.get()
-            if ev[0] != "progress":
+            if ev[0] not in ("progress", "running"):
                 return ev
 
 
@@ -224,8 +230,8 @@ class _Worker:
         job = self.job
         if job is None or msg[1] != job.id:
             return
-        if kind == "progress":
-            job.events.put_nowait(("progress", msg[2], msg[3]))
+        if kind in ("progress", "running"):
+            job.events.put_nowait((kind, msg[2], msg[3]))
             return
         if kind == "result":
             job.finish(("result", msg[2]))

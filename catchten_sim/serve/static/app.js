@@ -336,6 +336,9 @@ async function advise(extraPosition) {
           else if (name === "progress") {
             prog.max = data.total; prog.value = data.done;
             text.textContent = `${data.done.toLocaleString()} deals`;
+          } else if (name === "running") {
+            runs[key].running = data;          // the values so far, no interval yet
+            if (state.runs === runs) renderAdvice();
           } else if (name === "result") {
             runs[key].result = data;
             prog.max = 1; prog.value = 1;
@@ -387,11 +390,18 @@ function objectiveMean(c, objective) { return c[objective] ? c[objective].mean :
 function renderAdvice() {
   const ro = state.runs.rollout && state.runs.rollout.result;
   const ddFull = state.runs.dd && state.runs.dd.result;
+  // a run still going: its values so far (the running means; intervals come at the end)
+  const live = (key) => state.runs[key] && !state.runs[key].result && state.runs[key].running;
+  const roLive = !ro && live("rollout");
+  const ddLive = !ddFull && live("dd");
   const dd = ddFull || (state.runs.ddFirst && state.runs.ddFirst.result);
-  $("#unit-dd").textContent = dd && !ddFull ? `points; first ${dd.samples} deals, more coming` : "points";
+  $("#unit-dd").textContent = ddLive ? `points; ${ddLive.done.toLocaleString()} deals so far`
+    : dd && !ddFull ? `points; first ${dd.samples} deals, more coming` : "points";
+  $("#unit-rollout").textContent = roLive ? `${roLive.done.toLocaleString()} deals so far` : "points";
   const tbody = $("#cards tbody");
   const order = [];
   for (const a of [ro, dd]) if (a) for (const c of a.candidates) if (!order.includes(c.card)) order.push(c.card);
+  for (const l of [roLive, ddLive]) if (l) for (const c of Object.keys(l.means)) if (!order.includes(c)) order.push(c);
   if (ro) $("#unit-rollout").textContent = ro.objective === "p_win" ? "P(win)" : "points";
   tbody.innerHTML = "";
   for (const card of order) {
@@ -411,8 +421,12 @@ function renderAdvice() {
       tr.dataset.dd = cd[dd.objective].mean;
       if (card === dd.best) tr.classList.add("best-dd");
     }
-    const cell = (c, obj, best, cls) => {
+    const cell = (c, obj, best, cls, l) => {
       const td = document.createElement("td"); td.className = cls;
+      if (l && card in l.means) {
+        td.innerHTML = `<span class="v running" title="so far">≈ ${fmt(l.means[card], 2)}</span>`;
+        return td;
+      }
       if (!c) { td.textContent = "…"; return td; }
       const e = c[obj];
       const pct = obj === "p_win";
@@ -421,8 +435,8 @@ function renderAdvice() {
         (best ? ' <span class="star" title="best card">\u2605</span>' : "");
       return td;
     };
-    tr.append(td0, cell(cr, ro && ro.objective, ro && card === ro.best, "ro"),
-              cell(cd, dd && dd.objective, dd && card === dd.best, "dd"));
+    tr.append(td0, cell(cr, ro && ro.objective, ro && card === ro.best, "ro", roLive),
+              cell(cd, dd && dd.objective, dd && card === dd.best, "dd", ddLive));
     tbody.appendChild(tr);
   }
   const det = [];
