@@ -363,6 +363,9 @@ async function advise(extraPosition) {
   await one("rollout", "rollout", options("rollout"));
   const ddOpts = options("dd");
   const ok = () => state.runs === runs && Object.values(runs).every((r) => !r.error);
+  if (ok()) {                          // the rollouts' answer while dd runs
+    try { await renderWords(); } catch (e) { /* the final answer will say it */ }
+  }
   if (ok() && ddOpts.samples > DD_FIRST) {
     await one("dd", "ddFirst", { ...ddOpts, samples: DD_FIRST });
     if (runs.ddFirst.error === "cancelled") runs.dd.error = "cancelled";
@@ -450,9 +453,11 @@ function renderAdvice() {
 }
 function escapeHTML(s) { return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c])); }
 async function renderWords() {
-  const ro = state.runs.rollout && state.runs.rollout.result;
-  const dd = state.runs.dd && state.runs.dd.result;
+  const runs = state.runs;
+  const ro = runs.rollout && runs.rollout.result;
+  const dd = runs.dd && runs.dd.result;
   const w = await postJSON("/api/words", { rollout: ro, dd: dd });
+  if (state.runs !== runs) return;     // a newer advice took over
   const box = $("#answer");
   box.innerHTML = "";
   const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = text; box.appendChild(e); };
@@ -466,6 +471,7 @@ async function renderWords() {
   if (w.trump_line) p(w.trump_line, "headline trump");
   if (w.p_win) p(w.p_win);
   if (w.disagree) p(w.disagree, "disagree");
+  if (!dd) p("Double-dummy values coming…", "hint");
 }
 
 // ------------------------------------------------------------------ all hands (a deal)
