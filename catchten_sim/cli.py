@@ -881,6 +881,22 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
             bar.close()
     return print_equity_result(eq, summary, as_json, run.run_dir)
 
+# ---------------------------------------------------------------------------- serve
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (another than 127.0.0.1 prints a warning: the page "
+                   "has no login).")
+@click.option("--port", type=int, default=8765, show_default=True, help="Port.")
+@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+@click.option("--workers", type=int, default=None,
+              help="Worker processes for the advice (default 2, 1 on one core).")
+def serve_cmd(host, port, no_browser, workers):
+    """The analysis page: set up a position by clicking, see every legal card valued by
+    rollouts and double-dummy side by side, play through a deal (docs/serve.md)."""
+    from .serve import run_server
+    run_server(host, port, open_browser=not no_browser, workers=workers,
+               say=lambda msg: click.echo(msg, err=msg.startswith("warning")))
+
 
 def main() -> None:
     """Console-script entry point.
@@ -895,3 +911,4 @@ def main() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+

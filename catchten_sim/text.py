@@ -379,6 +379,10 @@ def print_advice(a: Advice, console=None) -> None:
              f"other lead {format_card(a.trump_lead.b)}: {_fx(d.mean, 3, True)} {a.objective} "
              + (f"(paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)})" if a.z > 0
                 else "(exact)"))
+    from .serve.words import plain_lines      # the page's wording (docs/serve.md)
+    for line in plain_lines(a.to_dict()):
+        if line is not None:
+            echo(f"in words: {line}")
     if a.model_note:
         echo(f"MODEL: {a.model_note}")
     if a.note:
