@@ -37,6 +37,18 @@ def options(*decorators):
 
 
 # ---------------------------------------------------------------------------- run options
+def cap_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """``--threads`` above the cores this process may use: capped, with a one-line notice
+    (results do not depend on the thread count; a bad count is the run's to refuse)."""
+    from .checks import MAX_THREADS, max_threads
+    cores = max_threads()
+    if isinstance(value, int) and cores < value <= MAX_THREADS:
+        click.echo(f"notice: --threads {value}: this machine has {cores} cores; using "
+                   f"{cores}", err=True)
+        return cores
+    return value
+
+
 #: every option of how a run goes, declared once (a command that needs other words for
 #: one gives them: :func:`run_option`)
 RUN_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
@@ -44,8 +56,9 @@ RUN_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         "type": int, "default": 1, "show_default": True,
         "help": "Random seed (0 to 2**64-1); results depend only on it."}),
     "threads": (("--threads", "-t"), {
-        "type": int, "default": None,
-        "help": "Threads (default: all cores); results do not depend on it."}),
+        "type": int, "default": None, "callback": cap_threads,
+        "help": "Threads (default: all cores; more than the cores: capped); results do "
+                "not depend on it."}),
     "time_limit": (("--time", "time_limit"), {"type": float, "default": None}),
     "progress": (("--progress/--no-progress",), {
         "default": None,
@@ -707,6 +720,10 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
     try:
         with errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
+            if turnup is None:
+                raise CatchTenError("turnup", "missing",
+                                    "the odds are of a hand and its turn-up: add --turnup "
+                                    "CARD, e.g. --turnup 7S")
             n = rules.players
             if dealer is None:
                 dealer = n - 1
@@ -843,6 +860,9 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
             if out_path and Path(out_path).suffix.lower() not in (".csv", ".parquet"):
                 raise CatchTenError("out", "unknown file type",
                                     f"{Path(out_path).name}: use a .csv or .parquet file name")
+            if out_path:
+                from .paths import ensure_parent
+                ensure_parent(out_path)         # refused before the run, not after it
             from .equity import default_equity_hands
             from .equity import MAX_EQUITY_HANDS
             from .checks import check_count

@@ -47,7 +47,7 @@ from ._kernels import rollout as KR
 from . import __version__, run
 from .checks import check_count, check_seed, check_threads, max_threads
 from .errors import CatchTenError
-from .paths import ensure_dir
+from .paths import ensure_parent
 from .games import _GamesTask, _policies, open_run, unit_shape
 from .policies import Policy, Seating
 from .position import InfoSet
@@ -390,7 +390,7 @@ class EquityTable:
         if suffix not in (".csv", ".parquet"):
             raise CatchTenError("out", "unknown file type",
                                 f"{p.name}: use a .csv or .parquet file name")
-        ensure_dir(p.parent if str(p.parent) else ".")   # only the last level is created
+        ensure_parent(p, "out")   # a file's directory is never created
         try:
             if suffix == ".parquet":
                 self.to_frame().to_parquet(p, index=False)

