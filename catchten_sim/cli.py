@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from .cli_kit import (CatchtenGroup, PathName, Progress, cards_flag, check_force,
-                      check_run_options, emit_json, errors_as_json, given, load_position,
+                      check_run_options, echo, emit_json, errors_as_json, given, load_position,
                       one_line, say, seat_policy_flags)
 from .cli_out import (print_equity_result, print_games_result, print_match_result,
                       print_run, print_simulation_result, warn_small_pilot)
@@ -43,7 +43,7 @@ def cap_threads(ctx: click.Context, param: click.Parameter, value: int | None) -
     from .checks import MAX_THREADS, max_threads
     cores = max_threads()
     if isinstance(value, int) and cores < value <= MAX_THREADS:
-        click.echo(f"notice: --threads {value}: this machine has {cores} cores; using "
+        echo(f"notice: --threads {value}: this machine has {cores} cores; using "
                    f"{cores}", err=True)
         return cores
     return value
@@ -185,9 +185,9 @@ def cli() -> None:
     catchten simulate                 1,000,000 4-player deals, the headline odds
     catchten rules --players 5        what the rules are, resolved
     catchten score RECORD.json        score a hand or game record
-    catchten advise POSITION.json     which card to play, every legal card evaluated
+    catchten advise POSITION.json     which card to play, every card evaluated
     catchten solve RECORD.json        double-dummy value of every card
-    catchten match heuristic random   is strategy A better than B? (duplicate match)
+    catchten match heuristic random   is strategy A better than B? (duplicate)
     catchten report                   simulate and write a PDF/PNG/CSV report
 
     Input files (hand and game records, positions): docs/formats.md.
@@ -218,9 +218,11 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
         for row in table:
             values = row["values"] if isinstance(row["values"], str) else \
                 "|".join(spell_value(v) for v in row["values"])
-            click.echo(f"{row['name']:22s} {values:30s} default "
-                       f"{spell_value(row['default']):12s}"
-                       f" {row['section']:17s} {row['applies']}: {row['text']}")
+            # one switch a paragraph: its name, values and default, then where it applies
+            # and what it does, indented (wrapped to the terminal's width)
+            echo(f"{row['name']}  {values}  (default {spell_value(row['default'])}; "
+                 f"{row['section']})")
+            echo(f"    {row['applies']}: {row['text']}")
         return
     d = rules.describe()
     if as_json:
@@ -318,7 +320,7 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
                            threads=run.threads, main=res, force=True,
                            progress=say if show else None)
         # the header's time is the main run's: the report's sweeps and figures come on top
-        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir} in "
+        echo(f"report: {len(rep.files)} files written to {rep.out_dir} in "
                    f"{time.perf_counter() - t0:.1f} s (its sweep runs and figures)", err=True)
     if res.interrupted:
         return 130          # like report, advise and odds: a script can tell it was cut short
@@ -358,16 +360,16 @@ def resume_cmd(as_json, progress, run):
         out = rd.manifest.get("out")
         if current:
             check_run_options(**opts)
-            click.echo(f"{run_dir}: the report is already finished and its files in {out} "
+            echo(f"{run_dir}: the report is already finished and its files in {out} "
                        "are newer than its runs: nothing to run or draw (delete "
                        f"{os.path.join(str(out), 'report.json')} to draw them again)",
                        err=True)
             return None
         if why:
-            click.echo(f"{run_dir}: every run is finished; drawing the report again "
+            echo(f"{run_dir}: every run is finished; drawing the report again "
                        f"({why})", err=True)
         rep = finish(rd, progress=say if show else None, **opts)
-        click.echo(f"{rep.out_dir}: report finished from {run_dir}", err=True)
+        echo(f"{rep.out_dir}: report finished from {run_dir}", err=True)
         return 130 if rep.sidecar.get("interrupted") else None
     # a finished run: nothing runs; its result is printed as `summarize` prints it (the
     # run's own times and executors, not those of this read)
@@ -385,7 +387,7 @@ def resume_cmd(as_json, progress, run):
             bar.close()
     res, done = out.result, out.done
     if done:
-        click.echo(f"{run_dir}: the run is already finished (nothing to run); its result:",
+        echo(f"{run_dir}: the run is already finished (nothing to run); its result:",
                    err=True)
     from .writers import write_outputs
     outputs = rd.manifest.get("outputs") or {}
@@ -399,18 +401,18 @@ def resume_cmd(as_json, progress, run):
                                     {k: m.get(k) for k in ("rules", "seed", "deals")}, [rd],
                                     every_run=False)
         if current:
-            click.echo(f"report: {outputs['report']} is newer than the run's chunks: not "
+            echo(f"report: {outputs['report']} is newer than the run's chunks: not "
                        "made again", err=True)
             return code
         if why and done:
-            click.echo(f"report: making it again ({why})", err=True)
+            echo(f"report: making it again ({why})", err=True)
         # simulate --report DIR: the report of the whole run (its sweeps run again)
         from .report import build_report
         rep = build_report(res.rules, res.policies, n_deals=res.n_deals, seed=res.seed,
                            out_dir=outputs["report"], threads=run.threads, main=res,
                            force=True,
                            progress=say if show else None)
-        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
+        echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
     return code
 
 
@@ -476,7 +478,6 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     """Simulate and write a report: one multi-page PDF, a PNG per figure, the numbers
     behind every figure as CSV and a JSON sidecar (rules, policies, deals, seed, versions).
 
-    \b
     Figures: headline numbers and rules; P(Ten caught) by player count; a side's points;
     seat advantage by position; convergence; the Ten's fate by its holder's position and
     trumps; the value of a holding; rule variants compared; policies compared.
@@ -512,14 +513,14 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     from .text import print_report_files
     print_report_files(rep)
     if rep.sidecar.get("interrupted"):
-        click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals in all "
+        echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals in all "
                    "(main run and sweeps): the "
                    "report shows what ran and says so on every figure"
                    + (f"; finish with: catchten resume {run.run_dir}" if run.run_dir else ""),
                    err=True)
         return 130
     if rep.sidecar.get("unfinished_from"):
-        click.echo(f"unfinished: the run in {from_dir} has {main.n_deals:,} of "
+        echo(f"unfinished: the run in {from_dir} has {main.n_deals:,} of "
                    f"{main.requested:,} deals; the report shows those and says so; finish "
                    f"the run with: catchten resume {from_dir}", err=True)
 
@@ -580,7 +581,7 @@ def solve_cmd(records, with_line, as_json):
                 click.echo(json.dumps(sol.to_dict(), ensure_ascii=False))
             else:
                 if len(records) > 1:
-                    click.echo(f"== {path}")
+                    echo(f"== {path}")
                 print_solution(sol, data)
     return failed or None
 
@@ -878,7 +879,7 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
                     bar.close()
                     bar = None
                 if show and not as_json and est >= 2:
-                    click.echo(f"solving the game-equity DP over {k:,} distinct deal outcomes "
+                    echo(f"solving the game-equity DP over {k:,} distinct deal outcomes "
                                f"(about {est:.0f} s, cannot be interrupted)", err=True)
 
             extra: dict[str, Any] = {}

@@ -50,12 +50,17 @@ class CatchtenGroup(click.Group):
         from .run import dirs, notices
         dirs.LAST_RUN_DIR = None      # a Ctrl-C names this command's run directory only
         try:
-            with compile_notice(lambda msg: click.echo(msg, err=True)), \
-                    notices(lambda msg: click.echo(msg, err=True)):
+            with compile_notice(lambda msg: echo(msg, err=True)), \
+                    notices(lambda msg: echo(msg, err=True)):
                 rv = super().main(args=args, prog_name=prog_name or "catchten",
                                   complete_var=complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            # bare ``catchten`` (or a group with no command): the help, as --help prints it
+            if exc.ctx is not None:
+                click.echo(exc.ctx.get_help())
+            sys.exit(0)
         except click.UsageError as exc:
             if json_wanted(args):
                 usage_error_json(exc)
@@ -189,8 +194,15 @@ class Progress:
             self.bar.stop()
 
 
+def echo(text: str = "", err: bool = False) -> None:
+    """:func:`catchten_sim.text.echo` (plain text wrapped to the terminal's width), imported
+    when first used (the text module brings rich)."""
+    from .text import echo as wrapped
+    wrapped(text, err)
+
+
 def say(msg: str) -> None:
-    click.echo(f"  {msg}", err=True)
+    echo(f"  {msg}", err=True)
 
 
 def seat_policy_flags(items: Any) -> dict[int, str]:

@@ -93,3 +93,49 @@ def test_dealer_hand_without_the_turnup_says_where_it_belongs():
                                "--turnup", "7S", "--hand", "JS AS 9S KH QH 7D 8C 9C",
                                "--play", "TC AC KC"]))
     assert "turn-up 7S" in line and "dealer's hand" in line, line
+
+
+# --------------------------------------------------------------------------- item 3
+DD = ROOT / "tests" / "cases" / "dd" / "foster2_left2_lead_01.json"
+EVERY_COMMAND = [
+    [], ["--help"], ["rules"], ["rules", "--switches"], ["rules", "--players", "8"],
+    ["rules", "--rules", "jaques", "--switches"],
+    ["simulate", "--deals", "2000", "--no-progress"],
+    ["simulate", "--games", "20", "--no-progress"],
+    ["simulate", "--players", "6", "--deals", "500", "--seat-policy", "2=random",
+     "--no-progress"],
+    ["score", EXAMPLES / "hand.json"], ["score", EXAMPLES / "game.json"],
+    ["solve", DD], ["solve", "--line", DD],
+    ["advise", EXAMPLES / "position-lead.json", "--samples", "200", "--no-progress"],
+    ["advise", EXAMPLES / "position-score.json", "--samples", "200", "--no-progress",
+     "--explain", "1"],
+    ["odds", "--hand", "JS AS 9S KH QH 7D 8C 9C TC", "--turnup", "7S", "--deals", "200",
+     "--no-progress"],
+    ["match", "heuristic", "random", "--deals", "200", "--no-progress"],
+    ["match", "heuristic", "random", "--players", "6", "--deals", "60", "--no-progress"],
+    ["equity", "--players", "2", "--hands", "2000", "--no-cache", "--no-progress"],
+]
+for _cmd in ("simulate", "report", "resume", "summarize", "score", "solve", "advise", "odds",
+             "match", "equity", "rules"):
+    EVERY_COMMAND.append([_cmd, "--help"])
+
+
+@pytest.mark.parametrize("args", EVERY_COMMAND,
+                         ids=[" ".join(str(a) for a in c[:3]) or "bare" for c in EVERY_COMMAND])
+def test_every_line_fits_80_columns(args):
+    res = _invoke(args, env={"COLUMNS": "80"})
+    assert res.exit_code in (0, 130), res.output
+    out = res.stdout + res.stderr
+    wide = [ln for ln in out.splitlines() if len(ln) > 80]
+    assert not wide, "\n".join(wide)
+    if not args:        # bare catchten: the help, as --help prints it
+        assert res.exit_code == 0 and "error" not in out and "Commands:" in res.stdout
+
+
+def test_report_lines_fit_80_columns(tmp_path):
+    res = _invoke(["report", "--deals", "1000", "--no-sweep-players", "--no-sweep-variants",
+                   "--no-compare-policies", "--format", "png", "--out", tmp_path / "r",
+                   "--progress"], env={"COLUMNS": "80"})
+    assert res.exit_code == 0, res.output
+    wide = [ln for ln in (res.stdout + res.stderr).splitlines() if len(ln) > 80]
+    assert not wide, "\n".join(wide)
