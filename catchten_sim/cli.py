@@ -880,7 +880,7 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
                     bar = None
                 if show and not as_json and est >= 2:
                     echo(f"solving the game-equity DP over {k:,} distinct deal outcomes "
-                               f"(about {est:.0f} s, cannot be interrupted)", err=True)
+                         f"(about {est:.0f} s; Ctrl-C stops it, without a table)", err=True)
 
             extra: dict[str, Any] = {}
             if any(x is not None for x in (run.run_dir, run.scheduler, run.workers, run.chunk)):

@@ -26,10 +26,13 @@ INTERRUPTED_EMPTY = ("error: interrupted (Ctrl-C) before the first batch finishe
                      "to show")
 
 
-def interrupted_line() -> str:
-    """The line of a Ctrl-C that reached the command line with nothing printed: with a run
+def interrupted_line(exc: BaseException | None = None) -> str:
+    """The line of a Ctrl-C that reached the command line with nothing printed: what the
+    interrupted step had when it says so (``exc.line``: an equity DP), else with a run
     directory, where the finished chunks are and how to go on."""
     from .run.dirs import LAST_RUN_DIR
+    if isinstance(getattr(exc, "line", None), str):
+        return f"error: {exc.line}"     # type: ignore[union-attr]
     if LAST_RUN_DIR is not None:
         return (f"error: interrupted (Ctrl-C) before the results were printed; the finished "
                 f"chunks are kept in {LAST_RUN_DIR}: catchten resume {LAST_RUN_DIR} "
@@ -46,9 +49,14 @@ class CatchtenGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):  # noqa: D401
-        from .compile_notice import compile_notice
-        from .run import dirs, notices
+        from .run import dirs
         dirs.LAST_RUN_DIR = None      # a Ctrl-C names this command's run directory only
+        with second_interrupt_exits():
+            self._main(args, prog_name, complete_var, **extra)
+
+    def _main(self, args, prog_name, complete_var, **extra):
+        from .compile_notice import compile_notice
+        from .run import notices
         try:
             with compile_notice(lambda msg: echo(msg, err=True)), \
                     notices(lambda msg: echo(msg, err=True)):
@@ -85,12 +93,12 @@ class CatchtenGroup(click.Group):
             # click turns a Ctrl-C into Abort; it reaches here only when the command had
             # nothing finished to show (finished work is returned, marked partial)
             if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
-                click.echo(interrupted_line(), err=True)
+                click.echo(interrupted_line(exc.__cause__ or exc.__context__), err=True)
             else:
                 click.echo("error: aborted", err=True)
             sys.exit(130)
-        except KeyboardInterrupt:
-            click.echo(interrupted_line(), err=True)
+        except KeyboardInterrupt as exc:
+            click.echo(interrupted_line(exc), err=True)
             sys.exit(130)
         except BrokenPipeError:
             sys.exit(1)
@@ -107,6 +115,30 @@ class CatchtenGroup(click.Group):
         if isinstance(rv, int) and not isinstance(rv, bool):
             sys.exit(rv)
         sys.exit(0)
+
+
+@contextmanager
+def second_interrupt_exits() -> Iterator[None]:
+    """For one command: a first Ctrl-C raises KeyboardInterrupt (the command prints what
+    finished, marked partial), a second exits at once (status 130), even while the first
+    is still waiting for work in flight (:func:`catchten_sim.run.on_interrupt`)."""
+    import signal
+    import threading
+    from .run import engine, on_interrupt
+    engine.INTERRUPTS[0] = 0
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        on_interrupt()
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 class PathName(click.Path):
@@ -153,10 +185,10 @@ def errors_as_json(as_json: bool) -> Iterator[None]:
             click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
             sys.exit(exc.exit_status)
         raise
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         if as_json:
             click.echo(json.dumps({"kind": "error", "field": None, "why": "interrupted",
-                                   "detail": interrupted_line().split(": ", 1)[1]}))
+                                   "detail": interrupted_line(exc).split(": ", 1)[1]}))
             sys.exit(130)
         raise
 

@@ -139,3 +139,67 @@ def test_report_lines_fit_80_columns(tmp_path):
     assert res.exit_code == 0, res.output
     wide = [ln for ln in (res.stdout + res.stderr).splitlines() if len(ln) > 80]
     assert not wide, "\n".join(wide)
+
+
+# --------------------------------------------------------------------------- item 1
+def test_ctrl_c_during_the_equity_dp_acts_at_once_and_says_what_it_had(monkeypatch):
+    import os
+    import signal
+    import threading
+    import time
+    from catchten_sim import equity
+
+    def slow_dp(*a, **kw):      # the DP kernel releases the GIL, as time.sleep does
+        time.sleep(6)
+        raise AssertionError("the DP was not abandoned")
+
+    monkeypatch.setattr(equity, "solve_equity", slow_dp)
+    started = []
+
+    def on_solve(*a):
+        started.append(time.perf_counter())
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+
+    real = equity.equity_table
+    monkeypatch.setattr(equity, "equity_table",
+                        lambda *a, **kw: real(*a, **{**kw, "on_solve": on_solve}))
+    res = _invoke(["equity", "--players", "2", "--hands", "2000", "--no-cache",
+                   "--no-progress"])
+    took = time.perf_counter() - started[0]
+    assert res.exit_code == 130, res.output
+    assert took < 0.3 + 1.0, took
+    line = res.stderr.strip().splitlines()[-1]
+    assert "during the game-equity DP" in line and "2,000 deals" in line, line
+    assert "before the first batch" not in res.stderr
+
+
+def test_a_second_ctrl_c_exits_at_once(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    script = tmp_path / "held.py"
+    script.write_text(
+        "import time\n"
+        "from catchten_sim.cli_kit import second_interrupt_exits\n"
+        "from catchten_sim.run import sigint_deferred\n"
+        "with second_interrupt_exits():\n"
+        "    with sigint_deferred():\n"
+        "        print('ready', flush=True)\n"
+        "        time.sleep(30)\n")
+    env = {**__import__("os").environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert p.stdout.readline().strip() == "ready"
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.5)
+        assert p.poll() is None, "the first Ctrl-C is held until the block ends"
+        t = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        p.wait(timeout=5)
+        assert time.perf_counter() - t < 1.0
+        assert p.returncode == 130
+        assert "second Ctrl-C" in p.stderr.read()
+    finally:
+        p.kill()
