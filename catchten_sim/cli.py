@@ -18,6 +18,7 @@ import click
 
 from .cli_kit import (CatchtenGroup, PathName, Progress, cards_flag, check_force,
                       check_run_options, echo, emit_json, errors_as_json, given, load_position,
+                      long_step,
                       one_line, say, seat_policy_flags)
 from .cli_out import (print_equity_result, print_games_result, print_match_result,
                       print_run, print_simulation_result, warn_small_pilot)
@@ -301,10 +302,12 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     show = sys.stderr.isatty() if progress is None else progress
     bar = Progress(deals) if show else None
     try:
-        res = simulate(rules, pols, n_deals=deals, seed=seed, threads=run.threads,
-                       on_chunk=writer, progress=bar.update if bar else None,
-                       **({"outputs": {"report": str(Path(report_dir).resolve())}}
-                          if run.run_dir and report_dir else {}), **run.engine())
+        with long_step(f"simulate: {deals:,} deals" if isinstance(deals, int) else
+                       "simulate", progress):
+            res = simulate(rules, pols, n_deals=deals, seed=seed, threads=run.threads,
+                           on_chunk=writer, progress=bar.update if bar else None,
+                           **({"outputs": {"report": str(Path(report_dir).resolve())}}
+                              if run.run_dir and report_dir else {}), **run.engine())
     finally:
         if bar:
             bar.close()
@@ -504,12 +507,15 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
         rules = make_rules(preset, players, variants, rules_file)
         pols = make_policies(rules, policy, opponents)
     show = sys.stderr.isatty() if progress is None else progress
-    rep = build_report(rules, pols, n_deals=deals, seed=seed, out_dir=out_dir, formats=fmts,
-                       sweep_players=sweep_players, sweep_variants=sweep_variants,
-                       compare_policies=compare_policies, sweep_deals=sweep_deals,
-                       threads=run.threads, force=force, progress=say if show else None,
-                       main=main, run_dir=run.run_dir, scheduler=run.scheduler,
-                       workers=run.workers, chunk=run.chunk, unfinished_from=from_dir)
+    with long_step(f"report: the main run, its sweeps and the figures (into "
+                   f"{out_dir or 'a new report directory'})", progress):
+        rep = build_report(rules, pols, n_deals=deals, seed=seed, out_dir=out_dir,
+                           formats=fmts, sweep_players=sweep_players,
+                           sweep_variants=sweep_variants, compare_policies=compare_policies,
+                           sweep_deals=sweep_deals, threads=run.threads, force=force,
+                           progress=say if show else None, main=main, run_dir=run.run_dir,
+                           scheduler=run.scheduler, workers=run.workers, chunk=run.chunk,
+                           unfinished_from=from_dir)
     from .text import print_report_files
     print_report_files(rep)
     if rep.sidecar.get("interrupted"):
@@ -801,11 +807,12 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
                 prepare_out_dir(report_dir, force, "report")
             warn_small_pilot(pilot)
             bar = Progress(max(deals, 1) if isinstance(deals, int) else 0) if show else None
-            res = match(rules, a, b, deals=deals, seed=seed, threads=run.threads,
-                        time_limit=run.time_limit, precision=precision, pilot=pilot,
-                        stop_early=stop_early, progress=bar.update if bar else None,
-                        **({"outputs": {"report": str(Path(report_dir).resolve())}}
-                           if run.run_dir and report_dir else {}), **run.engine())
+            with long_step(f"match: {a} against {b}", progress):
+                res = match(rules, a, b, deals=deals, seed=seed, threads=run.threads,
+                            time_limit=run.time_limit, precision=precision, pilot=pilot,
+                            stop_early=stop_early, progress=bar.update if bar else None,
+                            **({"outputs": {"report": str(Path(report_dir).resolve())}}
+                               if run.run_dir and report_dir else {}), **run.engine())
     finally:
         if bar is not None:
             bar.close()
@@ -892,9 +899,11 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
                                         "plot": bool(plot)}
             else:
                 build = cached_equity_table if cache else equity_table
-            eq = build(rules, pols, n_hands=hands, seed=seed, threads=run.threads,
-                       progress=bar.update if bar is not None else None, on_solve=solving,
-                       **extra)
+            with long_step(f"equity: simulating {hands:,} deals, then solving the "
+                           "game-equity DP", progress):
+                eq = build(rules, pols, n_hands=hands, seed=seed, threads=run.threads,
+                           progress=bar.update if bar is not None else None,
+                           on_solve=solving, **extra)
             from .writers import write_equity
             summary = write_equity(eq, eq.to_dict(), out_path, plot)
     finally:

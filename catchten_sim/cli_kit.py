@@ -233,6 +233,38 @@ def echo(text: str = "", err: bool = False) -> None:
     wrapped(text, err)
 
 
+#: a step that runs longer than this says what it does on stderr (:func:`long_step`)
+LONG_STEP_S = 2.0
+
+
+@contextmanager
+def long_step(what: str, progress: bool | None) -> Iterator[None]:
+    """With stderr not a terminal (and no --progress/--no-progress given): a step that is
+    still running after :data:`LONG_STEP_S` says ``WHAT ...`` on stderr, and when it ends,
+    ``WHAT: done in N s`` (one line each, no progress bar; a quick step, or one that ends
+    in an error, says nothing)."""
+    if progress is not None or sys.stderr.isatty():
+        yield
+        return
+    import threading
+    t0 = time.perf_counter()
+    said = threading.Event()
+
+    def start() -> None:
+        said.set()
+        echo(f"{what} ...", err=True)
+
+    timer = threading.Timer(LONG_STEP_S, start)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+    if said.is_set():
+        echo(f"{what}: done in {time.perf_counter() - t0:.1f} s", err=True)
+
+
 def say(msg: str) -> None:
     echo(f"  {msg}", err=True)
 

@@ -685,6 +685,7 @@ def cached_equity_table(rules: Rules, policies: Sequence[object] | object = "heu
         with np.load(path, allow_pickle=False) as z:
             arr = {k: z[k] for k in _TABLE_ARRAYS}
             meta = z["meta"]
+        run.notice(f"equity: read from the cache, {path} ({_size(path)})")
         return EquityTable(rules, pols, n_hands, seed, bool(meta[0]), arr["V"], arr["steps"],
                            arr["tside"], arr["prob"], arr["nxt"], arr["F"], arr["W"],
                            int(meta[1]), int(meta[2]), 0.0, 0.0, n_hands, "")
@@ -693,15 +694,28 @@ def cached_equity_table(rules: Rules, policies: Sequence[object] | object = "heu
     eq = equity_table(rules, pols, n_hands=n_hands, seed=seed, threads=threads,
                       progress=progress, time_limit=time_limit, on_solve=on_solve)
     if not eq.partial:
+        tmp = path.with_suffix(".tmp.npz")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp.npz")
             np.savez(tmp, meta=np.array([int(eq.by_side), eq.dmax, eq.n_outcomes], np.int64),
                      **{k: getattr(eq, k) for k in _TABLE_ARRAYS})
             tmp.replace(path)
+            run.notice(f"equity: table cached in {path} ({_size(path)}; read by this "
+                       "command again and by advise --score; --no-cache neither reads nor "
+                       "writes it)")
         except OSError:
             pass
+        except KeyboardInterrupt:       # the table is whole: keep it, leave no half file
+            tmp.unlink(missing_ok=True)
+            run.notice("equity: Ctrl-C while writing the cache: the table is complete and "
+                       "printed, but not cached")
     return eq
+
+
+def _size(path: Path) -> str:
+    """A file's size in MB (kB below 1 MB)."""
+    n = path.stat().st_size
+    return f"{n / 1e6:,.0f} MB" if n >= 1e6 else f"{n / 1e3:,.0f} kB"
 
 
 def from_run_dir(run_dir: Any, **options: Any) -> EquityTable:

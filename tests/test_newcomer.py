@@ -203,3 +203,35 @@ def test_a_second_ctrl_c_exits_at_once(tmp_path):
         assert "second Ctrl-C" in p.stderr.read()
     finally:
         p.kill()
+
+
+# --------------------------------------------------------------------------- item 7
+def test_equity_cache_says_where_and_how_big(tmp_path):
+    env = {"CATCHTEN_CACHE_DIR": str(tmp_path / "cache")}
+    res = _invoke(["equity", "--players", "2", "--hands", "2000", "--no-progress"], env=env)
+    assert res.exit_code == 0, res.output
+    files = list((tmp_path / "cache").glob("*.npz"))
+    assert len(files) == 1
+    line = [ln for ln in res.stderr.splitlines() if "cached in" in ln]
+    assert len(line) == 1, res.stderr
+    assert str(files[0]) in line[0] and "--no-cache" in line[0]
+    assert " MB" in line[0] or " kB" in line[0]
+    res = _invoke(["equity", "--players", "2", "--hands", "2000", "--no-progress"], env=env)
+    assert f"read from the cache, {files[0]}" in res.stderr
+
+
+@pytest.mark.parametrize("args, what", [
+    (["simulate", "--deals", "2000"], "simulate: 2,000 deals"),
+    (["equity", "--players", "2", "--hands", "2000", "--no-cache"], "equity: simulating"),
+    (["match", "heuristic", "random", "--deals", "100"], "match: heuristic against random"),
+])
+def test_long_steps_say_what_they_do_when_stderr_is_not_a_terminal(monkeypatch, args, what):
+    from catchten_sim import cli_kit
+    monkeypatch.setattr(cli_kit, "LONG_STEP_S", 0.0)    # every step counts as long here
+    res = _invoke(args)             # CliRunner's stderr is not a terminal
+    assert res.exit_code == 0, res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.startswith(what)]
+    assert len(lines) == 2, res.stderr
+    assert lines[0].endswith("...") and " done in " in lines[1]
+    quiet = _invoke(args + ["--no-progress"])
+    assert what not in quiet.stderr

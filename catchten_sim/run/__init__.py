@@ -75,6 +75,7 @@ from .engine import (  # noqa: F401
     interruptible,
     make_executor,
     NoRun,
+    notice,
     notices,
     on_interrupt,
     probe_scheduler,

@@ -249,6 +249,10 @@ def _notice(msg: str) -> None:
         say(msg)
 
 
+#: a notice of the library's own (the equity cache's file): to the command's stderr
+notice = _notice
+
+
 #: seconds to reach a Dask scheduler (the connection and its reply to ``identity``)
 SCHEDULER_TIMEOUT = 10.0
 
