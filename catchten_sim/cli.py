@@ -519,9 +519,11 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     from .text import print_report_files
     print_report_files(rep)
     if rep.sidecar.get("interrupted"):
+        left = rep.sidecar.get("left_out") or []
         echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals in all "
                    "(main run and sweeps): the "
                    "report shows what ran and says so on every figure"
+                   + (f"; left out: {', '.join(left)}" if left else "")
                    + (f"; finish with: catchten resume {run.run_dir}" if run.run_dir else ""),
                    err=True)
         return 130

@@ -486,6 +486,15 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         stamp = (f"UNFINISHED run directory: main run {main.n_deals:,} of "
                  f"{main.requested:,} deals (finish it: catchten resume {unfinished_from})")
     specs = _figure_specs(rules, main, runs, pol_text, mine != theirs, version)
+    left_out: list[str] = []
+    if runs.stopped:        # the figures a whole report has that this one leaves out
+        wanted = ["holding_value"]
+        wanted += ["ten_by_players"] if sweep_players and _player_rules(rules) else []
+        wanted += ["variants"] if sweep_variants and variant_rules(rules) else []
+        wanted += ["policies"] if compare_policies else []
+        drawn = {name for name, *_ in specs}
+        left_out = [f"fig{FIGURE_NUMBERS[n]:02d}_{n}" for n in
+                    sorted(wanted, key=FIGURE_NUMBERS.__getitem__) if n not in drawn]
     written, figures, tables = _write_figures(out, specs, figs_formats, stamp, {
         "Title": f"Catch the Ten simulation report: {rules.label()}",
         "Author": "catchten_sim", "Subject": f"{pol_text}; {main.n_deals:,} deals; "
@@ -512,6 +521,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         "runs": runs.log,
         "interrupted": runs.stopped,
         "interrupted_after_deals": total_deals if runs.stopped else None,
+        "left_out": left_out,
         "unfinished_from": unfinished_from if getattr(main, "interrupted", False) else None,
         "versions": _versions(),
         "threads": threads,

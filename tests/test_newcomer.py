@@ -235,3 +235,74 @@ def test_long_steps_say_what_they_do_when_stderr_is_not_a_terminal(monkeypatch, 
     assert lines[0].endswith("...") and " done in " in lines[1]
     quiet = _invoke(args + ["--no-progress"])
     assert what not in quiet.stderr
+
+
+# --------------------------------------------------------------------------- item 8
+def _text_outside(fig) -> list[str]:
+    """Every text ``fig`` draws at 150 dpi (tick labels outside the view are not drawn,
+    so the texts are caught as they are drawn) whose box leaves the canvas."""
+    from unittest import mock
+    from matplotlib.text import Text
+    real_draw = Text.draw
+    seen = []
+
+    def draw(self, renderer):
+        real_draw(self, renderer)
+        if self.get_visible() and self.get_text().strip():
+            seen.append((self.get_text(), self.get_window_extent(renderer)))
+
+    fig.set_dpi(150)
+    with mock.patch.object(Text, "draw", draw):
+        fig.canvas.draw()
+    W, H = fig.canvas.get_width_height()
+    assert seen
+    return [f"{text[:60]!r}: x {bb.x0:.0f}..{bb.x1:.0f} of {W}, y {bb.y0:.0f}..{bb.y1:.0f} "
+            f"of {H}" for text, bb in seen
+            if bb.x0 < -0.5 or bb.y0 < -0.5 or bb.x1 > W + 0.5 or bb.y1 > H + 0.5]
+
+
+def test_no_figure_text_is_clipped_at_150_dpi(tmp_path, monkeypatch):
+    from matplotlib.figure import Figure
+    from catchten_sim import Rules
+    from catchten_sim.report import PNG_DPI, build_report
+    assert PNG_DPI == 150
+    drawn = {}
+    real = Figure.savefig
+
+    def keep(self, fname, *a, **kw):
+        drawn[Path(str(fname)).stem] = self
+        return real(self, fname, *a, **kw)
+
+    monkeypatch.setattr(Figure, "savefig", keep)
+    rep = build_report(Rules("foster", 4), n_deals=2000, sweep_deals=1000, seed=1,
+                       out_dir=tmp_path / "r", formats="png")
+    assert len(drawn) == len(rep.figures) == 9, sorted(drawn)
+    bad = {name: _text_outside(fig) for name, fig in drawn.items()}
+    bad = {k: v for k, v in bad.items() if v}
+    assert not bad, bad
+    hold = rep.tables["holding_value"]
+    assert not hold["holding"].str.contains("10").any()     # the Ten is written T
+    assert hold["holding"].str.contains("T").any()
+
+
+def test_interrupted_report_names_the_figures_it_leaves_out(tmp_path, monkeypatch):
+    import importlib
+    S = importlib.import_module("catchten_sim.simulate")
+    real = S.simulate
+    calls = []
+
+    def flaky(*a, **kw):
+        calls.append(1)
+        if len(calls) == 3:                 # Ctrl-C during the second sweep run
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    monkeypatch.setattr(S, "simulate", flaky)
+    out = tmp_path / "rep"
+    res = _invoke(["report", "--deals", "300", "--sweep-deals", "200", "--out", out,
+                   "--format", "png", "--no-sweep-variants"])
+    assert res.exit_code == 130, res.output
+    side = json.loads((out / "report.json").read_text())
+    assert side["left_out"] == ["fig07_holding_value", "fig09_policies"]
+    line = [ln for ln in res.stderr.splitlines() if ln.startswith("interrupted after")]
+    assert len(line) == 1 and "left out: fig07_holding_value, fig09_policies" in line[0]
