@@ -38,6 +38,11 @@ def options(*decorators):
 
 
 # ---------------------------------------------------------------------------- run options
+#: deals a chunk of a run with --time (a chunk is the unit a time limit can stop at: at
+#: some 300,000 deals a second, 16,384 deals are well under the 1 s a limit may overrun)
+TIMED_CHUNK = 1 << 14
+
+
 def cap_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
     """``--threads`` above the cores this process may use: capped, with a one-line notice
     (results do not depend on the thread count; a bad count is the run's to refuse)."""
@@ -256,7 +261,10 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
 @click.option("--first-dealer", type=str, default=None,
               help="With --games: rotate (game g: seat g mod n; the default), random, or a "
                    "seat number.")
-@run_options()
+@run_options("time_limit", "run_dir", "scheduler", "workers", "chunk", time_limit={
+    "metavar": "SECONDS",
+    "help": "Stop at about this many seconds (at most a tenth, or 1 s, over) with the "
+            "deals finished, marked partial."})
 def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opponents,
                  seat_policies, as_json, out_path, progress, report_dir, force, games,
                  first_dealer, run):
@@ -298,22 +306,35 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         from .checks import check_count
         prepare_out_dir(report_dir, force, "report")   # fail before simulating, not after
         check_count("deals", deals, MIN_REPORT_DEALS)
+    from .run import check_seconds, time_limit
+    if run.time_limit is not None:
+        check_seconds(run.time_limit)
     writer = DealWriter(out_path, rules.players) if out_path else None
     show = sys.stderr.isatty() if progress is None else progress
     bar = Progress(deals) if show else None
+    engine = run.engine()
+    if run.time_limit is not None and run.chunk is None:
+        engine["chunk"] = TIMED_CHUNK       # small chunks: the limit is kept to a chunk
     try:
         with long_step(f"simulate: {deals:,} deals" if isinstance(deals, int) else
-                       "simulate", progress):
+                       "simulate", progress), time_limit(run.time_limit) as lim:
             res = simulate(rules, pols, n_deals=deals, seed=seed, threads=run.threads,
                            on_chunk=writer, progress=bar.update if bar else None,
                            **({"outputs": {"report": str(Path(report_dir).resolve())}}
-                              if run.run_dir and report_dir else {}), **run.engine())
+                              if run.run_dir and report_dir else {}), **engine)
     finally:
         if bar:
             bar.close()
         if writer:
             writer.close()
-    print_simulation_result(res, as_json, run.run_dir)
+    timed = lim is not None and lim.hit and res.n_deals < res.requested
+    if timed:
+        # stopped by --time (a result short of its deals says "interrupted" by itself)
+        if as_json:
+            emit_json({**res.to_dict(), "interrupted": False, "partial": "time limit"})
+        print_simulation_result(res, as_json, run.run_dir, "time limit", printed=as_json)
+    else:
+        print_simulation_result(res, as_json, run.run_dir)
     if report_dir is not None:
         import time
 
@@ -325,7 +346,7 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         # the header's time is the main run's: the report's sweeps and figures come on top
         echo(f"report: {len(rep.files)} files written to {rep.out_dir} in "
                    f"{time.perf_counter() - t0:.1f} s (its sweep runs and figures)", err=True)
-    if res.interrupted:
+    if res.interrupted and not timed:
         return 130          # like report, advise and odds: a script can tell it was cut short
     return None
 

@@ -306,3 +306,28 @@ def test_interrupted_report_names_the_figures_it_leaves_out(tmp_path, monkeypatc
     assert side["left_out"] == ["fig07_holding_value", "fig09_policies"]
     line = [ln for ln in res.stderr.splitlines() if ln.startswith("interrupted after")]
     assert len(line) == 1 and "left out: fig07_holding_value, fig09_policies" in line[0]
+
+
+# --------------------------------------------------------------------------- item 2
+TIMED = [
+    (["simulate", "--deals", "100000000"], ["simulate", "--deals", "1000"], "time limit"),
+    (["match", "heuristic", "random", "--deals", "100000000", "--no-early-stop"],
+     ["match", "heuristic", "random", "--deals", "100"], "stop: time"),
+    (["advise", EXAMPLES / "position-lead.json", "--samples", "10000000",
+      "--no-early-stop"], ["advise", EXAMPLES / "position-lead.json", "--samples", "100"],
+     "time"),
+]
+
+
+@pytest.mark.parametrize("args, warm, mark", TIMED, ids=[a[0] for a, _, _ in TIMED])
+def test_time_is_a_promise(args, warm, mark):
+    import time
+    assert _invoke(warm + ["--no-progress"]).exit_code == 0     # kernels loaded
+    T = 3.0
+    t = time.perf_counter()
+    res = _invoke(args + ["--time", T, "--no-progress"])
+    took = time.perf_counter() - t
+    assert res.exit_code == 0, res.output
+    assert took <= T + max(0.1 * T, 1.0), took
+    assert took >= 0.5 * T, took        # it used the time, it did not stop at once
+    assert mark in res.stdout + res.stderr
