@@ -495,7 +495,10 @@ def summarize_cmd(run_dir, as_json, sessions):
               metavar="DIR",
               help="Take the main run from a run directory (simulate --run-dir) instead of "
                    "simulating it: its rules, policies, seed and finished deals.")
-@run_options()
+@run_options("time_limit", "run_dir", "scheduler", "workers", "chunk", time_limit={
+    "metavar": "SECONDS",
+    "help": "Finish the whole report in about this many seconds (at most a tenth, or 1 s, "
+            "over): the runs stop in time for the figures, which say so."})
 def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, policy,
                opponents, out_dir, force, formats, sweep_players, sweep_variants,
                compare_policies, progress, from_dir, run):
@@ -536,18 +539,19 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
                            sweep_deals=sweep_deals, threads=run.threads, force=force,
                            progress=say if show else None, main=main, run_dir=run.run_dir,
                            scheduler=run.scheduler, workers=run.workers, chunk=run.chunk,
-                           unfinished_from=from_dir)
+                           unfinished_from=from_dir, time_limit=run.time_limit)
     from .text import print_report_files
     print_report_files(rep)
     if rep.sidecar.get("interrupted"):
         left = rep.sidecar.get("left_out") or []
-        echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals in all "
-                   "(main run and sweeps): the "
-                   "report shows what ran and says so on every figure"
-                   + (f"; left out: {', '.join(left)}" if left else "")
-                   + (f"; finish with: catchten resume {run.run_dir}" if run.run_dir else ""),
-                   err=True)
-        return 130
+        timed = rep.sidecar.get("stopped_by") == "time limit"
+        echo(f"{'time limit' if timed else 'interrupted'}: stopped after "
+             f"{rep.sidecar['interrupted_after_deals']:,} deals in all (main run and sweeps): "
+             "the report shows what ran and says so on every figure"
+             + (f"; left out: {', '.join(left)}" if left else "")
+             + (f"; finish with: catchten resume {run.run_dir}" if run.run_dir else ""),
+             err=True)
+        return None if timed else 130
     if rep.sidecar.get("unfinished_from"):
         echo(f"unfinished: the run in {from_dir} has {main.n_deals:,} of "
                    f"{main.requested:,} deals; the report shows those and says so; finish "

@@ -304,7 +304,7 @@ def test_interrupted_report_names_the_figures_it_leaves_out(tmp_path, monkeypatc
     assert res.exit_code == 130, res.output
     side = json.loads((out / "report.json").read_text())
     assert side["left_out"] == ["fig07_holding_value", "fig09_policies"]
-    line = [ln for ln in res.stderr.splitlines() if ln.startswith("interrupted after")]
+    line = [ln for ln in res.stderr.splitlines() if ln.startswith("interrupted: ")]
     assert len(line) == 1 and "left out: fig07_holding_value, fig09_policies" in line[0]
 
 
@@ -331,3 +331,24 @@ def test_time_is_a_promise(args, warm, mark):
     assert took <= T + max(0.1 * T, 1.0), took
     assert took >= 0.5 * T, took        # it used the time, it did not stop at once
     assert mark in res.stdout + res.stderr
+
+
+def test_report_time_is_a_promise(tmp_path):
+    import time
+    T = 16.0
+    t = time.perf_counter()
+    res = _invoke(["report", "--deals", "100000000", "--time", T, "--out", tmp_path / "r",
+                   "--format", "png", "--no-progress"])
+    took = time.perf_counter() - t
+    assert res.exit_code == 0, res.output
+    assert took <= T + max(0.1 * T, 1.0), took
+    side = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert side["stopped_by"] == "time limit" and side["interrupted"]
+    assert "time limit: stopped after" in res.stderr
+    assert side["deals"] < 100_000_000
+
+
+def test_report_time_too_short_for_the_figures_is_refused(tmp_path):
+    _one_error(_invoke(["report", "--time", "3", "--out", tmp_path / "r"]),
+               "time: too short for a report")
+    assert not (tmp_path / "r").exists()
