@@ -162,10 +162,10 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
         raise RulesError("dealer", "dealer out of range",
                          f"dealer missing: a seat from 0 to {n - 1}")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-        hands = data.get("hands")
-        hint = (f"; but the record has {len(hands)} hands: is players {n} right? (players "
-                "is the number of hands)" if isinstance(hands, list) and len(hands) != n
-                and isinstance(dealer, int) and 0 <= dealer < len(hands) else "")
+        given = data.get("hands")
+        hint = (f"; but the record has {len(given)} hands: is players {n} right? (players "
+                "is the number of hands)" if isinstance(given, list) and len(given) != n
+                and isinstance(dealer, int) and 0 <= dealer < len(given) else "")
         raise RulesError("dealer", "dealer out of range",
                          f"dealer {json.dumps(dealer)} with {n} players: seats 0 to "
                          f"{n - 1}{hint}")

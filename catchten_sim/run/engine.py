@@ -113,8 +113,11 @@ def sigint_deferred(children: bool = False) -> Iterator[None]:
         return
     caught: list[object] = []
     try:
-        old = signal.signal(signal.SIGINT,
-                            lambda *a: (caught.append(a), on_interrupt()))
+        def held(*a: object) -> None:
+            caught.append(a)
+            on_interrupt()
+
+        old = signal.signal(signal.SIGINT, held)
     except ValueError:          # not settable here (e.g. an embedded interpreter)
         yield
         return
