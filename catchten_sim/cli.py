@@ -317,11 +317,12 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         engine["chunk"] = TIMED_CHUNK       # small chunks: the limit is kept to a chunk
     try:
         with long_step(f"simulate: {deals:,} deals" if isinstance(deals, int) else
-                       "simulate", progress), time_limit(run.time_limit) as lim:
+                       "simulate", progress) as step, time_limit(run.time_limit) as lim:
             res = simulate(rules, pols, n_deals=deals, seed=seed, threads=run.threads,
                            on_chunk=writer, progress=bar.update if bar else None,
                            **({"outputs": {"report": str(Path(report_dir).resolve())}}
                               if run.run_dir and report_dir else {}), **engine)
+            step.append(not res.interrupted or bool(lim and lim.hit))
     finally:
         if bar:
             bar.close()
@@ -532,7 +533,7 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
         pols = make_policies(rules, policy, opponents)
     show = sys.stderr.isatty() if progress is None else progress
     with long_step(f"report: the main run, its sweeps and the figures (into "
-                   f"{out_dir or 'a new report directory'})", progress):
+                   f"{out_dir or 'a new report directory'})", progress) as step:
         rep = build_report(rules, pols, n_deals=deals, seed=seed, out_dir=out_dir,
                            formats=fmts, sweep_players=sweep_players,
                            sweep_variants=sweep_variants, compare_policies=compare_policies,
@@ -540,6 +541,7 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
                            progress=say if show else None, main=main, run_dir=run.run_dir,
                            scheduler=run.scheduler, workers=run.workers, chunk=run.chunk,
                            unfinished_from=from_dir, time_limit=run.time_limit)
+        step.append(rep.sidecar.get("stopped_by") != "Ctrl-C")
     from .text import print_report_files
     print_report_files(rep)
     if rep.sidecar.get("interrupted"):
@@ -834,12 +836,13 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
                 prepare_out_dir(report_dir, force, "report")
             warn_small_pilot(pilot)
             bar = Progress(max(deals, 1) if isinstance(deals, int) else 0) if show else None
-            with long_step(f"match: {a} against {b}", progress):
+            with long_step(f"match: {a} against {b}", progress) as step:
                 res = match(rules, a, b, deals=deals, seed=seed, threads=run.threads,
                             time_limit=run.time_limit, precision=precision, pilot=pilot,
                             stop_early=stop_early, progress=bar.update if bar else None,
                             **({"outputs": {"report": str(Path(report_dir).resolve())}}
                                if run.run_dir and report_dir else {}), **run.engine())
+                step.append(res.stop != "interrupted")
     finally:
         if bar is not None:
             bar.close()
@@ -927,10 +930,11 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
             else:
                 build = cached_equity_table if cache else equity_table
             with long_step(f"equity: simulating {hands:,} deals, then solving the "
-                           "game-equity DP", progress):
+                           "game-equity DP", progress) as step:
                 eq = build(rules, pols, n_hands=hands, seed=seed, threads=run.threads,
                            progress=bar.update if bar is not None else None,
                            on_solve=solving, **extra)
+                step.append(eq.stopped != "interrupted")
             from .writers import write_equity
             summary = write_equity(eq, eq.to_dict(), out_path, plot)
     finally:

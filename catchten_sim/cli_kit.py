@@ -238,13 +238,15 @@ LONG_STEP_S = 2.0
 
 
 @contextmanager
-def long_step(what: str, progress: bool | None) -> Iterator[None]:
+def long_step(what: str, progress: bool | None) -> Iterator[list[bool]]:
     """With stderr not a terminal (and no --progress/--no-progress given): a step that is
     still running after :data:`LONG_STEP_S` says ``WHAT ...`` on stderr, and when it ends,
     ``WHAT: done in N s`` (one line each, no progress bar; a quick step, or one that ends
-    in an error, says nothing)."""
+    in an error, says nothing). Yields a list: append False to it when the step was cut
+    short (Ctrl-C: the command's own line says so, not "done")."""
+    cut: list[bool] = []
     if progress is not None or sys.stderr.isatty():
-        yield
+        yield cut
         return
     import threading
     t0 = time.perf_counter()
@@ -258,10 +260,10 @@ def long_step(what: str, progress: bool | None) -> Iterator[None]:
     timer.daemon = True
     timer.start()
     try:
-        yield
+        yield cut
     finally:
         timer.cancel()
-    if said.is_set():
+    if said.is_set() and all(cut):
         echo(f"{what}: done in {time.perf_counter() - t0:.1f} s", err=True)
 
 
