@@ -34,7 +34,7 @@ from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_N, P_NPARAMS, P_NSET
                               STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
                               STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
 from .errors import CatchTenError, ParseError, RulesError, check_keys
-from .inputs import json_kind, read_text
+from .inputs import MAX_NESTING, check_nesting, json_kind, read_text
 
 __all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "REGISTRY", "REVOKE_CODES", "Revoke",
            "Rules", "SWITCH_OF", "SetScoring", "SixPlayers", "SmallDeal", "Switch", "TIE_CODES",
@@ -921,6 +921,11 @@ def _read_toml(path: str | Path) -> dict:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ParseError("rules-file", "not TOML", f"{path}: {exc}") from None
+    except RecursionError:
+        raise ParseError("rules-file", "nested too deeply",
+                         f"{path}: lists and tables nested more than {MAX_NESTING} deep") \
+            from None
+    check_nesting(data, "rules-file", str(path))
     check_keys(data, ("rules", "players", "variants"), where=f"rules file {path}")
     if not isinstance(data.get("variants", {}), dict):
         raise ParseError("rules-file", "bad variants", "[variants] must be a table")
