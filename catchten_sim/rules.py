@@ -637,8 +637,9 @@ class Rules:
                                  ten_card)
         return Tables(params, deck, deck_mask, side_of_seat, trump_power, rank_power, honours,
                       step, ten_card, top_trump,
-                      PlayRules(no_trump_first_lead=self.no_trump_first_lead,
-                                exposed_trump=self.exposed_trump, must_trump=self.must_trump),
+                      # a play switch's flag is its typed attribute, by name: a new field
+                      # of PlayRules is set here with no line to add
+                      PlayRules(**{f: getattr(self, f) for f in PlayRules._fields}),
                       DealRules(keep_six_of_spades=self.keep_dead_card,
                                 dealer_declares=self.dealer_declares),
                       self.card_points, *derived)
