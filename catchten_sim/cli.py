@@ -782,7 +782,16 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 
 
 # ---------------------------------------------------------------------------- match
-@cli.command("match")
+_MATCH_HELP = f"""Is strategy A better than B? A duplicate match: every deal played with A on side 0
+    and B on the others, then swapped (with three or more sides, every rotation), on the
+    same cards; the mean point difference per deal (A minus B) with its 95% interval, made
+    narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished.
+
+    A and B are strategies: {", ".join(POLICY_NAMES)}, or pimc[:N] (N sampled deals a decision,
+    default 50; slow), e.g. catchten match pimc:10 heuristic --deals 200."""
+
+
+@cli.command("match", help=_MATCH_HELP)
 @click.argument("a")
 @click.argument("b")
 @rules_options
@@ -816,13 +825,6 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
               precision, pilot, stop_early, progress, report_dir, force, p_win_game,
               as_json, run):
-    """Is strategy A better than B? A duplicate match: every deal played with A on side 0
-    and B on the others, then swapped (with three or more sides, every rotation), on the
-    same cards; the mean point difference per deal (A minus B) with its 95% interval, made
-    narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished.
-
-    A and B are strategies: random, heuristic, or pimc[:N] (N sampled deals a decision,
-    default 50; slow), e.g. catchten match pimc:10 heuristic --deals 200."""
     from pathlib import Path
     from .match import match
     show = sys.stderr.isatty() if progress is None else progress

@@ -166,7 +166,7 @@ def test_interrupted_report_is_marked_numbered_as_a_full_one_and_exits_130(tmp_p
     assert side["left_out"] == ["fig07_holding_value"]
     line = [ln for ln in res.stderr.splitlines() if ln.startswith("interrupted: ")]
     assert len(line) == 1 and "left out: fig07_holding_value" in line[0], res.stderr
-    from catchten_sim.report import FIGURE_NUMBERS
+    from catchten_sim.writers import FIGURE_NUMBERS
     for f in side["figures"]:
         assert f["png"].startswith(f"fig{FIGURE_NUMBERS[f['name']]:02d}_")
 
