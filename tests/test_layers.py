@@ -207,10 +207,6 @@ MAX_KERNEL_ARGS = 9
 SIZE_EXEMPT: dict[str, str] = {
     # issue 26 (the solver's work) splits the solver kernel by concern
     "module _kernels/solve.py": "issue 26",
-    # issue 27: the lead packs the equity kernels' arguments into named tuples last
-    "kernel _kernels/games.py:equity_two_sides": "issue 27 (lead)",
-    "kernel _kernels/games.py:equity_three_sides": "issue 27 (lead)",
-    "kernel _kernels/games.py:resolve_from_flags": "issue 27 (lead)",
 }
 
 
