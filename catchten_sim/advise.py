@@ -411,6 +411,16 @@ def as_position(position: object) -> Position:
                         f"{type(position).__name__}")
 
 
+def _sampling_plan(exact: bool, sampler: Sampler, samples: int, stop_early: bool,
+                   min_samples: int) -> tuple[int, LookPlan, bool]:
+    """:func:`advise`'s deals (in all), their looks, and whether it may stop early: every
+    consistent deal once when ``exact``, else ``samples`` deals and the stopping rule."""
+    if exact:
+        total = sampler.n_deals
+        return total, LookPlan(total, early=False), False
+    return samples, LookPlan(samples, early=stop_early, first=min_samples), stop_early
+
+
 def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
            opponents: object = None,
            evaluator: str = "rollout", samples: int = 20_000,
@@ -418,7 +428,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
            objective: str | None = None, min_samples: int = FIRST_BATCH,
            stop_early: bool = True, margin: float | None = None,
            exact_max: int | None = None,
-           progress: Callable[[int, int], None] | None = None) -> Advice:
+           progress: Callable[[int, int], None] | None = None,
+           running: Callable[[int, dict[str, float]], None] | None = None) -> Advice:
     """Evaluate every legal card of ``position`` on common determinizations.
 
     Parameters
@@ -447,6 +458,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         error from the deals (with random rollout policies the rollouts' error remains).
     progress : called as ``progress(done, total)`` while the game-equity table is built
         and after every batch.
+    running : called after every batch as ``running(done, {card: mean})``, each legal
+        card's mean of the objective so far (the analysis page fills its values in live;
+        no interval: only the final ones are valid under early stopping).
 
     With ``evaluator="dd"`` the objective is ``diff`` (the double-dummy value; p_win and
     the points/Ten measures are not available), and the heuristic rollouts run on the same
@@ -506,17 +520,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         if ev_key == "dd" and not with_pimc else None
     acc = CandidateSums(len(cands), names, objective)
     acc_o = CandidateSums(len(cands), list(MEASURES), "diff") if other is not None else None
-    if exact:
-        # every consistent deal once: no sampling error from the deals
-        total = sampler.n_deals
-        plan = LookPlan(total, early=False)
-        looks: tuple[int, ...] = (total,)
-        stop_early_run = False
-    else:
-        total = samples
-        plan = LookPlan(samples, early=stop_early, first=min_samples)
-        looks = plan.looks
-        stop_early_run = stop_early
+    total, plan, stop_early_run = _sampling_plan(exact, sampler, samples, stop_early,
+                                                 min_samples)
+    looks = plan.looks
     done = 0
     stop = "samples"
     equiv: dict[int, int] = {}
@@ -534,6 +540,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             done += m
             if progress is not None:
                 progress(done, total)
+            if running is not None:
+                running(done, {format_card(c): acc.mean_se(objective, j)[0]
+                               for j, c in enumerate(cands)})
             if len(cands) == 1 and stop_early_run:
                 stop = "single"
                 break

@@ -776,6 +776,23 @@ def _quick(tb, sb, leader, t, root, allc):
     return q, cap, pin
 
 
+@njit(inline="always", **JIT)
+def _count(S, i):
+    """One more in the profile's counter ``i`` (nothing unless :data:`PROFILE`)."""
+    if PROFILE:
+        S.prof[i] += 1
+
+
+@njit(inline="always", **JIT)
+def _count_cut(S, pf, i):
+    """The profile of a cut-off by the ``i``-th move tried at the ply of ``pf``."""
+    if PROFILE:
+        S.prof[pf + P_CUT] += 1
+        S.prof[pf + P_CUTAT] += i + 1
+        if i == 0:
+            S.prof[pf + P_CUT1] += 1
+
+
 @njit(**KERNEL_JIT)
 def _search(tb, sb, tt, pos, cnt, alpha, beta):
     """Fail-soft alpha-beta: the future score difference (root side's view) of a position.
@@ -806,8 +823,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     n_tricks = p[K_NTRICKS]
     ply = t * n + k
     pf = NPROF * ply
-    if PROFILE:
-        S.prof[pf + P_NODE] += 1
+    _count(S, pf + P_NODE)
     ttmove = -1
     # typed, not the literal -1: a literal argument compiles the callee once more
     slot = np.int64(-1)
@@ -832,8 +848,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
             w, hon, pin = _winner(T, S, leader, n, t * n)
             S.wr[ply] = pin
             v, _c = _trick_value(T, root, T.side[w], hon, cnt, t)
-            if PROFILE:
-                S.prof[pf + P_LEAF] += 1
+            _count(S, pf + P_LEAF)
             return v
         # the points still in play bound the future value; the top trumps are sure
         for i in range(n):
@@ -851,22 +866,15 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
             upper += n * left
             lower -= n * left
         # (a longer run only tightens these bounds: the run is enough, not what ends it)
-        if upper <= alpha:
+        if upper <= alpha or lower >= beta:
             S.wr[ply] = run
-            if PROFILE:
-                S.prof[pf + P_BOUND] += 1
-            return upper
-        if lower >= beta:
-            S.wr[ply] = run
-            if PROFILE:
-                S.prof[pf + P_BOUND] += 1
-            return lower
+            _count(S, pf + P_BOUND)
+            return upper if upper <= alpha else lower
         # transposition table: entries of this key whose places agree
         k1 = _key(T, S, leader, t, cnt, allc)
         base = _bucket(tt, k1)
         S.st[S_PROBES] += 1
-        if PROFILE:
-            S.prof[pf + P_PROBE] += 1
+        _count(S, pf + P_PROBE)
         i1 = np.int64(k1)
         nent = tt.shape[0] >> 2
         lastmask = np.int64(-2)
@@ -881,15 +889,13 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                 if tt[d] != pat:
                     continue
                 S.st[S_HITS] += 1
-                if PROFILE:
-                    S.prof[pf + P_HIT] += 1
+                _count(S, pf + P_HIT)
                 rec = tt[d + 2]
                 lo = _lo(rec)
                 hi = _hi(rec)
                 if lo >= beta or hi <= alpha or lo == hi:
                     S.wr[ply] = expand(mask, allc)
-                    if PROFILE:
-                        S.prof[pf + P_TT] += 1
+                    _count(S, pf + P_TT)
                     return lo if lo >= beta or lo == hi else hi
                 if slot < 0:
                     slot = e
@@ -905,8 +911,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     lower += 2 * p[K_HALFN] * (q - tr_)
                 if lower >= beta:
                     S.wr[ply] = spin | qpin
-                    if PROFILE:
-                        S.prof[pf + P_QUICK] += 1
+                    _count(S, pf + P_QUICK)
                     return lower
             else:
                 if to > 0:
@@ -916,8 +921,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     upper -= 2 * p[K_HALFN] * (q - to)
                 if upper <= alpha:
                     S.wr[ply] = spin | qpin
-                    if PROFILE:
-                        S.prof[pf + P_QUICK] += 1
+                    _count(S, pf + P_QUICK)
                     return upper
     legal = _legal(T, S, seat, k, t)
     cands = _thin(T, S, legal, seat, k, ply - k)
@@ -935,12 +939,10 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     best = -INF if maximizing else INF
     bestc = -1
     wall = np.int64(0)
-    if PROFILE:
-        S.prof[pf + P_EXP] += 1
+    _count(S, pf + P_EXP)
     for i in range(m):
         c = S.moves[MAX_MOVES * ply + i]
-        if PROFILE:
-            S.prof[pf + P_TRIED] += 1
+        _count(S, pf + P_TRIED)
         v = _child(T, S, tt, pos, cnt, seat, c, alpha, beta)
         if S.st[S_ABORT]:
             return 0
@@ -963,11 +965,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     if alpha >= beta:
                         S.tmp[64 + ply] = c
                         wall = wc
-                        if PROFILE:
-                            S.prof[pf + P_CUT] += 1
-                            S.prof[pf + P_CUTAT] += i + 1
-                            if i == 0:
-                                S.prof[pf + P_CUT1] += 1
+                        _count_cut(S, pf, i)
                         break
         else:
             if v < best:
@@ -978,11 +976,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     if alpha >= beta:
                         S.tmp[64 + ply] = c
                         wall = wc
-                        if PROFILE:
-                            S.prof[pf + P_CUT] += 1
-                            S.prof[pf + P_CUTAT] += i + 1
-                            if i == 0:
-                                S.prof[pf + P_CUT1] += 1
+                        _count_cut(S, pf, i)
                         break
     S.wr[ply] = wall
     if k == 0:
