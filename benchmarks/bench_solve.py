@@ -35,6 +35,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench_serve import cpu_model  # noqa: E402  (this directory: the CPU's model name)
 from catchten_sim._kernels import solve as K  # noqa: E402
 from catchten_sim.rules import Rules  # noqa: E402
 from catchten_sim.solve import Solver, solver_tables  # noqa: E402
@@ -238,7 +239,7 @@ def main() -> int:
         load = os.getloadavg()[0]
     except OSError:
         load = float("nan")
-    print(f"{_cpu()}; one thread; load average {load:.2f} on {os.cpu_count()} cores when "
+    print(f"{cpu_model()}; one thread; load average {load:.2f} on {os.cpu_count()} cores when "
           f"started; table 2**{args.tt_bits} entries; node budget {args.node_limit:,}")
     head = (f"{'configuration':<16} {'mode':<5} {'deals':>5} {'median':>8} {'p90':>8} "
             f"{'p99':>8} {'max':>8} {'knodes/s':>9} {'TT hit':>7} {'nodes med':>10} "
@@ -268,16 +269,6 @@ def main() -> int:
         load = float("nan")
     print(f"load average {load:.2f} when finished")
     return 0
-
-
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "CPU unknown"
 
 
 if __name__ == "__main__":
