@@ -428,15 +428,22 @@ def score_cmd(record, as_json):
 @click.option("--line", "with_line", is_flag=True,
               help="Also show one optimal line of play to the end of the deal.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record and line.")
-def solve_cmd(records, with_line, as_json):
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
+              help="The node budget of each solve (default 200,000,000, about a minute); a "
+              "solve that reaches it prints each card's proven range instead of its value.")
+@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True),
+              default=None, metavar="SECONDS",
+              help="Stop each solve after this many seconds with the ranges proven so far.")
+def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
     """Double-dummy values (all hands visible, best play by all) of the position where each
     hand record's play stops: every legal card's final score difference for the deal (the
     mover's side minus the others), the best card(s) and, with --line, an optimal line.
 
     Each RECORD is a hand record (docs/formats.md "Hand record": every seat's cards, the
     turn-up, the play so far; - for stdin), e.g. tests/cases/dd/*.json. A bad record gets
-    its error line and the others are still solved (exit 2 at the end; 1 when a position
-    was only too hard: beyond the solver's node budget)."""
+    its error line and the others are still solved (exit 2 at the end). A solve stopped
+    early (--max-nodes, --time, Ctrl-C) prints each card's proven range (lowest and highest
+    value it can have) and says so; Ctrl-C then stops after that record (exit 130)."""
     from . import records as rec_mod
     from .solve import solve
     from .text import print_solution
@@ -445,7 +452,8 @@ def solve_cmd(records, with_line, as_json):
         for path in records:
             try:
                 data = rec_mod.load_record(path)
-                sol = solve(data, line=with_line)
+                sol = solve(data, line=with_line, time_limit=time_limit, interruptible=True,
+                            **({} if max_nodes is None else {"max_nodes": max_nodes}))
             except CatchTenError as exc:
                 # a bad record gets its one line and the others are still solved; exit 2 at
                 # the end (with --json the error object takes the record's line); 1 when
@@ -463,6 +471,8 @@ def solve_cmd(records, with_line, as_json):
                 if len(records) > 1:
                     echo(f"== {path}")
                 print_solution(sol, data)
+            if sol.stopped_by == "interrupted":
+                raise KeyboardInterrupt
     return failed or None
 
 
