@@ -1,0 +1,234 @@
+"""Inference (issue 25): the model's probability of every card played, from the numba
+replay, against a slow Python replay with PlayState; the weights, their floor, the
+effective size, weighted means, resampling and the fit of the mixture weight."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from catchten_sim import Rules
+from catchten_sim._kernels.policy import heuristic_choice
+from catchten_sim.cards import cards_of_mask
+from catchten_sim.determinize import Sampler
+from catchten_sim.errors import CatchTenError
+from catchten_sim.inference import (Inference, PlayModel, card_terms, effective_size,
+                                    fit_eps, log_likelihood, normalise_log, resample,
+                                    weighted_mean)
+from catchten_sim.pimc import _info_of
+from catchten_sim.play import deal as make_deal
+from catchten_sim.play import play as play_deal
+from catchten_sim.state import PlayState, rule_tables
+
+CONFIGS = [("foster", 4, {}), ("foster", 2, {}), ("foster", 3, {"must_trump": True}),
+           ("jaques", 6, {}), ("foster", 4, {"exposed_trump": True,
+                                             "no_trump_first_lead": True}),
+           ("foster", 5, {"keep_six_of_spades": True})]
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def slow_log_pi(rules, dealer, trump, turnup, dead, dealt, play, score, eps):
+    """The log of the product of pi over the scored cards, by a Python replay of the
+    play in the world ``dealt`` (n_sets, n) with PlayState; the heuristic's choice asked
+    of the policy function with the state's own hand, trick, finished cards and trump
+    leads. -inf when a card is not legal in the world."""
+    n = rules.players
+    tab = rules.tables()
+    set_hands = [[cards_of_mask(int(dealt[st][s])) for s in range(n)]
+                 for st in range(rules.n_sets)]
+    state = PlayState(rules, dealer, set_hands, turnup=turnup, trump=trump, dead=dead)
+    rt = rule_tables(rules, trump)
+    total = 0.0
+    for i, c in enumerate(play):
+        legal = state.legal_cards()
+        if c not in legal:
+            return -math.inf
+        seat = state.to_move
+        if score[i] and len(legal) > 1:
+            trick_cards = [x for _, x in state.trick]
+            tm = _mask(trick_cards)
+            played = _mask(state.played) & ~tm
+            k = len(trick_cards)
+            if k:
+                wi = rt.winner_index(trick_cards)
+                win = (np.int64(trick_cards[wi]), np.int64(state.trick[wi][0]))
+                led = trick_cards[0] // 13
+            else:
+                win = (np.int64(-1), np.int64(-1))
+                led = 0
+            h = heuristic_choice(tab, np.int64(seat), np.int64(_mask(legal)),
+                                 np.int64(_mask(state.hands[seat])), np.int64(k),
+                                 np.int64(led), np.int64(tm), np.int64(trump),
+                                 np.int64(played), np.array(state.trump_leads, np.int64),
+                                 win)
+            p = eps / len(legal) + (1 - eps if h == c else 0.0)
+            total += math.log(p) if p > 0 else -math.inf
+        state.play(c)
+    return total
+
+
+def _cut(rules, seed, k, policy):
+    d = make_deal(rules, seed=seed, index=seed)
+    seq = play_deal(d, policy).play
+    st = d.play_state()
+    for c in seq[:k]:
+        st.play(c)
+    return d, seq, _info_of(d, st.to_move, seq[:k])
+
+
+@pytest.mark.parametrize("preset,players,variants", CONFIGS)
+def test_log_weights_match_a_python_replay(preset, players, variants):
+    rules = Rules(preset, players, variants)
+    for seed, policy in ((1, "heuristic"), (2, "random")):
+        d = make_deal(rules, seed=seed, index=seed)
+        # a decision in the middle of the last set (with sets: a later set than the first)
+        k = rules.n_dealt - rules.set_size * players // 2 - 1
+        d, seq, info = _cut(rules, seed, k, policy)
+        sampler = Sampler(info)
+        hands = sampler.full_hands(sampler.sample(12, seed=seed))
+        for eps in (0.0, 0.25):
+            inf = Inference(info, PlayModel(eps))
+            assert inf.scored_cards > 0
+            logw, low = inf.log_weights(hands)
+            worlds = inf.dealt(hands)
+            for w in range(len(hands)):
+                slow = slow_log_pi(rules, d.dealer, d.trump, d.turnup, d.dead, worlds[w],
+                                   list(inf.play), list(inf.score), eps)
+                assert logw[w] == pytest.approx(slow, abs=1e-9) or logw[w] == slow == -math.inf
+                assert 0.0 <= low[w] <= 1.0
+
+
+@pytest.mark.parametrize("preset,players,variants", CONFIGS)
+def test_heuristic_self_play_the_true_deal_explains_every_card(preset, players, variants):
+    # the engine's heuristic seats chose every card: in the true deal the model's
+    # choice is the card played, at every card of every seat
+    rules = Rules(preset, players, variants)
+    d = make_deal(rules, seed=7, index=3)
+    seq = play_deal(d, "heuristic").play
+    hit, nlegal = card_terms(rules, d.masks(), d.dealer, d.trump, d.turnup, seq,
+                             [1] * len(seq))
+    assert (hit == 1).all()
+    assert (nlegal >= 1).all() and (nlegal > 1).any()
+    # and random play is not all the heuristic's choices
+    seq = play_deal(d, "random").play
+    hit, nlegal = card_terms(rules, d.masks(), d.dealer, d.trump, d.turnup, seq,
+                             [1] * len(seq))
+    assert ((hit == 0) & (nlegal > 1)).any()
+
+
+def test_true_world_has_the_largest_weight_on_heuristic_self_play():
+    rules = Rules("foster", 4)
+    d, seq, info = _cut(rules, 5, 20, "heuristic")
+    inf = Inference(info, PlayModel(0.1))
+    sampler = Sampler(info)
+    hands = sampler.full_hands(sampler.sample(300, seed=1))
+    played = inf.played
+    true = (d.masks() & ~played)[None]      # the layout of Sampler.full_hands
+    assert true[0, 0, info.seat] == hands[0, 0, info.seat]
+    lw_true, _ = inf.log_weights(true)
+    lw, _ = inf.log_weights(hands)
+    assert lw_true[0] >= lw.max() - 1e-12
+    # the largest possible: every scored card a hit
+    hit, nl = card_terms(rules, inf.dealt(true)[0], d.dealer, d.trump, d.turnup, inf.play,
+                         inf.score)
+    best = sum(math.log(0.9 + 0.1 / x) for h, x in zip(hit, nl) if h >= 0 and x > 1)
+    assert lw_true[0] == pytest.approx(best)
+
+
+def test_weights_uniform_model_floor_and_impossible_worlds():
+    rules = Rules("foster", 4)
+    _d, _seq, info = _cut(rules, 2, 18, "heuristic")
+    sampler = Sampler(info)
+    hands = sampler.full_hands(sampler.sample(200, seed=3))
+    # eps = 1, a uniformly random player: pi = 1/n_legal, whichever card was played
+    inf1 = Inference(info, PlayModel(1.0))
+    lw1, _ = inf1.log_weights(hands)
+    for i in range(0, 200, 37):
+        hit, nl = card_terms(rules, inf1.dealt(hands[i:i + 1])[0], info.dealer, info.trump,
+                             info.turnup, inf1.play, inf1.score)
+        assert (hit >= -1).all()
+        assert lw1[i] == pytest.approx(-np.log(nl[hit >= 0]).sum())
+    # eps = 0: only worlds in which every card was the heuristic's choice
+    w0 = Inference(info, PlayModel(0.0)).weights(hands)
+    assert set(np.unique(w0)) <= {0.0, 1.0}
+    assert w0.any()
+    # with eps > 0 those worlds are the heaviest, the others lighter but not rejected
+    w1 = Inference(info, PlayModel(0.2)).weights(hands)
+    assert w1[w0 == 1].min() > w1[w0 == 0].max()
+    assert (w1 > 0).all()
+    # the floor rejects the worlds with a card below it, keeps the others' weights
+    inf = Inference(info, PlayModel(0.2, floor=0.05))
+    logw, low = inf.log_weights(hands)
+    wf = inf.weights(hands)
+    assert (wf[low < 0.05] == 0).all()
+    kept = low >= 0.05
+    assert kept.any()
+    ref = normalise_log(np.where(kept, logw, -np.inf))
+    assert np.allclose(wf, ref)
+    # a world that breaks the play (a card played by a seat that was not dealt it)
+    bad = hands[:1].copy()
+    play0 = int(inf.play[0])
+    seat0 = int(np.nonzero([inf.played[0, s] >> play0 & 1 for s in range(4)])[0][0])
+    inf.played[0, seat0] &= ~(1 << play0)
+    other = (seat0 + 1) % 4
+    inf.played[0, other] |= 1 << play0
+    lw_bad, low_bad = inf.log_weights(bad)
+    assert lw_bad[0] == -math.inf and low_bad[0] == 0.0
+
+
+def test_model_refuses_bad_values():
+    for kw in ({"eps": -0.1}, {"eps": 1.5}, {"eps": float("nan")}, {"floor": 1.0}):
+        with pytest.raises(CatchTenError):
+            PlayModel(**kw)
+
+
+def test_effective_size_weighted_mean_and_resampling():
+    assert effective_size(np.ones(50)) == pytest.approx(50)
+    assert effective_size(np.r_[1.0, np.zeros(9)]) == pytest.approx(1)
+    assert effective_size(np.r_[1.0, 1.0, 0.5, 0.5]) == pytest.approx(9 / 2.5)
+    assert effective_size(np.zeros(3)) == 0
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 3))
+    m, h = weighted_mean(x, np.ones(400))
+    assert np.allclose(m, x.mean(axis=0))
+    assert np.allclose(h, 1.959963984540054 * x.std(axis=0) / np.sqrt(400))
+    w = rng.random(400)
+    m, h = weighted_mean(x, w)
+    assert np.allclose(m, (w[:, None] * x).sum(0) / w.sum())
+    # scale-free, and weights of 0 drop a sample
+    m2, h2 = weighted_mean(x, 7 * w)
+    assert np.allclose(m, m2) and np.allclose(h, h2)
+    m3, _ = weighted_mean(x, np.r_[np.ones(200), np.zeros(200)])
+    assert np.allclose(m3, x[:200].mean(axis=0))
+    with pytest.raises(ValueError):
+        weighted_mean(x, np.zeros(400))
+    idx, counts = resample(np.array([0.0, 1.0, 3.0, 0.0]), 8, seed=1)
+    assert counts.sum() == 8
+    assert list(idx) == [1, 2] and list(counts) == [2, 6]    # systematic: exact shares
+    a = resample(rng.random(30), 10, seed=5)
+    b = resample(np.asarray(rng.random(30)), 10, seed=5)
+    assert a[1].sum() == b[1].sum() == 10
+
+
+def test_fit_eps_recovers_the_mixture_weight():
+    rng = np.random.default_rng(1)
+    n = rng.integers(2, 9, size=20000)
+    for eps in (0.05, 0.3, 0.8):
+        # the card is the heuristic's with probability 1 - eps + eps/n
+        hits = (rng.random(n.size) < 1 - eps + eps / n).astype(np.int64)
+        got = fit_eps(hits, n)
+        assert abs(got - eps) < 0.03
+        assert log_likelihood(got, hits, n) >= log_likelihood(eps, hits, n)
+    assert fit_eps(np.ones(10, np.int64), np.full(10, 3)) == 0.0
+    assert fit_eps(np.zeros(10, np.int64), np.full(10, 3)) == 1.0
+    # forced and unscored cards carry nothing
+    assert fit_eps(np.r_[1, 0, -1], np.r_[3, 1, 4]) == 0.0
+    with pytest.raises(ValueError):
+        fit_eps(np.r_[1, -1], np.r_[1, 5])
