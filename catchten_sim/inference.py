@@ -46,6 +46,8 @@ DEFAULT_EPS = 0.6
 #: at least :data:`MIN_DRAW`)
 DRAW_FACTOR = 20
 MIN_DRAW = 200
+#: mixed into a decision's seed for its resampling draw (not the sampler's stream)
+RESAMPLE_SALT = 0x2545F4914F6CDD1D
 #: the inference models by name (``--infer``)
 MODELS = ("heuristic",)
 
@@ -266,6 +268,42 @@ def resample(w: np.ndarray, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     idx = np.searchsorted(cdf, u, side="right")
     uniq, counts = np.unique(idx, return_counts=True)
     return uniq, counts
+
+
+@dataclass(frozen=True)
+class Worlds:
+    """Worlds to solve and their weights.
+
+    ``hands`` (k, n_sets, n) as :meth:`Sampler.full_hands`; ``weights`` (k,) (a resampled
+    world's count, or its importance weight); ``drawn`` how many worlds were drawn and
+    weighted; ``ess`` the effective size of those weights; ``exact``: the drawn worlds
+    were every consistent deal."""
+
+    hands: np.ndarray
+    weights: np.ndarray
+    drawn: int
+    ess: float
+    exact: bool
+
+
+def worlds_for_player(info: InfoSet, sampler: Any, n: int, seed: int,
+                      model: PlayModel | None = None) -> Worlds:
+    """The worlds of a player that solves ``n`` of them (``ipimc:n``): ``max(MIN_DRAW,
+    DRAW_FACTOR * n)`` drawn uniformly (every consistent deal when there are no more),
+    weighted by the model, then ``n`` draws by systematic resampling (the distinct worlds
+    and their counts); every consistent deal with its weight when they are at most ``n``.
+    Reproducible from ``seed``."""
+    draw = max(MIN_DRAW, DRAW_FACTOR * int(n))
+    exact = sampler.can_enumerate(draw)
+    hidden = sampler.enumerate(sampler.n_deals) if exact else sampler.sample(draw, seed=seed)
+    hands = sampler.full_hands(hidden)
+    w = Inference(info, model).weights(hands)
+    ess = effective_size(w)
+    if exact and hands.shape[0] <= n:
+        keep = w > 0
+        return Worlds(hands[keep], w[keep], hands.shape[0], ess, True)
+    idx, counts = resample(w, int(n), seed ^ RESAMPLE_SALT)
+    return Worlds(hands[idx], counts.astype(np.float64), hands.shape[0], ess, exact)
 
 
 def card_terms(rules: Any, dealt: np.ndarray, dealer: int, trump: int, turnup: int | None,

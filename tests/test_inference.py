@@ -316,3 +316,28 @@ def test_stopping_rule_coverage_with_weighted_samples(effect):
     # and their intervals miss
     _wrong, cover_u = _weighted_runs(plan, effect, 2000, seed=11, use_weights=False)
     assert cover_u < 0.5
+
+
+def test_worlds_for_a_player_resample_the_weighted_draw():
+    from catchten_sim.inference import MIN_DRAW, worlds_for_player
+    rules = Rules("foster", 4)
+    _d, _seq, info = _cut(rules, 3, 14, "heuristic")
+    sampler = Sampler(info)
+    a = worlds_for_player(info, sampler, 10, seed=9)
+    b = worlds_for_player(info, sampler, 10, seed=9)
+    assert a.drawn == MIN_DRAW and not a.exact
+    assert a.weights.sum() == 10 and len(a.hands) <= 10
+    assert (a.hands == b.hands).all() and (a.weights == b.weights).all()
+    assert 1 <= a.ess <= MIN_DRAW
+    # the kept worlds are among the drawn ones, the heaviest most often
+    hands = sampler.full_hands(sampler.sample(MIN_DRAW, seed=9))
+    w = Inference(info).weights(hands)
+    rows = {tuple(h.ravel()): i for i, h in enumerate(hands)}
+    kept = [rows[tuple(h.ravel())] for h in a.hands]
+    assert w[kept].mean() > w.mean()
+    # few consistent deals: every one, with its weight
+    _d, _seq, late = _cut(rules, 3, 31, "heuristic")
+    s2 = Sampler(late)
+    c = worlds_for_player(late, s2, 50, seed=1)
+    assert c.exact and c.drawn == s2.n_deals <= 50
+    assert np.isclose(c.weights.max(), 1.0)
