@@ -52,6 +52,8 @@ from catchten_sim.play import play as play_deal  # noqa: E402
 
 SMOOTH = 1e-3
 BINS = 10
+#: a reliability bin with fewer (card, hand) pairs is not drawn
+MIN_BIN = 50
 
 
 def played_deals(rules: Rules, policy: str, seed: int, deals: int) -> list:
@@ -170,7 +172,7 @@ def decisions(rules: Rules, games: list, eps_list: list[float], worlds: int, see
             row["ess_share_p10"] = float(np.quantile(e, 0.1))
         out["rows"][name] = row
     base = out["rows"]["uniform"]
-    for name, row in out["rows"].items():
+    for row in out["rows"].values():
         row["logloss_vs_uniform"] = row["logloss"] / base["logloss"] - 1.0
         row["brier_vs_uniform"] = row["brier"] / base["brier"] - 1.0
         row["logloss_now_vs_uniform"] = row["logloss_now"] / base["logloss_now"] - 1.0
@@ -190,19 +192,17 @@ def figure(results: list[dict], path: Path) -> None:
     for res in results:
         ax = grid[rows.index(res["players"])][plays.index(res["play"])]
         ax.plot([0, 1], [0, 1], color="0.6", lw=0.8, ls=":")
-        for j, (name, row) in enumerate(res["calibration"]["rows"].items()):
-            if name != "uniform" and name != f"eps={res['eps_shown']:g}":
-                continue
-            pts = [(p, y) for p, y, n in row["bins"] if n]
+        for j, name in enumerate(("uniform", f"eps={res['eps_shown']:g}")):
+            row = res["calibration"]["rows"][name]
+            pts = [(p, y) for p, y, n in row["bins"] if n >= MIN_BIN]
             ax.plot([p for p, _ in pts], [y for _, y in pts], marker="o",
-                    color=PALETTE[j % len(PALETTE)],
-                    label=f"{name}: log loss {row['logloss']:.3f}")
+                    color=PALETTE[j], label=f"{name}: log loss {row['logloss']:.3f}")
         ax.set_title(f"{res['players']} players, played by {res['play']}", fontsize=10)
         ax.set_xlabel("predicted P(card in this hand)")
         ax.set_ylabel("observed frequency")
         ax.legend(fontsize=8, loc="upper left")
-    fig.suptitle("Where the unseen cards are: uniform vs inference-weighted worlds",
-                 fontsize=11)
+    fig.suptitle("Where the unseen cards are: uniform vs inference-weighted worlds "
+                 f"(bins of at least {MIN_BIN} card-hand pairs)", fontsize=11)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -219,7 +219,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--all", action="store_true", help="the published run")
     ap.add_argument("--out", default=str(ROOT / "reports" / "calibration"))
+    ap.add_argument("--figure-from", help="only redraw the figure from a calibration.json")
     a = ap.parse_args(argv)
+    if a.figure_from:
+        figure(json.loads(Path(a.figure_from).read_text()), Path(a.out) / "reliability.png")
+        return 0
     players = a.players or [4, 2]
     plays = a.play or (["heuristic", "pimc:10", "random"] if a.all else ["heuristic"])
     out = Path(a.out)
