@@ -4,10 +4,15 @@
 >>> from catchten_sim.advise import advise
 >>> pos = Position.from_dict({"players": 4, "dealer": 3, "seat": 0, "turnup": "7S",
 ...     "hand": "JS AS 9S KH QH 7D 8C 9C TC".split(), "play": []})
->>> adv = advise(pos, samples=2000, seed=1)          # doctest: +SKIP
->>> adv.best, adv.margin                             # doctest: +SKIP
->>> advise("examples/position-lead.json")           # doctest: +SKIP
->>> odds(Rules("foster", 4), "JS AS 9S KH QH 7D 8C 9C TC", "7S", seat=0, dealer=3)  # doctest: +SKIP
+>>> adv = advise(pos, samples=200, seed=1)
+>>> adv.best
+Card('7D')
+>>> from catchten_sim import Rules
+>>> o = odds(Rules("foster", 4), "JS AS 9S KH QH 7D 8C 9C TC", "7S", seat=0, dealer=3)
+>>> o.n_deals, round(float(o.points.mean), 1)
+(20000, 28.1)
+
+``advise`` also takes a position file's path (``advise("examples/position-lead.json")``).
 
 Method (sound Monte Carlo practice):
 

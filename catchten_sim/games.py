@@ -2,10 +2,14 @@
 
 >>> from catchten_sim import Rules
 >>> from catchten_sim.games import simulate_games, equity_table
->>> g = simulate_games(Rules("foster", 4), "heuristic", n_games=10_000, seed=1)
->>> g.to_frame()                                            # doctest: +SKIP
->>> eq = equity_table(Rules("foster", 4), "heuristic", n_hands=200_000, seed=1)
->>> eq.p_win((35, 30), dealer=3)                            # doctest: +SKIP
+>>> g = simulate_games(Rules("foster", 4), "heuristic", n_games=1_000, seed=1)
+>>> g.to_frame()[["side", "p_win"]].head(2)
+   side  p_win
+0     0  0.502
+1     1  0.498
+>>> eq = equity_table(Rules("foster", 4), "heuristic", n_hands=20_000, seed=1)
+>>> [round(p, 2) for p in eq.p_win((35, 30), dealer=3)]
+[0.54, 0.46]
 
 Games (docs/rules.md §1, §3, §7.9-§7.13, with the readings of :mod:`catchten_sim.records`)
 ----------------------------------------------------------------------------------

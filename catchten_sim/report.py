@@ -2,8 +2,11 @@
 
 >>> from catchten_sim import Rules
 >>> from catchten_sim.report import build_report
->>> rep = build_report(Rules("foster", 4), "heuristic", n_deals=200_000, seed=1,
-...                    out_dir="reports/foster-4p")                      # doctest: +SKIP
+>>> import tempfile
+>>> rep = build_report(Rules("foster", 4), "heuristic", n_deals=2_000, seed=1,
+...                    out_dir=tempfile.mkdtemp())
+>>> rep.pdf.name, len(rep.figures)
+('report.pdf', 9)
 
 What it runs (all with the same seed, so runs share their deals where the rules allow):
 

@@ -2,8 +2,9 @@
 
 >>> from catchten_sim import Rules
 >>> from catchten_sim.simulate import simulate
->>> res = simulate(Rules("foster", 4), n_deals=100_000, seed=1)
->>> res.ten["p_caught"]  # doctest: +SKIP
+>>> res = simulate(Rules("foster", 4), n_deals=10_000, seed=1)
+>>> res.ten["p_caught"]
+0.2395
 
 Deals are numbered 0, 1, 2, …; deal ``i`` is dealt by seat ``i % n`` (the deal rotates,
 so every seat deals equally often) and its random numbers come from a counter-based

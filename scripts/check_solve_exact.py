@@ -7,61 +7,14 @@ script runs as many as asked:
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT))
+# the brute force is test code (it must stay independent of the package): tests/ holds it
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from bruteforce import brute_values, random_ending  # noqa: E402
-
-from catchten_sim.solve import solve_values  # noqa: E402
-from catchten_sim.cards import format_card  # noqa: E402
-
-#: (preset, players, variants, cards left per hand): every preset, player count and switch
-#: that changes play or scoring; sets crossed where the brute force stays quick
-CONFIGS = [
-    ("foster", 2, {}, 4), ("foster", 2, {}, 7), ("foster", 2, {"set_scoring": "per_deal"}, 7),
-    ("foster", 2, {"small_deal": "whole"}, 5),
-    ("foster", 2, {"no_trump_first_lead": True}, 7),
-    ("foster", 3, {}, 4), ("foster", 3, {"set_scoring": "per_deal"}, 4),
-    ("foster", 3, {"small_deal": "whole"}, 3), ("foster", 3, {}, 7),
-    ("foster", 4, {}, 4), ("foster", 4, {"ten_of_diamonds_bonus": True}, 4),
-    ("foster", 4, {"must_trump": True}, 4), ("foster", 4, {"exposed_trump": True}, 4),
-    ("foster", 4, {"card_points": "off"}, 4), ("foster", 4, {"everyone_alone": True}, 3),
-    ("foster", 5, {}, 3), ("foster", 5, {"keep_six_of_spades": True}, 3),
-    ("foster", 5, {"removed_six": "C"}, 3),
-    ("foster", 6, {}, 3), ("foster", 6, {"six_players": "triples"}, 3),
-    ("foster", 6, {"everyone_alone": True}, 2),
-    ("foster", 7, {}, 2), ("foster", 7, {"keep_six_of_spades": True}, 2),
-    ("foster", 8, {}, 2), ("foster", 8, {"ten_of_diamonds_bonus": True, "must_trump": True}, 2),
-    ("jaques", 4, {}, 4), ("jaques", 6, {}, 3), ("jaques", 6, {"six_as_three_pairs": True}, 3),
-    ("jaques", 4, {"deck52": True}, 4), ("jaques", 6, {"card_points": "on"}, 3),
-    ("french52", 4, {}, 4), ("french52", 4, {"card_points": "on", "exposed_trump": True}, 3),
-]
-
-
-def check(per_config: int, seed: int, verbose: bool = False) -> tuple[int, list[str]]:
-    """Solve ``per_config`` random endings of every configuration; returns (count, failures)."""
-    rng = random.Random(seed)
-    n = 0
-    bad = []
-    for preset, players, variants, left in CONFIGS:
-        for _ in range(per_config):
-            rec = random_ending(rng, preset, players, variants, rng.randint(1, left))
-            to_move, want = brute_values(rec)
-            got_move, best, vals = solve_values(rec)
-            got = {format_card(c): v for c, v in vals.items()}
-            n += 1
-            if got_move != to_move or got != want or best != max(want.values()):
-                bad.append(f"{preset} {players} {variants}: {rec} want {to_move} {want} got "
-                           f"{got_move} {got}")
-                if verbose:
-                    print(bad[-1])
-    return n, bad
+from exactness import SOLVE_CONFIGS, check_solver  # noqa: E402
 
 
 def main() -> int:
@@ -70,9 +23,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     t0 = time.time()
-    n, bad = check(args.per_config, args.seed, verbose=True)
+    n, bad = check_solver(args.per_config, args.seed, verbose=True)
     print(f"{n - len(bad)} of {n} endings agree with brute force "
-          f"({len(CONFIGS)} configurations, {time.time() - t0:.0f} s)")
+          f"({len(SOLVE_CONFIGS)} configurations, {time.time() - t0:.0f} s)")
     return 1 if bad else 0
 
 

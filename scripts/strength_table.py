@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The strength table (issue 11, item 3): a round robin of duplicate matches.
 
-    PYTHONPATH=. python scripts/strength_table.py       # the README's table
+    PYTHONPATH=. python scripts/strength_table.py       # the table of docs/findings.md
     python scripts/strength_table.py --pimc pimc:10 --pimc-deals 200 --pimc-time 900
 
 Every pair of strategies plays a duplicate match (:func:`catchten_sim.match.match`: every
@@ -14,7 +14,7 @@ intervals are fixed-sample 95% intervals (z 1.96).
 
 Writes ``OUT/strength.csv`` and ``OUT/strength.json`` (one row per match), and
 ``OUT/strength.png`` (:func:`catchten_sim.plotting.plot_matches`), and prints the table as
-Markdown for the README.
+Markdown for docs/findings.md.
 """
 from __future__ import annotations
 

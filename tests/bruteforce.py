@@ -14,12 +14,7 @@ that side's seats maximise, every other seat minimises (paranoid with three or m
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import reference as ref  # noqa: E402
+import reference as ref
 
 
 def declared_trump(text: str) -> int | None:

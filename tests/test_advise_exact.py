@@ -7,18 +7,11 @@ are not used)."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-sys.path.insert(0, str(ROOT / "tests"))
-
-from check_advise_exact import CONFIGS, check_one  # noqa: E402
-
-from bruteforce import exact_advice, random_ending  # noqa: E402
+from bruteforce import exact_advice, random_ending
+from exactness import ADVISE_CONFIGS as CONFIGS, check_advice
 
 
 @pytest.mark.parametrize("preset, players, variants", CONFIGS,
@@ -35,7 +28,7 @@ def test_advise_dd_equals_the_independent_enumeration(preset, players, variants)
         want = exact_advice(rec, 500)
         if want is None:
             continue
-        assert check_one(rec, 500, want) is True
+        assert check_advice(rec, 500, want) is True
         checked += 1
         several += want["n_consistent_deals"] > 1
         if checked >= 3 and several:
@@ -55,7 +48,7 @@ def test_shown_voids_and_must_trump_cut_the_consistent_deals():
         want = exact_advice(rec, 1000)
         if want is not None and 0 < want["n_consistent_deals"] < want["n_fillings"]:
             cut[must] += 1
-            assert check_one(rec, 1000, want) is True
+            assert check_advice(rec, 1000, want) is True
         if min(cut.values()) >= 2:
             return
     pytest.fail(f"too few positions with an inference: {cut}")
@@ -133,7 +126,7 @@ def test_a_trump_led_to_a_set_s_first_trick_shows_trumps_only():
         want = exact_advice(rec, 4000)
         if want is None:
             continue
-        assert check_one(rec, 4000, want) is True
+        assert check_advice(rec, 4000, want) is True
         without = exact_advice(dict(rec, variants={}), 4000, values=False)
         bites += want["n_consistent_deals"] < without["n_consistent_deals"]
         if bites >= 2:

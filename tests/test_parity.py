@@ -33,7 +33,6 @@ from catchten_sim.rules import Rules
 from catchten_sim.simulate import simulate
 
 TESTS = Path(__file__).resolve().parent
-sys.path.insert(0, str(TESTS))
 import reference as ref  # noqa: E402
 
 # --------------------------------------------------------------------------- configurations
@@ -499,8 +498,7 @@ def test_invariants_of_played_deals(cfg, seed, index, script_seed, policy) -> No
 
 # --------------------------------------------------------------------------- pure Python kernels
 _NOJIT_SCRIPT = textwrap.dedent("""
-    import random, sys
-    sys.path.insert(0, {tests!r})
+    import random
     import numba
     assert numba.config.DISABLE_JIT
     import reference as ref
@@ -508,8 +506,8 @@ _NOJIT_SCRIPT = textwrap.dedent("""
     from catchten_sim.play import deal, deal_from_hands, play
     from catchten_sim.simulate import simulate
     rng = random.Random(3)
-    for preset, players, variants in [("foster", 4, {{}}), ("foster", 3, {{"exposed_trump": True}}),
-                                      ("jaques", 6, {{}}), ("foster", 5, {{"keep_six_of_spades": True}})]:
+    for preset, players, variants in [("foster", 4, {}), ("foster", 3, {"exposed_trump": True}),
+                                      ("jaques", 6, {}), ("foster", 5, {"keep_six_of_spades": True})]:
         rules = Rules(preset, players, variants)
         rr = ref.ref_rules(preset, players, variants)
         for k in range(2):
@@ -531,9 +529,9 @@ _NOJIT_SCRIPT = textwrap.dedent("""
 
 
 def test_kernels_run_as_plain_python() -> None:
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    code = _NOJIT_SCRIPT.format(tests=str(TESTS))
-    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+    path = os.pathsep.join(p for p in (str(TESTS), os.environ.get("PYTHONPATH")) if p)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=path)     # reference.py
+    proc = subprocess.run([sys.executable, "-c", _NOJIT_SCRIPT], env=env, capture_output=True,
                           text=True, timeout=300, cwd=str(TESTS.parent))
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "NOJIT-OK" in proc.stdout

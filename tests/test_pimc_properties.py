@@ -1,34 +1,34 @@
-"""scripts/pimc_properties.py: its small ending engine agrees with the solver, the
-strategy-fusion values are right (the reduced search equals the plain brute force; a
-committed player never beats PIMC's own estimate), and the shown mistake stays one."""
+"""catchten_sim.fusion and .endings (the library of scripts/pimc_properties.py): the small
+ending engine agrees with the solver, the strategy-fusion values are right (the reduced
+search equals the plain brute force; a committed player never beats PIMC's own estimate),
+and the shown mistake stays one."""
 from __future__ import annotations
 
-import sys
 from itertools import product
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-import pimc_properties as P  # noqa: E402
+from catchten_sim import Rules
+from catchten_sim import endings as E
+from catchten_sim import fusion as F
+from catchten_sim.cards import parse_card
+from catchten_sim.state import rule_tables
 
-from catchten_sim.cards import parse_card  # noqa: E402
-
-R4 = P.Rules("foster", 4)
+R4 = Rules("foster", 4)
 
 
 def test_ending_engine_agrees_with_the_solver():
     for i in range(4):
-        d, prefix = P.ending(R4, 1, i, 3)
-        node = P.node_of(d, prefix)
-        t = P.rule_tables(R4, d.trump)
+        d, prefix = E.ending(R4, 1, i, 3)
+        node = F.node_of(d, prefix)
+        t = rule_tables(R4, d.trump)
         side = R4.side_of(node.to_move)
-        sol = P.solve_children(R4, d, prefix)
+        sol = F.solve_children(R4, d, prefix)
         mine = {}
-        for c in P.legal(node):
-            nxt, win, cards = P.child(node, c, t)
-            mine[c] = (P.trick_value(R4, t, win, cards, side) if win >= 0 else 0) \
-                + P.dd_value(R4, t, nxt, side, {})
+        for c in F.legal(node):
+            nxt, win, cards = F.child(node, c, t)
+            mine[c] = (F.trick_value(R4, t, win, cards, side) if win >= 0 else 0) \
+                + F.dd_value(R4, t, nxt, side, {})
         assert set(sol) == set(mine)
         assert len({sol[c] - mine[c] for c in sol}) == 1     # the same up to banked points
 
@@ -36,14 +36,14 @@ def test_ending_engine_agrees_with_the_solver():
 def test_fusion_values_reduced_search_equals_brute_force():
     checked = 0
     for i, into in product(range(3), range(4)):
-        d, prefix = P.ending(R4, 1, i, 3, into)
-        base = P.node_of(d, prefix)
-        worlds = P.worlds_of(d, prefix, base.to_move, 120)
-        if worlds is None or len(P.legal(base)) < 2:
+        d, prefix = E.ending(R4, 1, i, 3, into)
+        base = F.node_of(d, prefix)
+        worlds = F.worlds_of(d, prefix, base.to_move, 120)
+        if worlds is None or len(F.legal(base)) < 2:
             continue
-        t = P.rule_tables(R4, d.trump)
-        a = P.fusion_values(R4, t, worlds, base.to_move, 10, True)
-        b = P.fusion_values(R4, t, worlds, base.to_move, 10, False)
+        t = rule_tables(R4, d.trump)
+        a = F.fusion_values(R4, t, worlds, base.to_move, 10, True)
+        b = F.fusion_values(R4, t, worlds, base.to_move, 10, False)
         if a is None or b is None:
             continue
         checked += 1
@@ -56,12 +56,12 @@ def test_fusion_values_reduced_search_equals_brute_force():
 def test_the_readme_strategy_fusion_mistake():
     """Deal 71 of seed 2, heuristic play, 26 cards in (README): PIMC ruffs (7S or 9S),
     yet for a player who cannot see the cards the discard JD is worth more."""
-    d, prefix = P.ending(R4, 2, 71, 3, 2)
-    base = P.node_of(d, prefix)
+    d, prefix = E.ending(R4, 2, 71, 3, 2)
+    base = F.node_of(d, prefix)
     seat = base.to_move
-    worlds = P.worlds_of(d, prefix, seat, 1000)
+    worlds = F.worlds_of(d, prefix, seat, 1000)
     assert seat == 0 and len(worlds) == 120
-    vals = P.fusion_values(R4, P.rule_tables(R4, d.trump), worlds, seat)
+    vals = F.fusion_values(R4, rule_tables(R4, d.trump), worlds, seat)
     s7, s9, jd = (parse_card(x) for x in ("7S", "9S", "JD"))
     assert vals[s7][0] == vals[s9][0] > vals[jd][0]             # PIMC: ruff
     assert vals[jd][1] > vals[s7][1] == vals[s9][1]             # committed: discard
@@ -72,11 +72,11 @@ def test_the_readme_fusion_mistake_of_deal_262():
     """Deal 262 of seed 2, 26 cards in, trumps D, seat 3 holds 9H 6D AD after TC, QC:
     PIMC discards the 9H (it will always guess the trump play next trick), the ruff with
     the 6D is better for a player who cannot see the Jack of trumps."""
-    d, prefix = P.ending(R4, 2, 262, 3, 2)
-    base = P.node_of(d, prefix)
-    worlds = P.worlds_of(d, prefix, base.to_move, 1000)
+    d, prefix = E.ending(R4, 2, 262, 3, 2)
+    base = F.node_of(d, prefix)
+    worlds = F.worlds_of(d, prefix, base.to_move, 1000)
     assert base.to_move == 3 and len(worlds) == 15
-    vals = P.fusion_values(R4, P.rule_tables(R4, d.trump), worlds, 3)
+    vals = F.fusion_values(R4, rule_tables(R4, d.trump), worlds, 3)
     h9, d6, da = (parse_card(x) for x in ("9H", "6D", "AD"))
     assert vals[h9][0] == pytest.approx(70 / 15) and vals[d6][0] == pytest.approx(2.8)
     assert vals[h9][1] == pytest.approx(2.4) and vals[d6][1] == pytest.approx(2.8)

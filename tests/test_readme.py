@@ -21,10 +21,28 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert ci[-1].strip() == readme_commands()[1]
 
 
-def test_readme_chunk_count_of_the_big_run_is_the_plans():
+def test_readme_is_read_in_five_minutes_and_its_links_resolve():
+    """At most 300 lines (method, findings, timings and development notes live in docs/),
+    and every relative link of the README and of docs/ points at a file of the repository."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 300
+    assert "docs/development.md" in _local_links(text) and "docs/cli.md" in _local_links(text)
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    missing = [f"{p.name}: {x}" for p in pages
+               for x in _local_links(p.read_text(encoding="utf-8")) if not (p.parent / x).exists()]
+    assert not missing, missing
+
+
+def _local_links(text: str) -> list[str]:
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    return [x for x in links if not x.startswith(("http://", "https://"))]
+
+
+def test_speed_page_chunk_count_of_the_big_run_is_the_plans():
+    """The big run's chunk count in docs/speed.md (moved from the README) is the plan's."""
     from catchten_sim.runner import chunk_plan
     from catchten_sim.simulate import CHUNK
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "speed.md").read_text(encoding="utf-8")
     said = re.search(r"100,000,000-deal 4-player run .*?\(\d+ s,\s+([\d,]+) chunk files", text,
                      flags=re.S)
     assert said is not None

@@ -9,8 +9,6 @@ shape from records.py, so a slip in either shows here.
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +18,6 @@ from catchten_sim.errors import CatchTenError
 from catchten_sim.play import deal
 from catchten_sim.rules import Rules
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref  # noqa: E402
 
 GAMES = 12

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reference as ref  # noqa: E402
 
 CASES = Path(__file__).resolve().parent / "cases"

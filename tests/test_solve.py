@@ -14,8 +14,6 @@ from click.testing import CliRunner
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
-sys.path.insert(0, str(TESTS))
-sys.path.insert(0, str(ROOT / "scripts"))
 
 from bruteforce import brute_values, random_ending  # noqa: E402
 
@@ -62,8 +60,8 @@ def test_cases_present():
 def test_random_endings_match_brute_force():
     """Random endings of every preset, player count and play/scoring switch (a few per
     configuration; scripts/check_solve_exact.py runs thousands)."""
-    from check_solve_exact import check
-    n, bad = check(per_config=8, seed=2024)
+    from exactness import check_solver
+    n, bad = check_solver(per_config=8, seed=2024)
     assert n >= 250
     assert not bad, bad[:3]
 
