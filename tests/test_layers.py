@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "rules": 1, "_kernels": 1,
     # 2: a position and what is known; statistics
     "state": 2, "records": 2, "position": 2, "aggregate": 2, "determinize": 2,
+    "inference": 2,
     # 3: players, the solver, evaluators, running work
     "policies": 3, "solve": 3, "evaluators": 3, "dd": 3, "pimc": 3, "fusion": 3,
     "run": 3, "runner": 3, "_dask_worker": 3,
