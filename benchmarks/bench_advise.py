@@ -12,7 +12,7 @@ import time
 from catchten_sim.advise import advise
 from catchten_sim.determinize import Sampler
 from catchten_sim.position import Position
-from catchten_sim.simulate import max_threads
+from catchten_sim.checks import max_threads
 
 OPENING = {"players": 4, "dealer": 3, "seat": 0, "turnup": "7S",
            "hand": "JS AS 9S KH QH 7D 8C 9C TC".split(), "play": []}

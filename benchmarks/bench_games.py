@@ -28,8 +28,9 @@ import tempfile
 import time
 
 from catchten_sim import Rules
-from catchten_sim.games import equity_table, simulate_games
-from catchten_sim.simulate import max_threads
+from catchten_sim.equity import equity_table
+from catchten_sim.games import simulate_games
+from catchten_sim.checks import max_threads
 
 TARGETS = {"equity_total_s": 30.0, "equity_dp_s": 1.0, "games_s": 60.0}
 CLI = [sys.executable, "-c", "import sys; from catchten_sim.cli import main; sys.exit(main())"]

@@ -7,7 +7,7 @@
 3. a whole 4-player deal with two ``pimc:50`` seats (the others heuristic): < 3 s;
 4. exact mode: enumerating and solving every consistent deal of late positions (deals
    per second), the measurement behind ``advise.EXACT_MAX``; and how often ``pimc:N``
-   picks the card ``pimc:400`` picks at opening leads (behind ``pimc.DEFAULT_N``).
+   picks the card ``pimc:400`` picks at opening leads (behind ``policies.DEFAULT_N``).
 
     python benchmarks/bench_pimc.py [--repeat 3] [--threads 2] [--quick]
 
@@ -26,10 +26,10 @@ from pathlib import Path
 from catchten_sim import Rules
 from catchten_sim.advise import advise
 from catchten_sim.cards import cards_of_mask
-from catchten_sim.pimc import DealDriver, PimcPolicy, _info_of, choose
+from catchten_sim.pimc import DealDriver, _info_of, choose
 from catchten_sim.play import deal as make_deal
 from catchten_sim.play import play
-from catchten_sim.policies import Policy
+from catchten_sim.policies import PimcPolicy, Policy
 from catchten_sim.position import Position
 
 ROOT = Path(__file__).resolve().parent.parent

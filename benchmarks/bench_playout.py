@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     n_c = 2_000_000 if quick else 10_000_000
     n_mem = 1_000_000 if quick else 10_000_000
 
-    from catchten_sim.simulate import max_threads
+    from catchten_sim.checks import max_threads
     all_threads = max_threads()
     out: dict = {"machine": {"python": platform.python_version(), "cpu_threads": all_threads,
                              "platform": platform.platform()},

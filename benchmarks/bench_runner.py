@@ -62,7 +62,8 @@ def dask(a) -> None:
     from distributed import Client, LocalCluster
 
     from catchten_sim import Rules
-    from catchten_sim.simulate import DealTask, max_threads, simulate
+    from catchten_sim.checks import max_threads
+    from catchten_sim.simulate import DealTask, simulate
     from catchten_sim.policies import Policy
     rules = Rules("foster", 4)
     cores = max_threads()
@@ -126,7 +127,8 @@ def compare(a) -> None:
 
     from catchten_sim import Rules
     from catchten_sim.policies import Policy
-    from catchten_sim.simulate import DealTask, max_threads, simulate
+    from catchten_sim.checks import max_threads
+    from catchten_sim.simulate import DealTask, simulate
     rules = Rules("foster", 4)
     cores = max_threads()
     load0 = os.getloadavg()

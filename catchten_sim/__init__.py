@@ -3,8 +3,8 @@
 The public functions are names of the package: ``from catchten_sim import simulate,
 advise, odds, match, solve, deal, play, equity_table`` gives the functions (loaded on first
 use: ``import catchten_sim`` stays light, the engine is imported when a function is
-first asked for). Five of them share their name with the module that holds them
-(``advise``, ``match``, ``simulate``, ``solve``, ``play``): the package attribute is the
+first asked for). Six of them share their name with the module that holds them
+(``advise``, ``odds``, ``match``, ``simulate``, ``solve``, ``play``): the package attribute is the
 function, and the module stays importable by its dotted name, ``from catchten_sim.advise
 import explain`` or ``importlib.import_module("catchten_sim.advise")`` (but ``import
 catchten_sim.advise as m`` binds ``m`` to the function, as Python's ``import a.b as m``
@@ -34,8 +34,8 @@ finally:
 
 if TYPE_CHECKING:                         # pragma: no cover - for type checkers only
     from .advise import advise as advise
-    from .advise import odds as odds
-    from .games import equity_table as equity_table
+    from .odds import odds as odds
+    from .equity import equity_table as equity_table
     from .match import match as match
     from .play import deal as deal
     from .play import play as play
@@ -47,9 +47,9 @@ __version__ = "0.1.0"
 
 #: the public functions (and the play core's ``PlayState``), each with the module that
 #: holds it
-FUNCTIONS = {"simulate": "simulate", "advise": "advise", "odds": "advise",
+FUNCTIONS = {"simulate": "simulate", "advise": "advise", "odds": "odds",
              "match": "match", "solve": "solve", "deal": "play", "play": "play",
-             "equity_table": "games", "PlayState": "state"}
+             "equity_table": "equity", "PlayState": "state"}
 
 __all__ = ["Card", "Hand", "Rank", "Suit", "format_card", "parse_card", "parse_cards",
            "CatchTenError", "DealNotGeneratedError", "IllegalPlayError", "ParseError",

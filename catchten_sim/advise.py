@@ -1,4 +1,4 @@
-"""Evaluate the legal plays of a position; the odds of a hand at the deal.
+"""Evaluate the legal plays of a position (a hand's odds at the deal: :mod:`.odds`).
 
 >>> from catchten_sim.position import Position
 >>> from catchten_sim.advise import advise
@@ -7,10 +7,6 @@
 >>> adv = advise(pos, samples=200, seed=1)
 >>> adv.best
 Card('7D')
->>> from catchten_sim import Rules
->>> o = odds(Rules("foster", 4), "JS AS 9S KH QH 7D 8C 9C TC", "7S", seat=0, dealer=3)
->>> o.n_deals, round(float(o.points.mean), 1)
-(20000, 28.1)
 
 ``advise`` also takes a position file's path (``advise("examples/position-lead.json")``).
 
@@ -21,10 +17,10 @@ Method (sound Monte Carlo practice):
    played and by whom, voids shown, the turn-up in the dealer's hand, dead cards, hand
    sizes; later sets unseen by everyone).
 2. **Evaluation** of every legal card on the *same* determinizations (common random
-   numbers): an :class:`Evaluator` maps a batch of full deals to one outcome row per
-   (deal, candidate). ``rollout`` (now): play the card, then the policies play the deal out,
-   every candidate drawing from the same random stream. A double-dummy evaluator (``dd``)
-   plugs in with the same interface when the solver exists.
+   numbers): an evaluator (:mod:`catchten_sim.evaluators`) maps a batch of full deals to
+   one outcome row per (deal, candidate). ``rollout``: play the card, then the policies
+   play the deal out, every candidate drawing from the same random stream; ``dd``: every
+   deal solved double-dummy.
 3. **Statistics**: per candidate the mean of each measure with a 95% interval (normal
    for means, Wilson for proportions); differences between candidates from the *paired*
    per-deal differences (their standard error is much smaller than the unpaired one).
@@ -50,13 +46,14 @@ so they are the hand's final scores):
 ``caught_by_them`` P(they catch our Ten);
 ``card_points``  our side's card points;
 ``p_win``        P(our side wins the game), with ``score`` given, from issue 5's
-                 game-equity table (:func:`game_equity_hook`).
+                 game-equity table (:func:`catchten_sim.equity.game_equity_hook`).
 """
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
@@ -65,19 +62,20 @@ from ._lazy import pandas as pd
 if TYPE_CHECKING:
     import pandas
 
-from ._kernels import engine as K
 from ._kernels import rollout as KR
-from .aggregate import (FIRST_LOOK, Z95, LookPlan, mean_se, normal_interval, paired_diff,
+from .aggregate import (FIRST_LOOK, Z95, CandidateSums, LookPlan, json_number, normal_interval,
                         verdict, wilson)
-from .cards import Card, cards_of_mask, format_card
+from .cards import Card, cards_of_mask, format_card, parse_card
+from .compile_notice import Stopwatch
 from .determinize import Sampler
 from .errors import CatchTenError
-from .policies import Policy
+from .equity import game_equity_hook
+from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
+from .pimc import PimcRolloutEvaluator
+from .policies import Policy, Seating
 from .position import InfoSet, Position
 from .rules import NO_TRUMPS, Rules
-from . import runner
-from .simulate import _check_count, max_threads
-from .state import card_points
+from .checks import check_count, check_seed, check_threads, max_threads
 
 MEASURES = ("points", "diff", "ten_ours", "caught_by_us", "caught_by_them", "card_points")
 PROPORTIONS = ("ten_ours", "caught_by_us", "caught_by_them")
@@ -98,169 +96,16 @@ STOP_REASONS = {
 #: --time; 20,000 (the default --samples) never costs more than the sampled run it
 #: replaces. Heuristic rollouts of every card run at several 100,000 deals/s: 100,000.
 EXACT_MAX = {"dd": 20_000, "rollout": 100_000}
-ROLLOUT_SALT = 0xD1B54A32D192ED03
 FIRST_BATCH = FIRST_LOOK
 DEFAULT_MARGIN = {"diff": 0.25, "points": 0.25, "p_win": 0.01}   # practical margin
 MAX_BATCH = 8192
 MAX_SAMPLES = 50_000_000
 
 
-# ------------------------------------------------------------------------ legal cards
-def legal_cards(info: InfoSet) -> list[int]:
-    """The cards the player to move may play (docs/rules.md §1, §3, §7.6), ascending:
-    :meth:`catchten_sim.state.PlayState.legal_cards` of the position's play so far."""
-    if info.state is None:
-        raise CatchTenError("position", "no play state", "an InfoSet built without its play")
-    return info.state.legal_cards()
-
-
-# ------------------------------------------------------------------------ evaluators
-class Evaluator(Protocol):
-    """Maps full deals to outcome rows; the interface every evaluator implements.
-
-    ``evaluate(hands, first)``: ``hands`` int64 (m, n_sets, n) determinizations (the
-    cards each seat holds now and in later sets), ``first`` the number of the batch's
-    first sample (for reproducible random streams). Returns int16 (m, n_cand,
-    ``rollout.n_out_cols(n_sides)``): the Ten's taker and holder side and each side's
-    honours, cards, card points and total for the whole hand (columns ``rollout.R_*``).
-    """
-
-    name: str
-
-    def evaluate(self, hands: np.ndarray, first: int) -> np.ndarray: ...
-
-
-class _Resume:
-    """The kernel view of an information set: the state to resume play from."""
-
-    def __init__(self, info: InfoSet) -> None:
-        r = info.rules
-        self.info = info
-        self.t = r.tables()
-        n = r.players
-        owner = np.full(52, -1, dtype=np.int64)
-        for s in range(n):
-            for c in cards_of_mask(info.played_by[s]):
-                owner[c] = s
-        self.owner_known = owner
-        tm0 = 0
-        for _, c in info.trick:
-            tm0 |= 1 << c
-        led0 = info.trick[0][1] // 13 if info.trick else 0
-        leads = list(info.trump_leads)
-        if info.trick and info.trump < NO_TRUMPS and led0 == info.trump:
-            leads[r.side_of(info.leader)] -= 1       # counted when the trick ends
-        self.trump_leads0 = np.array(leads, dtype=np.int64)
-        self.start = (np.int64(info.trick_index), np.int64(info.leader),
-                      np.int64(len(info.trick)), np.int64(tm0), np.int64(led0),
-                      np.int64(info.played & ~tm0),
-                      np.int64(-1 if info.ten_taker is None else info.ten_taker))
-        units = r.n_sets if r.per_set_scoring else 1
-        self.cap_mask0 = (np.array(info.cap_masks, dtype=np.int64).reshape(units, r.n_sides)
-                          if info.cap_masks else np.zeros((units, r.n_sides), dtype=np.int64))
-        self.turnup = -1 if info.turnup is None else int(info.turnup)
-
-
-@dataclass
-class RolloutEvaluator:
-    """Play each candidate, then let ``policies`` (one id per seat) play the deal out.
-
-    Every candidate of sample ``i`` uses the random stream ``(seed, i)``. Samples are
-    split over ``threads`` (the result does not depend on the split).
-    """
-
-    info: InfoSet
-    candidates: Sequence[int]
-    policies: Sequence[Policy]
-    seed: int = 1
-    threads: int = 1
-    name: str = "rollout"
-
-    def __post_init__(self) -> None:
-        self._rs = _Resume(self.info)
-        # the rollouts' streams must not be the sampler's (same seed, same sample number):
-        # a separate key, else the play would be correlated with the deal drawn
-        self._play_seed = (int(self.seed) ^ ROLLOUT_SALT) & (2 ** 64 - 1)
-        self._cands = np.array(list(self.candidates), dtype=np.int64)
-        from .pimc import kernel_policies
-        self._pols = kernel_policies(self.policies, "advise's rollouts")
-        rs = self._rs
-        self._job = KR.RolloutJob(rs.owner_known, rs.cap_mask0, rs.trump_leads0, rs.start,
-                                  np.int64(self.info.seat), np.int64(self.info.dealer),
-                                  np.int64(self.info.trump), np.int64(rs.turnup), self._pols,
-                                  np.uint64(self._play_seed))
-        n_tricks = self.info.rules.n_sets * self.info.rules.set_size
-        n = self.info.rules.players
-        self._nolog = (np.zeros(1, dtype=np.int64), np.zeros((1, n), dtype=np.int64),
-                       np.zeros(1, dtype=np.int64))
-        self._n_tricks = n_tricks
-        # the run engine's executor (threads, or inline for one); a batch of samples is
-        # one chunk, split over the threads, each with its own work area kept across batches
-        self._executor = runner.make_executor(max(1, self.threads))
-        self._task = _RolloutBatch(self)
-
-    def close(self) -> None:
-        if self._executor is not None:
-            self._executor.close()
-            self._executor = None
-
-    def _run(self, hands, first, out, scr, cands, do_log=False, logs=None):
-        KR.rollout_chunk(self._rs.t, scr, self._job, hands, cands, np.int64(first), out,
-                         do_log, logs if logs is not None else self._nolog)
-
-    def evaluate(self, hands: np.ndarray, first: int) -> np.ndarray:
-        m = hands.shape[0]
-        r = self.info.rules
-        out = np.zeros((m, len(self._cands), KR.n_out_cols(r.n_sides)), dtype=np.int16)
-        task = self._task
-        task.hands, task.first, task.out = hands, first, out
-        try:
-            runner.run_batch(self._executor, task, m, first)
-        finally:
-            task.hands = task.out = None
-        return out
-
-    def line(self, hands: np.ndarray, index: int, card: int) -> tuple[np.ndarray, ...]:
-        """Play one determinization (``hands`` (1, n_sets, n), sample number ``index``)
-        after ``card`` with the play logged: ``(leaders, cards (tricks, n), winners,
-        outcome row)``."""
-        n = self.info.rules.players
-        logs = (np.full(self._n_tricks, -1, dtype=np.int64),
-                np.full((self._n_tricks, n), -1, dtype=np.int64),
-                np.full(self._n_tricks, -1, dtype=np.int64))
-        out = np.zeros((1, 1, KR.n_out_cols(self.info.rules.n_sides)), dtype=np.int16)
-        self._run(np.ascontiguousarray(hands), index, out, K.scratch(self._rs.t),
-                  np.array([card], dtype=np.int64), True, logs)
-        return logs[0], logs[1], logs[2], out[0, 0]
-
-
-class _RolloutBatch:
-    """A batch of rollouts as a run-engine task: samples ``first … first+count-1`` of the
-    batch in ``hands`` (sample numbers from ``first``) written into ``out``."""
-
-    def __init__(self, ev: RolloutEvaluator) -> None:
-        self.ev = ev
-        self.key = f"rollout-{id(ev)}"
-        self.hands: Any = None
-        self.out: Any = None
-        self.first = 0
-
-    def scratch(self) -> Any:
-        return K.scratch(self.ev._rs.t)
-
-    def run(self, first: int, count: int, scr: Any) -> None:
-        a = first - self.first
-        self.ev._run(self.hands[a:a + count], first, self.out[a:a + count], scr,
-                     self.ev._cands)
-
-    def combine(self, parts: list) -> None:
-        return None
-
-
 def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
                    policies: Sequence[Policy], seed: int, threads: int) -> Evaluator:
     """The evaluator called ``name``: ``rollout`` (policies play the deal out) or ``dd``
-    (every deal solved double-dummy, :class:`catchten_sim.dd.DoubleDummyEvaluator`).
+    (every deal solved double-dummy, :class:`catchten_sim.evaluators.DoubleDummyEvaluator`).
 
     Raises
     ------
@@ -269,91 +114,13 @@ def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
     """
     key = str(name).strip().lower()
     if key == "rollout":
-        from .pimc import PimcRolloutEvaluator, is_pimc
-        if any(is_pimc(p) for p in policies):     # slow, but allowed (issue 10)
+        if Seating.of(policies).any_driven:     # slow, but allowed (issue 10)
             return PimcRolloutEvaluator(info, candidates, policies, seed, threads)
         return RolloutEvaluator(info, candidates, policies, seed, threads)
     if key == "dd":
-        from .dd import DoubleDummyEvaluator
         return DoubleDummyEvaluator(info, candidates, seed=seed,  # type: ignore[return-value]
                                     threads=threads)   # (duck-typed: has measures())
     raise CatchTenError("evaluator", "unknown evaluator", f"{name!r}; known: rollout, dd")
-
-
-# ------------------------------------------------------------------------ game equity
-EQUITY_HANDS = 200_000        # simulated deals behind the game-equity table advise builds
-_EQUITY_CACHE: dict = {}
-
-
-def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
-                     n_hands: int = EQUITY_HANDS,
-                     progress: Callable[[int, int], None] | None = None,
-                     time_limit: float | None = None
-                     ) -> tuple[Callable[[np.ndarray], np.ndarray] | None, str]:
-    """``(fn, why)``: ``fn`` maps outcome rows (…, ``rollout.n_out_cols``) to each side's
-    P(winning the game) (float (…, n_sides)), or None with ``why`` it is not available.
-
-    Uses issue 5's game-equity table (:func:`catchten_sim.games.equity_table`, built once
-    per rules and policies from ``n_hands`` simulated deals, cached in memory and on disk
-    by :func:`catchten_sim.games.cached_equity_table`; a build that would take longer than
-    ``time_limit`` seconds stops sampling early and uses the deals it has, saying so in
-    ``why``; ``progress(done, total)`` is called while it builds): P(win) after this
-    scoring unit = the table's ``p_win_after(score before the unit, the unit's count-out
-    steps, dealer, set)``, which is exact when the unit decides the game and the table's
-    value of the next state otherwise. With per-set scoring the unit is the current set
-    (the points of the earlier sets of this hand are added to ``score`` first).
-    Not available: no ``score``; ``game_at_once`` (needs the order of the tricks); rules the
-    table does not support (four or more sides).
-    """
-    r = info.rules
-    if info.score is None:
-        return None, "P(win) needs the game score (score)"
-    if r.game_at_once:
-        return None, "P(win) not available with game_at_once"
-    try:
-        from .games import cached_equity_table
-    except ImportError:                       # pragma: no cover - issue 5 not merged
-        return None, "P(win) not available: no game-equity table"
-    from .pimc import is_pimc
-    if any(is_pimc(p) for p in policies):
-        return None, "P(win) not available with pimc rollouts (no game-equity table for pimc)"
-    key = (repr(sorted(r.to_dict().items(), key=str)), tuple(int(p) for p in policies), n_hands)
-    table = _EQUITY_CACHE.get(key)
-    why = ""
-    if table is None:
-        try:
-            table = cached_equity_table(r, tuple(policies), n_hands=n_hands, seed=1,
-                                        progress=progress, time_limit=time_limit)
-        except CatchTenError as exc:
-            return None, f"P(win) not available: {exc.line()}"
-        if table.stopped == "interrupted":      # Ctrl-C while building: nothing to advise yet
-            raise KeyboardInterrupt
-        if table.n_hands < n_hands:
-            why = (f"P(win) from a game-equity table of {table.n_hands:,} deals (of "
-                   f"{n_hands:,}: the --time limit); run `catchten equity` with these rules "
-                   f"and --hands {n_hands} once to cache the full table")
-        else:
-            _EQUITY_CACHE[key] = table
-    unit = info.set_index if r.per_set_scoring else 0
-    before = list(info.score)
-    for u in range(unit):                     # earlier sets of this hand, already scored
-        for sd in range(r.n_sides):
-            before[sd] += info.cap_honours[u][sd] + card_points(r, info.cap_cards[u][sd])
-    if max(before) >= table.target:
-        return None, "P(win) not available: the game was decided before this set"
-    ns = r.n_sides
-    base = KR.N_R_FIXED + ns * KR.R_PER_SIDE
-    dealer = info.dealer
-
-    def fn(rows: np.ndarray) -> np.ndarray:
-        st = np.ascontiguousarray(rows[..., base:base + ns * KR.N_STEPS]).reshape(
-            -1, ns * KR.N_STEPS)
-        uniq, inv = np.unique(st, axis=0, return_inverse=True)
-        vals = np.array([table.p_win_after(before, u.reshape(ns, KR.N_STEPS).T, dealer, unit)
-                         for u in uniq], dtype=np.float64)
-        return vals[inv.reshape(-1)].reshape(rows.shape[:-1] + (ns,))
-
-    return fn, why
 
 
 # ------------------------------------------------------------------------ statistics
@@ -387,41 +154,6 @@ def _measures(out: np.ndarray, my_side: int, n_sides: int,
     }
 
 
-class _Acc:
-    """Streamed sums: per candidate and measure, and the objective's cross products."""
-
-    def __init__(self, n_cand: int, names: Sequence[str], objective: str) -> None:
-        self.names = list(names)
-        self.n = 0
-        self.s1 = {k: np.zeros(n_cand) for k in names}
-        self.s2 = {k: np.zeros(n_cand) for k in names}
-        self.objective = objective
-        self.cross = np.zeros((n_cand, n_cand))
-        #: per candidate, the samples in which it is a best card (objective within 1e-9
-        #: of the sample's best)
-        self.best_count = np.zeros(n_cand)
-
-    def add(self, meas: dict[str, np.ndarray]) -> None:
-        for k in self.names:
-            x = meas[k]
-            self.s1[k] += x.sum(axis=0)
-            self.s2[k] += (x * x).sum(axis=0)
-        x = meas[self.objective]
-        self.cross += x.T @ x
-        self.best_count += (x >= x.max(axis=1, keepdims=True) - 1e-9).sum(axis=0)
-        self.n += x.shape[0]
-
-    def mean_se(self, k: str, j: int) -> tuple[float, float]:
-        return mean_se(float(self.s1[k][j]), float(self.s2[k][j]), self.n)
-
-    def pair(self, a: int, b: int) -> tuple[float, float, float]:
-        """Mean of the paired difference ``objective[a] - objective[b]``, its standard
-        error, and the sum of squared differences."""
-        k = self.objective
-        return paired_diff(float(self.s1[k][a]), float(self.s2[k][a]), float(self.s1[k][b]),
-                           float(self.s2[k][b]), float(self.cross[a, b]), self.n)
-
-
 @dataclass(frozen=True)
 class Estimate:
     """A mean (or proportion) with its 95% interval and sample size."""
@@ -433,15 +165,13 @@ class Estimate:
     se: float = math.nan
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mean": _r(self.mean), "ci95": [_r(self.lo), _r(self.hi)], "n": int(self.n),
-                **({"se": _r(self.se)} if not math.isnan(self.se) else {})}
+        return {"mean": json_number(self.mean, 4),
+                "ci95": [json_number(self.lo, 4), json_number(self.hi, 4)], "n": int(self.n),
+                **({"se": json_number(self.se, 4)} if not math.isnan(self.se) else {})}
 
     def __str__(self) -> str:
         return f"{self.mean:+.2f} ({self.lo:+.2f} to {self.hi:+.2f})"
 
-
-def _r(x: float | None, d: int = 4) -> float | None:
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), d)
 
 
 def _mean_est(m: float, se: float, n: int, z: float = Z95) -> Estimate:
@@ -482,7 +212,7 @@ class CandidateResult:
                **{k: v.to_dict() for k, v in self.estimates.items()},
                "equivalent_to": None if self.equivalent_to is None
                else format_card(self.equivalent_to),
-               "best_share": _r(self.best_share, 6)}
+               "best_share": json_number(self.best_share, 6)}
         if self.value_sum is not None:
             vs = float(self.value_sum)
             out["value_sum"] = int(vs) if vs.is_integer() else vs
@@ -580,7 +310,6 @@ class Advice:
     def compare(self, a: object, b: object) -> Comparison:
         """The paired comparison (on the objective, same samples) of any two legal cards:
         ``a`` minus ``b``."""
-        from .cards import parse_card
         ca = a if isinstance(a, int) else parse_card(a)
         cb = b if isinstance(b, int) else parse_card(b)
         if ca not in self._cands or cb not in self._cands:
@@ -595,7 +324,6 @@ class Advice:
         return self.stop == "interrupted"
 
     def candidate(self, card: object) -> CandidateResult:
-        from .cards import parse_card
         c = card if isinstance(card, int) else parse_card(card)
         return next(x for x in self.candidates if x.card == c)
 
@@ -628,7 +356,7 @@ class Advice:
             "stop": self.stop,
             "stop_reason": STOP_REASONS[self.stop],
             "partial": self.partial,
-            "intervals": {"description": self.intervals, "z": _r(self.z)},
+            "intervals": {"description": self.intervals, "z": json_number(self.z, 4)},
             "practical_margin": self.practical_margin,
             "verdict": None if self.margin is None else self.margin.verdict,
             "elapsed_s": round(self.elapsed_s, 3),
@@ -672,7 +400,6 @@ def as_position(position: object) -> Position:
     CatchTenError
         A bad position, or a file that cannot be read.
     """
-    import os
     if isinstance(position, Position):
         return position
     if isinstance(position, Mapping):
@@ -741,10 +468,10 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         Bad counts, an unknown policy/evaluator/objective, or no legal card.
     """
     position = as_position(position)
-    samples = _check_count("samples", samples, 1, MAX_SAMPLES)
-    seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
+    samples = check_count("samples", samples, 1, MAX_SAMPLES)
+    seed = check_seed(seed)
     if threads is not None:
-        threads = _check_count("threads", threads, 1, 1024)
+        threads = check_threads(threads)
     if time_limit is not None and not (isinstance(time_limit, (int, float))
                                        and time_limit > 0):
         raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
@@ -755,9 +482,97 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     cands = legal_cards(info)
     if not cands:
         raise CatchTenError("hand", "no legal card", "the player to move holds no card")
-    from .compile_notice import Stopwatch
     clock = Stopwatch()           # --time leaves out the engine's one-time compile
     ev_key = str(evaluator).strip().lower()
+    eq, eq_why, objective, margin = _objective(info, pols, ev_key, objective, margin,
+                                               progress, time_limit)
+    min_samples = check_count("min_samples", min_samples, 1, MAX_SAMPLES)
+    used = max_threads() if threads is None else threads
+    sampler = Sampler(info)
+    seating = Seating.of(pols)
+    with_pimc = seating.any_driven
+    if exact_max is None:
+        exact_max = EXACT_MAX.get(ev_key, 0)
+        if with_pimc:               # pimc rollouts: enumerate no more deals than asked
+            exact_max = min(exact_max, samples)
+    exact_max = check_count("exact_max", exact_max, 0, 10 ** 9)
+    exact = sampler.can_enumerate(exact_max)
+    ev = make_evaluator(evaluator, info, cands, pols, seed, used)
+    names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
+    # with dd, the heuristic rollouts run on the same deals (cheap next to the solves), so
+    # that a disagreement between the two models can be shown (not with pimc rollout
+    # policies: they would repeat the dd model at a solve per decision)
+    other = RolloutEvaluator(info, cands, pols, seed, used) \
+        if ev_key == "dd" and not with_pimc else None
+    acc = CandidateSums(len(cands), names, objective)
+    acc_o = CandidateSums(len(cands), list(MEASURES), "diff") if other is not None else None
+    if exact:
+        # every consistent deal once: no sampling error from the deals
+        total = sampler.n_deals
+        plan = LookPlan(total, early=False)
+        looks: tuple[int, ...] = (total,)
+        stop_early_run = False
+    else:
+        total = samples
+        plan = LookPlan(samples, early=stop_early, first=min_samples)
+        looks = plan.looks
+        stop_early_run = stop_early
+    done = 0
+    stop = "samples"
+    equiv: dict[int, int] = {}
+    try:
+        while True:
+            # batches double up to MAX_BATCH and end exactly at the planned looks
+            nxt = next(x for x in looks if x > done)
+            m = min(MAX_BATCH, nxt - done, MAX_BATCH if exact else max(plan.first, done))
+            if exact:
+                hidden = sampler.enumerate(m, start=done)
+            else:
+                hidden = sampler.sample(m, seed=seed, start=done)
+            _add_batch(sampler.full_hands(hidden), done, ev, eq, my_side, rules.n_sides, acc,
+                       None if acc_o is None else (other, acc_o))
+            done += m
+            if progress is not None:
+                progress(done, total)
+            if len(cands) == 1 and stop_early_run:
+                stop = "single"
+                break
+            if stop_early_run and plan.is_look(done):
+                verdict_stop = _look(acc, cands, equiv, plan.z_at(done), margin)
+                if verdict_stop is not None:
+                    stop = verdict_stop
+                    break
+            if done >= total:
+                stop = "exact" if exact else "samples"
+                break
+            if time_limit is not None and clock.working() >= time_limit:
+                stop = "time"
+                break
+    except KeyboardInterrupt:
+        if acc.n == 0:
+            raise
+        stop = "interrupted"
+    finally:
+        if hasattr(ev, "close"):
+            ev.close()
+        if other is not None:
+            other.close()
+    return _advice(position, pols, ev.name, ev_key, objective, margin, acc, acc_o, cands,
+                   equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
+
+
+def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: str | None,
+               margin: float | None, progress: Callable[[int, int], None] | None,
+               time_limit: float | None
+               ) -> tuple[Callable[[np.ndarray], np.ndarray] | None, str, str, float]:
+    """``(eq, eq_why, objective, margin)`` of :func:`advise`: the P(win) hook (None and why
+    when not available), the objective and the practical margin, checked.
+
+    Raises
+    ------
+    CatchTenError
+        An unknown or unavailable objective; a margin out of range.
+    """
     if ev_key == "dd":
         eq, eq_why = None, ("P(win) and the points/Ten measures are not available with the "
                             "dd evaluator (a solve gives the score difference, not the "
@@ -785,101 +600,60 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or \
             not 0 <= margin < math.inf:
         raise CatchTenError("margin", "out of range", f"margin={margin!r} (allowed: 0 or more)")
-    margin = float(margin)
-    min_samples = _check_count("min_samples", min_samples, 1, MAX_SAMPLES)
-    used = max_threads() if threads is None else threads
-    sampler = Sampler(info)
-    from .pimc import is_pimc
-    with_pimc = any(is_pimc(p) for p in pols)
-    if exact_max is None:
-        exact_max = EXACT_MAX.get(ev_key, 0)
-        if with_pimc:               # pimc rollouts: enumerate no more deals than asked
-            exact_max = min(exact_max, samples)
-    exact_max = _check_count("exact_max", exact_max, 0, 10 ** 9)
-    exact = sampler.can_enumerate(exact_max)
-    ev = make_evaluator(evaluator, info, cands, pols, seed, used)
-    names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
-    # with dd, the heuristic rollouts run on the same deals (cheap next to the solves), so
-    # that a disagreement between the two models can be shown (not with pimc rollout
-    # policies: they would repeat the dd model at a solve per decision)
-    other = RolloutEvaluator(info, cands, pols, seed, used) \
-        if ev_key == "dd" and not with_pimc else None
-    acc = _Acc(len(cands), names, objective)
-    acc_o = _Acc(len(cands), list(MEASURES), "diff") if other is not None else None
-    if exact:
-        # every consistent deal once: no sampling error from the deals
-        total = sampler.n_deals
-        plan = LookPlan(total, early=False)
-        looks: tuple[int, ...] = (total,)
-        stop_early_run = False
+    return eq, eq_why, objective, float(margin)
+
+
+def _add_batch(hands: np.ndarray, done: int, ev: Any,
+               eq: Callable[[np.ndarray], np.ndarray] | None, my_side: int, n_sides: int,
+               acc: CandidateSums, other: tuple[Any, CandidateSums] | None) -> None:
+    """Evaluate one batch of deals (sample numbers from ``done``) into ``acc``, and with
+    ``other`` = ``(rollout evaluator, its sums)`` the heuristic rollouts beside dd."""
+    if hasattr(ev, "measures"):
+        meas = ev.measures(hands, done)
     else:
-        total = samples
-        plan = LookPlan(samples, early=stop_early, first=min_samples)
-        looks = plan.looks
-        stop_early_run = stop_early
-    done = 0
-    stop = "samples"
-    equiv: dict[int, int] = {}
-    try:
-        while True:
-            # batches double up to MAX_BATCH and end exactly at the planned looks
-            nxt = next(x for x in looks if x > done)
-            m = min(MAX_BATCH, nxt - done, MAX_BATCH if exact else max(plan.first, done))
-            if exact:
-                hidden = sampler.enumerate(m, start=done)
-            else:
-                hidden = sampler.sample(m, seed=seed, start=done)
-            hands = sampler.full_hands(hidden)
-            if hasattr(ev, "measures"):
-                meas = ev.measures(hands, done)
-            else:
-                out = ev.evaluate(hands, done)
-                meas = _measures(out, my_side, rules.n_sides)
-                if eq is not None:
-                    meas["p_win"] = eq(out)[..., my_side]
-            if other is not None and acc_o is not None:
-                acc_o.add(_measures(other.evaluate(hands, done), my_side, rules.n_sides,
-                                    others_together=True))
-            acc.add(meas)
-            done += m
-            if progress is not None:
-                progress(done, total)
-            if len(cands) == 1 and stop_early_run:
-                stop = "single"
-                break
-            if stop_early_run and plan.is_look(done):
-                order, second = _rank(acc, cands, equiv)
-                if second is not None:
-                    d, se, _ = acc.pair(order[0], second)
-                    lo, hi = normal_interval(d, se, plan.z_at(done)) if se > 0 else (d, d)
-                    v = verdict(lo, hi, margin)
-                    if v == "separated":
-                        stop = "separated"
-                        break
-                    if v == "no practical difference":
-                        stop = "equivalent"
-                        break
-            if done >= total:
-                stop = "exact" if exact else "samples"
-                break
-            if time_limit is not None and clock.working() >= time_limit:
-                stop = "time"
-                break
-    except KeyboardInterrupt:
-        if acc.n == 0:
-            raise
-        stop = "interrupted"
-    finally:
-        if hasattr(ev, "close"):
-            ev.close()
-        if other is not None:
-            other.close()
+        out = ev.evaluate(hands, done)
+        meas = _measures(out, my_side, n_sides)
+        if eq is not None:
+            meas["p_win"] = eq(out)[..., my_side]
+    if other is not None:
+        ev_o, acc_o = other
+        acc_o.add(_measures(ev_o.evaluate(hands, done), my_side, n_sides,
+                            others_together=True))
+    acc.add(meas)
+
+
+def _look(acc: CandidateSums, cands: Sequence[int], equiv: dict[int, int], z: float,
+          margin: float) -> str | None:
+    """The stop at a look of the stopping rule (critical value ``z``): ``separated``,
+    ``equivalent`` or None (go on)."""
+    order, second = _rank(acc, cands, equiv)
+    if second is None:
+        return None
+    d, se, _ = acc.pair(order[0], second)
+    lo, hi = normal_interval(d, se, z) if se > 0 else (d, d)
+    v = verdict(lo, hi, margin)
+    if v == "separated":
+        return "separated"
+    if v == "no practical difference":
+        return "equivalent"
+    return None
+
+
+def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: str,
+            objective: str, margin: float, acc: CandidateSums, acc_o: CandidateSums | None,
+            cands: Sequence[int], equiv: dict[int, int], plan: LookPlan, done: int, stop: str,
+            exact: bool, sampler: Sampler, eq: Any, eq_why: str, seed: int,
+            clock: Stopwatch) -> Advice:
+    """The :class:`Advice` of a finished (or stopped) :func:`advise` run."""
+    info = position.info()
+    rules = position.rules
+    with_pimc = Seating.of(pols).any_driven
     exact_done = exact and stop == "exact"
     # exact: the deals carry no sampling error; the evaluation none either unless a
     # random policy plays in the rollouts (then the rollouts' error remains)
     # (pimc rollouts sample their own deals at every decision: a random policy too)
-    no_error = exact_done and (ev_key == "dd" or all(p != Policy.RANDOM and not is_pimc(p)
-                                                     for p in pols))
+    no_error = exact_done and (ev_key == "dd" or not with_pimc and all(
+        p != Policy.RANDOM for p in pols))
     if stop == "single":          # nothing was decided from the data: one look
         plan = LookPlan(done, early=False)
     z = 0.0 if no_error else plan.z_at(done)
@@ -891,7 +665,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         intervals = plan.describe(done)
     elapsed = clock.elapsed()
     order, second_j = _rank(acc, cands, equiv)
-    results = _results(acc, cands, order, equiv, names, z, info, exact_done)
+    results = _results(acc, cands, order, equiv, acc.names, z, info, exact_done)
     best_j = order[0]
     best_margin = None
     if second_j is not None:
@@ -915,14 +689,14 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     model_note = ""
     if acc_o is not None and acc_o.n:
         other_d, model_note = _compare_models(acc, acc_o, cands, info, z, margin, equiv)
-    return Advice(position, pols, ev.name, objective, tuple(results), Card(cands[best_j]),
+    return Advice(position, pols, ev_name, objective, tuple(results), Card(cands[best_j]),
                   None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
                   intervals, margin, acc, tuple(cands), exact_done, other_d, model_note,
                   clock.compile_s(elapsed))
 
 
-def _results(acc: _Acc, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
+def _results(acc: CandidateSums, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
              names: Sequence[str], z: float, info: InfoSet, exact: bool
              ) -> list[CandidateResult]:
     """One :class:`CandidateResult` per candidate, in ``order``."""
@@ -944,7 +718,7 @@ def _results(acc: _Acc, cands: Sequence[int], order: Sequence[int], equiv: dict[
     return results
 
 
-def _trump_lead(acc: _Acc, cands: Sequence[int], order: Sequence[int], info: InfoSet,
+def _trump_lead(acc: CandidateSums, cands: Sequence[int], order: Sequence[int], info: InfoSet,
                 z: float, margin: float) -> tuple[Comparison | None, str]:
     """On lead with trumps and other cards: best trump lead minus best other lead (paired,
     on the objective); else None and why."""
@@ -979,7 +753,7 @@ def trump_answer(c: Comparison | None) -> str | None:
     return "too close to call"
 
 
-def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
+def _compare_models(acc: CandidateSums, acc_o: CandidateSums, cands: Sequence[int], info: InfoSet,
                     z: float, margin: float, equiv: dict[int, int]) -> tuple[dict, str]:
     """The heuristic rollouts' answer on the dd run's deals, and one line when it differs
     from the double-dummy answer: on the best card when the two picks are not tied on
@@ -1010,7 +784,7 @@ def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
     }
     parts = []
 
-    def how(a: _Acc, x: int, y: int) -> str:
+    def how(a: CandidateSums, x: int, y: int) -> str:
         # how firmly card x beats card y: "firm" = separated at 95% by more than the
         # practical margin
         d, se, _ = a.pair(x, y)
@@ -1022,7 +796,7 @@ def _compare_models(acc: _Acc, acc_o: _Acc, cands: Sequence[int], info: InfoSet,
             return v
         return "a lean, not separated"
 
-    def firm(a: _Acc, x: int, y: int) -> bool:
+    def firm(a: CandidateSums, x: int, y: int) -> bool:
         return how(a, x, y) == "firm"
     if best_o not in top_d and best_d not in top_o and (
             firm(acc, best_d, best_o) or firm(acc_o, best_o, best_d)):
@@ -1050,7 +824,7 @@ def _is_trump(info: InfoSet, c: int) -> bool:
     return info.trump < NO_TRUMPS and c // 13 == info.trump
 
 
-def _rank(acc: _Acc, cands: Sequence[int], equiv: dict[int, int]
+def _rank(acc: CandidateSums, cands: Sequence[int], equiv: dict[int, int]
           ) -> tuple[list[int], int | None]:
     """Candidates best first by the objective (ties: lower card), and the best candidate
     not equivalent to the best (identical objective on every sample so far)."""
@@ -1086,8 +860,7 @@ def explain(advice: Advice, n_deals: int = 3, *, card: object = None) -> list[di
     CatchTenError
         Field ``explain``: ``n_deals`` not a whole number from 1 to :data:`MAX_EXPLAIN`.
     """
-    from .cards import parse_card
-    n_deals = _check_count("explain", n_deals, 1, MAX_EXPLAIN)
+    n_deals = check_count("explain", n_deals, 1, MAX_EXPLAIN)
     pos = advice.position
     info = pos.info()
     r = pos.rules
@@ -1116,166 +889,3 @@ def explain(advice: Advice, n_deals: int = 3, *, card: object = None) -> list[di
         deals.append({"sample": i, "hands": held, "tricks": tricks, "totals": totals})
     ev.close()
     return deals
-
-
-# ------------------------------------------------------------------------ odds
-@dataclass(frozen=True)
-class Odds:
-    """The odds of a hand at the deal, before any card is played (frozen).
-
-    Attributes
-    ----------
-    info : InfoSet (the observer's view at the deal)
-    n_deals : int, determinizations played out
-    points : Estimate, our side's hand points; distribution : dict points -> proportion
-    card_points : Estimate; ten_ours : Estimate (proportion, Wilson)
-    ten_lost : Estimate or None, P(we lose our Ten | our side was dealt it)
-    ten_holder_ours : Estimate, P(our side was dealt the Ten)
-    diff : Estimate, our points minus the best opposing side's
-    """
-
-    info: InfoSet
-    policies: tuple[Policy, ...]
-    seed: int
-    n_deals: int
-    points: Estimate
-    diff: Estimate
-    card_points: Estimate
-    ten_ours: Estimate
-    ten_holder_ours: Estimate
-    ten_lost: Estimate | None
-    distribution: dict[int, float] = field(default_factory=dict)
-    elapsed_s: float = 0.0
-    requested: int = 0
-    partial: bool = False
-    #: every consistent deal was played once (few enough: at most ``exact_max``)
-    exact: bool = False
-    #: seconds of ``elapsed_s`` spent compiling the engine's kernels (a cold numba cache)
-    compile_s: float = 0.0
-
-    def to_frame(self) -> pandas.DataFrame:
-        """The distribution of our side's hand points: ``points``, ``p``, ``cum_p``."""
-        pts = sorted(self.distribution)
-        p = [self.distribution[k] for k in pts]
-        return pd.DataFrame({"points": pts, "p": p, "cum_p": np.cumsum(p)}).set_index("points")
-
-    def to_dict(self) -> dict[str, Any]:
-        info = self.info
-        r = info.rules
-        return {
-            "kind": "odds", "rules": r.to_dict(), "seat": info.seat, "dealer": info.dealer,
-            "side": r.side_of(info.seat),
-            "hand": [format_card(c) for c in cards_of_mask(info.my_hand)],
-            "turnup": None if info.turnup is None else format_card(info.turnup),
-            "policies": [p.label for p in self.policies], "seed": self.seed,
-            "deals": self.n_deals, "points": self.points.to_dict(),
-            "diff": self.diff.to_dict(), "card_points": self.card_points.to_dict(),
-            "ten_ours": self.ten_ours.to_dict(),
-            "ten_dealt_to_us": self.ten_holder_ours.to_dict(),
-            "ten_lost_when_ours": None if self.ten_lost is None else self.ten_lost.to_dict(),
-            "distribution": {str(k): _r(v, 6) for k, v in sorted(self.distribution.items())},
-            "elapsed_s": round(self.elapsed_s, 3),
-            "compile_s": round(self.compile_s, 3),
-            "requested_deals": self.requested or self.n_deals,
-            "partial": self.partial,
-            "exact": self.exact,
-            "intervals": ("exact: every consistent deal played once" if self.exact else
-                          "95%, fixed sample size (odds does not stop early)"),
-        }
-
-
-def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: int,
-         dealer: int, dead: Sequence[object] | str = (), policy: object = "heuristic",
-         opponents: object = None, n_deals: int = 20_000, seed: int = 1,
-         threads: int | None = None, exact_max: int | None = None,
-         progress: Callable[[int, int], None] | None = None) -> Odds:
-    """The odds of ``hand`` (the observer's cards at the deal; with sets, the first set)
-    for seat ``seat`` with ``dealer`` dealing and ``turnup`` turned: deals consistent with
-    them are drawn uniformly and played out from the first lead by the policies.
-    It always plays ``n_deals`` (no early stop), so its intervals are the fixed-sample
-    95% ones. Ctrl-C returns the deals finished so far (``partial=True``) when at least
-    one batch finished; ``progress(done, total)`` is called after every batch.
-    When the deals consistent with the hand are at most ``exact_max`` (default
-    ``EXACT_MAX["rollout"]``; 0: never) every one is played once instead (``exact``).
-
-    ``hand`` and ``dead`` are cards as text (``"JS AS 9S"`` or ``["JS", "AS"]``), card
-    indices or :class:`Card`; ``turnup`` one card the same way.
-
-    Raises
-    ------
-    PositionError, CatchTenError
-        Inconsistent hand/turn-up/dead cards, bad counts.
-    """
-    from .cards import parse_cards
-    from .position import deal_info
-    if not isinstance(rules, Rules):
-        raise CatchTenError("rules", "not a Rules object",
-                            f"{rules!r}: pass Rules(preset, players, variants), "
-                            "e.g. Rules('foster', 4)")
-    hand = parse_cards(hand, "hand")
-    dead = parse_cards(dead, "dead")
-    turnup = Card(turnup).idx if turnup is not None else turnup
-    n_deals = _check_count("deals", n_deals, 1, MAX_SAMPLES)
-    seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
-    info = deal_info(rules, dealer=dealer, seat=seat, hand=hand, turnup=turnup, dead=dead)
-    pols = _policies(rules, policy, opponents, seat)
-    used = max_threads() if threads is None else _check_count("threads", threads, 1, 1024)
-    sampler = Sampler(info)
-    if exact_max is None:
-        exact_max = EXACT_MAX["rollout"]
-    exact = sampler.can_enumerate(_check_count("exact_max", exact_max, 0, 10 ** 9))
-    if exact:
-        n_deals = sampler.n_deals
-    ev = RolloutEvaluator(info, [KR.NO_CARD], pols, seed, used)
-    my_side = rules.side_of(seat)
-    from .compile_notice import Stopwatch
-    clock = Stopwatch()
-    sums: dict[str, list[float]] = {k: [0.0, 0.0] for k in ("points", "diff", "card_points")}
-    hist: dict[int, int] = {}
-    k_ours = k_holder = k_lost = 0
-    done = 0
-    partial = False
-    try:
-        while done < n_deals:
-            m = min(MAX_BATCH * 4, n_deals - done)
-            hidden = sampler.enumerate(m, start=done) if exact else \
-                sampler.sample(m, seed=seed, start=done)
-            hands = sampler.full_hands(hidden)
-            out = ev.evaluate(hands, done)[:, 0, :]
-            meas = _measures(out, my_side, rules.n_sides)
-            for k in sums:
-                sums[k][0] += meas[k].sum()
-                sums[k][1] += (meas[k] ** 2).sum()
-            vals, cnt = np.unique(meas["points"].astype(np.int64), return_counts=True)
-            for v, c in zip(vals, cnt):
-                hist[int(v)] = hist.get(int(v), 0) + int(c)
-            taker = out[:, KR.R_TEN_TAKER_SIDE]
-            holder = out[:, KR.R_TEN_HOLDER_SIDE]
-            k_ours += int((taker == my_side).sum())
-            k_holder += int((holder == my_side).sum())
-            k_lost += int(((holder == my_side) & (taker >= 0) & (taker != my_side)).sum())
-            done += m
-            if progress is not None:
-                progress(done, n_deals)
-    except KeyboardInterrupt:
-        if done == 0:
-            raise
-        partial = True
-    finally:
-        ev.close()
-
-    def est(k: str) -> Estimate:
-        s, ss = sums[k]
-        m_, se = mean_se(s, ss, done)
-        return _mean_est(m_, se, done)
-
-    def prop(k: int, n: int) -> Estimate:
-        lo, hi = wilson(k, n)
-        return Estimate(k / n if n else math.nan, lo, hi, n)
-
-    elapsed = clock.elapsed()
-    return Odds(info, pols, seed, done, est("points"), est("diff"), est("card_points"),
-                prop(k_ours, done), prop(k_holder, done),
-                prop(k_lost, k_holder) if k_holder else None,
-                {k: v / done for k, v in sorted(hist.items())},
-                elapsed, n_deals, partial, exact and not partial, clock.compile_s(elapsed))

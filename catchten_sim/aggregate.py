@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from statistics import NormalDist
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -248,6 +249,89 @@ def verdict(lo: float, hi: float, margin: float) -> str:
     if lo > 0 or hi < 0:
         return "separated"
     return "not separated"
+
+
+def json_number(x: Any, digits: int | None = None) -> float | None:
+    """A JSON number: ``x`` as a float (rounded to ``digits`` when given), or None (null)
+    for a number that is not defined (None, nan, inf)."""
+    if x is None:
+        return None
+    v = float(x)
+    if not math.isfinite(v):
+        return None
+    return v if digits is None else round(v, digits)
+
+
+# ------------------------------------------------------------------------ running sums
+class CandidateSums:
+    """Streamed sums of ``advise``: per candidate and measure, and the objective's cross
+    products (for the paired differences between candidates)."""
+
+    def __init__(self, n_cand: int, names: Sequence[str], objective: str) -> None:
+        self.names = list(names)
+        self.n = 0
+        self.s1 = {k: np.zeros(n_cand) for k in names}
+        self.s2 = {k: np.zeros(n_cand) for k in names}
+        self.objective = objective
+        self.cross = np.zeros((n_cand, n_cand))
+        #: per candidate, the samples in which it is a best card (objective within 1e-9
+        #: of the sample's best)
+        self.best_count = np.zeros(n_cand)
+
+    def add(self, meas: dict[str, np.ndarray]) -> None:
+        for k in self.names:
+            x = meas[k]
+            self.s1[k] += x.sum(axis=0)
+            self.s2[k] += (x * x).sum(axis=0)
+        x = meas[self.objective]
+        self.cross += x.T @ x
+        self.best_count += (x >= x.max(axis=1, keepdims=True) - 1e-9).sum(axis=0)
+        self.n += x.shape[0]
+
+    def mean_se(self, k: str, j: int) -> tuple[float, float]:
+        return mean_se(float(self.s1[k][j]), float(self.s2[k][j]), self.n)
+
+    def pair(self, a: int, b: int) -> tuple[float, float, float]:
+        """Mean of the paired difference ``objective[a] - objective[b]``, its standard
+        error, and the sum of squared differences."""
+        k = self.objective
+        return paired_diff(float(self.s1[k][a]), float(self.s2[k][a]), float(self.s1[k][b]),
+                           float(self.s2[k][b]), float(self.cross[a, b]), self.n)
+
+
+@dataclass
+class RoundSums:
+    """Running sums of ``match`` over rounds: x per seating, the duplicate d, the estimate
+    y, win share."""
+
+    k: int
+    n: int = 0
+    sx: np.ndarray = field(init=False)
+    ssx: np.ndarray = field(init=False)
+    s: dict = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.sx = np.zeros(self.k)
+        self.ssx = np.zeros(self.k)
+        self.s = {name: [0.0, 0.0] for name in ("d", "y", "w")}
+
+    def add(self, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
+        """``x`` (rounds, K) per-seating round values, ``y`` (rounds,) the estimate,
+        ``w`` (rounds,) A's win share."""
+        self.n += x.shape[0]
+        self.sx += x.sum(axis=0)
+        self.ssx += (x * x).sum(axis=0)
+        d = x.mean(axis=1)
+        for name, v in (("d", d), ("y", y), ("w", w)):
+            self.s[name][0] += float(v.sum())
+            self.s[name][1] += float((v * v).sum())
+
+    def mean_se(self, name: str) -> tuple[float, float]:
+        return mean_se(self.s[name][0], self.s[name][1], self.n)
+
+    def se_plain(self) -> float:
+        ses = [mean_se(float(self.sx[j]), float(self.ssx[j]), self.n)[1] for j in range(self.k)]
+        return math.sqrt(sum(s * s for s in ses) / len(ses))
 
 
 @dataclass

@@ -5,107 +5,25 @@ failures exit 1; never a traceback.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
 import gc
 import json
 import os
-import re
 import sys
-import time
-from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
-from collections.abc import Iterator
 
 import click
 
+from .cli_kit import (CatchtenGroup, PathName, Progress, cards_flag, check_force,
+                      check_run_options, emit_json, errors_as_json, given, load_position,
+                      one_line, say, seat_policy_flags)
+from .cli_out import (print_equity_result, print_games_result, print_match_result,
+                      print_run, print_simulation_result, warn_small_pilot)
 from .errors import CatchTenError
 from .policies import POLICY_NAMES
 from .rules import PRESETS, Rules
-
-
-# ---------------------------------------------------------------------------- plumbing
-#: the line of a Ctrl-C before anything finished (a command with finished work prints it,
-#: marked partial, instead)
-INTERRUPTED_EMPTY = ("error: interrupted (Ctrl-C) before the first batch finished: nothing "
-                     "to show")
-
-
-def _interrupted_line() -> str:
-    """The line of a Ctrl-C that reached the command line with nothing printed: with a run
-    directory, where the finished chunks are and how to go on."""
-    from .runner import LAST_RUN_DIR
-    if LAST_RUN_DIR is not None:
-        return (f"error: interrupted (Ctrl-C) before the results were printed; the finished "
-                f"chunks are kept in {LAST_RUN_DIR}: catchten resume {LAST_RUN_DIR} "
-                "finishes the run and prints them")
-    return INTERRUPTED_EMPTY
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-class CatchtenGroup(click.Group):
-    """A click group whose errors are one line and exit 2 (usage) or 1 (failure)."""
-
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
-             **extra):  # noqa: D401
-        from . import runner
-        from .compile_notice import compile_notice
-        from .runner import notices
-        runner.LAST_RUN_DIR = None      # a Ctrl-C names this command's run directory only
-        try:
-            with compile_notice(lambda msg: click.echo(msg, err=True)), \
-                    notices(lambda msg: click.echo(msg, err=True)):
-                rv = super().main(args=args, prog_name=prog_name or "catchten",
-                                  complete_var=complete_var, standalone_mode=False, **extra)
-        except click.exceptions.Exit as exc:
-            sys.exit(exc.exit_code)
-        except click.UsageError as exc:
-            if _json_wanted(args):
-                _usage_error_json(exc)
-            hint = ""
-            if exc.ctx is not None and exc.ctx.command is not None:
-                hint = f" (see: catchten {exc.ctx.command.name} --help)" \
-                    if exc.ctx.command is not self else " (see: catchten --help)"
-            click.echo(f"error: {_one_line(exc.format_message())}{hint}", err=True)
-            sys.exit(2)
-        except click.ClickException as exc:
-            click.echo(f"error: {_one_line(exc.format_message())}", err=True)
-            sys.exit(exc.exit_code if exc.exit_code else 1)
-        except CatchTenError as exc:
-            # bad input: 2; a failure on good input (a solve beyond its budget): 1
-            status = exc.exit_status
-            if _json_wanted(args):
-                click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
-                sys.exit(status)
-            click.echo(f"error: {_one_line(exc.line())}", err=True)
-            sys.exit(status)
-        except click.Abort as exc:
-            # click turns a Ctrl-C into Abort; it reaches here only when the command had
-            # nothing finished to show (finished work is returned, marked partial)
-            if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
-                click.echo(_interrupted_line(), err=True)
-            else:
-                click.echo("error: aborted", err=True)
-            sys.exit(130)
-        except KeyboardInterrupt:
-            click.echo(_interrupted_line(), err=True)
-            sys.exit(130)
-        except BrokenPipeError:
-            sys.exit(1)
-        except UnicodeDecodeError as exc:  # an input file that is not UTF-8 text
-            click.echo(f"error: input: not UTF-8 text (byte {exc.start}: "
-                       f"{exc.object[exc.start:exc.start + 1]!r})", err=True)
-            sys.exit(2)
-        except Exception as exc:  # a bug: say so in one line, keep the exit status 1
-            if os.environ.get("CATCHTEN_DEBUG"):
-                raise
-            click.echo(f"error: internal error: {type(exc).__name__}: {_one_line(exc)} "
-                       "(please report it)", err=True)
-            sys.exit(1)
-        if isinstance(rv, int) and not isinstance(rv, bool):
-            sys.exit(rv)
-        sys.exit(0)
 
 
 def options(*decorators):
@@ -118,10 +36,88 @@ def options(*decorators):
     return deco
 
 
+# ---------------------------------------------------------------------------- run options
+#: every option of how a run goes, declared once (a command that needs other words for
+#: one gives them: :func:`run_option`)
+RUN_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "seed": (("--seed", "-s"), {
+        "type": int, "default": 1, "show_default": True,
+        "help": "Random seed (0 to 2**64-1); results depend only on it."}),
+    "threads": (("--threads", "-t"), {
+        "type": int, "default": None,
+        "help": "Threads (default: all cores); results do not depend on it."}),
+    "time_limit": (("--time", "time_limit"), {"type": float, "default": None}),
+    "progress": (("--progress/--no-progress",), {
+        "default": None,
+        "help": "Progress bar on stderr (default: when stderr is a terminal)."}),
+    "run_dir": (("--run-dir",), {
+        "type": PathName(file_okay=False), "default": None, "metavar": "DIR",
+        "help": "Keep every finished chunk in DIR (Parquet) with a manifest: a killed run "
+                "loses only chunks in flight; `catchten resume DIR` finishes it, "
+                "`catchten summarize DIR` reads it."}),
+    "scheduler": (("--scheduler",), {
+        "type": str, "default": None, "metavar": "tcp://HOST:PORT",
+        "help": "Run on a running Dask cluster (`dask scheduler`, `dask worker`); same "
+                "numbers as a local run."}),
+    "workers": (("--workers",), {
+        "type": int, "default": None,
+        "help": 'Run on a local Dask cluster of N single-threaded processes (pip install '
+                '-e ".[cluster]").'}),
+    "chunk": (("--chunk",), {
+        "type": int, "default": None,
+        "help": "Deals (games) per chunk (the unit of work and of --run-dir files); "
+                "results do not depend on it."}),
+}
+
+
+def run_option(name: str, **changes: Any):
+    """The option ``name`` of :data:`RUN_OPTIONS` (``changes``: click settings of this
+    command's, e.g. its own ``help``)."""
+    flags, settings = RUN_OPTIONS[name]
+    return click.option(*flags, **{**settings, **changes})
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Where and how a command's run goes (:mod:`catchten_sim.run`): the options of
+    :data:`RUN_OPTIONS` a command has, handed to it as one ``run`` by :func:`run_options`
+    (None: not given, or not an option of the command)."""
+
+    threads: int | None = None
+    run_dir: str | None = None
+    scheduler: str | None = None
+    workers: int | None = None
+    chunk: int | None = None
+    time_limit: float | None = None
+
+    def engine(self) -> dict[str, Any]:
+        """``run_dir``, ``scheduler``, ``workers`` and ``chunk`` (when given) as the
+        keywords of the library's long runs."""
+        return {"run_dir": self.run_dir, "scheduler": self.scheduler, "workers": self.workers,
+                **({"chunk": self.chunk} if self.chunk is not None else {})}
+
+
+def run_options(*names: str, **changes: dict[str, Any]):
+    """The run options ``names`` (default ``--run-dir``, ``--scheduler``, ``--workers`` and
+    ``--chunk``; ``changes``: a command's own settings of one, by name), below the
+    command's other options: the command gets them, with ``--threads`` and ``--time``
+    when it has them, as one ``run`` (:class:`RunOptions`)."""
+    names = names or ("run_dir", "scheduler", "workers", "chunk")
+    fields = [f.name for f in dataclasses.fields(RunOptions)]
+
+    def deco(f):
+        @functools.wraps(f)
+        def command(*args, **kw):
+            kw["run"] = RunOptions(**{k: kw.pop(k) for k in fields if k in kw})
+            return f(*args, **kw)
+        for name in reversed(names):
+            command = run_option(name, **changes.get(name, {}))(command)
+        return command
+    return deco
+
+
 # options several commands share (a click.option decorator makes a new Option at each use)
-PROGRESS_OPTION = click.option(
-    "--progress/--no-progress", default=None,
-    help="Progress bar on stderr (default: when stderr is a terminal).")
+PROGRESS_OPTION = run_option("progress")
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
 RESULT_JSON_OPTION = click.option("--json", "as_json", is_flag=True,
                                   help="Print the result as JSON.")
@@ -133,33 +129,6 @@ def turnup_option(required: bool):
     """``--turnup`` (``advise`` takes it or a position file; ``odds`` needs it)."""
     return click.option("--turnup", type=str, default=None, required=required,
                         help="The turned-up card.")
-
-
-class PathName(click.Path):
-    """``click.Path`` that refuses an empty name (``--out ""`` would otherwise mean "no
-    output" or the current directory, silently)."""
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, str) and not value.strip():
-            self.fail("empty name", param, ctx)
-        return super().convert(value, param, ctx)
-
-
-def _given(*names: str) -> list[str]:
-    """The parameters of the running command among ``names`` (their Python names) that the
-    user gave, on the command line or from the environment, as the flags' names without
-    the dashes (``preset`` -> ``rules``, ``variants`` -> ``variant``), for error fields."""
-    ctx = click.get_current_context()
-    flags = {p.name: max(p.opts, key=len).lstrip("-") for p in ctx.command.params}
-    return [flags[n] for n in names
-            if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
-
-
-def _check_force(force: bool, report_dir: str | None) -> None:
-    """``--force`` means something only with ``--report``."""
-    if force and report_dir is None:
-        raise CatchTenError("force", "only with --report", "--force lets --report write "
-                            "into a directory that already holds files")
 
 
 def rules_options(f):
@@ -180,94 +149,17 @@ def rules_options(f):
 def play_options(whose: str):
     """``--policy``, ``--opponents``, ``--seed`` and ``--threads``, shared by every command
     that plays deals (``whose``: whose policy ``--policy`` sets)."""
-    def deco(f):
-        f = click.option("--threads", "-t", type=int, default=None,
-                         help="Threads (default: all cores); results do not depend on it.")(f)
-        f = click.option("--seed", "-s", type=int, default=1, show_default=True,
-                         help="Random seed (0 to 2**64-1); results depend only on it.")(f)
-        f = click.option("--opponents", type=str, default=None,
-                         help="Policy of the other sides (default: the same as --policy).")(f)
-        f = click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
-                         help=f"Policy of {whose}: {', '.join(POLICY_NAMES)}.")(f)
-        return f
-    return deco
-
-
-def run_options(f):
-    """``--run-dir``, ``--scheduler``, ``--workers`` and ``--chunk``: where a long run keeps
-    its finished chunks and where it runs (:mod:`catchten_sim.runner`)."""
-    f = click.option("--chunk", type=int, default=None,
-                     help="Deals (games) per chunk (the unit of work and of --run-dir files); "
-                          "results do not depend on it.")(f)
-    return run_dir_options(f)
-
-
-def run_dir_options(f):
-    """``--run-dir``, ``--scheduler`` and ``--workers`` (:func:`run_options` without
-    ``--chunk``, for runs whose chunks are fixed by their own plan)."""
-    f = click.option("--workers", type=int, default=None,
-                     help="Run on a local Dask cluster of N single-threaded processes "
-                          '(pip install -e ".[cluster]").')(f)
-    f = click.option("--scheduler", type=str, default=None, metavar="tcp://HOST:PORT",
-                     help="Run on a running Dask cluster (`dask scheduler`, `dask worker`); "
-                          "same numbers as a local run.")(f)
-    f = click.option("--run-dir", type=PathName(file_okay=False), default=None,
-                     metavar="DIR",
-                     help="Keep every finished chunk in DIR (Parquet) with a manifest: a "
-                          "killed run loses only chunks in flight; `catchten resume DIR` "
-                          "finishes it, `catchten summarize DIR` reads it.")(f)
-    return f
+    return options(
+        click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
+                     help=f"Policy of {whose}: {', '.join(POLICY_NAMES)}."),
+        click.option("--opponents", type=str, default=None,
+                     help="Policy of the other sides (default: the same as --policy)."),
+        run_option("seed"), run_option("threads"))
 
 
 def make_rules(preset: str | None, players: int | None, variants: tuple[str, ...],
                rules_file: str | None) -> Rules:
     return Rules.from_options(preset, players, variants, rules_file)
-
-
-def _json_wanted(args: Any) -> bool:
-    """True when the command line asks for ``--json`` (then even errors that click finds
-    before a command runs are printed as the docs/formats.md error object)."""
-    words = sys.argv[1:] if args is None else list(args)
-    return "--json" in words
-
-
-def _usage_error_json(exc: click.UsageError) -> None:
-    """A click usage error (bad option value, missing option, unknown option) as the
-    docs/formats.md error object on one line of stdout; exit 2."""
-    param = getattr(exc, "param", None)
-    field = None
-    if param is not None and getattr(param, "name", None):
-        field = str(param.name).replace("_", "-")
-    kind = type(exc).__name__
-    why = {"BadParameter": "bad option value", "MissingParameter": "missing option",
-           "NoSuchOption": "unknown option", "BadOptionUsage": "bad option value",
-           "BadArgumentUsage": "bad argument"}.get(kind, "usage error")
-    click.echo(json.dumps({"kind": "error", "field": field, "why": why,
-                           "detail": _one_line(exc.format_message())}, ensure_ascii=False))
-    sys.exit(2)
-
-
-@contextmanager
-def _errors_as_json(as_json: bool) -> Iterator[None]:
-    """With ``--json``, a bad-input error is printed as the docs/formats.md error object on one
-    line of stdout (exit 2); without it, it reaches the one-line stderr handler."""
-    try:
-        yield
-    except CatchTenError as exc:
-        if as_json:
-            click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
-            sys.exit(exc.exit_status)
-        raise
-    except KeyboardInterrupt:
-        if as_json:
-            click.echo(json.dumps({"kind": "error", "field": None, "why": "interrupted",
-                                   "detail": _interrupted_line().split(": ", 1)[1]}))
-            sys.exit(130)
-        raise
-
-
-def _emit_json(obj: Any) -> None:
-    click.echo(json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False))
 
 
 # ---------------------------------------------------------------------------- commands
@@ -300,7 +192,7 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
     dealing, target, tie and revoke rules."""
     rules = make_rules(preset, players, variants, rules_file)
     if switches:
-        for flag in _given("players", "variants", "rules_file"):
+        for flag in given("players", "variants", "rules_file"):
             raise CatchTenError(flag, "not with --switches",
                                 "the switch table lists each switch's default for the preset; "
                                 f"without --switches, catchten rules --{flag} ... shows the "
@@ -308,7 +200,7 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
         from .rules import spell_value, switch_table
         table = switch_table(rules.preset)
         if as_json:
-            _emit_json(table)
+            emit_json(table)
             return
         for row in table:
             values = row["values"] if isinstance(row["values"], str) else \
@@ -319,9 +211,9 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
         return
     d = rules.describe()
     if as_json:
-        _emit_json(d)
+        emit_json(d)
         return
-    from .report_text import print_rules
+    from .text import print_rules
     print_rules(d)
 
 
@@ -348,82 +240,70 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
 @click.option("--first-dealer", type=str, default=None,
               help="With --games: rotate (game g: seat g mod n; the default), random, or a "
                    "seat number.")
-@run_options
+@run_options()
 def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opponents,
-                 seat_policies, threads, as_json, out_path, progress, report_dir, force,
-                 games, first_dealer, run_dir, scheduler, workers, chunk):
+                 seat_policies, as_json, out_path, progress, report_dir, force, games,
+                 first_dealer, run):
     """Simulate DEALS deals and print the odds: P(Ten caught) with its 95% interval, and
     each position's expected honours, card points and hand total. With --games N: whole
     games to the target."""
     from pathlib import Path
-    from .simulate import DealWriter, seat_policies as make_policies, simulate
+    from .policies import seat_policies as make_policies
+    from .simulate import DealWriter, simulate
     rules = make_rules(preset, players, variants, rules_file)
-    overrides: dict[int, str] = {}
-    for item in seat_policies:
-        seat, sep, pol = item.partition("=")
-        if not sep or not seat.strip().isdigit():
-            raise CatchTenError("seat-policy", "expected SEAT=POLICY", repr(item))
-        if int(seat) in overrides and overrides[int(seat)].strip() != pol.strip():
-            raise CatchTenError("seat-policy", "given twice",
-                                f"seat {int(seat)}: {overrides[int(seat)]} and {pol}")
-        overrides[int(seat)] = pol
-    pols = make_policies(rules, policy, opponents, overrides)
+    pols = make_policies(rules, policy, opponents, seat_policy_flags(seat_policies))
     if games is None and first_dealer is not None:
         raise CatchTenError("first-dealer", "only with --games",
                             "who deals first is a setting of whole games")
-    _check_force(force, report_dir)
+    check_force(force, report_dir)
     if games is not None:
         if out_path or report_dir:
             raise CatchTenError("games", "not with --out/--report",
                                 "--games prints game results only")
-        if _given("deals"):
+        if given("deals"):
             raise CatchTenError("deals", "not with --games",
                                 "--games N plays N whole games, each as many deals as it takes")
         from .games import simulate_games
-        from .simulate import MAX_DEALS, _check_count
-        games = _check_count("games", games, 1, MAX_DEALS)
+        from .checks import MAX_DEALS, check_count
+        games = check_count("games", games, 1, MAX_DEALS)
         fd = "rotate" if first_dealer is None else first_dealer.strip()
         show = sys.stderr.isatty() if progress is None else progress
-        bar = _Progress(games, "games") if show else None
+        bar = Progress(games, "games") if show else None
         try:
-            gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=threads,
+            gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=run.threads,
                                   first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd,
-                                  run_dir=run_dir, scheduler=scheduler, workers=workers,
-                                  progress=bar.update if bar else None,
-                                  **({"chunk": chunk} if chunk is not None else {}))
+                                  progress=bar.update if bar else None, **run.engine())
         finally:
             if bar:
                 bar.close()
-        return _print_games(gres, games, as_json, run_dir)
+        return print_games_result(gres, games, as_json, run.run_dir)
     if report_dir is not None:
         from .report import MIN_REPORT_DEALS, prepare_out_dir
-        from .simulate import _check_count
+        from .checks import check_count
         prepare_out_dir(report_dir, force, "report")   # fail before simulating, not after
-        _check_count("deals", deals, MIN_REPORT_DEALS)
+        check_count("deals", deals, MIN_REPORT_DEALS)
     writer = DealWriter(out_path, rules.players) if out_path else None
     show = sys.stderr.isatty() if progress is None else progress
-    bar = _Progress(deals) if show else None
+    bar = Progress(deals) if show else None
     try:
-        res = simulate(rules, pols, n_deals=deals, seed=seed, threads=threads,
+        res = simulate(rules, pols, n_deals=deals, seed=seed, threads=run.threads,
                        on_chunk=writer, progress=bar.update if bar else None,
-                       run_dir=run_dir, scheduler=scheduler, workers=workers,
                        **({"outputs": {"report": str(Path(report_dir).resolve())}}
-                          if run_dir and report_dir else {}),
-                       **({"chunk": chunk} if chunk is not None else {}))
+                          if run.run_dir and report_dir else {}), **run.engine())
     finally:
         if bar:
             bar.close()
         if writer:
             writer.close()
-    _print_result(res, as_json, run_dir)
+    print_simulation_result(res, as_json, run.run_dir)
     if report_dir is not None:
         import time
 
         from .report import build_report
         t0 = time.perf_counter()
         rep = build_report(rules, pols, n_deals=res.n_deals, seed=seed, out_dir=report_dir,
-                           threads=threads, main=res, force=True,
-                           progress=_say if show else None)
+                           threads=run.threads, main=res, force=True,
+                           progress=say if show else None)
         # the header's time is the main run's: the report's sweeps and figures come on top
         click.echo(f"report: {len(rep.files)} files written to {rep.out_dir} in "
                    f"{time.perf_counter() - t0:.1f} s (its sweep runs and figures)", err=True)
@@ -432,70 +312,29 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     return None
 
 
-def _short_of(why: str, done: str, run_dir) -> int | None:
-    """Say on stderr why a run is short of what was asked (``why``: ``interrupted``,
-    ``unfinished`` (a summary) or ``time limit``) and how to finish it; exit 130 when
-    interrupted."""
-    click.echo(f"{why}: {done}; the numbers above are for those"
-               + (f"; finish with: catchten resume {run_dir}" if run_dir else ""), err=True)
-    return 130 if why == "interrupted" else None
-
-
-def _print_games(gres, games: int, as_json: bool, run_dir, why: str = "interrupted",
-                 printed: bool = False) -> int | None:
-    """Print a games result (``printed``: its JSON is out already); short of the games
-    asked for: say so (:func:`_short_of`)."""
-    if as_json:
-        if not printed:
-            _emit_json({**gres.to_dict(), "interrupted": gres.interrupted})
-    else:
-        click.echo(gres.to_text())
-    if gres.interrupted:
-        return _short_of(why, f"{gres.n_games:,} of {games:,} games played", run_dir)
-    return None
-
-
-def _print_result(res, as_json: bool, run_dir, why: str = "interrupted",
-                  printed: bool = False) -> int | None:
-    """Print a simulation result (``printed``: its JSON is out already); when it is short
-    of the deals asked for, say so on stderr (:func:`_short_of`)."""
-    if as_json:
-        if not printed:
-            _emit_json(res.to_dict())
-    else:
-        from .report_text import print_simulation
-        print_simulation(res)
-    if res.interrupted:
-        return _short_of(why, f"{res.n_deals:,} of {res.requested:,} deals simulated",
-                         run_dir)
-    return None
-
-
 @cli.command("resume")
 @click.argument("run_dir", metavar="DIR", type=PathName(file_okay=False))
-@click.option("--threads", "-t", type=int, default=None,
-              help="Threads (default: all cores); results do not depend on it.")
-@click.option("--scheduler", type=str, default=None, metavar="tcp://HOST:PORT",
-              help="Run the remaining chunks on a running Dask cluster.")
-@click.option("--workers", type=int, default=None,
-              help="Run the remaining chunks on a local Dask cluster of N processes.")
-@click.option("--time", "time_limit", type=float, default=None, metavar="SECONDS",
-              help="Stop after the chunk that ends past this many seconds; the run "
-                   "directory stays resumable (a match or equity run: their own --time).")
+@run_options("threads", "scheduler", "workers", "time_limit", scheduler={
+    "help": "Run the remaining chunks on a running Dask cluster."}, workers={
+    "help": "Run the remaining chunks on a local Dask cluster of N processes."}, time_limit={
+    "metavar": "SECONDS",
+    "help": "Stop after the chunk that ends past this many seconds; the run directory stays "
+            "resumable (a match or equity run: their own --time)."})
 @RESULT_JSON_OPTION
 @PROGRESS_OPTION
-def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progress):
+def resume_cmd(as_json, progress, run):
     """Finish the run in DIR (made by simulate, simulate --games, equity, match or report
     with --run-dir): run only the chunks not yet written there. The numbers equal those of
     an uninterrupted run with the same seed; with --time, those of the chunks done, and
     another resume goes on from there."""
-    from .runner import check_seconds, open_any, time_limit as limit_runs
+    from .run import check_seconds, open_any
+    run_dir, time_limit = run.run_dir, run.time_limit
     if time_limit is not None:
         check_seconds(time_limit)
     rd, finish = open_any(run_dir)
     kind = rd.manifest["kind"]
     show = sys.stderr.isatty() if progress is None else progress
-    opts = {"threads": threads, "scheduler": scheduler, "workers": workers}
+    opts = {"threads": run.threads, "scheduler": run.scheduler, "workers": run.workers}
     if kind == "report":
         if time_limit is not None:
             raise CatchTenError("time", "not for a report run directory",
@@ -505,7 +344,7 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
         current, why = files_state(rd)
         out = rd.manifest.get("out")
         if current:
-            _check_run_options(threads, scheduler, workers)
+            check_run_options(**opts)
             click.echo(f"{run_dir}: the report is already finished and its files in {out} "
                        "are newer than its runs: nothing to run or draw (delete "
                        f"{os.path.join(str(out), 'report.json')} to draw them again)",
@@ -514,49 +353,32 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
         if why:
             click.echo(f"{run_dir}: every run is finished; drawing the report again "
                        f"({why})", err=True)
-        rep = finish(rd, progress=_say if show else None, **opts)
+        rep = finish(rd, progress=say if show else None, **opts)
         click.echo(f"{rep.out_dir}: report finished from {run_dir}", err=True)
         return 130 if rep.sidecar.get("interrupted") else None
-    # a match and an equity table stop for time by their own rules (a match's stop "time";
-    # the equity table's simulation at 0.4 of it); the others at the runner's deadline
-    native = kind in ("match", "equity")
-    if native and time_limit is not None:
-        opts["time_limit"] = time_limit
     # a finished run: nothing runs; its result is printed as `summarize` prints it (the
     # run's own times and executors, not those of this read)
+    from .run.resume import resume_run
     done = rd.complete()
     if done:
-        _check_run_options(threads, scheduler, workers)
-    bar = _Progress(int(rd.manifest["deals"]), "games" if kind == "games" else "deals") \
+        check_run_options(**opts)
+    bar = Progress(int(rd.manifest["deals"]), "games" if kind == "games" else "deals") \
         if show and not done else None
-    lim = None
     try:
-        if done:
-            rd.compute = False
-            res = finish(rd)
-        else:
-            with limit_runs(None if native else time_limit) as lim:
-                res = finish(rd, progress=bar.update if bar else None, **opts)
+        out = resume_run(rd, finish, done=done, time_limit=time_limit,
+                         progress=bar.update if bar else None, **opts)
     finally:
         if bar:
             bar.close()
-    if not done and kind == "match" and rd.ran == 0 and res.stop in FINISHED_MATCH:
-        done = True                  # it had stopped at a look before its last chunk
-        rd.compute = False
-        res = finish(rd)
+    res, done = out.result, out.done
     if done:
         click.echo(f"{run_dir}: the run is already finished (nothing to run); its result:",
                    err=True)
-    files: dict = {}
+    from .writers import write_outputs
     outputs = rd.manifest.get("outputs") or {}
-    if kind == "equity" and outputs.get("out"):      # the files the command asked for
-        files = _write_equity(res, {}, outputs["out"], bool(outputs.get("plot")))
-    if kind == "match" and outputs.get("report"):
-        from .report import prepare_out_dir
-        prepare_out_dir(outputs["report"], force=True)
-        files = {"report": _write_match_report(res, outputs["report"])}
-    code = _print_run(kind, res, as_json, run_dir, rd, summary=done,
-                      timed_out=lim is not None and lim.hit, files=files)
+    files = write_outputs(kind, res, outputs)       # the files the command asked for
+    code = print_run(kind, res, as_json, run_dir, rd, summary=done,
+                      timed_out=out.timed_out, files=files)
     if kind == "simulate" and outputs.get("report") and not res.interrupted:
         from .report import report_state
         m = rd.manifest
@@ -572,68 +394,10 @@ def resume_cmd(run_dir, threads, scheduler, workers, time_limit, as_json, progre
         # simulate --report DIR: the report of the whole run (its sweeps run again)
         from .report import build_report
         rep = build_report(res.rules, res.policies, n_deals=res.n_deals, seed=res.seed,
-                           out_dir=outputs["report"], threads=threads, main=res, force=True,
-                           progress=_say if show else None)
+                           out_dir=outputs["report"], threads=run.threads, main=res,
+                           force=True,
+                           progress=say if show else None)
         click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
-    return code
-
-
-def _check_run_options(threads, scheduler, workers) -> None:
-    """Refuse bad --threads/--scheduler/--workers of a resume that runs nothing (a run
-    checks them when it starts): bad input is exit 2 either way."""
-    from .runner import check_executor_options
-    from .simulate import _check_count
-    if threads is not None:
-        _check_count("threads", threads, 1, 1024)
-    check_executor_options(scheduler, workers)
-
-
-#: a match's stops that end it (a resume has nothing left to run)
-FINISHED_MATCH = ("separated", "precision", "deals")
-
-
-#: fields of a result that describe the session that made it (its executor, its clock):
-#: left out of ``catchten summarize --json`` (with ``--sessions`` it gives ``compute_s``, the
-#: run's sessions' compute time, and ``run_on``, where they ran, instead)
-SUMMARY_DROPS = ("threads", "elapsed_s", "compile_s", "deals_per_s", "games_per_s",
-                 "simulation_s", "dp_s")
-
-
-def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
-               timed_out: bool = False, files: dict | None = None,
-               sessions: bool = False) -> int | None:
-    """Print the result of a run directory of any kind (resume, summarize; a summary says
-    where the chunks ran: ``run on:``, or ``run_on`` in JSON; ``timed_out``: a resume that
-    stopped at its time limit, said as such, not as an interruption; ``files``: the files
-    written, by type)."""
-    files = files or {}
-    if as_json:
-        d = {**res.to_dict(), "interrupted": res.interrupted} if kind == "games" else \
-            _with_start(res, {**res.to_dict(), **files}) if kind == "equity" else \
-            {**res.to_dict(), **files}
-        if summary:
-            # the same bytes on every read: no timings of the read, the run's own instead
-            for k in SUMMARY_DROPS:
-                d.pop(k, None)
-            if sessions:        # how the run went, not part of its result
-                d["compute_s"] = rd.compute_seconds()
-                d["run_on"] = rd.sessions()
-        _emit_json(d)
-    why = "unfinished" if summary else "time limit" if timed_out else "interrupted"
-    if kind == "simulate":
-        code = _print_result(res, as_json, run_dir, why, printed=as_json)
-    elif kind == "games":
-        code = _print_games(res, int(rd.manifest["deals"]), as_json, run_dir, why,
-                            printed=as_json)
-    elif kind == "equity":
-        code = _print_equity(res, {**res.to_dict(), **files}, as_json, run_dir,
-                             printed=as_json)
-    else:
-        code = _print_match(res, {**res.to_dict(), **files}, as_json, run_dir,
-                            report_dir=(rd.manifest.get("outputs") or {}).get("report")
-                            if files else None, printed=as_json)
-    if summary and not as_json:
-        click.echo(f"run on: {rd.executors_text()}")
     return code
 
 
@@ -647,28 +411,20 @@ def _print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
 def summarize_cmd(run_dir, as_json, sessions):
     """Print the result of the run in DIR from the chunks written there, without running
     anything (a run still going, or stopped, shows what finished so far)."""
-    from .runner import open_any
+    from .run import open_any
     rd, finish = open_any(run_dir, compute=False)
     kind = rd.manifest["kind"]
     if kind == "report":
         from .report import runs_status
         runs = runs_status(rd)
         if as_json:
-            _emit_json({"kind": "report", "out": rd.manifest.get("out"), "runs": runs})
+            emit_json({"kind": "report", "out": rd.manifest.get("out"), "runs": runs})
             return None
-        click.echo(f"report run directory {run_dir} (report files: {rd.manifest.get('out')})")
-        for r in runs:
-            req = f"{r['requested']:,}" if r["requested"] else "?"
-            click.echo(f"  {r['part']:<14s} {r['deals']:>12,} of {req:>12s} deals  "
-                       f"{r['rules']}; {r['policies']}")
-        click.echo(f"finish (or rebuild the report files) with: catchten resume {run_dir}")
+        from .text import print_report_runs
+        print_report_runs(run_dir, rd.manifest.get("out"), runs)
         return None
-    return _print_run(kind, finish(rd), as_json, run_dir, rd, summary=True,
+    return print_run(kind, finish(rd), as_json, run_dir, rd, summary=True,
                       sessions=sessions)
-
-
-def _say(msg: str) -> None:
-    click.echo(f"  {msg}", err=True)
 
 
 @cli.command("report")
@@ -694,16 +450,16 @@ def _say(msg: str) -> None:
               help="Run the other presets and each switch that changes a deal.")
 @click.option("--compare-policies/--no-compare-policies", default=True, show_default=True,
               help="Run heuristic and random play against each other.")
-@click.option("--progress/--no-progress", default=None,
-              help="Say what is running on stderr (default: when stderr is a terminal).")
+@run_option("progress", help="Say what is running on stderr (default: when stderr is a "
+                              "terminal).")
 @click.option("--from", "from_dir", type=PathName(file_okay=False), default=None,
               metavar="DIR",
               help="Take the main run from a run directory (simulate --run-dir) instead of "
                    "simulating it: its rules, policies, seed and finished deals.")
-@run_options
+@run_options()
 def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, policy,
-               opponents, threads, out_dir, force, formats, sweep_players, sweep_variants,
-               compare_policies, progress, from_dir, run_dir, scheduler, workers, chunk):
+               opponents, out_dir, force, formats, sweep_players, sweep_variants,
+               compare_policies, progress, from_dir, run):
     """Simulate and write a report: one multi-page PDF, a PNG per figure, the numbers
     behind every figure as CSV and a JSON sidecar (rules, policies, deals, seed, versions).
 
@@ -713,14 +469,14 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     trumps; the value of a holding; rule variants compared; policies compared.
     """
     from .report import build_report, parse_formats
-    from .simulate import seat_policies as make_policies
+    from .policies import seat_policies as make_policies
     fmts = parse_formats(formats)
     main = None
     if from_dir is not None:
-        for flag in _given("preset", "players", "rules_file", "variants"):
+        for flag in given("preset", "players", "rules_file", "variants"):
             raise CatchTenError(flag, "not with --from",
                                 "the rules of the main run are those of the run directory")
-        for flag in _given("policy", "opponents", "seed", "deals", "run_dir"):
+        for flag in given("policy", "opponents", "seed", "deals", "run_dir"):
             raise CatchTenError(flag, "not with --from", "the main run's deals are the run "
                                 "directory's; --sweep-deals sets the sweeps'" if flag == "deals"
                                 else f"the main run's {flag} is the run directory's")
@@ -737,52 +493,22 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     rep = build_report(rules, pols, n_deals=deals, seed=seed, out_dir=out_dir, formats=fmts,
                        sweep_players=sweep_players, sweep_variants=sweep_variants,
                        compare_policies=compare_policies, sweep_deals=sweep_deals,
-                       threads=threads, force=force, progress=_say if show else None,
-                       main=main, run_dir=run_dir, scheduler=scheduler, workers=workers,
-                       chunk=chunk, unfinished_from=from_dir)
-    click.echo(f"{rep.out_dir}: " + ", ".join(p.name for p in rep.files
-                                              if p.suffix in (".pdf", ".json"))
-               + f" and {sum(p.suffix == '.png' for p in rep.files)} PNG, "
-               f"{sum(p.suffix == '.csv' for p in rep.files)} CSV files")
+                       threads=run.threads, force=force, progress=say if show else None,
+                       main=main, run_dir=run.run_dir, scheduler=run.scheduler,
+                       workers=run.workers, chunk=run.chunk, unfinished_from=from_dir)
+    from .text import print_report_files
+    print_report_files(rep)
     if rep.sidecar.get("interrupted"):
         click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals in all "
                    "(main run and sweeps): the "
                    "report shows what ran and says so on every figure"
-                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""), err=True)
+                   + (f"; finish with: catchten resume {run.run_dir}" if run.run_dir else ""),
+                   err=True)
         return 130
     if rep.sidecar.get("unfinished_from"):
         click.echo(f"unfinished: the run in {from_dir} has {main.n_deals:,} of "
                    f"{main.requested:,} deals; the report shows those and says so; finish "
                    f"the run with: catchten resume {from_dir}", err=True)
-
-
-class _Progress:
-    """A rich progress bar on stderr that appears once a run takes over ~2 seconds."""
-
-    def __init__(self, total: int, label: str = "deals") -> None:
-        self.total = total
-        self.label = label
-        self.start = time.perf_counter()
-        self.bar: Any = None
-        self.task = None
-
-    def update(self, done: int, total: int) -> None:
-        if self.bar is None:
-            if time.perf_counter() - self.start < 2.0 or done >= total:
-                return
-            from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress,
-                                       TimeRemainingColumn)
-            self.bar = Progress(self.label, BarColumn(), MofNCompleteColumn(),
-                                TimeRemainingColumn(), console=Console(stderr=True),
-                                transient=True)
-            self.bar.start()
-            self.task = self.bar.add_task(self.label, total=total)
-        self.bar.update(self.task, completed=done, total=total)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
 
 
 @cli.command("score")
@@ -792,13 +518,13 @@ def score_cmd(record, as_json):
     """Score a hand record or a game record (JSON, docs/formats.md): tricks, honours, card
     points, the Ten's fate, revokes; for games the running totals and the winner."""
     from . import records
-    with _errors_as_json(as_json):
+    with errors_as_json(as_json):
         data = records.load_record(record)
         result = records.score_any(data)
     if as_json:
-        _emit_json(result)
+        emit_json(result)
     else:
-        from .report_text import print_score
+        from .text import print_score
         print_score(result)
 
 
@@ -818,8 +544,9 @@ def solve_cmd(records, with_line, as_json):
     its error line and the others are still solved (exit 2 at the end; 1 when a position
     was only too hard: beyond the solver's node budget)."""
     from . import records as rec_mod
-    from .solve import format_solution, solve
-    with _errors_as_json(as_json):       # Ctrl-C: the JSON "interrupted" object with --json
+    from .solve import solve
+    from .text import print_solution
+    with errors_as_json(as_json):       # Ctrl-C: the JSON "interrupted" object with --json
         failed = 0
         for path in records:
             try:
@@ -834,14 +561,14 @@ def solve_cmd(records, with_line, as_json):
                     click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
                 else:
                     where = f"{path}: " if len(records) > 1 else ""
-                    click.echo(f"error: {where}{_one_line(exc.line())}", err=True)
+                    click.echo(f"error: {where}{one_line(exc.line())}", err=True)
                 continue
             if as_json:
                 click.echo(json.dumps(sol.to_dict(), ensure_ascii=False))
             else:
                 if len(records) > 1:
                     click.echo(f"== {path}")
-                click.echo(format_solution(sol, data))
+                print_solution(sol, data)
     return failed or None
 
 
@@ -863,42 +590,6 @@ position_options = options(
                       "turn-up: give --trump instead of --turnup)."))
 
 
-def _cards_flag(text):
-    return [] if text is None else text.replace(",", " ").split()
-
-
-def _load_position(path, preset, players, rules_file, variants, dealer, seat, hand, turnup,
-                   play, score, dead, trump=None):
-    from .position import Position
-    flags = any(x is not None for x in (dealer, seat, hand, turnup, play, score, dead, trump))
-    if path is not None:
-        if flags:
-            raise CatchTenError("position", "file and flags",
-                                "give POSITION.json or the position flags, not both")
-        # the file carries its own rules: a rules flag beside it would be ignored
-        for flag in _given("preset", "players", "rules_file", "variants"):
-            raise CatchTenError(flag, "file and flags",
-                                f"--{flag}: the position file gives the rules (its "
-                                "rules, players and variants); leave the flag out")
-        return Position.from_json(path)   # "-": standard input
-    rules = make_rules(preset, players, variants, rules_file)
-    # the turn-up, or the declared trump: which one the rules need is the position's check
-    # (Rules.deal_trump: "turnup: missing", or "trump: missing" with dealer_declares)
-    for name, v in (("dealer", dealer), ("seat", seat), ("hand", hand)):
-        if v is None:
-            raise CatchTenError(name, "missing", f"--{name} is required (or give POSITION.json)")
-    data = {"dealer": dealer, "seat": seat, "hand": _cards_flag(hand), "turnup": turnup,
-            "play": _cards_flag(play), "dead": _cards_flag(dead), "trump": trump}
-    if score is not None:
-        words = score.replace(",", " ").split()
-        if not all(re.fullmatch(r"-?[0-9]+", w) for w in words):    # plain ASCII digits
-            raise CatchTenError("score", "bad score",
-                                f"{json.dumps(score, ensure_ascii=False)}: whole numbers, "
-                                "one per side, e.g. --score \"30 28\"")
-        data["score"] = [int(w) for w in words]
-    return Position.from_dict(data, rules)
-
-
 @cli.command("advise")
 @click.argument("position", required=False, type=PathName(dir_okay=False, allow_dash=True))
 @rules_options
@@ -915,8 +606,7 @@ def _load_position(path, preset, players, rules_file, variants, dealer, seat, ha
                    "sample).")
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="At most this many sampled deals (every legal card is played on each).")
-@click.option("--time", "time_limit", type=float, default=30.0, show_default=True,
-              help="At most this many seconds.")
+@run_option("time_limit", default=30.0, show_default=True, help="At most this many seconds.")
 @click.option("--early-stop/--no-early-stop", "stop_early", default=True, show_default=True,
               help="Stop once the best card is separated from the second (or within the "
                    "practical margin of it) at 95%, with intervals valid under early "
@@ -957,14 +647,14 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     planned looks). Ctrl-C prints what finished, marked partial (exit 130).
     """
     from .advise import MAX_EXPLAIN, advise, explain
-    from .simulate import _check_count
+    from .checks import check_count
     if explain_n is not None:           # before the advice is computed
-        _check_count("explain", explain_n, 1, MAX_EXPLAIN)
+        check_count("explain", explain_n, 1, MAX_EXPLAIN)
     show = sys.stderr.isatty() if progress is None else progress
-    bar = _Progress(samples, "samples") if show and not as_json else None
+    bar = Progress(samples, "samples") if show and not as_json else None
     try:
-        with _errors_as_json(as_json):
-            pos = _load_position(position, preset, players, rules_file, variants, dealer,
+        with errors_as_json(as_json):
+            pos = load_position(position, preset, players, rules_file, variants, dealer,
                                  seat, hand, turnup, play, score, dead, trump)
             res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                          samples=samples, time_limit=time_limit, seed=seed, threads=threads,
@@ -979,9 +669,9 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
         d = res.to_dict()
         if deals is not None:
             d["explain"] = deals
-        _emit_json(d)
+        emit_json(d)
     else:
-        from .report_advise import print_advice, print_explain
+        from .text import print_advice, print_explain
         print_advice(res)
         if deals is not None:
             print_explain(res, deals)
@@ -1010,30 +700,30 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
     expected card points, with 95% intervals. Ctrl-C prints the deals finished, marked
     partial (exit 130).
     """
-    from .advise import odds
+    from .odds import odds
     from .cards import parse_card, parse_cards
     show = sys.stderr.isatty() if progress is None else progress
-    bar = _Progress(deals if isinstance(deals, int) else 0) if show and not as_json else None
+    bar = Progress(deals if isinstance(deals, int) else 0) if show and not as_json else None
     try:
-        with _errors_as_json(as_json):
+        with errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
             n = rules.players
             if dealer is None:
                 dealer = n - 1
             if seat is None:
                 seat = (dealer + 1) % n if isinstance(dealer, int) and 0 <= dealer < n else 0
-            res = odds(rules, parse_cards(_cards_flag(hand), "hand"),
+            res = odds(rules, parse_cards(cards_flag(hand), "hand"),
                        parse_card(turnup, "turnup"), seat=seat, dealer=dealer,
-                       dead=parse_cards(_cards_flag(dead), "dead"), policy=policy,
+                       dead=parse_cards(cards_flag(dead), "dead"), policy=policy,
                        opponents=opponents, n_deals=deals, seed=seed, threads=threads,
                        progress=bar.update if bar is not None else None)
     finally:
         if bar is not None:
             bar.close()
     if as_json:
-        _emit_json(res.to_dict())
+        emit_json(res.to_dict())
     else:
-        from .report_advise import print_odds
+        from .text import print_odds
         print_odds(res)
     return 130 if res.partial else None
 
@@ -1046,13 +736,10 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 @click.option("--deals", "-d", type=int, default=100_000, show_default=True,
               help="Most deals, each played in every seating (rounded up to whole rounds "
                    "of one deal per dealer).")
-@click.option("--seed", "-s", type=int, default=1, show_default=True,
-              help="Random seed (0 to 2**64-1); results depend only on it.")
-@click.option("--threads", "-t", type=int, default=None,
-              help="Threads (default: all cores); results do not depend on it.")
-@click.option("--time", "time_limit", type=float, default=None,
-              help="Stop after this many seconds (whole chunks; a first run's one-time "
-                   "compile of the engine not counted).")
+@run_option("seed")
+@run_option("threads")
+@run_option("time_limit", help="Stop after this many seconds (whole chunks; a first run's "
+                               "one-time compile of the engine not counted).")
 @click.option("--precision", type=float, default=None,
               help="Stop at the first look whose 95% interval's half-width is at most this "
                    "many points per deal (not before, even when the interval excludes 0).")
@@ -1072,10 +759,10 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
                    "seating (two or three sides, kernel policies; built once and cached, "
                    "minutes on a cold cache).")
 @JSON_OPTION
-@run_dir_options
-def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads, time_limit,
+@run_options("run_dir", "scheduler", "workers")
+def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
               precision, pilot, stop_early, progress, report_dir, force, p_win_game,
-              as_json, run_dir, scheduler, workers):
+              as_json, run):
     """Is strategy A better than B? A duplicate match: every deal played with A on side 0
     and B on the others, then swapped (with three or more sides, every rotation), on the
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
@@ -1088,97 +775,34 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed, threads,
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
     try:
-        with _errors_as_json(as_json):
+        with errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
-            _check_force(force, report_dir)
+            check_force(force, report_dir)
             if report_dir is not None:
                 from .report import prepare_out_dir
                 prepare_out_dir(report_dir, force, "report")
-            _warn_small_pilot(pilot)
-            bar = _Progress(max(deals, 1) if isinstance(deals, int) else 0) if show else None
-            res = match(rules, a, b, deals=deals, seed=seed, threads=threads,
-                        time_limit=time_limit, precision=precision, pilot=pilot,
+            warn_small_pilot(pilot)
+            bar = Progress(max(deals, 1) if isinstance(deals, int) else 0) if show else None
+            res = match(rules, a, b, deals=deals, seed=seed, threads=run.threads,
+                        time_limit=run.time_limit, precision=precision, pilot=pilot,
                         stop_early=stop_early, progress=bar.update if bar else None,
-                        run_dir=run_dir, scheduler=scheduler, workers=workers,
                         **({"outputs": {"report": str(Path(report_dir).resolve())}}
-                           if run_dir and report_dir else {}))
+                           if run.run_dir and report_dir else {}), **run.engine())
     finally:
         if bar is not None:
             bar.close()
     d = res.to_dict()
     if p_win_game:
         from .match import game_p_win
-        with _errors_as_json(as_json):
-            d["p_win_game"] = game_p_win(rules, a, b, seed=seed, threads=threads)
+        with errors_as_json(as_json):
+            d["p_win_game"] = game_p_win(rules, a, b, seed=seed, threads=run.threads)
     if report_dir is not None:
-        d["report"] = _write_match_report(res, report_dir)
-    return _print_match(res, d, as_json, run_dir, report_dir)
-
-
-#: below this many pilot deals ``match`` warns that the control variate's coefficient is
-#: unreliable: fitted on under 25 rounds at four players, its own error (relative about
-#: 1 / sqrt(rounds)) is a fifth of it or more
-MIN_PILOT_DEALS = 100
-
-
-def _warn_small_pilot(pilot) -> None:
-    """One line on stderr for a ``--pilot`` of 1 to :data:`MIN_PILOT_DEALS` - 1 deals."""
-    if isinstance(pilot, int) and not isinstance(pilot, bool) and 0 < pilot < MIN_PILOT_DEALS:
-        click.echo(f"warning: pilot: {pilot} deals are too few for a reliable control-variate "
-                   f"coefficient (under {MIN_PILOT_DEALS}; under 2 rounds none is used): the "
-                   "interval stays valid but may be wider; use --pilot 0 or at least "
-                   f"{MIN_PILOT_DEALS}", err=True)
-
-
-def _print_match(res, d: dict, as_json: bool, run_dir, report_dir=None,
-                 printed: bool = False) -> int | None:
-    """Print a match (``d``: its JSON, with any extra keys; ``printed``: out already);
-    short of its deals (a time limit: only in a run directory, which can go on): say so
-    (:func:`_short_of`)."""
-    if as_json:
-        if not printed:
-            _emit_json(d)
-    else:
-        click.echo(res.to_text())
-        if "p_win_game" in d:
-            click.echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
-                       "(game-equity table of each seating)")
-        if report_dir is not None:
-            click.echo(f"report: {len(d['report'])} files written to {report_dir}", err=True)
-    if res.stop in ("interrupted", "unfinished") or (res.stop == "time" and run_dir):
-        why = "time limit" if res.stop == "time" else res.stop
-        return _short_of(why, f"{res.deals:,} deals played", run_dir)
-    return None
-
-
-def _write_match_report(res, out_dir) -> list[str]:
-    """match.json, match.txt and match.png (plotting.plot_matches) in ``out_dir``."""
-    from pathlib import Path
-    import pandas as pd
-    from .plotting import plot_matches
-    out = Path(out_dir)
-    files = []
-    (out / "match.json").write_text(json.dumps(res.to_dict(), indent=2, allow_nan=False) + "\n")
-    (out / "match.txt").write_text(res.to_text() + "\n")
-    lo, hi = res.ci95
-    frame = pd.DataFrame({"label": [f"{res.a.label} vs {res.b.label}"],
-                          "mean": [res.mean_difference], "lo": [lo], "hi": [hi]})
-    stamp = (f"INTERRUPTED (Ctrl-C) after {res.deals:,} of {res.requested:,} deals"
-             if res.stop == "interrupted" else
-             f"UNFINISHED run directory: {res.deals:,} of {res.requested:,} deals (finish "
-             "it: catchten resume DIR)" if res.stop == "unfinished" else None)
-    fig = plot_matches(frame, footer=f"{res.rules.label()}; {res.deals:,} deals x "
-                                      f"{len(res.seatings)} seatings; seed {res.seed}",
-                       estimate="duplicate + control variate" if res.control_variate_used
-                       else "duplicate", stamp=stamp)
-    fig.savefig(out / "match.png", dpi=150)
-    for name in ("match.json", "match.txt", "match.png"):
-        files.append(str(out / name))
-    return files
+        from .writers import write_match_report
+        d["report"] = write_match_report(res, report_dir)
+    return print_match_result(res, d, as_json, run.run_dir, report_dir)
 
 
 # ---------------------------------------------------------------------------- equity
-MAX_EQUITY_HANDS = 20_000_000
 @cli.command("equity")
 @rules_options
 @play_options("side 0 (seat 0 and partners)")
@@ -1196,20 +820,20 @@ MAX_EQUITY_HANDS = 20_000_000
                    "default ~/.cache/catchten_sim); advise --score reads it.")
 @PROGRESS_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (errors too).")
-@run_options
-def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, opponents, threads,
-               out_path, plot, cache, progress, as_json, run_dir, scheduler, workers, chunk):
+@run_options()
+def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, opponents,
+               out_path, plot, cache, progress, as_json, run):
     """The game-equity table: P(each side wins the game | scores before a deal, who deals),
     exact by dynamic programming over the deal outcomes of HANDS simulated deals (2 sides;
     3 sides with tie=count_out; 4 or more sides are refused). Ctrl-C while the deals are
     simulated solves from the deals finished, marked partial (exit 130)."""
     from pathlib import Path
-    from .games import cached_equity_table, equity_table
-    from .simulate import seat_policies as make_policies
+    from .equity import cached_equity_table, equity_table
+    from .policies import seat_policies as make_policies
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
     try:
-        with _errors_as_json(as_json):
+        with errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
             pols = make_policies(rules, policy, opponents)
             if plot and not out_path:
@@ -1219,14 +843,14 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
             if out_path and Path(out_path).suffix.lower() not in (".csv", ".parquet"):
                 raise CatchTenError("out", "unknown file type",
                                     f"{Path(out_path).name}: use a .csv or .parquet file name")
+            from .equity import default_equity_hands
+            from .equity import MAX_EQUITY_HANDS
+            from .checks import check_count
             if hands is None:
-                hands = (1_000_000 if rules.n_sides == 2 else
-                         50_000 if rules.n_sets > 1 else 200_000)
-            from .simulate import _check_count
-            # the deal outcomes are held in memory (16 bytes a deal): 20 million is 320 MB
-            hands = _check_count("hands", hands, 1, MAX_EQUITY_HANDS)
+                hands = default_equity_hands(rules)
+            hands = check_count("hands", hands, 1, MAX_EQUITY_HANDS)
             if show and not as_json:
-                bar = _Progress(hands if isinstance(hands, int) else 0)
+                bar = Progress(hands if isinstance(hands, int) else 0)
 
             def solving(k: int, est: float) -> None:
                 nonlocal bar
@@ -1238,95 +862,24 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
                                f"(about {est:.0f} s, cannot be interrupted)", err=True)
 
             extra: dict[str, Any] = {}
-            if any(x is not None for x in (run_dir, scheduler, workers, chunk)):
+            if any(x is not None for x in (run.run_dir, run.scheduler, run.workers, run.chunk)):
                 # the cache is for plain runs
                 build = equity_table
-                extra = {"run_dir": run_dir, "scheduler": scheduler, "workers": workers,
-                         **({"chunk": chunk} if chunk is not None else {})}
-                if run_dir and out_path:        # catchten resume writes them too
+                extra = run.engine()
+                if run.run_dir and out_path:        # catchten resume writes them too
                     extra["outputs"] = {"out": str(Path(out_path).resolve()),
                                         "plot": bool(plot)}
             else:
                 build = cached_equity_table if cache else equity_table
-            eq = build(rules, pols, n_hands=hands, seed=seed, threads=threads,
+            eq = build(rules, pols, n_hands=hands, seed=seed, threads=run.threads,
                        progress=bar.update if bar is not None else None, on_solve=solving,
                        **extra)
-            summary = _write_equity(eq, eq.to_dict(), out_path, plot)
+            from .writers import write_equity
+            summary = write_equity(eq, eq.to_dict(), out_path, plot)
     finally:
         if bar is not None:
             bar.close()
-    return _print_equity(eq, summary, as_json, run_dir)
-
-
-def _write_equity(eq, summary: dict, out_path, plot: bool) -> dict:
-    """Write an equity table to ``out_path`` (.csv/.parquet) and, with ``plot``, its
-    heatmap next to it; ``summary`` (its JSON) gets the files' names."""
-    from pathlib import Path
-    if out_path:
-        summary[Path(out_path).suffix.lower()[1:]] = str(eq.to_csv(out_path))
-    if out_path and plot:
-        from .plotting import plot_equity
-        png = Path(out_path).with_suffix(".png")
-        fig = plot_equity(eq.to_frame(),
-                          footer=f"{eq.rules.label()}; "
-                                 f"{', '.join(p.label for p in eq.policies)}; "
-                                 f"{eq.n_hands:,} deals; seed {eq.seed}"
-                                 + ("; PARTIAL (interrupted)" if eq.partial else ""))
-        fig.savefig(png, dpi=150)
-        summary["png"] = str(png)
-    return summary
-
-
-def _with_start(eq, d: dict) -> dict:
-    """An equity table's JSON with ``start``: each side's P(win) from 0-0 by dealer."""
-    ns = eq.rules.n_sides
-    d["start"] = [{"dealer_seat": c, "p_win": list(eq.p_win((0,) * ns, c))}
-                  for c in range(eq.rules.players if not eq.by_side else ns)]
-    return d
-
-
-def _print_equity(eq, summary: dict, as_json: bool, run_dir=None,
-                  printed: bool = False) -> int | None:
-    """Print an equity table (``summary``: its JSON, with any extra keys; ``printed``: its
-    JSON is out already)."""
-    rules = eq.rules
-    T = summary["target"]
-    ns = rules.n_sides
-    _with_start(eq, summary)
-    code = 130 if eq.stopped == "interrupted" else None
-    if eq.stopped == "unfinished":
-        click.echo(f"unfinished: {eq.n_hands:,} of {eq.requested_hands:,} deals in {run_dir}; "
-                   f"the table below is built from those; finish with: catchten resume "
-                   f"{run_dir}", err=True)
-    if as_json:
-        if not printed:
-            _emit_json(summary)
-        return code
-    if eq.partial and eq.stopped != "unfinished":
-        click.echo(f"PARTIAL: interrupted after {eq.n_hands:,} of {eq.requested_hands:,} "
-                   "deals; the table below is built from those"
-                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""))
-    click.echo(f"{rules.label()}: game equity to {T}, tie={summary['tie']}; {eq.n_hands:,} deals "
-               f"({summary['distinct_outcomes']:,} distinct outcomes), seed {eq.seed}; "
-               + ("read from the cache" if summary["simulation_s"] == 0 and not run_dir else
-                  f"simulation {summary['simulation_s']:.2f} s, DP {summary['dp_s']:.2f} s"))
-    for e in summary["start"]:
-        click.echo(f"  from 0-0, seat {e['dealer_seat']} dealing: "
-                   + ", ".join(f"side {s} {100 * p:.1f}%" for s, p in enumerate(e["p_win"])))
-    if ns == 2:
-        step = 5 if T > 20 else 1
-        marks = list(range(0, T, step))
-        for c in range(eq.V.shape[0]):
-            who = f"side {c}" if eq.by_side else f"seat {c}"
-            click.echo(f"\nP(side 0 wins), {who} dealing (rows: side 0's score, "
-                       "columns: side 1's):")
-            click.echo("      " + "".join(f"{b:>6d}" for b in marks))
-            for a in marks:
-                click.echo(f"{a:>6d}" + "".join(f"{100 * eq.V[c, a, b]:6.1f}" for b in marks))
-    for key in ("csv", "parquet", "png"):
-        if key in summary:
-            click.echo(f"{key}: {summary[key]}")
-    return code
+    return print_equity_result(eq, summary, as_json, run.run_dir)
 
 
 def main() -> None:

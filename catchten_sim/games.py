@@ -1,15 +1,12 @@
-"""Whole games to the target, and the game-equity table P(win | scores, who deals).
+"""Whole games to the target.
 
 >>> from catchten_sim import Rules
->>> from catchten_sim.games import simulate_games, equity_table
+>>> from catchten_sim.games import simulate_games
 >>> g = simulate_games(Rules("foster", 4), "heuristic", n_games=1_000, seed=1)
 >>> g.to_frame()[["side", "p_win"]].head(2)
    side  p_win
 0     0  0.502
 1     1  0.498
->>> eq = equity_table(Rules("foster", 4), "heuristic", n_hands=20_000, seed=1)
->>> [round(p, 2) for p in eq.p_win((35, 30), dealer=3)]
-[0.54, 0.46]
 
 Games (docs/rules.md §1, §3, §7.9-§7.13, with the readings of :mod:`catchten_sim.records`)
 ----------------------------------------------------------------------------------
@@ -23,30 +20,12 @@ is seat ``g % n`` (``first_dealer="rotate"``, the default) or drawn at random
 index=...)`` deals it, and ``play`` plays it on from its stream), so the results depend
 on the seed only, never on the number of threads.
 
-The equity table
-----------------
-``equity_table`` simulates ``n_hands`` deals (deal ``i`` dealt by seat ``i % n``, exactly
-the deals of :func:`catchten_sim.simulate.simulate`), keeps each deal's outcome as its
-scoring units' count-out step matrices (who took the Ten, the 10♦ bonus, each side's card
-points, who took the A, K, Q, J (9 in jaques); with ``game_at_once`` the honours trick by
-trick in the order taken, card points last), and solves the game exactly by dynamic
-programming over that outcome distribution: every state below the target, for every
-dealer. With sets the outcome is the whole deal (its sets jointly), so the correlation
-between the sets of one deal is kept. When every seat of a side plays the same policy, the
-deals dealt by the seats of one side are pooled (they are alike by symmetry) and the
-table is by the dealer's side.
-
-Two sides: every ``tie`` rule. Three sides: ``tie = count_out`` (the other rules carry
-ties between some of the sides, which the state below the target cannot hold). Four or
-more sides: refused (41**4 states times the outcomes is too big for the DP; use
-``simulate_games``).
+The game-equity table built on these games is :mod:`catchten_sim.equity`.
 """
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Sequence
 
@@ -58,17 +37,15 @@ if TYPE_CHECKING:
     import pandas
 from ._kernels import engine as K
 from ._kernels import games as G
-from .aggregate import mean_se, wilson
+from .aggregate import json_number, mean_se, wilson
+from .compile_notice import compiling_note
 from .errors import CatchTenError
-from .pimc import kernel_policies
-from .policies import Policy
+from .policies import Policy, Seating
 from .rules import COUNT_OUT_STEPS, Rules
-from . import runner
-from .simulate import _check_count, max_threads, MAX_SEED
+from . import run
+from .checks import check_count, check_seed, check_threads, max_threads
 
-__all__ = ["simulate_games", "GameSimulationResult", "equity_table", "cached_equity_table",
-           "EquityTable",
-           "FIRST_DEALER_MODES", "HOW_NAMES"]
+__all__ = ["simulate_games", "GameSimulationResult", "FIRST_DEALER_MODES", "HOW_NAMES"]
 
 FIRST_DEALER_MODES = ("rotate", "random")
 HOW_NAMES = ("none", "reached", "count_out", "higher_total", "unfinished")
@@ -102,9 +79,6 @@ def _gscratch(rules: Rules, n_units: int, n_rows: int) -> tuple:
          (tricks, n), (tricks,)])
     return (running, cur, flags, steps, tside, (ll, lc, lw))
 
-
-def _f(x: float) -> float | None:
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
 # ------------------------------------------------------------------------------ games
@@ -210,7 +184,8 @@ class GameSimulationResult:
 
         def entries(sub: pandas.DataFrame) -> list[dict]:
             return [{"side": int(x.side), "seats": r.seats_of(int(x.side)), "wins": int(x.wins),
-                     "p_win": _f(x.p_win), "wilson95": [_f(x.lo), _f(x.hi)]}
+                     "p_win": json_number(x.p_win),
+                     "wilson95": [json_number(x.lo), json_number(x.hi)]}
                     for x in sub.itertuples()]
 
         overall = frame[(frame.first_dealer_seat == -1) & (frame.first_dealer_side == -1)]
@@ -234,8 +209,8 @@ class GameSimulationResult:
         scores = []
         for sd in range(r.n_sides):
             m, se = mean_se(float(self.score_sum[sd]), float(self.score_sumsq[sd]), n_played)
-            scores.append({"side": sd, "mean": _f(m),
-                           "se": _f(se) if n_played > 1 else None})
+            scores.append({"side": sd, "mean": json_number(m),
+                           "se": json_number(se) if n_played > 1 else None})
         return {
             "rules": r.to_dict(),
             "policies": {"seats": [p.label for p in self.policies]},
@@ -249,11 +224,11 @@ class GameSimulationResult:
             "p_win": entries(overall),
             "p_win_by_first_dealer_side": by_side,
             "p_win_by_first_dealer_seat": by_seat if r.players != r.n_sides else [],
-            "hands_per_game": {"mean": _f(mean_h),
+            "hands_per_game": {"mean": json_number(mean_h),
                                "hist": {str(int(k)): int(hands[k]) for k in np.nonzero(hands)[0]}},
             "how": {name: int(self.how[i]) for i, name in enumerate(HOW_NAMES) if i > 0},
-            "count_out": {"games": co, "share": _f(co / n_played),
-                          "wilson95": [_f(x) for x in wilson(co, n_played)],
+            "count_out": {"games": co, "share": json_number(co / n_played),
+                          "wilson95": [json_number(x) for x in wilson(co, n_played)],
                           "by_step": {COUNT_OUT_STEPS[j]: int(self.count_out_steps[j])
                                       for j in range(len(COUNT_OUT_STEPS))
                                       if self.count_out_steps[j]}},
@@ -314,7 +289,6 @@ class GameSimulationResult:
         lines.append("final scores: " + ", ".join(
             f"side {e['side']} {e['mean']:.2f}"
             + (f" (se {e['se']:.2f})" if e["se"] is not None else "") for e in d["final_scores"]))
-        from .compile_notice import compiling_note
         cs = compiling_note(self.compile_s)
         lines.append(f"{self.elapsed_s:.2f} s on {self.executor}{cs}"
                      if self.threads and self.executor.startswith("Dask") else
@@ -324,14 +298,14 @@ class GameSimulationResult:
 
 
 class _GamesTask:
-    """Whole games as a run-engine task (:mod:`catchten_sim.runner`): games ``first …
+    """Whole games as a run-engine task (:mod:`catchten_sim.run`): games ``first …
     first+count-1`` give one int64 row each (columns ``_kernels.games.G_*``). Picklable
     (for Dask): the rules' tables are rebuilt from the rules on first use in a process."""
 
     def __init__(self, rules: Rules, tab, pol_arr, seed_u, mode, n_units, n_rows, ncols):
         self.rules, self.tab, self.pol_arr, self.seed_u = rules, tab, pol_arr, seed_u
         self.mode, self.n_units, self.n_rows, self.ncols = mode, n_units, n_rows, ncols
-        self.key = "games-" + runner.job_key({"rules": rules.to_dict(), "seed": int(seed_u),
+        self.key = "games-" + run.job_key({"rules": rules.to_dict(), "seed": int(seed_u),
                                               "pols": pol_arr.tolist(), "mode": repr(mode)})
 
     def __getstate__(self) -> dict:
@@ -410,9 +384,9 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     CatchTenError
         Bad counts, seed, threads, policy, first dealer or start scores.
     """
-    n_games = _check_count("games", n_games, 1)
-    seed = _check_count("seed", seed, 0, MAX_SEED)
-    used = max_threads() if threads is None else _check_count("threads", threads, 1, 1024)
+    n_games = check_count("games", n_games, 1)
+    seed = check_seed(seed)
+    used = max_threads() if threads is None else check_threads(threads)
     pols = _policies(rules, policies)
     n = rules.players
     ns = rules.n_sides
@@ -435,8 +409,8 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     compact = not (at_once and ns > 2 and rules.tie != "count_out")
     n_units, n_rows = unit_shape(rules, compact)
     tab = rules.tables()
-    pol_arr = kernel_policies(pols, "the game simulations")
-    chunk = _check_count("chunk", chunk, 1)
+    pol_arr = Seating.of(pols).kernel_ids("the game simulations")
+    chunk = check_count("chunk", chunk, 1)
     task = _GamesTask(rules, tab, pol_arr, np.uint64(seed),
                       (np.int64(mode), np.int64(fixed), at_once, compact, start),
                       n_units, n_rows, G.N_GCOLS + ns)
@@ -450,17 +424,17 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     s_sq = np.zeros(ns)
     tally = {"replays": 0, "games_rep": 0, "unfinished": 0}
 
-    runner.check_executor_options(scheduler, workers)      # before a run directory is made
+    run.check_executor_options(scheduler, workers)      # before a run directory is made
     rd = None
     if run_dir is not None:
         if on_rows is not None:
             raise CatchTenError("out", "not with --run-dir", "per-game rows come in game order "
                                 "from a run without a run directory only")
-        rd = runner.RunDir.create_or_open(run_dir, {
+        rd = run.RunDir.create_or_open(run_dir, {
             "kind": "games", "rules": rules.to_dict(), "policies": [p.label for p in pols],
             "seed": seed, "deals": n_games, "chunk": chunk, "first_dealer": label,
             "start_scores": [int(x) for x in start],
-            "plan": {"chunks": len(runner.chunk_plan(n_games, chunk, marks=False)) - 1,
+            "plan": {"chunks": len(run.chunk_plan(n_games, chunk, marks=False)) - 1,
                      "ends": "multiples of chunk, and the last game"}})
 
     def fold(c, rows: np.ndarray) -> None:
@@ -484,649 +458,32 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
         tally["replays"] += int(rows[:, G.G_REPLAYS].sum())
         tally["games_rep"] += int((rows[:, G.G_REPLAYS] > 0).sum())
 
-    executor = runner.make_executor(1) if rd is not None and not rd.compute else \
-        runner.make_executor(used, scheduler, workers)
+    executor = run.make_executor(1) if rd is not None and not rd.compute else \
+        run.make_executor(used, scheduler, workers)
     try:
-        run = runner.run(task, runner.chunk_plan(n_games, chunk, marks=False), executor, fold,
-                         run_dir=rd, progress=progress)
+        out = run.run(task, run.chunk_plan(n_games, chunk, marks=False), executor, fold,
+                      run_dir=rd, progress=progress)
     finally:
         executor.close()
-    if not run.done:
+    if not out.done:
         raise CatchTenError("run-dir", "no finished chunk yet", str(rd.path) if rd else "")
-    used = run.threads if rd is None or rd.compute else 0
-    interrupted = run.interrupted or run.items < n_games
-    done, elapsed = run.items, run.elapsed_s
+    used = out.threads if rd is None or rd.compute else 0
+    interrupted = out.interrupted or out.items < n_games
+    done, elapsed = out.items, out.elapsed_s
     replays, games_rep, unfinished = tally["replays"], tally["games_rep"], tally["unfinished"]
     last = int(np.nonzero(hands_hist)[0].max()) if hands_hist.any() else 0
     return GameSimulationResult(rules, pols, seed, done, label, tuple(int(x) for x in start),
                                 wins, unfinished, hands_hist[:last + 1].copy(), how, co_steps,
                                 unit_hist, replays, games_rep, s_sum, s_sq, elapsed, used,
                                 interrupted, executor.describe() if used else "",
-                                run.compile_s if used else 0.0)
+                                out.compile_s if used else 0.0)
 
 
-# ------------------------------------------------------------------------------ equity
-def _check_equity_rules(rules: Rules) -> None:
-    ns = rules.n_sides
-    if ns >= 4:
-        raise CatchTenError(
-            "players", "equity table too big",
-            f"{rules.players} players in {ns} sides: the DP over {rules.target}^{ns} score "
-            f"states times the deal outcomes is too big; the table is built for 2 sides "
-            f"(every tie rule) and 3 sides (tie=count_out); use `simulate --games` instead")
-    if ns == 3 and rules.tie != "count_out":
-        raise CatchTenError(
-            "variants", "equity table unsupported",
-            f"tie={rules.tie} with 3 sides: a tie carried between two sides at or over the "
-            f"target is not a state below the target; the 3-side table needs tie=count_out")
-
-
-class _SamplesTask(_GamesTask):
-    """Deals as units of a game (:func:`sample_outcomes`) on the run engine: a chunk
-    gives its ``(steps, tside)`` (int8, (count, U, S, n_sides) and (count, U, S))."""
-
-    def __init__(self, rules: Rules, tab, pol_arr, seed_u, at_once, n_units, n_rows):
-        super().__init__(rules, tab, pol_arr, seed_u, (at_once, True), n_units, n_rows, 0)
-        self.key = "samples-" + self.key
-
-    def run(self, first: int, count: int, scr) -> tuple[np.ndarray, np.ndarray]:
-        ns = self.rules.n_sides
-        steps = np.zeros((count, self.n_units, self.n_rows, ns), dtype=np.int8)
-        tside = np.zeros((count, self.n_units, self.n_rows), dtype=np.int8)
-        G.run_unit_samples(self._tab(), scr[0], scr[1], self.pol_arr, self.seed_u,
-                           np.int64(first), np.int64(count), self.mode, (steps, tside))
-        return steps, tside
-
-    def combine(self, parts: list) -> tuple[np.ndarray, np.ndarray]:
-        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-
-    def to_array(self, partial: Any) -> np.ndarray:
-        return np.concatenate([partial[0].ravel(), partial[1].ravel()]).astype(np.int64)
-
-    def from_array(self, a: np.ndarray) -> Any:
-        ns = self.rules.n_sides
-        per = self.n_units * self.n_rows
-        m, rest = divmod(a.size, per * (ns + 1))
-        if rest:
-            raise CatchTenError("run-dir", "chunk file does not fit the plan",
-                                f"{a.size} values, not deals of {per * (ns + 1)}")
-        cut = m * per * ns
-        return (a[:cut].astype(np.int8).reshape(m, self.n_units, self.n_rows, ns),
-                a[cut:].astype(np.int8).reshape(m, self.n_units, self.n_rows))
-
-
-def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
-                    n_hands: int, seed: int = 1, threads: int | None = None,
-                    chunk: int = 1 << 15,
-                    progress: Callable[[int, int], None] | None = None,
-                    deadline: float | None = None, run_dir: Any = None,
-                    scheduler: str | None = None, workers: int | None = None
-                    ) -> tuple[np.ndarray, np.ndarray]:
-    """Deal and play ``n_hands`` deals (deal ``i`` dealt by seat ``i % n``, the deals of
-    :func:`catchten_sim.simulate.simulate`) and return their units in compact form:
-    ``steps`` int8 (m, U, S, n_sides) and ``tside`` int8 (m, U, S).
-
-    ``m = n_hands`` unless the run stopped early: at ``deadline`` (a
-    ``time.perf_counter()`` value) or on Ctrl-C, ``m`` is the deals finished (whole
-    chunks, the first ``m`` deals of the full run); Ctrl-C before the first chunk ends
-    re-raises. ``progress(done, n_hands)`` is called after every chunk. ``run_dir``: a
-    :class:`catchten_sim.runner.RunDir` whose chunks are read first and where every new
-    chunk is written (then ``m`` is the deals of the chunks done without a gap from the
-    first); ``scheduler``/``workers``: a Dask cluster (the same outcomes)."""
-    used = max_threads() if threads is None else threads
-    pols = _policies(rules, policies)
-    at_once = rules.game_at_once
-    n_units, n_rows = unit_shape(rules, True)
-    ns = rules.n_sides
-    tab = rules.tables()
-    pol_arr = kernel_policies(pols, "the game simulations")
-    steps = np.zeros((n_hands, n_units, n_rows, ns), dtype=np.int8)
-    tside = np.zeros((n_hands, n_units, n_rows), dtype=np.int8)
-    task = _SamplesTask(rules, tab, pol_arr, np.uint64(seed), at_once, n_units, n_rows)
-
-    def fold(c, part) -> None:
-        steps[c.first:c.first + c.count], tside[c.first:c.first + c.count] = part
-
-    edges = runner.chunk_plan(n_hands, chunk, marks=False)
-    executor = runner.make_executor(1) if run_dir is not None and not run_dir.compute else \
-        runner.make_executor(used, scheduler, workers)
-    try:
-        out = runner.run(task, edges, executor, fold, progress=progress, run_dir=run_dir,
-                         stop=(lambda: time.perf_counter() >= deadline)
-                         if deadline is not None else None)
-    finally:
-        executor.close()
-    gap = next((i for i in range(len(edges) - 1) if i not in out.done), len(edges) - 1)
-    done = int(edges[gap])     # the first deals: the chunks done without a gap
-    if done == 0:
-        raise (CatchTenError("run-dir", "no finished chunk yet", str(run_dir.path))
-               if run_dir is not None and not run_dir.compute else KeyboardInterrupt)
-    if done < n_hands:
-        return steps[:done].copy(), tside[:done].copy()
-    return steps, tside
-
-
-@dataclass(frozen=True)
-class EquityTable:
-    """P(each side wins the game | scores before a deal, who deals), exact for the deal
-    outcome distribution estimated from ``n_hands`` simulated deals.
-
-    Attributes
-    ----------
-    rules, policies, n_hands, seed
-    by_side : bool, True when the classes are the dealer's side (deals by the seats of a
-        side pooled), False when they are the dealer's seat.
-    V : float64, (C, T, T) P(side 0 wins) for two sides; (C, T, T, T, 3) each side's for three.
-    steps, tside, prob : the distinct deal outcomes (K, U, S, n_sides), (K, U, S) and
-        their probability in each class (C, K).
-    nxt : int64 (C,) the class of the next deal.
-    F, W, dmax : carried ties, two sides (see ``_kernels.games``).
-    n_outcomes : distinct deal outcomes; sim_s, dp_s : seconds.
-    """
-
-    rules: Rules
-    policies: tuple[Policy, ...]
-    n_hands: int
-    seed: int
-    by_side: bool
-    V: np.ndarray = field(repr=False)
-    steps: np.ndarray = field(repr=False)
-    tside: np.ndarray = field(repr=False)
-    prob: np.ndarray = field(repr=False)
-    nxt: np.ndarray = field(repr=False)
-    F: np.ndarray = field(repr=False)
-    W: np.ndarray = field(repr=False)
-    dmax: int = 0
-    n_outcomes: int = 0
-    sim_s: float = 0.0
-    dp_s: float = 0.0
-    requested_hands: int = 0
-    #: "" (complete), "interrupted" (Ctrl-C), "time" (time limit) or "unfinished" (a summary
-    #: of a run directory not yet finished)
-    stopped: str = ""
-
-    @property
-    def partial(self) -> bool:
-        """True when fewer deals than requested were simulated (Ctrl-C, time limit)."""
-        return bool(self.stopped)
-
-    @property
-    def n_sides(self) -> int:
-        return self.rules.n_sides
-
-    @property
-    def target(self) -> int:
-        return self.rules.target
-
-    def class_of(self, dealer: int) -> int:
-        """The table's class of a dealer seat."""
-        n = self.rules.players
-        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
-                or not 0 <= int(dealer) < n:
-            shown = str(dealer).lower() if isinstance(dealer, bool) else repr(dealer)
-            raise CatchTenError("dealer", "out of range", f"dealer={shown} (a seat 0 … {n - 1})")
-        return int(dealer) % self.n_sides if self.by_side else int(dealer)
-
-    def _scores(self, scores: Sequence[int]) -> np.ndarray:
-        problem = self.rules.score_problem(scores)
-        if problem:
-            raise CatchTenError("score", "bad score", problem)
-        return np.array(list(scores), dtype=np.int64)
-
-    def _lookup(self, c: int, sc: np.ndarray) -> np.ndarray:
-        """Per-side P(win) from the table at class ``c``, scores ``sc`` (rows, n_sides)."""
-        if self.n_sides == 2:
-            p0 = self.V[c, sc[:, 0], sc[:, 1]]
-            return np.stack([p0, 1.0 - p0], axis=1)
-        return self.V[c, sc[:, 0], sc[:, 1], sc[:, 2]]
-
-    def _tied(self, c: int, after: np.ndarray) -> np.ndarray:
-        """Two sides, a tie carried into the next deal of class ``c``."""
-        if self.rules.game_at_once:
-            p0 = np.full(len(after), self.F[c])
-        else:
-            d = np.clip(after[:, 0] - after[:, 1], -self.dmax, self.dmax)
-            p0 = self.W[c, d + self.dmax]
-        return np.stack([p0, 1.0 - p0], axis=1)
-
-    def _value(self, sc: np.ndarray, flags: int, c: int, unit: int) -> np.ndarray:
-        ns = self.n_sides
-        if unit == 0:
-            if flags:
-                return self._tied(c, sc[None, :])[0]
-            return self._lookup(c, sc[None, :])[0]
-        idx = np.nonzero(self.prob[c])[0].astype(np.int64)
-        code = np.zeros(len(idx), dtype=np.int64)
-        after = np.zeros((len(idx), ns), dtype=np.int64)
-        tie = int(self.rules.tie_rule)
-        G.resolve_from_flags(sc, np.int64(flags), np.int64(unit), self.steps, self.tside, idx,
-                             np.int64(self.target), np.int64(tie),
-                             self.rules.game_at_once, code, after)
-        p = self.prob[c, idx]
-        vals = np.zeros((len(idx), ns))
-        won = code >= 0
-        vals[won, code[won]] = 1.0
-        cn = int(self.nxt[c])
-        go = code == -1
-        if go.any():
-            vals[go] = self._lookup(cn, after[go])
-        tied = code == -2
-        if tied.any():
-            vals[tied] = self._tied(cn, after[tied])
-        return (p[:, None] * vals).sum(axis=0)
-
-    def p_win(self, scores: Sequence[int], dealer: int, set_index: int = 0) -> tuple[float, ...]:
-        """Each side's P(winning the game) before a deal (or, with per-set scoring, before
-        set ``set_index`` of it, 0-based) at these scores, dealt by seat ``dealer``.
-
-        Mid-deal (``set_index`` > 0) the earlier sets of the deal are averaged over (the
-        table does not know what they held).
-
-        Raises
-        ------
-        CatchTenError
-            Scores not one per side below the target, a bad dealer or set index.
-        """
-        sc = self._scores(scores)
-        c = self.class_of(dealer)
-        u = self._unit(set_index)
-        return tuple(float(x) for x in self._value(sc, 0, c, u))
-
-    def _unit(self, set_index: int) -> int:
-        U = self.steps.shape[1]
-        if isinstance(set_index, bool) or not isinstance(set_index, (int, np.integer)) \
-                or not 0 <= int(set_index) < U:
-            raise CatchTenError("set", "out of range",
-                                f"set_index={set_index!r} (0 … {U - 1}: scoring units per deal)")
-        return int(set_index)
-
-    def p_win_after(self, scores_before: Sequence[int], steps: Any, dealer: int,
-                    set_index: int = 0) -> tuple[float, ...]:
-        """Each side's P(winning the game) once a scoring unit with these points is over.
-
-        Parameters
-        ----------
-        scores_before : each side's score before the unit (below the target).
-        steps : array-like (rows, n_sides) of the unit's points. Without ``game_at_once``:
-            rows in the count-out order (``COUNT_OUT_STEPS``: ten, ten_of_diamonds, cards,
-            ace, king, queen, jack, nine; fewer rows mean the rest are 0). With
-            ``game_at_once``: one row per honour-scoring trick in the order taken (the
-            taker's honours; at most one side non-zero per row), the card points last.
-        dealer : the seat that dealt this unit's deal.
-        set_index : the unit's set (0-based) with per-set scoring, else 0.
-
-        Returns the winner as certainty when the unit decides the game, else the table's
-        value of the next state (the next set of the deal, or the next deal).
-        """
-        sc = self._scores(scores_before)
-        c = self.class_of(dealer)
-        u = self._unit(set_index)
-        ns = self.n_sides
-        arr = np.asarray(steps, dtype=np.int64)
-        if arr.ndim != 2 or arr.shape[1] != ns or (arr < 0).any():
-            raise CatchTenError("steps", "bad shape",
-                                f"shape {arr.shape}: need (rows, {ns}) of points >= 0")
-        at_once = self.rules.game_at_once
-        if at_once:
-            rows = np.vstack([arr[:-1][arr[:-1].any(axis=1)], arr[-1:]])
-            if (np.count_nonzero(rows[:-1], axis=1) > 1).any():
-                raise CatchTenError("steps", "bad trick row",
-                                    "with game_at_once each trick row scores for one side")
-            tside = np.full(len(rows), -1, dtype=np.int64)
-            for r in range(len(rows) - 1):
-                tside[r] = int(np.argmax(rows[r] != 0))
-            mat = rows
-        else:
-            if arr.shape[0] > G.N_STEPS:
-                raise CatchTenError("steps", "bad shape",
-                                    f"{arr.shape[0]} rows: at most {G.N_STEPS} count-out steps")
-            mat = np.zeros((G.N_STEPS, ns), dtype=np.int64)
-            mat[:arr.shape[0]] = arr
-            tside = np.full(G.N_STEPS, -1, dtype=np.int64)
-        running = sc.copy()
-        flags = np.zeros(1, dtype=np.int64)
-        w, _, _ = G.apply_unit_py(running, flags, np.ascontiguousarray(mat), tside,
-                                  np.int64(self.target), np.int64(self.rules.tie_rule), at_once)
-        if w >= 0:
-            out = [0.0] * ns
-            out[int(w)] = 1.0
-            return tuple(out)
-        U = self.steps.shape[1]
-        if u + 1 < U:
-            vals = self._value(running, int(flags[0]), c, u + 1)
-        else:
-            cn = int(self.nxt[c])
-            vals = (self._tied(cn, running[None, :])[0] if flags[0]
-                    else self._lookup(cn, running[None, :])[0])
-        return tuple(float(x) for x in vals)
-
-    # ---------------------------------------------------------------- output
-    def to_frame(self) -> pandas.DataFrame:
-        """One row per state: ``score_0 … , dealer_side`` (``dealer_seat`` too when the
-        classes are seats), ``p_win_0 …``. Scores are before the deal, 0 … target-1."""
-        T = self.target
-        ns = self.n_sides
-        frames = []
-        grids = np.meshgrid(*[np.arange(T)] * ns, indexing="ij")
-        flat = [g.ravel() for g in grids]
-        for c in range(self.V.shape[0]):
-            cols: dict[str, Any] = {f"score_{s}": flat[s] for s in range(ns)}
-            if self.by_side:
-                cols["dealer_side"] = np.full(len(flat[0]), c)
-            else:
-                cols["dealer_side"] = np.full(len(flat[0]), self.rules.side_of(c))
-                cols["dealer_seat"] = np.full(len(flat[0]), c)
-            if ns == 2:
-                p0 = self.V[c].ravel()
-                cols["p_win_0"] = p0
-                cols["p_win_1"] = 1.0 - p0
-            else:
-                for s in range(ns):
-                    cols[f"p_win_{s}"] = self.V[c][..., s].ravel()
-            frames.append(pd.DataFrame(cols))
-        df = pd.concat(frames, ignore_index=True)
-        keys = [f"score_{s}" for s in range(ns)] + ["dealer_side"] + \
-            ([] if self.by_side else ["dealer_seat"])
-        return df.sort_values(keys, kind="stable").reset_index(drop=True)
-
-    def to_csv(self, path: str | Path) -> Path:
-        """Write ``to_frame()`` as CSV (``.csv``) or Parquet (``.parquet``, pyarrow);
-        other suffixes are refused (CatchTenError ``out``)."""
-        p = Path(path)
-        suffix = p.suffix.lower()
-        if suffix not in (".csv", ".parquet"):
-            raise CatchTenError("out", "unknown file type",
-                                f"{p.name}: use a .csv or .parquet file name")
-        from .paths import ensure_dir
-        ensure_dir(p.parent if str(p.parent) else ".")   # only the last level is created
-        try:
-            if suffix == ".parquet":
-                self.to_frame().to_parquet(p, index=False)
-            else:
-                self.to_frame().to_csv(p, index=False, float_format="%.6f")
-        except OSError as exc:
-            raise CatchTenError("out", "cannot write", f"{p}: {exc.strerror}") from None
-        return p
-
-    def to_dict(self) -> dict[str, Any]:
-        """What the table was made from (JSON-ready; the table itself is ``to_frame``)."""
-        return {"rules": self.rules.to_dict(), "policies": [p.label for p in self.policies],
-                "hands": self.n_hands, "seed": self.seed, "target": self.target,
-                "tie": self.rules.tie, "game_at_once": self.rules.game_at_once,
-                "classes": "dealer_side" if self.by_side else "dealer_seat",
-                "distinct_outcomes": self.n_outcomes,
-                "simulation_s": round(self.sim_s, 3), "dp_s": round(self.dp_s, 3),
-                "requested_hands": self.requested_hands or self.n_hands,
-                "partial": self.partial, "stopped": self.stopped or None}
-
-
-def _classes(rules: Rules, pols: tuple[Policy, ...]) -> tuple[bool, int, np.ndarray]:
-    n, ns = rules.players, rules.n_sides
-    by_side = n % ns == 0 and all(pols[s] == pols[s % ns] for s in range(n)) and \
-        all(rules.side_of(s) == s % ns for s in range(n))
-    c_n = ns if by_side else n
-    return by_side, c_n, (np.arange(c_n, dtype=np.int64) + 1) % c_n
-
-
-def outcome_distribution(steps: np.ndarray, tside: np.ndarray, cls: np.ndarray, c_n: int
-                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The distinct outcomes and their probability per class: ``(steps (K, U, S, ns),
-    tside (K, U, S), prob (C, K))`` from per-deal arrays and each deal's class."""
-    n = steps.shape[0]
-    flat = np.ascontiguousarray(np.concatenate([steps.reshape(n, -1), tside.reshape(n, -1)],
-                                               axis=1))
-    width = flat.shape[1]
-    keys = flat.view(np.dtype((np.void, width))).ravel()
-    uniq, inv = np.unique(keys, return_inverse=True)
-    k_n = len(uniq)
-    rows = np.frombuffer(uniq.tobytes(), dtype=np.int8).reshape(k_n, width)
-    ns_ = steps.shape[1:]
-    cut = int(np.prod(ns_))
-    u_steps = rows[:, :cut].reshape((k_n,) + ns_).astype(np.int64)
-    u_tside = rows[:, cut:].reshape((k_n,) + tside.shape[1:]).astype(np.int64)
-    counts = np.bincount(cls * k_n + inv.ravel(), minlength=c_n * k_n).reshape(c_n, k_n)
-    prob = counts / counts.sum(axis=1, keepdims=True)
-    return u_steps, u_tside, prob
-
-
-def _groups(u_steps: np.ndarray, prob: np.ndarray) -> tuple:
-    """CSR of the outcomes grouped by deal totals within each class (see
-    ``_kernels.games.equity_two_sides``)."""
-    tau = u_steps.sum(axis=(1, 2))                      # (K, ns)
-    ns = tau.shape[1]
-    g_ptr = [0]
-    g_tau: list = []
-    g_p: list = []
-    l_ptr = [0]
-    l_idx: list = []
-    l_p: list = []
-    for c in range(prob.shape[0]):
-        idx = np.nonzero(prob[c])[0]
-        t = tau[idx]
-        order = np.lexsort(t.T[::-1])
-        idx, t = idx[order], t[order]
-        if len(idx):
-            new = np.ones(len(idx), dtype=bool)
-            new[1:] = (t[1:] != t[:-1]).any(axis=1)
-            starts = np.nonzero(new)[0]
-            ends = np.append(starts[1:], len(idx))
-            p = prob[c, idx]
-            csum = np.concatenate([[0.0], np.cumsum(p)])
-            base = len(l_idx)
-            for a, b in zip(starts, ends):
-                g_tau.append(t[a])
-                g_p.append(csum[b] - csum[a])
-                l_ptr.append(base + b)
-            l_idx.extend(idx.tolist())
-            l_p.extend(p.tolist())
-        g_ptr.append(len(g_tau))
-    return (np.array(g_ptr, dtype=np.int64),
-            np.array(g_tau, dtype=np.int64).reshape(-1, ns),
-            np.array(g_p, dtype=np.float64), np.array(l_ptr, dtype=np.int64),
-            np.array(l_idx, dtype=np.int64), np.array(l_p, dtype=np.float64))
-
-
-def solve_equity(rules: Rules, u_steps: np.ndarray, u_tside: np.ndarray, prob: np.ndarray,
-                 nxt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """The DP for a given outcome distribution: ``(V, F, W, dmax)`` (see
-    :class:`EquityTable`). Usable with synthetic distributions (tests)."""
-    _check_equity_rules(rules)
-    T = rules.target
-    ns = rules.n_sides
-    at_once = rules.game_at_once
-    tie = int(rules.tie_rule)
-    c_n = prob.shape[0]
-    u_steps = np.ascontiguousarray(u_steps, dtype=np.int64)
-    u_tside = np.ascontiguousarray(u_tside, dtype=np.int64)
-    grp = _groups(u_steps, prob)
-    F = np.zeros(c_n)
-    dmax = 0
-    W = np.zeros((c_n, 1))
-    if ns == 2 and at_once:
-        first0 = (u_tside[:, 0, 0] == 0).astype(np.float64)
-        F = prob @ first0
-    if ns == 2 and not at_once and tie != G.TIE_COUNT_OUT:
-        delta = u_steps[..., 0].sum(axis=2) - u_steps[..., 1].sum(axis=2)   # (K, U)
-        dmax = int(T + u_steps.sum(axis=(1, 2)).max()) + 1
-        d_u, d_inv = np.unique(delta, axis=0, return_inverse=True)
-        d_prob = np.zeros((c_n, len(d_u)))
-        for c in range(c_n):
-            np.add.at(d_prob[c], d_inv.ravel(), prob[c])
-        W = G.tie_values(np.ascontiguousarray(d_u, dtype=np.int64), d_prob, nxt, dmax)
-    if ns == 2:
-        V = G.equity_two_sides(u_steps, u_tside, *grp, nxt, np.int64(T), np.int64(tie),
-                               at_once, F, W, np.int64(dmax))
-    else:
-        V = G.equity_three_sides(u_steps, u_tside, *grp, nxt, np.int64(T), at_once)
-    return V, F, W, dmax
-
-
-MAX_EQUITY_HANDS = 20_000_000     # the per-deal outcomes are held in memory (~20 bytes each)
-DP_SECONDS = 1e-8                 # rough DP cost per (distinct outcome x score state x class)
-
-
-def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
-                 n_hands: int = 1_000_000, seed: int = 1,
-                 threads: int | None = None,
-                 progress: Callable[[int, int], None] | None = None,
-                 time_limit: float | None = None,
-                 on_solve: Callable[[int, float], None] | None = None,
-                 run_dir: Any = None, scheduler: str | None = None,
-                 workers: int | None = None, chunk: int = 1 << 15,
-                 outputs: dict[str, Any] | None = None) -> EquityTable:
-    """The game-equity table from ``n_hands`` simulated deals (module docstring).
-
-    ``run_dir`` (kind ``equity``) keeps the simulated deals' outcomes chunk by chunk: the
-    same call (or ``catchten resume DIR``) continues the simulation, and the table is the
-    one an uninterrupted run gives; ``scheduler``/``workers`` simulate on a Dask cluster.
-    ``outputs`` (the CLI's ``{"out": PATH, "plot": true}``) is kept for ``catchten
-    resume``, as in :func:`catchten_sim.simulate.simulate`.
-
-    ``progress(done, n_hands)`` is called while the deals are simulated. With
-    ``time_limit`` (seconds) the simulation stops at about 0.4 of it, and when the DP over
-    the distinct outcomes is estimated (``DP_SECONDS``) to overrun the rest, only the first
-    deals that fit are used (three sides: the DP dominates); Ctrl-C during the simulation
-    solves from the deals finished. Either way the table says so (``stopped``,
-    ``n_hands`` the deals used, ``requested_hands``). ``on_solve(distinct outcomes,
-    estimated seconds)`` is called before the DP (which cannot be interrupted).
-
-    Raises
-    ------
-    CatchTenError
-        Four or more sides, three sides without ``tie=count_out``, bad counts.
-    """
-    _check_equity_rules(rules)
-    pols = _policies(rules, policies)
-    by_side, c_n, nxt = _classes(rules, pols)
-    n_hands = _check_count("hands", n_hands, max(100, 10 * rules.players), MAX_EQUITY_HANDS)
-    seed = _check_count("seed", seed, 0, MAX_SEED)
-    if threads is not None:
-        threads = _check_count("threads", threads, 1, 1024)
-    chunk = _check_count("chunk", chunk, 1)
-    t0 = time.perf_counter()
-    deadline = None if time_limit is None else t0 + 0.4 * time_limit
-    runner.check_executor_options(scheduler, workers)      # before a run directory is made
-    if run_dir is not None:
-        run_dir = runner.RunDir.create_or_open(run_dir, {
-            "kind": "equity", "rules": rules.to_dict(), "policies": [p.label for p in pols],
-            "seed": seed, "deals": n_hands, "chunk": chunk,
-            "plan": {"chunks": len(runner.chunk_plan(n_hands, chunk, marks=False)) - 1,
-                     "ends": "multiples of chunk, and the last deal"},
-            **({"outputs": outputs} if outputs else {})})
-    steps, tside = sample_outcomes(rules, pols, n_hands=n_hands, seed=seed, threads=threads,
-                                   progress=progress, deadline=deadline, run_dir=run_dir,
-                                   scheduler=scheduler, workers=workers, chunk=chunk)
-    done = steps.shape[0]
-    stopped = "" if done == n_hands else ("time" if deadline is not None and
-                                           time.perf_counter() >= deadline else
-                                           "unfinished" if run_dir is not None
-                                           and not run_dir.compute else "interrupted")
-    dealer = np.arange(done, dtype=np.int64) % rules.players
-    cls = dealer % rules.n_sides if by_side else dealer
-    u_steps, u_tside, prob = outcome_distribution(steps, tside, cls, c_n)
-    if time_limit is not None and rules.n_sides >= 3:
-        # the DP's cost grows with the distinct outcomes (about one per deal with three
-        # sides): time it on the first deals, then keep as many deals as fit in the rest
-        states = rules.target ** rules.n_sides * c_n
-        left = max(0.0, t0 + time_limit - time.perf_counter())
-        if DP_SECONDS * len(prob[0]) * states > left:
-            small = min(done, 1000 // rules.players * rules.players)
-            cal = outcome_distribution(steps[:small], tside[:small], cls[:small], c_n)
-            tc = time.perf_counter()
-            solved = solve_equity(rules, *cal, nxt)
-            rate = max(DP_SECONDS, (time.perf_counter() - tc) / (len(cal[2][0]) * states))
-            left = max(0.0, t0 + time_limit - time.perf_counter())
-            est = rate * len(prob[0]) * states
-            keep = int(0.8 * done * left / est) // rules.players * rules.players
-            if keep <= small:
-                # only the timing run fits: it is the table
-                t1 = time.perf_counter()
-                V, F, W, dmax = solved
-                return EquityTable(rules, pols, small, seed, by_side, V, *cal, nxt, F, W,
-                                   dmax, len(cal[2][0]), tc - t0, t1 - tc, n_hands, "time")
-            if keep < done:
-                done, stopped = keep, "time"
-                u_steps, u_tside, prob = outcome_distribution(steps[:done], tside[:done],
-                                                              cls[:done], c_n)
-    del steps, tside
-    t1 = time.perf_counter()
-    if on_solve is not None:
-        on_solve(len(prob[0]), DP_SECONDS * len(prob[0]) * rules.target ** rules.n_sides * c_n)
-    V, F, W, dmax = solve_equity(rules, u_steps, u_tside, prob, nxt)
-    t2 = time.perf_counter()
-    # a summary's simulation time is the run's own (its sessions'), not the read's
-    sim_s = run_dir.compute_seconds() if run_dir is not None and not run_dir.compute else \
-        t1 - t0
-    return EquityTable(rules, pols, done, seed, by_side, V, u_steps, u_tside, prob, nxt,
-                       F, W, dmax, len(prob[0]), sim_s, t2 - t1, n_hands, stopped)
-
-
-# ------------------------------------------------------------------------------ disk cache
-_TABLE_ARRAYS = ("V", "steps", "tside", "prob", "nxt", "F", "W")
-
-
-def cache_dir() -> Path:
-    """Where game-equity tables are cached: ``$CATCHTEN_CACHE_DIR`` if set, else
-    ``$XDG_CACHE_HOME/catchten_sim`` or ``~/.cache/catchten_sim``."""
-    import os
-    env = os.environ.get("CATCHTEN_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "catchten_sim"
-
-
-def _cache_path(rules: Rules, pols: tuple[Policy, ...], n_hands: int, seed: int) -> Path:
-    import hashlib
-    import json
-    from . import __version__
-    key = json.dumps({"rules": rules.to_dict(), "policies": [p.label for p in pols],
-                      "hands": n_hands, "seed": seed, "version": __version__},
-                     sort_keys=True, default=str)
-    return cache_dir() / f"equity-{hashlib.sha256(key.encode()).hexdigest()[:24]}.npz"
-
-
-def cached_equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
-                        n_hands: int = 1_000_000, seed: int = 1, threads: int | None = None,
-                        progress: Callable[[int, int], None] | None = None,
-                        time_limit: float | None = None,
-                        on_solve: Callable[[int, float], None] | None = None) -> EquityTable:
-    """:func:`equity_table`, read from / written to the disk cache (:func:`cache_dir`),
-    keyed by the rules, policies, ``n_hands``, ``seed`` and the package version. Only a
-    complete table is cached; a cache that cannot be read or written is ignored."""
-    _check_equity_rules(rules)
-    pols = _policies(rules, policies)
-    n_hands = _check_count("hands", n_hands, max(100, 10 * rules.players), MAX_EQUITY_HANDS)
-    seed = _check_count("seed", seed, 0, MAX_SEED)
-    if threads is not None:             # checked on a cache hit too
-        threads = _check_count("threads", threads, 1, 1024)
-    path = _cache_path(rules, pols, n_hands, seed)
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            arr = {k: z[k] for k in _TABLE_ARRAYS}
-            meta = z["meta"]
-        return EquityTable(rules, pols, n_hands, seed, bool(meta[0]), arr["V"], arr["steps"],
-                           arr["tside"], arr["prob"], arr["nxt"], arr["F"], arr["W"],
-                           int(meta[1]), int(meta[2]), 0.0, 0.0, n_hands, "")
-    except (OSError, KeyError, ValueError):
-        pass
-    eq = equity_table(rules, pols, n_hands=n_hands, seed=seed, threads=threads,
-                      progress=progress, time_limit=time_limit, on_solve=on_solve)
-    if not eq.partial:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp.npz")
-            np.savez(tmp, meta=np.array([int(eq.by_side), eq.dmax, eq.n_outcomes], np.int64),
-                     **{k: getattr(eq, k) for k in _TABLE_ARRAYS})
-            tmp.replace(path)
-        except OSError:
-            pass
-    return eq
-
-
-def open_run(run_dir: Any) -> tuple[runner.RunDir, dict[str, Any]]:
-    """A games or equity run directory and the arguments of :func:`simulate_games` /
-    :func:`equity_table` that made it (``kind`` among them).
+def open_run(run_dir: Any, kinds: tuple[str, ...] = ("games", "equity")
+             ) -> tuple[run.RunDir, dict[str, Any]]:
+    """A games or equity run directory (of ``kinds``) and the arguments of
+    :func:`simulate_games` / :func:`catchten_sim.equity.equity_table` that made it
+    (``kind`` among them).
 
     Raises
     ------
@@ -1134,7 +491,7 @@ def open_run(run_dir: Any) -> tuple[runner.RunDir, dict[str, Any]]:
         Not a run directory, another version, another kind, or a bad manifest.
     """
     def parse(m: dict[str, Any]) -> dict[str, Any]:
-        kw: dict[str, Any] = {"kind": m["kind"], "rules": runner.manifest_rules(m),
+        kw: dict[str, Any] = {"kind": m["kind"], "rules": run.manifest_rules(m),
                               "policies": [Policy.parse(p) for p in m["policies"]],
                               "seed": int(m["seed"]), "chunk": int(m["chunk"])}
         if m["kind"] == "games":
@@ -1145,16 +502,15 @@ def open_run(run_dir: Any) -> tuple[runner.RunDir, dict[str, Any]]:
             kw.update(n_hands=int(m["deals"]), outputs=m.get("outputs"))
         return kw
 
-    return runner.open_of_kind(run_dir, ("games", "equity"), "games or equity", parse)
+    return run.open_of_kind(run_dir, kinds, " or ".join(kinds), parse)
 
 
-def from_run_dir(run_dir: Any, **options: Any) -> GameSimulationResult | EquityTable:
-    """Finish (or, with ``run_dir.compute`` false, summarize) the games or equity run of a
-    run directory; ``options``: ``threads``, ``scheduler``, ``workers``, ``progress``."""
-    rd, kw = open_run(run_dir)
-    kind = kw.pop("kind")
+def from_run_dir(run_dir: Any, **options: Any) -> GameSimulationResult:
+    """Finish (or, with ``run_dir.compute`` false, summarize) the games run of a run
+    directory (an equity run: :func:`catchten_sim.equity.from_run_dir`); ``options``:
+    ``threads``, ``scheduler``, ``workers``, ``progress``."""
+    rd, kw = open_run(run_dir, ("games",))
+    kw.pop("kind")
     rules = kw.pop("rules")
     pols = kw.pop("policies")
-    if kind == "games":
-        return simulate_games(rules, pols, run_dir=rd, **kw, **options)
-    return equity_table(rules, pols, run_dir=rd, **kw, **options)
+    return simulate_games(rules, pols, run_dir=rd, **kw, **options)

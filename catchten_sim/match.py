@@ -67,6 +67,7 @@ error: its ``ci95``, ``se``, ``z`` and ``deals_saved_factor`` are nan (null in J
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from collections.abc import Callable
@@ -75,14 +76,15 @@ from typing import Any
 import numpy as np
 
 from ._kernels import engine as K
-from .aggregate import LookPlan, mean_se, normal_interval, verdict
+from .aggregate import LookPlan, RoundSums, json_number, normal_interval, verdict
 from . import compile_notice
 from .compile_notice import compiling_note
 from .errors import CatchTenError
-from .policies import Policy
+from .equity import cached_equity_table
+from .policies import Policy, Seating
 from .rules import Rules
-from . import runner
-from .simulate import MAX_DEALS, MAX_SEED, _check_count, max_threads
+from . import run
+from .checks import MAX_DEALS, check_count, check_seed, check_threads, max_threads
 
 __all__ = ["match", "MatchResult", "seatings", "game_p_win", "PILOT_FIRST", "STOPS"]
 
@@ -108,40 +110,6 @@ def seatings(rules: Rules) -> list[tuple[int, ...]]:
         for k in range(ns):
             out.append(tuple(lone if sd == k else 1 - lone for sd in range(ns)))
     return out
-
-
-@dataclass
-class _Sums:
-    """Running sums over rounds: x per seating, the duplicate d, the estimate y, win share."""
-
-    k: int
-    n: int = 0
-    sx: np.ndarray = field(init=False)
-    ssx: np.ndarray = field(init=False)
-    s: dict = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.sx = np.zeros(self.k)
-        self.ssx = np.zeros(self.k)
-        self.s = {name: [0.0, 0.0] for name in ("d", "y", "w")}
-
-    def add(self, x: np.ndarray, y: np.ndarray, w: np.ndarray) -> None:
-        """``x`` (rounds, K) per-seating round values, ``y`` (rounds,) the estimate,
-        ``w`` (rounds,) A's win share."""
-        self.n += x.shape[0]
-        self.sx += x.sum(axis=0)
-        self.ssx += (x * x).sum(axis=0)
-        d = x.mean(axis=1)
-        for name, v in (("d", d), ("y", y), ("w", w)):
-            self.s[name][0] += float(v.sum())
-            self.s[name][1] += float((v * v).sum())
-
-    def mean_se(self, name: str) -> tuple[float, float]:
-        return mean_se(self.s[name][0], self.s[name][1], self.n)
-
-    def se_plain(self) -> float:
-        ses = [mean_se(float(self.sx[j]), float(self.ssx[j]), self.n)[1] for j in range(self.k)]
-        return math.sqrt(sum(s * s for s in ses) / len(ses))
 
 
 @dataclass(frozen=True)
@@ -235,24 +203,24 @@ class MatchResult:
         return {
             "a": self.a.label, "b": self.b.label, "rules": self.rules.to_dict(),
             "deals": self.deals, "seed": self.seed,
-            "mean_difference": _f(self.mean_difference),
-            "ci95": [_f(self.ci95[0]), _f(self.ci95[1])],
-            "se": {k: _f(v) for k, v in self.se.items()},
-            "deals_saved_factor": _f(self.deals_saved_factor),
+            "mean_difference": json_number(self.mean_difference),
+            "ci95": [json_number(self.ci95[0]), json_number(self.ci95[1])],
+            "se": {k: json_number(v) for k, v in self.se.items()},
+            "deals_saved_factor": json_number(self.deals_saved_factor),
             "stop": self.stop,
             "verdict": self.verdict,
-            "mean_difference_duplicate": _f(self.means["duplicate"]),
-            "win_share": {"mean": _f(self.win_share[0]),
-                          "ci95": [_f(self.win_share[1]), _f(self.win_share[2])]},
+            "mean_difference_duplicate": json_number(self.means["duplicate"]),
+            "win_share": {"mean": json_number(self.win_share[0]),
+                          "ci95": [json_number(self.win_share[1]), json_number(self.win_share[2])]},
             "units": "points per deal (hand totals), A minus B",
             "seatings": [["a" if w == 0 else "b" for w in st] for st in self.seatings],
             "control_variate": ({"what": "heuristic self-play value of the deal, per seating",
-                                 "beta": [_f(x) for x in self.beta],
+                                 "beta": [json_number(x) for x in self.beta],
                                  "pilot_deals": self.pilot_deals}
                                 if self.control_variate_used else None),
             "plays_per_deal": self.plays_per_deal,
             "requested_deals": self.requested,
-            "z": None if _f(self.z) is None else round(self.z, 4),
+            "z": None if json_number(self.z) is None else round(self.z, 4),
             "threads": self.threads,
             "elapsed_s": round(self.elapsed_s, 3),
             "compile_s": round(self.compile_s, 3),
@@ -301,10 +269,6 @@ def _num(x: float, fmt: str) -> str:
     return format(x, fmt) if x is not None and math.isfinite(x) else "not available"
 
 
-def _f(x: float) -> float | None:
-    """A JSON number, or None (null) for a number that is not defined (nan, inf)."""
-    return None if x is None or not math.isfinite(x) else float(x)
-
 
 class _Player:
     """Plays rounds of deals in every seating (and the control variate's self-play) with
@@ -318,14 +282,14 @@ class _Player:
         self.seatings = seatings(rules)
         sos = np.array([rules.side_of(s) for s in range(n)], dtype=np.int64)
         self.side_of_seat = sos
-        from .pimc import DealDriver, is_pimc
         pols: list = []
         self.drivers: dict[int, Any] = {}
         for k, st in enumerate(self.seatings):
             seat_pols = [a if st[sos[s]] == 0 else b for s in range(n)]
-            if any(is_pimc(p) for p in seat_pols):
+            if Seating.of(seat_pols).any_driven:
                 # pimc seats are decided from Python deal by deal (catchten_sim.pimc); the
                 # solver's threads work inside each decision
+                from .pimc import DealDriver   # lazy: the solver's modules, pimc only
                 self.drivers[k] = DealDriver(rules, seat_pols, seed, threads=threads)
                 pols.append(k)
             else:
@@ -402,7 +366,7 @@ class _Player:
 
 
 class _RoundsTask:
-    """Rounds of a match as a run-engine task (:mod:`catchten_sim.runner`): rounds ``first
+    """Rounds of a match as a run-engine task (:mod:`catchten_sim.run`): rounds ``first
     … first+count-1`` (from deal ``deal_base``) give ``(x, c, w)`` of
     :meth:`_Player.rounds`. Picklable (for Dask): the player is built on first use in each
     process; its array form is the float64 values' bits as int64 (exact)."""
@@ -413,7 +377,7 @@ class _RoundsTask:
         self.a, self.b, self.seed = a, b, int(seed)
         self.deal_base, self.use_cv, self.solver_threads = deal_base, use_cv, solver_threads
         self.k = len(seatings(rules))
-        self.key = "match-" + runner.job_key({"rules": self.rules_dict, "a": a.label,
+        self.key = "match-" + run.job_key({"rules": self.rules_dict, "a": a.label,
                                               "b": b.label, "seed": self.seed,
                                               "base": deal_base, "cv": use_cv})
         self._player: _Player | None = None
@@ -457,7 +421,7 @@ class _RoundsTask:
 def _refuse_dask(task: _RoundsTask, scheduler: str | None, workers: int | None) -> None:
     """A match with pimc seats runs on this machine: refuse a Dask option, naming it."""
     if task.player().slow and (scheduler or workers):
-        who = task.a.label if task.a.label.startswith("pimc") else task.b.label
+        who = task.a.label if Seating.of((task.a,)).any_driven else task.b.label
         raise CatchTenError("scheduler" if scheduler else "workers",
                             "pimc seats run on this machine",
                             f"{who}: the solver's threads work inside each decision; run "
@@ -470,10 +434,10 @@ def _executor(task: _RoundsTask, threads: int | None, scheduler: str | None,
     solver's threads inside each decision)."""
     if task.player().slow:
         _refuse_dask(task, scheduler, workers)
-        ex = runner.InlineExecutor()
+        ex = run.InlineExecutor()
         ex.threads = task.solver_threads
         return ex
-    return runner.make_executor(threads, scheduler, workers)
+    return run.make_executor(threads, scheduler, workers)
 
 
 def fit_beta(x: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -520,7 +484,7 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
         Ctrl-C); the interval is then the fixed-sample one (z 1.96).
     progress : callable(done, total) in deals, after every chunk.
     run_dir : path, optional
-        Keep every finished chunk of rounds there (:class:`catchten_sim.runner.RunDir`,
+        Keep every finished chunk of rounds there (:class:`catchten_sim.run.RunDir`,
         kind ``match``, with the pilot's coefficients); the same directory again continues
         the match (``catchten resume DIR``) with the same numbers as an uninterrupted one.
     scheduler, workers : a running Dask cluster / a local one of ``workers`` processes
@@ -543,27 +507,14 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     pa = Policy.parse(a, "a")
     pb = Policy.parse(b, "b")
     # the sampling unit is a round of n deals: an interval needs two rounds at least
-    deals = _check_count("deals", deals, 2 * rules.players, MAX_DEALS)
-    seed = _check_count("seed", seed, 0, MAX_SEED)
+    deals = check_count("deals", deals, 2 * rules.players, MAX_DEALS)
+    seed = check_seed(seed)
     if pilot is None:
-        from .pimc import is_pimc
-        pilot = 0 if is_pimc(pa) or is_pimc(pb) else PILOT_DEALS
-    pilot = _check_count("pilot", pilot, 0, 10 ** 7)
+        pilot = 0 if Seating.of((pa, pb)).any_driven else PILOT_DEALS
+    pilot = check_count("pilot", pilot, 0, 10 ** 7)
     if threads is not None:
-        threads = _check_count("threads", threads, 1, 1024)
-    if time_limit is not None and (isinstance(time_limit, bool) or
-                                   not isinstance(time_limit, (int, float)) or
-                                   not 0 < time_limit < math.inf):
-        raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
-    if precision is not None and (isinstance(precision, bool) or
-                                  not isinstance(precision, (int, float)) or
-                                  not 0 < precision < math.inf):
-        raise CatchTenError("precision", "out of range",
-                            f"precision={precision!r} (points per deal > 0)")
-    if precision is not None and not stop_early:
-        raise CatchTenError("precision", "needs the early looks",
-                            "without them the match plays every deal; drop "
-                            "--no-early-stop, or --precision")
+        threads = check_threads(threads)
+    _check_stops(time_limit, precision, stop_early)
     n = rules.players
     total_rounds = -(-deals // n)
     pilot_rounds = -(-pilot // n)
@@ -579,59 +530,28 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     edges = np.append(np.union1d(np.array(plan.looks[:-1], np.int64),
                                  np.arange(0, total_rounds, step, dtype=np.int64)),
                       np.int64(total_rounds))
-    runner.check_executor_options(scheduler, workers)      # before a run directory is made
+    run.check_executor_options(scheduler, workers)      # before a run directory is made
     _refuse_dask(task, scheduler, workers)
     rd = None
     if run_dir is not None:
-        rd = runner.RunDir.create_or_open(run_dir, {
+        rd = run.RunDir.create_or_open(run_dir, {
             "kind": "match", "rules": rules.to_dict(), "policies": [pa.label, pb.label],
             "seed": seed, "deals": total_rounds * n, "chunk": int(step), "pilot": pilot,
             "stop_early": bool(stop_early), "precision": precision,
             "plan": {"chunks": len(edges) - 1, "ends": "every look of the stopping rule "
                      "and every chunk rounds of players deals"},
             **({"outputs": outputs} if outputs else {})})
-    sums = _Sums(K_)
-    history: list[dict] = []
-    state: dict[str, Any] = {"next": 0, "stop": None}
-    pending: dict[int, tuple] = {}
-
-    def fold(c: runner.Chunk, part: tuple) -> None:
-        # the rounds are summed in plan order (chunks that come early wait), and the
-        # stopping rule looks at the ends of the same chunks as ever
-        pending[c.index] = part
-        while state["stop"] is None and state["next"] in pending:
-            x, cv, w = pending.pop(state["next"])
-            sums.add(x, (x - cv * beta).mean(axis=1), w)
-            state["next"] += 1
-            done = sums.n
-            if plan.is_look(done) or done >= total_rounds:
-                mu, se = sums.mean_se("y")
-                lo, hi = normal_interval(mu, se, plan.t_at(done))
-                history.append({"deals": done * n, "mean": mu, "lo": lo, "hi": hi})
-                # with --precision the run goes on until the half-width (a separated
-                # interval alone does not stop it); without, until it excludes 0
-                if done < total_rounds:
-                    if precision is not None:
-                        if (hi - lo) / 2 <= precision:
-                            state["stop"] = "precision"
-                    elif verdict(lo, hi, 0.0) == "separated":
-                        state["stop"] = "separated"
-
-    def stop_now() -> bool:
-        if state["stop"] is None and time_limit is not None and sums.n < total_rounds \
-                and clock.working() >= time_limit:      # the one-time compile not counted
-            state["stop"] = "time"
-        return state["stop"] is not None
-
+    looks = _Looks(plan, total_rounds, n, RoundSums(K_), precision, time_limit, clock)
+    sums, history = looks.sums, looks.history
     executor = None if rd is not None and not rd.compute else \
         _executor(task, threads, scheduler, workers)
     try:
         # the pilot: its own deal numbers, fitted before any match deal is played (kept in
         # the run directory, so a summary runs nothing)
-        beta = _pilot_beta(rules, pa, pb, seed, pilot_rounds, used, executor, rd)
-        out = runner.run(task, edges, executor or runner.NoRun(), fold, run_dir=rd,
+        beta = looks.beta = _pilot_beta(rules, pa, pb, seed, pilot_rounds, used, executor, rd)
+        out = run.run(task, edges, executor or run.NoRun(), looks.fold, run_dir=rd,
                          progress=(lambda d, t: progress(d * n, t * n)) if progress else None,
-                         stop=stop_now)
+                         stop=looks.stop_now)
     finally:
         if executor is not None:
             executor.close()
@@ -639,9 +559,46 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
         if rd is not None and not rd.compute:
             raise CatchTenError("run-dir", "no finished chunk yet", str(rd.path))
         raise KeyboardInterrupt
-    stop = state["stop"] or ("interrupted" if out.interrupted else
-                             "deals" if sums.n >= total_rounds else "unfinished")
+    stop = looks.stop or ("interrupted" if out.interrupted else
+                          "deals" if sums.n >= total_rounds else "unfinished")
     # the deals ran out: "deals", whatever the half-width then (the text and JSON show it)
+    # a summary: the run's own compute time, never the read's
+    summary = rd.compute_seconds() if rd is not None and not rd.compute else None
+    elapsed = clock.elapsed() if summary is None else summary
+    return _result(rules, pa, pb, seed, sums, plan, total_rounds, use_cv, beta,
+                   pilot_rounds, stop, elapsed, out.threads if executor is not None else 0,
+                   history, 0.0 if summary is not None else clock.compile_s(elapsed))
+
+
+def _check_stops(time_limit: object, precision: object, stop_early: bool) -> None:
+    """Check :func:`match`'s ``time_limit`` and ``precision`` (seconds and points > 0;
+    ``precision`` needs the early looks).
+
+    Raises
+    ------
+    CatchTenError
+        ``time``/``precision``: out of range; ``precision``: needs the early looks.
+    """
+    if time_limit is not None and (isinstance(time_limit, bool) or
+                                   not isinstance(time_limit, (int, float)) or
+                                   not 0 < time_limit < math.inf):
+        raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
+    if precision is not None and (isinstance(precision, bool) or
+                                  not isinstance(precision, (int, float)) or
+                                  not 0 < precision < math.inf):
+        raise CatchTenError("precision", "out of range",
+                            f"precision={precision!r} (points per deal > 0)")
+    if precision is not None and not stop_early:
+        raise CatchTenError("precision", "needs the early looks",
+                            "without them the match plays every deal; drop "
+                            "--no-early-stop, or --precision")
+
+
+def _result(rules: Rules, pa: Policy, pb: Policy, seed: int, sums: RoundSums, plan: LookPlan,
+            total_rounds: int, use_cv: bool, beta: np.ndarray, pilot_rounds: int, stop: str,
+            elapsed: float, threads: int, history: list, compile_s: float) -> MatchResult:
+    """The :class:`MatchResult` of :func:`match` from its running sums."""
+    n = rules.players
     z = plan.t_at(sums.n)                  # nan below 2 rounds: no interval
     mu, se_y = sums.mean_se("y")
     md, se_d = sums.mean_se("d")
@@ -652,15 +609,57 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     # without a pilot the estimate is the duplicate mean: no control variate se to show
     ses = {"plain": sums.se_plain(), "duplicate": se_d,
            "control_variate": se_y if use_cv else math.nan}
-    # a summary: the run's own compute time, never the read's
-    summary = rd.compute_seconds() if rd is not None and not rd.compute else None
-    elapsed = clock.elapsed() if summary is None else summary
     return MatchResult(rules, pa, pb, seed, sums.n * n, total_rounds * n, mu, (lo, hi), ses,
                        {"duplicate": md}, (mw, _clip01(wlo), _clip01(whi)),
                        tuple(float(v) for v in beta), pilot_rounds * n if use_cv else 0,
-                       seatings(rules), stop, z, elapsed,
-                       out.threads if executor is not None else 0, history,
-                       0.0 if summary is not None else clock.compile_s(elapsed))
+                       seatings(rules), stop, z, elapsed, threads, history, compile_s)
+
+
+class _Looks:
+    """The fold of a match's chunks and its stopping rule (:func:`match`): rounds summed
+    in plan order (chunks that come early wait), and a look at the ends of the same chunks
+    as ever; ``stop`` says why the match stopped early (``precision``, ``separated``,
+    ``time``), ``history`` holds each look's interval. ``beta`` (the control-variate
+    coefficients) is set once the pilot is fitted, before the first chunk."""
+
+    def __init__(self, plan: LookPlan, total_rounds: int, n: int, sums: RoundSums,
+                 precision: float | None, time_limit: float | None,
+                 clock: compile_notice.Stopwatch) -> None:
+        self.plan, self.total_rounds, self.n, self.sums = plan, total_rounds, n, sums
+        self.precision, self.time_limit, self.clock = precision, time_limit, clock
+        self.history: list[dict] = []
+        self.stop: str | None = None
+        self.beta: Any = None
+        self._next = 0
+        self._pending: dict[int, tuple] = {}
+
+    def fold(self, c: run.Chunk, part: tuple) -> None:
+        sums, plan, total_rounds = self.sums, self.plan, self.total_rounds
+        self._pending[c.index] = part
+        while self.stop is None and self._next in self._pending:
+            x, cv, w = self._pending.pop(self._next)
+            sums.add(x, (x - cv * self.beta).mean(axis=1), w)
+            self._next += 1
+            done = sums.n
+            if plan.is_look(done) or done >= total_rounds:
+                mu, se = sums.mean_se("y")
+                lo, hi = normal_interval(mu, se, plan.t_at(done))
+                self.history.append({"deals": done * self.n, "mean": mu, "lo": lo, "hi": hi})
+                # with --precision the run goes on until the half-width (a separated
+                # interval alone does not stop it); without, until it excludes 0
+                if done < total_rounds:
+                    if self.precision is not None:
+                        if (hi - lo) / 2 <= self.precision:
+                            self.stop = "precision"
+                    elif verdict(lo, hi, 0.0) == "separated":
+                        self.stop = "separated"
+
+    def stop_now(self) -> bool:
+        if self.stop is None and self.time_limit is not None \
+                and self.sums.n < self.total_rounds \
+                and self.clock.working() >= self.time_limit:  # the one-time compile not counted
+            self.stop = "time"
+        return self.stop is not None
 
 
 def _clip01(x: float) -> float:
@@ -672,7 +671,7 @@ PILOT_FILE = "pilot.json"
 
 
 def _pilot_beta(rules: Rules, pa: Policy, pb: Policy, seed: int, pilot_rounds: int,
-                used: int, executor: Any, rd: runner.RunDir | None) -> np.ndarray:
+                used: int, executor: Any, rd: run.RunDir | None) -> np.ndarray:
     """The control variate's coefficients, fitted on the pilot rounds (zeros without a
     pilot); read from / written to the run directory's ``pilot.json`` (exact: float hex).
 
@@ -686,7 +685,6 @@ def _pilot_beta(rules: Rules, pa: Policy, pb: Policy, seed: int, pilot_rounds: i
     K_ = len(seatings(rules))
     if pilot_rounds < 2:
         return np.zeros(K_)
-    import json
     path = None if rd is None else rd.path / PILOT_FILE
     if path is not None and path.exists():
         try:
@@ -700,10 +698,10 @@ def _pilot_beta(rules: Rules, pa: Policy, pb: Policy, seed: int, pilot_rounds: i
     task = _RoundsTask(rules, pa, pb, seed, deal_base=PILOT_FIRST, solver_threads=used)
     px, pc = np.zeros((pilot_rounds, K_)), np.zeros((pilot_rounds, K_))
 
-    def fold(c: runner.Chunk, part: tuple) -> None:
+    def fold(c: run.Chunk, part: tuple) -> None:
         px[c.first:c.first + c.count], pc[c.first:c.first + c.count] = part[0], part[1]
 
-    out = runner.run(task, runner.chunk_plan(pilot_rounds, MAX_ROUNDS_PER_CHUNK, marks=False),
+    out = run.run(task, run.chunk_plan(pilot_rounds, MAX_ROUNDS_PER_CHUNK, marks=False),
                      executor, fold)
     if out.interrupted:
         raise KeyboardInterrupt
@@ -714,7 +712,7 @@ def _pilot_beta(rules: Rules, pa: Policy, pb: Policy, seed: int, pilot_rounds: i
     return beta
 
 
-def open_run(run_dir: Any) -> tuple[runner.RunDir, dict[str, Any]]:
+def open_run(run_dir: Any) -> tuple[run.RunDir, dict[str, Any]]:
     """A match's run directory and the arguments of :func:`match` that made it.
 
     Raises
@@ -722,8 +720,8 @@ def open_run(run_dir: Any) -> tuple[runner.RunDir, dict[str, Any]]:
     CatchTenError
         Not a run directory, another version, not a match, or a bad manifest.
     """
-    return runner.open_of_kind(run_dir, ("match",), "a match", lambda m: {
-        "rules": runner.manifest_rules(m), "a": m["policies"][0], "b": m["policies"][1],
+    return run.open_of_kind(run_dir, ("match",), "a match", lambda m: {
+        "rules": run.manifest_rules(m), "a": m["policies"][0], "b": m["policies"][1],
         "deals": int(m["deals"]), "seed": int(m["seed"]), "pilot": int(m["pilot"]),
         "stop_early": bool(m["stop_early"]), "precision": m["precision"]})
 
@@ -741,7 +739,7 @@ def game_p_win(rules: Rules, a: object, b: object, *, n_hands: int = 200_000, se
                threads: int | None = None) -> float:
     """P(A wins a game from 0-0), through the game-equity table: the mean, over the
     seatings of :func:`seatings` and the first dealer's seat, of the chance that a side
-    played by A wins the game (:meth:`catchten_sim.games.EquityTable.p_win`, the table of
+    played by A wins the game (:meth:`catchten_sim.equity.EquityTable.p_win`, the table of
     that seating's policies built from ``n_hands`` simulated deals and cached on disk).
     0.5 when A and B play alike. The table's own sampling error is not in the number.
 
@@ -751,15 +749,13 @@ def game_p_win(rules: Rules, a: object, b: object, *, n_hands: int = 200_000, se
         Rules the table does not support (four or more sides, ``game_at_once`` …) or a
         ``pimc`` side (the table is built by the kernel policies only).
     """
-    from .games import cached_equity_table
-    from .pimc import kernel_policies
     pa, pb = Policy.parse(a, "a"), Policy.parse(b, "b")
     n = rules.players
     total = 0.0
     count = 0
     for st in seatings(rules):
         pols = [pa if st[rules.side_of(s)] == 0 else pb for s in range(n)]
-        kernel_policies(pols, "the game-equity table")
+        Seating.of(pols).kernel_ids("the game-equity table")
         eq = cached_equity_table(rules, pols, n_hands=n_hands,
                                  seed=seed, threads=threads)
         for d in range(n):

@@ -4,7 +4,7 @@ At each of its decisions a ``pimc:N`` seat does what the strongest bridge and sk
 programs do: it draws ``N`` deals uniformly among those consistent with what it knows
 (:class:`catchten_sim.determinize.Sampler`: its hand, the cards played and by whom, the
 voids shown, the turn-up, dead cards; never the hidden hands), solves each double-dummy
-for every legal card (:class:`catchten_sim.dd.DoubleDummyEvaluator`) and plays the card of
+for every legal card (:class:`catchten_sim.evaluators.DoubleDummyEvaluator`) and plays the card of
 the best mean value. When the consistent deals are at most ``N`` it takes every one of
 them once instead (an exact average).
 
@@ -30,26 +30,25 @@ resuming the rollout kernel after each ``pimc`` decision.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from . import runner
+from . import run
 from ._kernels import engine as K
 from ._kernels import pimc as KP
+from ._kernels import rollout as KR
 from ._kernels.layout import POL_SCRIPTED
 from .cards import cards_of_mask
 from .determinize import Sampler
-from .errors import CatchTenError
+from .evaluators import (DoubleDummyEvaluator, RolloutEvaluator, dealt_hands, legal_cards,
+                         play_of)
+from .deals import Deal
+from .deals import deal as make_deal
+from .policies import DEFAULT_N, PimcPolicy, Seating
 from .position import InfoSet, Position
 from .rules import Rules
 
-#: determinizations per decision: measured (benchmarks/bench_pimc.py --only-n), 50 is the
-#: most that keeps a 4-player deal with two pimc seats near a second of CPU; its regret
-#: at opening leads was 0.40 points against a 200-deal run (100: 0.05, at twice the time)
-DEFAULT_N = 50
-MAX_N = 100_000
 PIMC_SALT = 0x5DEECE66D2545F49
 _M64 = (1 << 64) - 1
 
@@ -67,54 +66,6 @@ def decision_seed(seed: int, deal: int, decision: int) -> int:
     deal ``deal`` of a run with ``seed``: a counter-based key, the same whatever the
     threads or the order the deals are played in."""
     return _mix(_mix(_mix(int(seed) ^ PIMC_SALT) ^ int(deal)) ^ int(decision))
-
-
-@dataclass(frozen=True)
-class PimcPolicy:
-    """The ``pimc:N`` policy (``N`` determinizations per decision).
-
-    Not a kernel policy id: ``int(PimcPolicy(...))`` raises, so a kernel path that cannot
-    play it fails loudly instead of playing another policy; :func:`kernel_policies`
-    refuses it with a clear message.
-    """
-
-    n: int = DEFAULT_N
-
-    @property
-    def label(self) -> str:
-        return f"pimc:{self.n}"
-
-    @property
-    def name(self) -> str:
-        return "PIMC"
-
-    def __str__(self) -> str:
-        return self.label
-
-    @classmethod
-    def parse(cls, text: str, field: str = "policy") -> PimcPolicy:
-        """``pimc`` or ``pimc:N`` (1 <= N <= 100000)."""
-        t = text.strip().lower()
-        if t == "pimc":
-            return cls()
-        head, _, num = t.partition(":")
-        if head != "pimc" or not num.isdigit() or not 1 <= int(num) <= MAX_N:
-            raise CatchTenError(field, "unknown policy",
-                                f"{text!r}: pimc:N needs N from 1 to {MAX_N}")
-        return cls(int(num))
-
-
-def is_pimc(p: object) -> bool:
-    return isinstance(p, PimcPolicy)
-
-
-def kernel_policies(pols: Sequence[Any], where: str) -> np.ndarray:
-    """int64 policy ids for a kernel that cannot play ``pimc`` (refused, naming it)."""
-    if any(is_pimc(p) for p in pols):
-        raise CatchTenError("policy", "not available",
-                            f"pimc cannot play in {where} (it needs a double-dummy search "
-                            "per decision); use heuristic or random there")
-    return np.array([int(p) for p in pols], dtype=np.int64)
 
 
 # ------------------------------------------------------------------ one decision
@@ -139,7 +90,7 @@ def choose(info: InfoSet, n: int = DEFAULT_N, *, seed: int = 1, threads: int = 1
     seed : the sampler seed of this decision (:func:`decision_seed`).
     threads : solver threads (ignored with ``executor``).
     executor : a run-engine executor whose solvers (one per thread, with their
-        transposition tables) are reused across decisions (``runner.make_executor``;
+        transposition tables) are reused across decisions (``run.make_executor``;
         not closed here). None: one of its own for this decision.
 
     Returns
@@ -147,8 +98,6 @@ def choose(info: InfoSet, n: int = DEFAULT_N, *, seed: int = 1, threads: int = 1
     (card, detail) : the card index; ``detail`` = ``{"cards", "mean", "best_share",
     "deals", "exact"}`` (float64 arrays per legal card).
     """
-    from .advise import legal_cards
-    from .dd import DoubleDummyEvaluator
     cands = legal_cards(info)
     if len(cands) == 1:
         return cands[0], {"cards": cands, "mean": None, "best_share": None, "deals": 0,
@@ -170,6 +119,15 @@ def choose(info: InfoSet, n: int = DEFAULT_N, *, seed: int = 1, threads: int = 1
                              "deals": vals.shape[0], "exact": exact}
 
 
+def decide(policy: Any, info: InfoSet, *, seed: int, threads: int = 1,
+           executor: Any = None) -> int:
+    """The card a Python-driven seat of ``policy`` plays in ``info`` (the one place that
+    maps a Python-driven policy kind of :mod:`catchten_sim.policies` to its player)."""
+    if isinstance(policy, PimcPolicy):
+        return choose(info, policy.n, seed=seed, threads=threads, executor=executor)[0]
+    raise TypeError(f"not a Python-driven policy: {policy!r}")   # pragma: no cover
+
+
 # ------------------------------------------------------------------ whole deals
 class DealDriver:
     """Plays deals of a simulation in which some seats are ``pimc``.
@@ -187,14 +145,14 @@ class DealDriver:
         self.threads = threads
         self.tab = rules.tables()
         self.scr = K.scratch(self.tab)
-        self.pol_arr = np.array([POL_SCRIPTED if is_pimc(p) else int(p) for p in policies],
-                                dtype=np.int64)
+        self.seating = Seating.of(self.policies)
+        self.pol_arr = self.seating.scripted_ids()
         tricks = rules.n_sets * rules.set_size
         self.logs = (np.zeros(tricks, np.int64), np.zeros((tricks, self.n), np.int64),
                      np.zeros(tricks, np.int64))
         # the run engine's executor: the decisions' solves split over its threads, one
         # solver (and transposition table) per thread kept across decisions and deals
-        self.executor = runner.make_executor(max(1, int(threads)))
+        self.executor = run.make_executor(max(1, int(threads)))
         self.decisions = 0
 
     def close(self) -> None:
@@ -217,7 +175,6 @@ class DealDriver:
         """Play deal ``index``; returns its play (card indices in order). ``row`` (int16
         outcome row) and ``acc`` (flat accumulator, offsets ``off``) are filled from the
         final replay when given."""
-        from .play import deal as make_deal
         r = self.rules
         empty16 = np.zeros(0, np.int16)
         empty64 = np.zeros(0, np.int64)
@@ -240,9 +197,8 @@ class DealDriver:
             seat = seq[k][0]
             prefix = [c for _, c in seq[:k]]
             info = _info_of(d, seat, prefix)
-            pol = self.policies[seat]
-            card, _ = choose(info, pol.n, seed=decision_seed(self.seed, index, k),
-                             threads=self.threads, executor=self.executor)
+            card = decide(self.policies[seat], info, seed=decision_seed(self.seed, index, k),
+                          threads=self.threads, executor=self.executor)
             self.decisions += 1
             assert info.state is not None   # _info_of replays the play
             legal = info.state.legal_cards()
@@ -285,7 +241,7 @@ class PimcRolloutEvaluator:
     played out with every ``pimc`` seat deciding by :func:`choose` (its own information
     set in that deal, never the hidden hands) and the other seats by their kernel
     policies. Driven decision by decision like :class:`DealDriver`: the rollout kernel
-    (:class:`catchten_sim.advise.RolloutEvaluator`, the ``pimc`` seats standing in as
+    (:class:`catchten_sim.evaluators.RolloutEvaluator`, the ``pimc`` seats standing in as
     ``heuristic``) plays from the current position to the end with the play logged; the
     first card of a ``pimc`` seat in that line is replaced by the ``pimc`` decision and the
     kernel resumes after it, until no ``pimc`` seat is left to play. The outcome row is the
@@ -302,14 +258,14 @@ class PimcRolloutEvaluator:
 
     def __init__(self, info: InfoSet, candidates: Sequence[int], policies: Sequence[Any],
                  seed: int = 1, threads: int = 1) -> None:
-        from .policies import Policy
         self.info = info
         self.candidates = [int(c) for c in candidates]
         self.policies = tuple(policies)
-        self.stand_in = tuple(Policy.HEURISTIC if is_pimc(p) else p for p in policies)
+        self.seating = Seating.of(self.policies)
+        self.stand_in = self.seating.stand_in()
         self.seed = int(seed)
         self.threads = max(1, int(threads))
-        self.executor = runner.make_executor(self.threads)   # solvers kept across decisions
+        self.executor = run.make_executor(self.threads)   # solvers kept across decisions
         self.decisions = 0
 
     def close(self) -> None:
@@ -317,8 +273,6 @@ class PimcRolloutEvaluator:
 
     def _deal(self, hands: np.ndarray) -> Any:
         """The determinization ``hands`` (n_sets, n) as a dealt :class:`~.play.Deal`."""
-        from .dd import dealt_hands
-        from .play import Deal
         info = self.info
         dealt = dealt_hands(info, hands[None])[0]
         dead = tuple(cards_of_mask(info.dead))
@@ -327,8 +281,6 @@ class PimcRolloutEvaluator:
                     int(info.trump), info.turnup, dead)
 
     def _one(self, d: Any, hands: np.ndarray, sample: int, card: int) -> np.ndarray:
-        from .advise import RolloutEvaluator
-        from .dd import play_of
         r = self.info.rules
         n = r.players
         info, c = self.info, card
@@ -348,7 +300,7 @@ class PimcRolloutEvaluator:
             nxt = -1
             for k in range(start, len(seq)):
                 t, j = divmod(k, n)
-                if is_pimc(self.policies[(int(leaders[t]) + j) % n]):
+                if self.seating.is_driven((int(leaders[t]) + j) % n):
                     nxt = k
                     break
             if nxt < 0:
@@ -356,9 +308,8 @@ class PimcRolloutEvaluator:
             t, j = divmod(nxt, n)
             seat = (int(leaders[t]) + j) % n
             info = _info_of(d, seat, seq[:nxt])
-            c, _ = choose(info, self.policies[seat].n,
-                          seed=decision_seed(self.seed, sample, nxt), threads=self.threads,
-                          executor=self.executor)
+            c = decide(self.policies[seat], info, seed=decision_seed(self.seed, sample, nxt),
+                       threads=self.threads, executor=self.executor)
             self.decisions += 1
             played = 0
             for x in seq[:nxt]:
@@ -367,8 +318,7 @@ class PimcRolloutEvaluator:
 
     def evaluate(self, hands: np.ndarray, first: int) -> np.ndarray:
         """int16 (m, n_cand, ``rollout.n_out_cols``): as
-        :meth:`catchten_sim.advise.RolloutEvaluator.evaluate`."""
-        from ._kernels import rollout as KR
+        :meth:`catchten_sim.evaluators.RolloutEvaluator.evaluate`."""
         r = self.info.rules
         out = np.zeros((hands.shape[0], len(self.candidates), KR.n_out_cols(r.n_sides)),
                        dtype=np.int16)

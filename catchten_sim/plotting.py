@@ -721,7 +721,7 @@ def plot_equity(data: pd.DataFrame, ax: Axes | Sequence[Axes] | None = None,
     Parameters
     ----------
     data : DataFrame
-        :meth:`catchten_sim.games.EquityTable.to_frame` of a two-sided game (score_0,
+        :meth:`catchten_sim.equity.EquityTable.to_frame` of a two-sided game (score_0,
         score_1, dealer_side, p_win_0; with a ``dealer_seat`` column the lowest seat of
         each side is drawn).
     style : ``target`` (default: the highest score + 1).

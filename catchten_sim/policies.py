@@ -25,18 +25,39 @@
       9. Third hand high: the highest winning card that scores no honour.
      10. Otherwise throw the lowest non-counting card: never an honour to the opponents
          when a cheaper legal card exists.
-    ``pimc[:N]``
+    jaques ``dealer_declares``: no trumps when the longest suit has at most three cards
+    and the dealer holds two Aces or more; else the longest suit (ties: more honour points).
+``pimc[:N]``
     Perfect Information Monte Carlo (:mod:`catchten_sim.pimc`): at each decision, ``N``
     deals consistent with what the seat knows (default 50), each solved double-dummy;
     the card of the best mean value. Driven at the decision level (not a kernel id).
-    jaques ``dealer_declares``: no trumps when the longest suit has at most three cards
-    and the dealer holds two Aces or more; else the longest suit (ties: more honour points).
+
+Every kind is data here: :class:`Policy` (the kernel ids) and :class:`PimcPolicy` (a
+Python-driven player: the spec only, the player is :mod:`catchten_sim.pimc`). A
+:class:`Seating` resolves the policies of the seats once: the kernel id of every seat
+(``POL_SCRIPTED`` for a Python-driven one) and which seats are Python-driven, so no caller
+asks "is this pimc?" (a new Python-driven kind is added to :data:`DRIVEN_KINDS`).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import IntEnum
+from typing import TYPE_CHECKING, Any, Union
 
+import numpy as np
+
+from ._kernels.layout import POL_SCRIPTED
 from .errors import CatchTenError
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+#: determinizations per decision: measured (benchmarks/bench_pimc.py --only-n), 50 is the
+#: most that keeps a 4-player deal with two pimc seats near a second of CPU; its regret
+#: at opening leads was 0.40 points against a 200-deal run (100: 0.05, at twice the time)
+DEFAULT_N = 50
+MAX_N = 100_000
 
 
 class Policy(IntEnum):
@@ -48,7 +69,7 @@ class Policy(IntEnum):
     @classmethod
     def parse(cls, name: object, field: str = "policy") -> Policy:
         """``Policy`` from a name (``random``, ``heuristic``), an id or a Policy; ``pimc``
-        or ``pimc:N`` give a :class:`catchten_sim.pimc.PimcPolicy` instead.
+        or ``pimc:N`` give a :class:`PimcPolicy` instead.
 
         Raises
         ------
@@ -57,8 +78,7 @@ class Policy(IntEnum):
         """
         if isinstance(name, Policy):
             return name
-        from .pimc import PimcPolicy
-        if isinstance(name, PimcPolicy):
+        if isinstance(name, DRIVEN_KINDS):
             return name                        # type: ignore[return-value]
         if isinstance(name, str) and name.strip().lower().startswith("pimc"):
             return PimcPolicy.parse(name, field)   # type: ignore[return-value]
@@ -92,3 +112,120 @@ class Policy(IntEnum):
 
 
 POLICY_NAMES = tuple(p.label for p in Policy)
+
+
+@dataclass(frozen=True)
+class PimcPolicy:
+    """The ``pimc:N`` policy (``N`` determinizations per decision).
+
+    Not a kernel policy id: ``int(PimcPolicy(...))`` raises, so a kernel path that cannot
+    play it fails loudly instead of playing another policy; :meth:`Seating.kernel_ids`
+    refuses it with a clear message.
+    """
+
+    n: int = DEFAULT_N
+
+    @property
+    def label(self) -> str:
+        return f"pimc:{self.n}"
+
+    @property
+    def name(self) -> str:
+        return "PIMC"
+
+    def __str__(self) -> str:
+        return self.label
+
+    @classmethod
+    def parse(cls, text: str, field: str = "policy") -> PimcPolicy:
+        """``pimc`` or ``pimc:N`` (1 <= N <= 100000)."""
+        t = text.strip().lower()
+        if t == "pimc":
+            return cls()
+        head, _, num = t.partition(":")
+        if head != "pimc" or not num.isdigit() or not 1 <= int(num) <= MAX_N:
+            raise CatchTenError(field, "unknown policy",
+                                f"{text!r}: pimc:N needs N from 1 to {MAX_N}")
+        return cls(int(num))
+
+
+#: the Python-driven policy kinds (not kernel ids: played decision by decision)
+DRIVEN_KINDS: tuple[type, ...] = (PimcPolicy,)
+#: any policy of a seat: a kernel id or a Python-driven kind
+AnyPolicy = Union[Policy, PimcPolicy]   # noqa: UP007 (a runtime alias)
+
+
+@dataclass(frozen=True)
+class Seating:
+    """The policies of the seats, resolved once.
+
+    Attributes
+    ----------
+    policies : one policy per seat (kernel :class:`Policy` or a Python-driven kind)
+    driven : the seats played in Python, decision by decision (ascending)
+    """
+
+    policies: tuple[Any, ...]
+    driven: tuple[int, ...]
+
+    @classmethod
+    def of(cls, policies: Iterable[Any]) -> Seating:
+        """The seating of ``policies`` (one per seat, already parsed)."""
+        pols = tuple(policies)
+        return cls(pols, tuple(s for s, p in enumerate(pols) if isinstance(p, DRIVEN_KINDS)))
+
+    @property
+    def any_driven(self) -> bool:
+        """Whether some seat is Python-driven (no kernel alone can play the deals)."""
+        return bool(self.driven)
+
+    def is_driven(self, seat: int) -> bool:
+        return seat in self.driven
+
+    def kernel_ids(self, where: str) -> np.ndarray:
+        """int64 policy ids for a kernel that cannot play Python-driven seats (refused,
+        naming the first such policy and ``where``).
+
+        Raises
+        ------
+        CatchTenError
+            ``policy: not available``.
+        """
+        if self.driven:
+            name = self.policies[self.driven[0]].label.split(":")[0]
+            raise CatchTenError("policy", "not available",
+                                f"{name} cannot play in {where} (it needs a double-dummy "
+                                "search per decision); use heuristic or random there")
+        return np.array([int(p) for p in self.policies], dtype=np.int64)
+
+    def scripted_ids(self) -> np.ndarray:
+        """int64 policy ids with ``POL_SCRIPTED`` for the Python-driven seats (the play
+        kernels that replay their choices)."""
+        return np.array([POL_SCRIPTED if s in self.driven else int(p)
+                         for s, p in enumerate(self.policies)], dtype=np.int64)
+
+    def stand_in(self) -> tuple[Policy, ...]:
+        """The policies with ``heuristic`` standing in for the Python-driven seats."""
+        return tuple(Policy.HEURISTIC if s in self.driven else p
+                     for s, p in enumerate(self.policies))
+
+
+def seat_policies(rules: Rules, policy: object = "heuristic", opponents: object = None,
+                  seats: dict[int, object] | None = None) -> tuple[Policy, ...]:
+    """Policy of every seat: ``policy`` for side 0 (seat 0 and its partners),
+    ``opponents`` (default: the same) for every other seat, then ``seats`` overrides.
+
+    Raises
+    ------
+    CatchTenError
+        ``unknown policy``, or a seat outside 0 … n-1.
+    """
+    mine = Policy.parse(policy, "policy")
+    theirs = Policy.parse(opponents, "opponents") if opponents is not None else mine
+    out = [mine if rules.side_of(s) == 0 else theirs for s in range(rules.players)]
+    for seat, pol in (seats or {}).items():
+        if not isinstance(seat, int) or not 0 <= seat < rules.players:
+            raise CatchTenError("seat-policy", "seat out of range",
+                                f"seat {seat!r} with {rules.players} players")
+        out[seat] = Policy.parse(pol, "seat-policy")
+    return tuple(out)

@@ -10,7 +10,7 @@ cards). Any sampler of hidden hands must respect all of it (docs/rules.md §1, l
 The replay is :class:`~catchten_sim.state.PlayState`'s (the package's one Python reading of
 the rules of play): first with every hand unknown (who played what, the voids shown), then
 with the player to move's current-set hand known (its own plays must have been legal). The
-:class:`InfoSet` keeps that state, and :func:`catchten_sim.advise.legal_cards` asks it.
+:class:`InfoSet` keeps that state, and :func:`catchten_sim.evaluators.legal_cards` asks it.
 Unknown keys in a position are refused (:func:`catchten_sim.errors.check_keys`).
 
 Readings (where docs/rules.md and docs/formats.md are silent):
@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .cards import _SUIT_INPUT, format_card, parse_card
+from .cards import _SUIT_INPUT, cards_of_mask, format_card, parse_card
 from .errors import IllegalPlayError, ParseError, PositionError, check_keys
 from .inputs import card_at, json_kind, preset_name, read_json_object
 from .rules import NO_TRUMPS, Rules
@@ -97,7 +97,6 @@ class InfoSet:
 
     def __repr__(self) -> str:
         """Cards as cards (``JS AS``), not bitmasks."""
-        from .cards import cards_of_mask
         tricks = " ".join(format_card(c) for _, c in self.trick)
         return (f"InfoSet({self.rules.label()}, dealer={self.dealer}, seat={self.seat}, "
                 f"turnup={'none' if self.turnup is None else format_card(self.turnup)}, "

@@ -51,6 +51,7 @@ import pandas as pd
 
 from . import plotting as P
 from . import tables as T
+from .checks import MAX_DEALS, check_count, check_seed
 from .errors import CatchTenError, RulesError
 from .policies import Policy
 from .rules import PLAYERS_ALLOWED, PRESETS, REGISTRY, SWITCH_OF, Rules
@@ -202,7 +203,7 @@ class TenBySide:
 
 def _split_policies(rules: Rules, policies: Any) -> tuple[tuple[Policy, ...], Policy, Policy]:
     """Per-seat policies, and the policy of side 0 and of the first opposing seat."""
-    from .simulate import seat_policies
+    from .policies import seat_policies
     if isinstance(policies, (str, Policy)) or policies is None:
         pols = seat_policies(rules, policies or "heuristic")
     else:
@@ -435,7 +436,6 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     deals", footers state the deals that ran, figure numbers stay those of a full report,
     and ``report.json`` has ``"interrupted": true``.
     """
-    from .simulate import CHUNK, MAX_DEALS, _check_count, seat_policies, simulate
 
     t0 = time.perf_counter()
     say = progress or (lambda _msg: None)
@@ -443,124 +443,218 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     if main is not None:
         rules, seed, n_deals = main.rules, main.seed, main.n_deals
         policies = main.policies
-    n_deals = _check_count("deals", n_deals, 1 if main is not None else MIN_REPORT_DEALS,
+    n_deals = check_count("deals", n_deals, 1 if main is not None else MIN_REPORT_DEALS,
                            MAX_DEALS)
-    seed = _check_count("seed", seed, 0, 2 ** 64 - 1)
+    seed = check_seed(seed)
     sweep = sweep_deals_for(n_deals) if sweep_deals is None else \
-        _check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
+        check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
     pols, mine, theirs = _split_policies(rules, policies)
-    from .runner import check_executor_options
+    from .run import check_executor_options, make_executor
     check_executor_options(scheduler, workers)      # before a run directory is made
     rd = None
     if run_dir is not None:
-        from .runner import MANIFEST, RunDir
         if main is not None:
             raise CatchTenError("run-dir", "not with a main run given",
                                 "the main run is simulated into the run directory")
-        # a report run directory made before: its report files are rewritten in place
-        # (where the manifest says, unless --out says elsewhere)
-        again = isinstance(run_dir, RunDir) or (Path(run_dir) / MANIFEST).exists()
-        where = None if out_dir is None and again else \
-            str(Path(default_out_dir(rules) if out_dir is None else out_dir).resolve())
-        rd = RunDir.create_or_open(run_dir, {
+        rd, out_dir, force = _report_run_dir(run_dir, out_dir, force, {
             "kind": "report", "rules": rules.to_dict(), "policies": [p.label for p in pols],
             "seed": seed, "deals": n_deals, "sweep_deals": sweep, "chunk": chunk,
             "sweep_players": bool(sweep_players), "sweep_variants": bool(sweep_variants),
-            "compare_policies": bool(compare_policies), "formats": list(figs_formats),
-            "out": where})
-        if not rd.compute:
-            raise CatchTenError("run-dir", "a report", "summarize lists its runs")
-        force = force or again
-        out_dir = where or rd.manifest["out"]
-        rd._mkdir(rd.path / "runs")
+            "compare_policies": bool(compare_policies), "formats": list(figs_formats)},
+            rules)
     out = prepare_out_dir(default_out_dir(rules) if out_dir is None else out_dir, force)
     version = _versions()["catchten_sim"]
-    runs_log: list[dict] = []
-    # Ctrl-C stops the run under way (its deals are kept) and skips the runs still to come;
-    # the report is then built from what was simulated and says so (report.json)
-    stopped = [False]
+    runs = _Runs(rules, seed, threads, chunk, rd, say)
+    # one executor for every run of the report: a Dask cluster is started (or reached) once,
+    # and only when some run has chunks left to do
+    runs.shared = make_executor(threads, scheduler, workers) if scheduler or workers \
+        else None
+    try:
+        main = runs.all(main, pols, mine, theirs, n_deals, sweep, sweep_players,
+                        sweep_variants, compare_policies, unfinished_from)
+    finally:
+        if runs.shared is not None:
+            runs.shared.close()
 
-    def run(r: Rules, ps: Sequence[Policy], deals: int, what: str, reduce: Any = None):
-        say(f"{what}: {r.label()}, {_policy_text(ps[0], _split_policies(r, ps)[2])}, "
-            f"{deals:,} deals")
-        sub = None if rd is None else rd.path / "runs" / f"{len(runs_log):02d}-{what}"
-        res = simulate(r, ps, n_deals=deals, seed=seed, threads=threads, reduce=reduce,
-                       run_dir=sub, executor=shared,
-                       chunk=CHUNK if chunk is None else chunk)
-        runs_log.append({"part": what, "rules": r.to_dict(), "label": r.label(),
+    say("tables and figures")
+    pol_text = _policy_text(mine, theirs, pols)
+    total_deals = sum(int(r["deals"]) for r in runs.log)
+    stamp = (f"INTERRUPTED (Ctrl-C) after {total_deals:,} deals in all: main run "
+             f"{main.n_deals:,} of {getattr(main, 'requested', main.n_deals):,} deals; runs "
+             "not made are left out") if runs.stopped else None
+    if unfinished_from and getattr(main, "interrupted", False) and not runs.stopped:
+        stamp = (f"UNFINISHED run directory: main run {main.n_deals:,} of "
+                 f"{main.requested:,} deals (finish it: catchten resume {unfinished_from})")
+    specs = _figure_specs(rules, main, runs, pol_text, mine != theirs, version)
+    written, figures, tables = _write_figures(out, specs, figs_formats, stamp, {
+        "Title": f"Catch the Ten simulation report: {rules.label()}",
+        "Author": "catchten_sim", "Subject": f"{pol_text}; {main.n_deals:,} deals; "
+                                             f"seed {seed}"
+                                             + (f"; {stamp}" if stamp else ""),
+        "Creator": f"catchten_sim {version}", "Producer": "matplotlib",
+        "CreationDate": None, "ModDate": None}, say)
+
+    sidecar = {
+        "kind": "catchten_sim report",
+        "rules": rules.to_dict(),
+        "rules_label": rules.label(),
+        "rules_described": rules.describe(),
+        "policies": {"seats": [p.label for p in pols], "label": pol_text,
+                     "side0": mine.label, "opponents": theirs.label},
+        "deals": main.n_deals,
+        "sweep_deals": sweep if (runs.players or runs.variants or runs.policies) else None,
+        "seed": seed,
+        "first_dealer": "rotate",
+        "formats": list(figs_formats),
+        "figures": figures,
+        "files": None,          # with report.json: _write_sidecar
+        "main": main.to_dict(),
+        "runs": runs.log,
+        "interrupted": runs.stopped,
+        "interrupted_after_deals": total_deals if runs.stopped else None,
+        "unfinished_from": unfinished_from if getattr(main, "interrupted", False) else None,
+        "versions": _versions(),
+        "threads": threads,
+        "run_time_s": None,
+    }
+    _write_sidecar(out, written, sidecar, t0)
+    say(f"report written to {out}")
+    return Report(out, sorted(written), figures, sidecar, tables)
+
+
+def _write_sidecar(out: Path, written: list[Path], sidecar: dict[str, Any],
+                   t0: float) -> None:
+    """Write ``report.json`` (``sidecar`` with the files and the run time filled in) and
+    remove the files of an earlier report that this one did not write."""
+    json_path = out / "report.json"
+    written.append(json_path)
+    _remove_stale(out, {p.name for p in written})
+    sidecar["files"] = sorted(p.name for p in written)
+    sidecar["run_time_s"] = round(time.perf_counter() - t0, 3)
+    json_path.write_text(json.dumps(_clean(sidecar), indent=2, ensure_ascii=False,
+                                    allow_nan=False) + "\n", encoding="utf-8")
+
+
+def _report_run_dir(run_dir: Any, out_dir: str | Path | None, force: bool,
+                    job: dict[str, Any], rules: Rules) -> tuple[Any, str | Path, bool]:
+    """The report's run directory (made, or opened again) for ``job``, where its files go
+    and whether they may replace files there (:func:`build_report`)."""
+    from .run import MANIFEST, RunDir
+    # a report run directory made before: its report files are rewritten in place
+    # (where the manifest says, unless --out says elsewhere)
+    again = isinstance(run_dir, RunDir) or (Path(run_dir) / MANIFEST).exists()
+    where = None if out_dir is None and again else \
+        str(Path(default_out_dir(rules) if out_dir is None else out_dir).resolve())
+    rd = RunDir.create_or_open(run_dir, {**job, "out": where})
+    if not rd.compute:
+        raise CatchTenError("run-dir", "a report", "summarize lists its runs")
+    rd._mkdir(rd.path / "runs")
+    return rd, where or rd.manifest["out"], force or again
+
+
+class _Runs:
+    """The simulations of one report (:func:`build_report`): every run logged, the sweeps'
+    results by part, and whether a Ctrl-C stopped them (``stopped``: the run under way
+    keeps its deals, the runs still to come are skipped and the report is built from what
+    ran, and says so)."""
+
+    def __init__(self, rules: Rules, seed: int, threads: int | None, chunk: int | None,
+                 rd: Any, say: Callable[[str], None]) -> None:
+        self.rules, self.seed, self.threads, self.chunk = rules, seed, threads, chunk
+        self.rd, self.say = rd, say
+        self.shared: Any = None
+        self.log: list[dict] = []
+        self.stopped = False
+        self.players: list = []
+        self.variants: list = []
+        self.policies: list = []
+        self.hold: pd.DataFrame | None = None
+        self.n_hold = 0
+
+    def run(self, r: Rules, ps: Sequence[Policy], deals: int, what: str,
+            reduce: Any = None) -> Any:
+        """One simulation of the report (in its own directory under the run directory)."""
+        from .simulate import CHUNK, simulate
+        self.say(f"{what}: {r.label()}, {_policy_text(ps[0], _split_policies(r, ps)[2])}, "
+                 f"{deals:,} deals")
+        sub = None if self.rd is None else \
+            self.rd.path / "runs" / f"{len(self.log):02d}-{what}"
+        res = simulate(r, ps, n_deals=deals, seed=self.seed, threads=self.threads,
+                       reduce=reduce, run_dir=sub, executor=self.shared,
+                       chunk=CHUNK if self.chunk is None else self.chunk)
+        self.log.append({"part": what, "rules": r.to_dict(), "label": r.label(),
                          "policies": [p.label for p in res.policies], "deals": res.n_deals,
-                         "seed": seed, "p_caught": res.ten["p_caught"],
+                         "seed": self.seed, "p_caught": res.ten["p_caught"],
                          "elapsed_s": round(res.elapsed_s, 3),
                          "interrupted": res.interrupted})
         if res.interrupted:
-            stopped[0] = True
+            self.stopped = True
         return res
 
-    # one executor for every run of the report: a Dask cluster is started (or reached) once,
-    # and only when some run has chunks left to do
-    from . import runner
-    shared = runner.make_executor(threads, scheduler, workers) if scheduler or workers \
-        else None
-    try:
-        # ------------------------------------------------------------ simulations
+    def all(self, main: Any, pols: Sequence[Policy], mine: Policy, theirs: Policy,
+            n_deals: int, sweep: int, sweep_players: bool, sweep_variants: bool,
+            compare_policies: bool, unfinished_from: str | None) -> Any:
+        """The main run (unless given), the sweeps asked for and the holdings table;
+        returns the main run."""
+        rules, seed = self.rules, self.seed
         if main is None:
-            main = run(rules, pols, n_deals, "main")
+            main = self.run(rules, pols, n_deals, "main")
         else:
-            stopped[0] = bool(getattr(main, "interrupted", False)) and not unfinished_from
-            runs_log.append({"part": "main", "rules": rules.to_dict(), "label": rules.label(),
-                             "policies": [p.label for p in main.policies], "deals": main.n_deals,
-                             "seed": seed, "p_caught": main.ten["p_caught"],
+            self.stopped = bool(getattr(main, "interrupted", False)) and not unfinished_from
+            self.log.append({"part": "main", "rules": rules.to_dict(), "label": rules.label(),
+                             "policies": [p.label for p in main.policies],
+                             "deals": main.n_deals, "seed": seed,
+                             "p_caught": main.ten["p_caught"],
                              "elapsed_s": round(main.elapsed_s, 3)})
-        pol_text = _policy_text(mine, theirs, pols)
-        players_runs: list = []
-        variant_runs: list = []
-        policy_runs: list = []
-        hold = None
         try:        # Ctrl-C anywhere in the sweeps: keep what ran, say so, build the report
-            if sweep_players:
-                combos = [(Policy.HEURISTIC, Policy.HEURISTIC), (Policy.RANDOM, Policy.RANDOM)]
-                if mine != theirs:
-                    combos.append((mine, theirs))
-                for m_, t_ in combos:
-                    for r in _player_rules(rules):
-                        if not stopped[0]:
-                            players_runs.append(run(r, seat_policies(r, m_, t_), sweep,
-                                                    "players"))
-            if sweep_variants:
-                for label, kind, r in variant_rules(rules):
-                    if stopped[0]:
-                        break
-                    variant_runs.append((label, kind, run(r, seat_policies(r, mine, theirs),
-                                                          sweep, "variants")))
-            if compare_policies:
-                for m_ in (Policy.HEURISTIC, Policy.RANDOM):
-                    for t_ in (Policy.HEURISTIC, Policy.RANDOM):
-                        if stopped[0]:
-                            break
-                        whose = TenBySide(rules)
-                        res = run(rules, seat_policies(rules, m_, t_), sweep, "policies",
-                                  reduce=whose)
-                        policy_runs.append((m_.label, t_.label, res, whose.load(res.extra)))
-            if not stopped[0]:
-                n_hold = min(int(main.n_deals), HOLDING_DEALS)
-                say(f"holdings: which honours each side was dealt, first {n_hold:,} deals")
-                hold = T.holdings_table(rules, pols, n_deals=n_hold, seed=seed, threads=threads)
+            self._sweeps(mine, theirs, sweep, sweep_players, sweep_variants,
+                         compare_policies)
+            if not self.stopped:
+                self.n_hold = min(int(main.n_deals), HOLDING_DEALS)
+                self.say(f"holdings: which honours each side was dealt, first "
+                         f"{self.n_hold:,} deals")
+                self.hold = T.holdings_table(rules, pols, n_deals=self.n_hold, seed=seed,
+                                             threads=self.threads)
         except KeyboardInterrupt:
-            stopped[0] = True
-            say("interrupted: building the report from what ran")
-    finally:
-        if shared is not None:
-            shared.close()
+            self.stopped = True
+            self.say("interrupted: building the report from what ran")
+        return main
 
-    # ------------------------------------------------------------ tables and titles
-    say("tables and figures")
-    total_deals = sum(int(r["deals"]) for r in runs_log)
-    stamp = (f"INTERRUPTED (Ctrl-C) after {total_deals:,} deals in all: main run "
-             f"{main.n_deals:,} of {getattr(main, 'requested', main.n_deals):,} deals; runs "
-             "not made are left out") if stopped[0] else None
-    if unfinished_from and getattr(main, "interrupted", False) and not stopped[0]:
-        stamp = (f"UNFINISHED run directory: main run {main.n_deals:,} of "
-                 f"{main.requested:,} deals (finish it: catchten resume {unfinished_from})")
+    def _sweeps(self, mine: Policy, theirs: Policy, sweep: int, sweep_players: bool,
+                sweep_variants: bool, compare_policies: bool) -> None:
+        from .policies import seat_policies
+        rules = self.rules
+        if sweep_players:
+            combos = [(Policy.HEURISTIC, Policy.HEURISTIC), (Policy.RANDOM, Policy.RANDOM)]
+            if mine != theirs:
+                combos.append((mine, theirs))
+            for m_, t_ in combos:
+                for r in _player_rules(rules):
+                    if not self.stopped:
+                        self.players.append(self.run(r, seat_policies(r, m_, t_), sweep,
+                                                     "players"))
+        if sweep_variants:
+            for label, kind, r in variant_rules(rules):
+                if self.stopped:
+                    break
+                self.variants.append((label, kind, self.run(
+                    r, seat_policies(r, mine, theirs), sweep, "variants")))
+        if compare_policies:
+            for m_ in (Policy.HEURISTIC, Policy.RANDOM):
+                for t_ in (Policy.HEURISTIC, Policy.RANDOM):
+                    if self.stopped:
+                        break
+                    whose = TenBySide(rules)
+                    res = self.run(rules, seat_policies(rules, m_, t_), sweep, "policies",
+                                   reduce=whose)
+                    self.policies.append((m_.label, t_.label, res, whose.load(res.extra)))
+
+
+def _figure_specs(rules: Rules, main: Any, runs: _Runs, pol_text: str, mixed: bool,
+                  version: str) -> list[tuple[str, pd.DataFrame, Callable, dict]]:
+    """Each figure of the report as ``(name, table, plot function, its style)``, in page
+    order (``mixed``: side 0's policy differs from the others')."""
+    seed = runs.seed
     cut = ""
     footer_main = (f"{cut}Rules: {rules.label()}  \u00b7  policies: {pol_text}  \u00b7  "
                    f"{main.n_deals:,} deals  \u00b7  seed {seed}  \u00b7  the deal rotates  "
@@ -574,6 +668,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                 f"seed {seed}  \u00b7  95% intervals  \u00b7  catchten_sim {version}  "
                 f"\u00b7  main run: {rules.label()}, {main.n_deals:,} deals")
 
+    players_runs, variant_runs, policy_runs = runs.players, runs.variants, runs.policies
     given = rules.given_variants()
     given_txt = (" " + " ".join(k if v is True else f"{k}={v}" for k, v in sorted(given.items()))
                  if given else "")
@@ -595,7 +690,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
             "footer": footer_sweep(f"Rules: {rules.preset} {rng}{given_txt}, one run per "
                                    "player count",
                                    " / ".join(dict.fromkeys(tp["policy"])) + " (all seats"
-                                   + (", or side 0 vs the others" if mine != theirs else "")
+                                   + (", or side 0 vs the others" if mixed else "")
                                    + ")", players_runs)}))
     dist = T.points_distribution_table(main)
     specs.append(("points_distribution", dist, P.plot_points_distribution, {
@@ -613,12 +708,13 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         specs.append(("fate_by_holder", fate, P.plot_fate_heatmap, {
             "title": T.finding_fate(T.fate_by_trumps_table(main)), "footer": footer_main,
             "n_players": rules.players}))
+    hold = runs.hold
     if hold is not None and len(hold):
         specs.append(("holding_value", hold, P.plot_holding_value, {
             "title": T.finding_holding(hold), "figsize": (10.0, 8.5),
             "footer": footer_main.replace(f"{main.n_deals:,} deals",
-                                          f"the first {n_hold:,} of the {main.n_deals:,} "
-                                          "deals")}))
+                                          f"the first {runs.n_hold:,} of the "
+                                          f"{main.n_deals:,} deals")}))
     if variant_runs:
         vt = T.variants_table(variant_runs)
         specs.append(("variants", vt, P.plot_variants, {
@@ -633,22 +729,22 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
             "title": T.finding_policies(pt),
             "footer": footer_sweep(f"Rules: {rules.label()}", "as in each row",
                                    [run[2] for run in policy_runs])}))
+    return specs
 
-    # ------------------------------------------------------------ files
+
+def _write_figures(out: Path, specs: list[tuple[str, pd.DataFrame, Callable, dict]],
+                   figs_formats: tuple[str, ...], stamp: str | None,
+                   pdf_metadata: dict[str, Any], say: Callable[[str], None]
+                   ) -> tuple[list[Path], list[dict], dict[str, pd.DataFrame]]:
+    """Draw every figure of ``specs`` and write its CSV, PNG and PDF page; returns the files
+    written, the figures' sidecar entries and the tables by name."""
     written: list[Path] = []
     figures: list[dict] = []
     tables: dict[str, pd.DataFrame] = {}
     pdf = None
     if "pdf" in figs_formats:
         from matplotlib.backends.backend_pdf import PdfPages
-        pdf_path = out / "report.pdf"
-        pdf = PdfPages(pdf_path, metadata={
-            "Title": f"Catch the Ten simulation report: {rules.label()}",
-            "Author": "catchten_sim", "Subject": f"{pol_text}; {main.n_deals:,} deals; "
-                                                 f"seed {seed}"
-                                                 + (f"; {stamp}" if stamp else ""),
-            "Creator": f"catchten_sim {version}", "Producer": "matplotlib",
-            "CreationDate": None, "ModDate": None})
+        pdf = PdfPages(out / "report.pdf", metadata=pdf_metadata)
     try:
         for page, (name, df, fn, style) in enumerate(specs, start=1):
             stem = f"fig{FIGURE_NUMBERS[name]:02d}_{name}"
@@ -675,39 +771,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
             pdf.close()
     if pdf is not None:
         written.append(out / "report.pdf")
-
-    # ------------------------------------------------------------ sidecar
-    json_path = out / "report.json"
-    written.append(json_path)
-    _remove_stale(out, {p.name for p in written})
-    sidecar = {
-        "kind": "catchten_sim report",
-        "rules": rules.to_dict(),
-        "rules_label": rules.label(),
-        "rules_described": rules.describe(),
-        "policies": {"seats": [p.label for p in pols], "label": pol_text,
-                     "side0": mine.label, "opponents": theirs.label},
-        "deals": main.n_deals,
-        "sweep_deals": sweep if (players_runs or variant_runs or policy_runs) else None,
-        "seed": seed,
-        "first_dealer": "rotate",
-        "formats": list(figs_formats),
-        "figures": figures,
-        "files": sorted(p.name for p in written),
-        "main": main.to_dict(),
-        "runs": runs_log,
-        "interrupted": stopped[0],
-        "interrupted_after_deals": total_deals if stopped[0] else None,
-        "unfinished_from": unfinished_from if getattr(main, "interrupted", False) else None,
-        "versions": _versions(),
-        "threads": threads,
-        "run_time_s": None,
-    }
-    sidecar["run_time_s"] = round(time.perf_counter() - t0, 3)
-    json_path.write_text(json.dumps(_clean(sidecar), indent=2, ensure_ascii=False,
-                                    allow_nan=False) + "\n", encoding="utf-8")
-    say(f"report written to {out}")
-    return Report(out, sorted(written), figures, sidecar, tables)
+    return written, figures, tables
 
 
 _OURS = re.compile(r"^(fig\d\d_[a-z_]+\.(png|csv)|report\.(pdf|json))$")
@@ -742,7 +806,7 @@ def runs_status(run_dir: Any) -> list[dict[str, Any]]:
     CatchTenError
         Not a report run directory.
     """
-    from .runner import open_of_kind
+    from .run import open_of_kind
     from .simulate import summarize
     rd, _ = open_of_kind(run_dir, ("report",), "a report", lambda m: None)
     out = []
@@ -765,13 +829,13 @@ def report_state(out_dir: str | Path, job: dict[str, Any], runs: Sequence[Any],
 
     ``(True, "")`` when ``out_dir/report.json`` is whole (not interrupted or unfinished),
     was made for ``job`` (its ``rules``, ``seed``, ``deals``, ... equal the report's), every
-    run of ``runs`` (:class:`catchten_sim.runner.RunDir`) has all its chunks (with
+    run of ``runs`` (:class:`catchten_sim.run.RunDir`) has all its chunks (with
     ``every_run``, a report run directory's runs: as many as the report lists), and every
     file the report lists is there and newer than every chunk of ``runs``. Else ``(False,
     why)``: ``why`` names the file missing or older than the chunks, or is ``""`` when
     there is no whole report of finished runs (a resume then runs what is missing).
     """
-    from .runner import RunDir
+    from .run import RunDir
     out = Path(out_dir)
     try:
         side = json.loads((out / "report.json").read_text(encoding="utf-8"))
@@ -803,7 +867,7 @@ def files_state(run_dir: Any) -> tuple[bool, str]:
     CatchTenError
         Not a report run directory, or one of its runs has a bad manifest.
     """
-    from .runner import RunDir, open_of_kind
+    from .run import RunDir, open_of_kind
     rd, _ = open_of_kind(run_dir, ("report",), "a report", lambda m: None)
     m = rd.manifest
     runs = [RunDir.open(sub) for sub in sorted((rd.path / "runs").glob("[0-9][0-9]-*"))]
@@ -823,7 +887,7 @@ def from_run_dir(run_dir: Any, *, threads: int | None = None, scheduler: str | N
         Not a report run directory, a bad manifest, or a summary (``run_dir.compute``
         false: use :func:`runs_status`).
     """
-    from .runner import manifest_rules, open_of_kind
+    from .run import manifest_rules, open_of_kind
 
     def parse(m: dict[str, Any]) -> tuple[Rules, tuple[Policy, ...], dict[str, Any]]:
         kw = {k: m[k] for k in ("sweep_players", "sweep_variants", "compare_policies",

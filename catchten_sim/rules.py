@@ -30,7 +30,7 @@ import numpy as np
 from .cards import RANK_CHARS, SUIT_CHARS, Rank, Suit, _shown, card_index, format_card
 from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_N, P_NPARAMS, P_NSETS,
                               P_NSIDES, P_PERSET, P_SETSIZE, P_SHARE, P_TARGET, P_TIE,
-                              REVOKE_CODES,
+                              REVOKE_CODES, DealRules, PlayRules,
                               STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
                               STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
 from .errors import CatchTenError, ParseError, RulesError, check_keys
@@ -312,14 +312,8 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
                      f"{name}={_shown(value)} (one of {', '.join(kind)})")
 
 
-#: The switches of play, as the kernels' rule functions read them (fields named after the
-#: switches, bools; docs/rules.md §3, §7.3, §7.6): ``Tables.play_rules``. A new play switch
-#: is a field here, its rule in :mod:`catchten_sim._kernels.trick` and in
-#: :class:`catchten_sim.state.PlayState`.
-PlayRules = namedtuple("PlayRules", ["no_trump_first_lead", "exposed_trump", "must_trump"])
-#: The switches of dealing (bools, as they apply to these rules; docs/rules.md §3 §7.7, §4):
-#: ``Tables.deal_rules``, read by :mod:`catchten_sim._kernels.deal`.
-DealRules = namedtuple("DealRules", ["keep_six_of_spades", "dealer_declares"])
+#: ``PlayRules`` (the switches of play) and ``DealRules`` (the switches of dealing) live in
+#: :mod:`catchten_sim._kernels.layout` (the kernels never import this module).
 
 #: the kernels' table bundle (a numba-compatible named tuple, built once per Rules and
 #: cached: :meth:`Rules.tables`). Fields:

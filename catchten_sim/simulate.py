@@ -13,8 +13,8 @@ number of threads or the chunk size.
 """
 from __future__ import annotations
 
-import math
-import os
+import importlib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,54 +27,18 @@ from ._lazy import pandas as pd
 if TYPE_CHECKING:
     import pandas
 from ._kernels import engine as K
-from .aggregate import FIELDS, OutcomeAccumulator
+from .aggregate import FIELDS, OutcomeAccumulator, json_number
+from .checks import MAX_DEALS, check_count, check_seed, check_threads, max_threads
 from .errors import CatchTenError
-from .policies import Policy
+from .paths import ensure_dir
+from .policies import Policy, Seating
+from . import run
+from .run import (REDUCERS, RunDir, check_executor_options, chunk_plan, job_key,
+                     manifest_rules, open_of_kind, plan_rule)
 from .rules import Rules
 
 CHUNK = 1 << 17            # deals per kernel call (rows, only with on_chunk: CHUNK * cols * 2 B)
-MAX_SEED = 2 ** 64 - 1
-MAX_DEALS = 10 ** 12       # ~ a week at 2 M deals/s; deal numbers stay far below 2**63
 FIRST_DEALER = "rotate"    # deal i is dealt by seat i % n
-
-
-def seat_policies(rules: Rules, policy: object = "heuristic", opponents: object = None,
-                  seats: dict[int, object] | None = None) -> tuple[Policy, ...]:
-    """Policy of every seat: ``policy`` for side 0 (seat 0 and its partners),
-    ``opponents`` (default: the same) for every other seat, then ``seats`` overrides.
-
-    Raises
-    ------
-    CatchTenError
-        ``unknown policy``, or a seat outside 0 … n-1.
-    """
-    mine = Policy.parse(policy, "policy")
-    theirs = Policy.parse(opponents, "opponents") if opponents is not None else mine
-    out = [mine if rules.side_of(s) == 0 else theirs for s in range(rules.players)]
-    for seat, pol in (seats or {}).items():
-        if not isinstance(seat, int) or not 0 <= seat < rules.players:
-            raise CatchTenError("seat-policy", "seat out of range",
-                                f"seat {seat!r} with {rules.players} players")
-        out[seat] = Policy.parse(pol, "seat-policy")
-    return tuple(out)
-
-
-def _check_count(name: str, value: object, lo: int, hi: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise CatchTenError(name, "not a whole number", f"{name}={value!r}")
-    v = int(value)
-    if v < lo or (hi is not None and v > hi):
-        rng = f"{lo} or more" if hi is None else f"{lo} to {hi}"
-        raise CatchTenError(name, "out of range", f"{name}={v} (allowed: {rng})")
-    return v
-
-
-def max_threads() -> int:
-    """Threads available to this process (CPU affinity aware)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
@@ -146,10 +110,12 @@ class SimulationResult:
                                      "role": ("eldest" if pos == 1 else
                                               "dealer" if pos == n else f"position {pos}")}
             for name in FIELDS:
-                entry[name] = {"mean": _f(row[f"{name}_mean"]), "se": _f(row[f"{name}_se"])}
-            entry["advantage"] = {"mean": _f(row["advantage_mean"]),
-                                  "se": _f(row["advantage_se"]),
-                                  "ci95": [_f(row["advantage_lo"]), _f(row["advantage_hi"])]}
+                entry[name] = {"mean": json_number(row[f"{name}_mean"]),
+                               "se": json_number(row[f"{name}_se"])}
+            entry["advantage"] = {"mean": json_number(row["advantage_mean"]),
+                                  "se": json_number(row["advantage_se"]),
+                                  "ci95": [json_number(row["advantage_lo"]),
+                                           json_number(row["advantage_hi"])]}
             positions.append(entry)
         sides = []
         for row in self.acc.sides_rows():
@@ -157,10 +123,11 @@ class SimulationResult:
             sides.append({"side": int(side), "seats": self.rules.seats_of(int(side)),
                           "policies": sorted({self.policies[s].label
                                               for s in self.rules.seats_of(int(side))}),
-                          "total": {"mean": _f(row["total_mean"]), "se": _f(row["total_se"])}})
+                          "total": {"mean": json_number(row["total_mean"]),
+                                    "se": json_number(row["total_se"])}})
         ten = self.ten
-        ten = {k: (_f(v) if isinstance(v, float) else v) for k, v in ten.items()}
-        ten["wilson95"] = [_f(x) for x in ten["wilson95"]]
+        ten = {k: (json_number(v) if isinstance(v, float) else v) for k, v in ten.items()}
+        ten["wilson95"] = [json_number(x) for x in ten["wilson95"]]
         return {
             "rules": self.rules.to_dict(),
             "policies": {"seats": [p.label for p in self.policies],
@@ -181,12 +148,9 @@ class SimulationResult:
         }
 
 
-def _f(x: float) -> float | None:
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
-
 
 class DealTask:
-    """The simulation as a run-engine task (:mod:`catchten_sim.runner`): deals ``first …
+    """The simulation as a run-engine task (:mod:`catchten_sim.run`): deals ``first …
     first+count-1`` played and folded into a flat accumulator (the
     :class:`~catchten_sim.aggregate.OutcomeAccumulator` layout, int64), plus their outcome
     rows (int16) when ``rows`` is set. Picklable (for Dask): it carries the rules as a
@@ -194,13 +158,11 @@ class DealTask:
 
     def __init__(self, rules: Rules, policies: Sequence[Any], seed: int,
                  rows: bool = False, reduce: Any = None) -> None:
-        from .pimc import is_pimc
-        from .runner import job_key
         self.rules_dict = rules.to_dict()
         self.pols = tuple(policies)
         #: some seat plays ``pimc``: deals are played from Python (catchten_sim.pimc), the
         #: solver's ``solver_threads`` threads inside each decision
-        self.pimc = any(is_pimc(p) for p in self.pols)
+        self.pimc = Seating.of(self.pols).any_driven
         self.solver_threads = 1
         self.seed = int(seed)
         self.rows = rows
@@ -228,7 +190,7 @@ class DealTask:
 
     def scratch(self):
         if self.pimc:
-            from .pimc import DealDriver
+            from .pimc import DealDriver      # lazy: the solver's modules, pimc seats only
             return DealDriver(self._tables()[5], self.pols, self.seed,
                               threads=self.solver_threads)
         return K.scratch(self._tables()[0])
@@ -239,7 +201,7 @@ class DealTask:
         want = self.rows or self.reduce is not None
         rows = np.zeros((count if want else 0, ncols), np.int16)
         if self.pimc:
-            from .pimc import simulate_pimc
+            from .pimc import simulate_pimc   # lazy, as in scratch()
             simulate_pimc(rules, self.pols, self.seed, first, count, rows, part, off, scr)
         else:
             K.run_chunk(t, pol_arr, np.uint64(self.seed), np.int64(first), np.int64(count),
@@ -272,8 +234,6 @@ class DealTask:
 def _job(rules: Rules, pols: Sequence[Policy], seed: int, n_deals: int, chunk: int,
          reduce: Any = None) -> dict[str, Any]:
     """The manifest entry of a simulation (run directories)."""
-    import json
-    from .runner import chunk_plan, plan_rule
     job = {"kind": "simulate", "rules": rules.to_dict(), "policies": [p.label for p in pols],
            "seed": seed, "deals": n_deals, "chunk": chunk,
            "plan": {"chunks": len(chunk_plan(n_deals, chunk)) - 1, "ends": plan_rule()}}
@@ -312,7 +272,7 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
         to a file. Not with ``run_dir`` or a Dask cluster.
     progress : callable(done, total), optional
     run_dir : path, optional
-        Write every finished chunk there (:class:`catchten_sim.runner.RunDir`); an existing
+        Write every finished chunk there (:class:`catchten_sim.run.RunDir`); an existing
         run directory of the same run continues where it stopped (:func:`resume`).
     scheduler : str, optional
         ``tcp://HOST:PORT`` of a running Dask scheduler: the chunks run on its workers.
@@ -324,11 +284,11 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
         ``reduce.name`` names them in a run directory's manifest. Picklable for Dask.
         Unlike ``on_chunk`` it works with run directories and clusters.
     executor : object, optional
-        A :func:`catchten_sim.runner.make_executor` executor shared by several runs (a
+        A :func:`catchten_sim.run.make_executor` executor shared by several runs (a
         report's): used instead of ``threads`` / ``scheduler`` / ``workers``, not closed.
     outputs : dict, optional
         Kept in the run directory's manifest (JSON-able; the CLI's ``{"report": DIR}``;
-        :data:`catchten_sim.runner.UNCOMPARED`), so that ``catchten resume`` writes the
+        :data:`catchten_sim.run.UNCOMPARED`), so that ``catchten resume`` writes the
         files the command asked for.
 
     Returns
@@ -347,25 +307,22 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     far with ``interrupted=True``: nothing already computed is lost. The numbers are the
     same on every executor (inline, threads, Dask) and after a resume.
     """
-    n_deals = _check_count("deals", n_deals, 1, MAX_DEALS)
-    seed = _check_count("seed", seed, 0, MAX_SEED)
+    n_deals = check_count("deals", n_deals, 1, MAX_DEALS)
+    seed = check_seed(seed)
     if threads is not None:
-        threads = _check_count("threads", threads, 1, 1024)
-    chunk = _check_count("chunk", chunk, 1)
+        threads = check_threads(threads)
+    chunk = check_count("chunk", chunk, 1)
     pols = Policy.per_seat(policies, rules.players)
-    from .pimc import is_pimc
-    if any(is_pimc(p) for p in pols):
+    if Seating.of(pols).any_driven:
         chunk = min(chunk, 16)          # pimc deals are slow: progress and saves often
         if scheduler or workers:        # refused before a run directory is made
             _refuse_pimc_on_dask(scheduler)
-    from .runner import check_executor_options
     check_executor_options(scheduler, workers)
     if on_chunk is not None and (run_dir is not None or scheduler or workers):
         raise CatchTenError("out", "not with --run-dir or a Dask cluster",
                             "per-deal rows are written in deal order by a local run only")
     rd = None
     if run_dir is not None:
-        from .runner import RunDir
         rd = RunDir.create_or_open(run_dir, {**_job(rules, pols, seed, n_deals, chunk, reduce),
                                              **({"outputs": outputs} if outputs else {})})
     return _run(rules, pols, seed, n_deals, chunk, threads=threads, on_chunk=on_chunk,
@@ -386,9 +343,8 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
          ) -> SimulationResult:
     """A simulation on the run engine (``compute=False``: fold only the chunks already in
     ``run_dir``; ``executor``: a shared one, used and left open)."""
-    from . import runner
     task = DealTask(rules, pols, seed, rows=on_chunk is not None, reduce=reduce)
-    edges = runner.chunk_plan(n_deals, chunk)
+    edges = run.chunk_plan(n_deals, chunk)
     t = rules.tables()
     acc = OutcomeAccumulator(rules.players, t.side_of_seat)
     off = acc.offsets
@@ -408,20 +364,20 @@ def _run(rules: Rules, pols: tuple[Policy, ...], seed: int, n_deals: int, chunk:
     shared = executor
     if not compute or (run_dir is not None and not run_dir.compute):
         compute = False
-        executor = runner.NoRun()
+        executor = run.NoRun()
     elif task.pimc:
         if scheduler or workers or (shared is not None and not shared.ordered):
             _refuse_pimc_on_dask(scheduler)
         task.solver_threads = max_threads() if threads is None else threads
-        executor = runner.InlineExecutor()
+        executor = run.InlineExecutor()
         executor.threads = task.solver_threads
     elif shared is None:
-        executor = runner.make_executor(threads, scheduler, workers)
+        executor = run.make_executor(threads, scheduler, workers)
     if on_chunk is not None and not executor.ordered:
         raise CatchTenError("out", "not with a Dask cluster",
                             "per-deal rows are written in deal order by a local run only")
     try:
-        out = runner.run(task, edges, executor, fold, run_dir=run_dir, progress=progress)
+        out = run.run(task, edges, executor, fold, run_dir=run_dir, progress=progress)
     finally:
         if executor is not shared:
             executor.close()
@@ -455,7 +411,6 @@ def open_run(run_dir: str | Path) -> tuple[Rules, tuple[Policy, ...], int, int, 
     CatchTenError
         Not a run directory, another version, or not a simulation.
     """
-    from .runner import manifest_rules, open_of_kind
     rd, (rules, pols, seed, n_deals, chunk) = open_of_kind(
         run_dir, ("simulate",), "a simulation",
         lambda m: (manifest_rules(m), tuple(Policy.parse(p) for p in m["policies"]),
@@ -495,10 +450,6 @@ def summarize(run_dir: str | Path) -> SimulationResult:
                 reduce=_reducer(rd, rules))
 
 
-#: the ``reduce`` counts a run directory can name (``module:class``, built from the rules)
-REDUCERS = {"ten_by_side": "catchten_sim.report:TenBySide"}
-
-
 def _reducer(rd: Any, rules: Rules) -> Any:
     """The ``reduce`` object a run directory's manifest names (None when none)."""
     name = rd.manifest.get("reduce")
@@ -506,14 +457,13 @@ def _reducer(rd: Any, rules: Rules) -> Any:
         return None
     if name not in REDUCERS:
         raise CatchTenError("run-dir", "unknown counts", f"{rd.path}: reduce {name!r}")
-    import importlib
     mod, cls = REDUCERS[name].split(":")
     return getattr(importlib.import_module(mod), cls)(rules)
 
 
 def from_run_dir(run_dir: Any, **options: Any) -> SimulationResult:
     """:func:`resume` (or, with ``run_dir.compute`` false, :func:`summarize`) for the
-    run engine's kinds table (:data:`catchten_sim.runner.KINDS`)."""
+    run engine's kinds table (:data:`catchten_sim.run.KINDS`)."""
     return resume(run_dir, **options)
 
 
@@ -549,7 +499,6 @@ class DealWriter:
                                 f"{self.path.name}: use .csv or .parquet")
         self.kind = suffix[1:]
         self._writer: Any = None
-        from .paths import ensure_dir
         ensure_dir(self.path.parent, "out")
         try:
             if self.kind == "csv":

@@ -22,7 +22,9 @@ import numpy as np
 
 from .cards import cards_of_mask, format_card
 from .errors import CatchTenError, IllegalPlayError, ParseError
+from .records import hand_from_record, load_record, record_kind, score_game, score_record
 from .rules import Rules
+from .state import PlayState, card_points
 from ._kernels import solve as _k
 
 __all__ = ["Solution", "solve", "solve_values", "solve_deals", "solver_tables", "Solver"]
@@ -163,7 +165,6 @@ def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.Solv
     side = np.zeros(_k.MAX_SEATS, np.int64)
     side[:n] = kt.side_of_seat
     unit = rules.set_size if rules.per_set_scoring else rules.cards_per_player
-    from .state import card_points
     # honours only when taking every card of a unit scores no card points (the
     # ``card_points`` switch off, docs/rules.md §3): asked of the one Python rule
     if card_points(rules, n * unit) == 0:
@@ -286,7 +287,6 @@ class _Deal:
 
 
 def _load(record: Any) -> dict:
-    from .records import load_record
     if isinstance(record, (str, Path)):
         return load_record(record)
     return record
@@ -294,7 +294,6 @@ def _load(record: Any) -> dict:
 
 def _deal_of(record: Any) -> _Deal:
     """Validate a hand record (``catchten score``'s checks and errors) into a deal."""
-    from .records import hand_from_record, record_kind, score_game, score_record
     data = _load(record)
     kind = record_kind(data)
     hands = data.get("hands") if isinstance(data, dict) else None
@@ -334,7 +333,6 @@ def _tables_of(deal: _Deal) -> _k.SolveTables:
 def _mover(deal: _Deal, play: Sequence[int]) -> int:
     """The seat to move after ``play`` (the play core's :class:`~catchten_sim.state.PlayState`
     replays it: trick winners, sets)."""
-    from .state import PlayState
     ps = PlayState(deal.rules, deal.dealer,
                    [[cards_of_mask(int(m)) for m in row] for row in deal.masks],
                    turnup=deal.turnup)
@@ -450,7 +448,6 @@ def format_solution(sol: Solution, record: Any = None) -> str:
            else "the mover's side minus the other side")
     trumps = ""
     if record is not None:
-        from .records import score_record
         data0 = _load(record)
         t = score_record(dict(data0, play=list(data0.get("play") or [])))["trumps"]
         trumps = f", trumps {t}" + (f" (turn-up {data0['turnup']})"
@@ -463,7 +460,6 @@ def format_solution(sol: Solution, record: Any = None) -> str:
         lines.append(f"  {c:<{width}}  {v:+4d}{mark}")
     lines.append(f"best: {' '.join(sol.best)}")
     if sol.line is not None and record is not None:
-        from .records import score_record
         data = dict(_load(record))
         done = list(data.get("play") or [])
         full = score_record(dict(data, play=done + list(sol.line)))

@@ -22,7 +22,8 @@ import argparse
 import statistics
 
 from catchten_sim import Rules
-from catchten_sim.advise import advise, legal_cards
+from catchten_sim.advise import advise
+from catchten_sim.evaluators import legal_cards
 from catchten_sim.cards import cards_of_mask, format_card
 from catchten_sim.play import deal, play
 from catchten_sim.position import Position

@@ -17,7 +17,8 @@ import sys
 import time
 
 from catchten_sim import Rules
-from catchten_sim.games import equity_table, simulate_games
+from catchten_sim.equity import equity_table
+from catchten_sim.games import simulate_games
 
 STATES = [((0, 0), 0), ((0, 0), 1), ((10, 25), 0), ((25, 10), 1), ((30, 30), 0),
           ((30, 30), 1), ((35, 20), 1), ((20, 35), 0), ((38, 38), 0), ((40, 30), 1),

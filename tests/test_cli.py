@@ -340,7 +340,8 @@ def test_deals_beyond_the_limit_are_refused_in_one_line():
 
 def test_policy_label_names_seats_when_a_seat_policy_breaks_the_sides():
     from catchten_sim import Rules
-    from catchten_sim.simulate import seat_policies, simulate
+    from catchten_sim.policies import seat_policies
+    from catchten_sim.simulate import simulate
     rules = Rules("foster", 4)
     res = simulate(rules, seat_policies(rules, "heuristic", None, {2: "random"}), n_deals=500)
     assert res.policy_label() == ("seat 0 heuristic, seat 1 heuristic, seat 2 random, "

@@ -22,8 +22,8 @@ from catchten_sim import records
 from catchten_sim._kernels import games as G
 from catchten_sim.cli import cli
 from catchten_sim.errors import CatchTenError
-from catchten_sim.games import (EquityTable, equity_table, simulate_games, solve_equity,
-                                unit_shape)
+from catchten_sim.equity import EquityTable, equity_table, solve_equity
+from catchten_sim.games import simulate_games, unit_shape
 from catchten_sim.play import deal, play
 from catchten_sim.rules import COUNT_OUT_STEPS
 
@@ -471,7 +471,7 @@ def test_cli_equity_csv_plot_and_refusal(tmp_path):
 
 # ------------------------------------------------------------------ cache, Parquet, partial
 def test_equity_table_disk_cache(tmp_path, monkeypatch):
-    from catchten_sim.games import cached_equity_table
+    from catchten_sim.equity import cached_equity_table
     monkeypatch.setenv("CATCHTEN_CACHE_DIR", str(tmp_path))
     r = Rules("foster", 2, {"target": 11})
     a = cached_equity_table(r, n_hands=2000, seed=4)

@@ -10,7 +10,8 @@ import pytest
 from catchten_sim import Rules
 from catchten_sim._kernels import engine as K
 from catchten_sim.aggregate import OutcomeAccumulator
-from catchten_sim.simulate import seat_policies, simulate
+from catchten_sim.policies import seat_policies
+from catchten_sim.simulate import simulate
 
 CONFIGS = [("foster", 4, {}), ("foster", 3, {}), ("foster", 5, {"keep_six_of_spades": True}),
            ("foster", 6, {}), ("jaques", 4, {"dealer_declares": True}),

@@ -344,7 +344,7 @@ def test_interrupted_match_png_is_stamped(tmp_path, monkeypatch):
     """An interrupted match's figure carries the red INTERRUPTED stamp (as a simulate
     report's figures do); a finished one does not."""
     import matplotlib.figure
-    from catchten_sim.cli import _write_match_report
+    from catchten_sim.writers import write_match_report
     texts = []
     real = matplotlib.figure.Figure.savefig
 
@@ -363,9 +363,9 @@ def test_interrupted_match_png_is_stamped(tmp_path, monkeypatch):
     r = match(R4, "heuristic", "random", deals=100_000, seed=3, threads=1, pilot=0,
               stop_early=False, progress=progress)
     assert r.stop == "interrupted"
-    _write_match_report(r, tmp_path)
+    write_match_report(r, tmp_path)
     full = match(R4, "heuristic", "random", deals=40, seed=3, threads=1, pilot=0)
-    _write_match_report(full, tmp_path)
+    write_match_report(full, tmp_path)
     assert any(t.startswith("INTERRUPTED (Ctrl-C)") for t in texts[0])
     assert not any("INTERRUPTED" in t for t in texts[1])
 

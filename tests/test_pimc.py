@@ -15,14 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catchten_sim import Rules
-from catchten_sim.advise import advise, legal_cards
+from catchten_sim.advise import advise
 from catchten_sim.cards import cards_of_mask, format_card
 from catchten_sim.cli import cli
-from catchten_sim.dd import DoubleDummyEvaluator, dealt_hands
+from catchten_sim.evaluators import DoubleDummyEvaluator, dealt_hands, legal_cards
 from catchten_sim.determinize import Sampler
 from catchten_sim.pimc import (
     DealDriver,
-    PimcPolicy,
     _info_of,
     _tie_key,
     choose,
@@ -30,7 +29,7 @@ from catchten_sim.pimc import (
 )
 from catchten_sim.play import deal as make_deal
 from catchten_sim.play import play as play_deal
-from catchten_sim.policies import Policy
+from catchten_sim.policies import PimcPolicy, Policy
 from catchten_sim.position import Position
 
 CASES = Path(__file__).parent / "cases" / "advise"
@@ -119,7 +118,7 @@ def test_dd_on_the_run_engine_keeps_one_solver_per_thread_across_evaluators():
     threads, each thread's Solver (and transposition table) kept across batches and
     across evaluators sharing the executor (a pimc player's decisions); the values are
     those of one thread."""
-    from catchten_sim import runner
+    from catchten_sim import run as runner
     pos, _ = cut_position(Rules("foster", 4), 7, 22, "heuristic")
     info = pos.info()
     cands = legal_cards(info)
@@ -314,7 +313,7 @@ def test_pimc_rollouts_play_pimc_decisions(players, left):
     after the candidate is the pimc decision of its seat from its own information set,
     replayed here card by card with the play state and :func:`choose`."""
     from catchten_sim._kernels import rollout as KR
-    from catchten_sim.dd import play_of
+    from catchten_sim.evaluators import play_of
     from catchten_sim.pimc import PimcRolloutEvaluator
     from catchten_sim.state import PlayState
     rules = Rules("foster", players)
@@ -368,7 +367,7 @@ def test_deals_rebuilt_for_the_solver_respect_what_is_known(cfg, seed, frac):
     # the deal as dealt is the true deal when the hidden hands are the true ones; every
     # enumerated (or sampled) deal keeps the played cards where they were played, the
     # voids shown, the turn-up with the dealer and the dead cards out
-    from catchten_sim.dd import played_masks
+    from catchten_sim.evaluators import played_masks
     players, variants = cfg
     rules = Rules("foster", players, variants)
     pos, pd = cut_position(rules, seed, int(frac * rules.n_dealt), "heuristic")
@@ -412,9 +411,9 @@ def test_ctrl_c_before_the_first_batch_says_nothing_finished(monkeypatch, capsys
         raise KeyboardInterrupt
 
     monkeypatch.setattr(adv, "advise", interrupted)
-    from catchten_sim import runner
+    from catchten_sim.run import dirs
     # an earlier command of this process used a run directory: not this one's
-    monkeypatch.setattr(runner, "LAST_RUN_DIR", CASES)
+    monkeypatch.setattr(dirs, "LAST_RUN_DIR", CASES)
     for extra in ([], ["--json"]):
         with pytest.raises(SystemExit) as e:
             cli.main(["advise", str(CASES / "foster4_left3_lead_01.json"), *extra])
@@ -428,7 +427,7 @@ def test_small_intervals_never_print_as_zero():
     """A share or a difference that is not 0 never prints as 0 ([0.00, 0.00]): more
     digits, then a bound."""
     from catchten_sim.advise import Estimate
-    from catchten_sim.report_advise import _fx, _iv
+    from catchten_sim.text import _fx, _iv
     assert _fx(0.0, 2) == "0.00" and _fx(1.234, 2) == "1.23"
     assert _fx(0.004, 2) == "0.004" and _fx(0.0004, 2) == "0.0004"
     assert _fx(4e-5, 2) == "<0.0001" and _fx(-4e-5, 2) == "-<0.0001"

@@ -1,10 +1,11 @@
-"""The kernel play core (_kernels/trick.py, scoring.py): make/unmake on a play state
-replays the engine's deals exactly, and every unmake restores the state it undoes.
+"""The kernel play core (_kernels/trick.py, scoring.py): its helpers replay the engine's
+deals exactly.
 
-The engine's ``play_deal`` and the make/unmake primitives share ``legal_cards`` and
-``winning_card``; this test checks that the stateful wrappers (set transitions, captures
-per scoring unit, the exposed lock, trump leads, the Ten's taker) agree with the engine's
-log and scores on many deals of every preset and play switch.
+The engine's ``play_deal`` keeps the winning card card by card (``Tables.beats``); the
+replay (tests/kernel_replay.py) asks ``winning_card`` of the whole trick, checks every card
+against ``legal_cards`` and ends each trick with ``take_trick``: set transitions, captures
+per scoring unit, the exposed lock and the Ten's taker must agree with the engine's log
+and scores on many deals of every preset and play switch.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from catchten_sim._kernels import policy as P
 from catchten_sim._kernels import scoring as S
 from catchten_sim._kernels import trick as T
 from catchten_sim.play import deal, play
+from kernel_replay import replay
 
 CONFIGS = [("foster", 4, {}), ("foster", 2, {}), ("foster", 3, {"set_scoring": "per_deal"}),
            ("foster", 5, {"keep_six_of_spades": True, "no_trump_first_lead": True}),
@@ -35,51 +37,65 @@ def _py(f):
     return getattr(f, "py_func", f)
 
 
+def _engine_deals(rules, seed):
+    """Twelve deals of ``rules`` played by the engine (odd ones heuristic, even ones random):
+    ``(k, deal, play)``."""
+    rng = random.Random(seed)
+    for k in range(12):
+        d = deal(rules, seed=rng.randrange(2 ** 63), index=k)
+        yield k, d, play(d, "heuristic" if k % 2 else "random")
+
+
+@pytest.mark.parametrize("preset,players,variants", CONFIGS)
+def test_trick_helpers_replay_engine_deals(preset, players, variants) -> None:
+    """The engine's deals replayed through the trick helpers (tests/kernel_replay.py): every
+    engine card is legal, ``winning_card`` names the winner the engine kept card by card,
+    and ``take_trick`` gives the leaders, the Ten's taker and every side's score."""
+    rules = Rules(preset, players, variants)
+    tab = rules.tables()
+    for k, d, p in _engine_deals(rules, f"core-{preset}-{players}"):
+        cards = [cs for _, cs, _ in p.tricks]
+        masks, leaders, winners, taker, scr = replay(rules, d, cards)
+        where = f"{preset} {players} {variants} deal {k}"
+        assert list(winners) == [w for _, _, w in p.tricks], where
+        flat = [c for cs in cards for c in cs]
+        assert all(int(m) >> c & 1 for m, c in zip(masks, flat)), \
+            f"{where}: an engine card not in legal_cards"
+        assert (None if taker < 0 else taker) == p.ten_taker, where
+        assert list(leaders) == [lead for lead, _, _ in p.tricks], where
+        assert list(scr.seat_tricks) == [sum(w == seat for w in winners)
+                                         for seat in range(players)], where
+        for side in range(rules.n_sides):
+            hon, cards_n, cp = _side_score(tab, d.trump, scr.cap, side)
+            assert (hon, cards_n, cp) == (p.honours[side], p.cards_taken[side],
+                                          p.card_points[side]), where
+
+
 @njit
-def _replay(tab, ps, dealer, trump, turnup, cards, out):
-    """Replay ``cards`` (tricks, n) on ``ps``: ``out[t]`` = (winner, legal-ok, undo-ok)."""
+def _play_forward(tab, ps, dealer, trump, turnup, cards, out):
+    """Play ``cards`` (tricks, n) on ``ps`` forward: ``out[t]`` = (winner, legal-ok)."""
     T.start_play(tab, ps, dealer, trump, turnup)
     n = tab.params[L.P_N]
-    snap_v = ps.v.copy()
     for t in range(cards.shape[0]):
         ok = 1
         for k in range(n):
             c = cards[t, k]
-            if (T.legal_now(tab, ps) >> c) & 1 == 0:
-                ok = 0
-            # make / unmake / make: the unmake restores exactly
-            snap_h = ps.hands.copy()
-            snap_v = ps.v.copy()
-            T.play_card(tab, ps, c)
-            T.unplay_card(tab, ps)
-            if not (np.array_equal(snap_h, ps.hands) and np.array_equal(snap_v, ps.v)):
+            if (T.legal_now(tab, ps) >> c) & 1 == 0 or T.to_move(tab, ps) != ps.owner[c]:
                 ok = 0
             T.play_card(tab, ps, c)
-        snap_h = ps.hands.copy()
-        snap_v = ps.v.copy()
-        snap_cap = ps.cap.copy()
-        snap_tl = ps.trump_leads.copy()
-        snap_st = ps.seat_tricks.copy()
-        T.finish_trick(tab, ps)
-        T.unfinish_trick(tab, ps)
-        same = (np.array_equal(snap_h, ps.hands) and np.array_equal(snap_v, ps.v)
-                and np.array_equal(snap_cap, ps.cap)
-                and np.array_equal(snap_tl, ps.trump_leads)
-                and np.array_equal(snap_st, ps.seat_tricks))
         out[t, 0] = T.finish_trick(tab, ps)
         out[t, 1] = ok
-        out[t, 2] = 1 if same else 0
     return ps.v[L.V_TEN_TAKER]
 
 
 @pytest.mark.parametrize("preset,players,variants", CONFIGS)
-def test_make_unmake_replays_engine_deals(preset, players, variants) -> None:
+def test_play_state_forward_replays_engine_deals(preset, players, variants) -> None:
+    """The forward play-state API (start_play, to_move, legal_now, play_card, finish_trick:
+    the inference kernel's) replays the engine's deals: legal cards, the seat to move,
+    winners, leaders, trump leads' sides, the Ten's taker and every side's score."""
     rules = Rules(preset, players, variants)
     tab = rules.tables()
-    rng = random.Random(f"core-{preset}-{players}")
-    for k in range(12):
-        d = deal(rules, seed=rng.randrange(2 ** 63), index=k)
-        p = play(d, "heuristic" if k % 2 else "random")
+    for k, d, p in _engine_deals(rules, f"forward-{preset}-{players}"):
         ps = T.new_play(players, rules.n_sets, rules.set_size, rules.n_sides)
         ps.set_hands[...] = np.array(d.masks(), dtype=np.int64)
         for st in range(rules.n_sets):
@@ -88,15 +104,18 @@ def test_make_unmake_replays_engine_deals(preset, players, variants) -> None:
                     if int(ps.set_hands[st, seat]) >> c & 1:
                         ps.owner[c] = seat
         cards = np.array([cs for _, cs, _ in p.tricks], dtype=np.int64)
-        out = np.zeros((len(cards), 3), dtype=np.int64)
-        turnup = -1 if d.turnup is None else d.turnup
-        taker = _replay(tab, ps, d.dealer, d.trump, turnup, cards, out)
+        out = np.zeros((len(cards), 2), dtype=np.int64)
+        taker = _play_forward(tab, ps, d.dealer, d.trump, -1 if d.turnup is None else d.turnup,
+                              cards, out)
         where = f"{preset} {players} {variants} deal {k}"
         assert list(out[:, 0]) == [w for _, _, w in p.tricks], where
-        assert out[:, 1].all(), f"{where}: an engine card not in legal_now"
-        assert out[:, 2].all(), f"{where}: unmake did not restore the state"
+        assert out[:, 1].all(), f"{where}: an engine card not in legal_now, or out of turn"
         assert (None if taker < 0 else taker) == p.ten_taker, where
         assert list(ps.trick_leader) == [lead for lead, _, _ in p.tricks], where
+        leads = [0] * rules.n_sides
+        for lead, cs, _ in p.tricks:
+            leads[rules.side_of(lead)] += cs[0] // 13 == d.trump
+        assert list(ps.trump_leads) == leads, where
         for side in range(rules.n_sides):
             hon, cards_n, cp = _side_score(tab, d.trump, ps.cap, side)
             assert (hon, cards_n, cp) == (p.honours[side], p.cards_taken[side],
@@ -166,11 +185,12 @@ def test_heuristic_last_to_act_keeps_the_master_jack() -> None:
     tm = (1 << ac) | (1 << c8) | (1 << qh)             # seat 0 led A♣, seat 2 trumped
     win = (qh, 2)                                      # the trick's winning card, its seat
     leads = np.zeros(2, dtype=np.int64)
-    pick = P.heuristic_choice(tab, 3, hand, hand, 3, int(C), tm, int(H), 0, leads, win)
+    pick = P.heuristic_choice(tab, P.Turn(3, hand, hand, 3, int(C), tm, int(H), 0, win), leads)
     assert pick == ah
     # with the Ten already played the A is a master too: the cheapest winner, the J
     played = 1 << card_index(H, Rank.TEN)
-    pick = P.heuristic_choice(tab, 3, hand, hand, 3, int(C), tm, int(H), played, leads, win)
+    pick = P.heuristic_choice(tab, P.Turn(3, hand, hand, 3, int(C), tm, int(H), played, win),
+                              leads)
     assert pick == jh
 
 

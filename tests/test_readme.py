@@ -40,7 +40,7 @@ def _local_links(text: str) -> list[str]:
 
 def test_speed_page_chunk_count_of_the_big_run_is_the_plans():
     """The big run's chunk count in docs/speed.md (moved from the README) is the plan's."""
-    from catchten_sim.runner import chunk_plan
+    from catchten_sim.run import chunk_plan
     from catchten_sim.simulate import CHUNK
     text = (ROOT / "docs" / "speed.md").read_text(encoding="utf-8")
     said = re.search(r"100,000,000-deal 4-player run .*?\(\d+ s,\s+([\d,]+) chunk files", text,

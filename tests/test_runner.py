@@ -1,4 +1,4 @@
-"""The run engine (catchten_sim.runner): one chunk plan, executors that agree, run
+"""The run engine (catchten_sim.run): one chunk plan, executors that agree, run
 directories that survive a SIGKILL and resume to the same numbers, Dask clusters that give
 the same numbers as threads, and one clear line for every run-directory problem."""
 from __future__ import annotations
@@ -17,7 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from catchten_sim import Rules
-from catchten_sim import runner
+from catchten_sim import run as runner
+from catchten_sim.run import dirs, engine
 from catchten_sim.cli import cli
 from catchten_sim.simulate import resume, simulate, summarize
 
@@ -170,7 +171,7 @@ def test_read_only_or_full_disk_is_one_line(tmp_path, monkeypatch, code, words):
             raise OSError(code, os.strerror(code))
         return real(fd)
 
-    monkeypatch.setattr(runner.os, "fsync", failing_fsync)
+    monkeypatch.setattr(dirs.os, "fsync", failing_fsync)
     d = tmp_path / "run"
     res = CliRunner().invoke(cli, ["simulate", "--deals", "5000", "--chunk", "500",
                                    "--run-dir", str(d), "--no-progress"])
@@ -192,7 +193,7 @@ def test_a_full_disk_is_one_line_for_every_kind(tmp_path, monkeypatch, cmd):
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         return real(fd)
 
-    monkeypatch.setattr(runner.os, "fsync", failing_fsync)
+    monkeypatch.setattr(dirs.os, "fsync", failing_fsync)
     d = tmp_path / "run"
     res = CliRunner().invoke(cli, [*cmd, "--run-dir", str(d), "--no-progress"])
     _one_line(res, "cannot write", "No space left on device")
@@ -362,7 +363,7 @@ def test_match_run_dir_keeps_the_looks_of_a_plain_run(tmp_path):
 
 
 def test_equity_killed_then_resumed_gives_the_same_table(tmp_path):
-    from catchten_sim.games import equity_table
+    from catchten_sim.equity import equity_table
     d = tmp_path / "e"
     args = ["equity", "-n", "2", "-V", "target=11", "--hands", "60000", "--chunk", "500",
             "--threads", "1", "--seed", "5"]
@@ -459,7 +460,7 @@ def test_report_run_dir_resumes_only_what_is_missing(tmp_path, monkeypatch):
         [i == 2 for i in range(len(runs))]
     s = CliRunner().invoke(cli, ["summarize", str(d)])
     assert s.exit_code == 0 and runs[2].name in s.stdout
-    monkeypatch.setattr(runner, "DaskExecutor", _CountingCluster)
+    monkeypatch.setattr(engine, "DaskExecutor", _CountingCluster)
     _CountingCluster.made, _CountingCluster.mapped = [], []
     assert CliRunner().invoke(cli, ["resume", str(d), "--no-progress", "--workers",
                                     "2"]).exit_code == 0
@@ -498,7 +499,8 @@ def test_report_from_an_unfinished_directory_says_unfinished(tmp_path):
 
 def test_match_games_and_equity_on_a_cluster_equal_threads():
     distributed = pytest.importorskip("distributed")
-    from catchten_sim.games import equity_table, simulate_games
+    from catchten_sim.equity import equity_table
+    from catchten_sim.games import simulate_games
     from catchten_sim.match import match
     r4, r2 = Rules("foster", 4), Rules("foster", 2)
 
@@ -552,7 +554,7 @@ def _server(answer: bytes | None):
 def test_a_scheduler_address_that_is_no_scheduler_is_one_line_in_bounded_time(
         monkeypatch, answer, why):
     pytest.importorskip("distributed")
-    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", 1.5)
+    monkeypatch.setattr(engine, "SCHEDULER_TIMEOUT", 1.5)
     srv, addr = _server(answer)
     try:
         t0 = time.perf_counter()
@@ -623,10 +625,10 @@ def test_the_engine_fingerprint_follows_the_sources_of_the_kind(tmp_path, monkey
     (root / "_kernels").mkdir(parents=True)
     for name in ("_kernels/engine.py", "rules.py", "simulate.py", "match.py", "cli.py"):
         (root / name).write_text(f"# {name}\n")
-    monkeypatch.setattr(runner, "__file__", str(root / "runner.py"))
+    monkeypatch.setattr(dirs, "__file__", str(root / "run" / "dirs.py"))
 
     def fp(kind):
-        runner._fingerprint.cache_clear()
+        dirs._fingerprint.cache_clear()
         return runner.engine_fingerprint(kind)
     sim, mat = fp("simulate"), fp("match")
     assert sim != mat
@@ -636,7 +638,7 @@ def test_the_engine_fingerprint_follows_the_sources_of_the_kind(tmp_path, monkey
     assert (fp("simulate"), fp("match")) == (sim, fp("match")) and fp("match") != mat
     (root / "_kernels/engine.py").write_text("# a kernel changed\n")
     assert fp("simulate") != sim
-    runner._fingerprint.cache_clear()
+    dirs._fingerprint.cache_clear()
 
 
 def test_report_from_a_report_directory_points_to_summarize_and_resume(tmp_path):
@@ -775,7 +777,7 @@ def test_simulate_report_with_a_run_dir_is_rebuilt_by_resume(tmp_path):
 def test_a_scheduler_that_cannot_start_the_run_leaves_no_run_directory(tmp_path, monkeypatch,
                                                                          address):
     pytest.importorskip("distributed")
-    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", 2.0)
+    monkeypatch.setattr(engine, "SCHEDULER_TIMEOUT", 2.0)
     d = tmp_path / "run"
     res = CliRunner().invoke(cli, ["simulate", "--deals", "1000", "--no-progress",
                                    "--run-dir", str(d), "--scheduler", address])
@@ -787,19 +789,19 @@ def test_a_scheduler_that_cannot_start_the_run_leaves_no_run_directory(tmp_path,
 
 
 def test_ctrl_c_after_chunks_were_kept_names_the_run_directory(tmp_path, monkeypatch):
-    import catchten_sim.cli as cli_mod
-    monkeypatch.setattr(runner, "LAST_RUN_DIR", None)
-    assert "nothing to show" in cli_mod._interrupted_line()
+    import catchten_sim.cli_kit as cli_mod
+    monkeypatch.setattr(dirs, "LAST_RUN_DIR", None)
+    assert "nothing to show" in cli_mod.interrupted_line()
     d = tmp_path / "run"
-    monkeypatch.setattr(runner, "LAST_RUN_DIR", d)
-    line = cli_mod._interrupted_line()
+    monkeypatch.setattr(dirs, "LAST_RUN_DIR", d)
+    line = cli_mod.interrupted_line()
     assert line.startswith("error: interrupted") and f"catchten resume {d}" in line
 
 
 # ------------------------------------------- leftovers of issue 12: waits, finished dirs
 def test_a_scheduler_with_no_worker_says_it_waits_then_runs_when_one_joins(monkeypatch):
     distributed = pytest.importorskip("distributed")
-    monkeypatch.setattr(runner, "WORKER_NOTICE", 0.5)
+    monkeypatch.setattr(engine, "WORKER_NOTICE", 0.5)
     rules = Rules("foster", 4)
     threads = simulate(rules, "random", n_deals=4000, seed=3, chunk=1000, threads=1)
     with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None,
@@ -830,7 +832,7 @@ def test_a_scheduler_with_no_worker_says_it_waits_then_runs_when_one_joins(monke
 
 def test_a_cluster_with_workers_says_nothing_of_waiting(monkeypatch):
     distributed = pytest.importorskip("distributed")
-    monkeypatch.setattr(runner, "WORKER_NOTICE", 0.01)
+    monkeypatch.setattr(engine, "WORKER_NOTICE", 0.01)
     with distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None,
                                   host="127.0.0.1", protocol="tcp",
                                   silence_logs=50) as cluster:
@@ -944,7 +946,7 @@ def test_compile_time_is_reported_apart_and_left_out_of_the_speed(monkeypatch, c
 
     from catchten_sim import compile_notice
     from catchten_sim.games import simulate_games
-    from catchten_sim.report_text import print_simulation
+    from catchten_sim.text import print_simulation
 
     def clock(*readings):
         """A fake compile clock: these readings in turn, then the last one again."""
@@ -974,9 +976,10 @@ def test_compile_time_is_reported_apart_and_left_out_of_the_speed(monkeypatch, c
     assert text.endswith("2.00 s on 1 thread(s), 1.2 s of it compiling the engine")
     assert "compiling" not in dataclasses.replace(g, compile_s=0.0).to_text()
     # advice: odds and advise say it too
-    from catchten_sim.advise import advise, odds
+    from catchten_sim.advise import advise
+    from catchten_sim.odds import odds
     from catchten_sim.cards import parse_cards
-    from catchten_sim.report_advise import print_advice
+    from catchten_sim.text import print_advice
     hand = parse_cards("JS AS 9S KH QH 7D 8C 9C TC".split())
     clock(10.0, 10.5)
     o = odds(Rules("foster", 4), hand, parse_cards(["7S"])[0], seat=0, dealer=3,

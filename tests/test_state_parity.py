@@ -13,8 +13,9 @@ policy. :class:`~catchten_sim.state.PlayState` replays the same deal and must fi
 
 And the kernel's own scorer (the outcome rows of ``simulate_chunk``) gives every position
 the honours, cards, card points and total PlayState scores for the same deals, and the same
-holder, taker and fate of the Ten. With the kernel play core (``_kernels/trick.py``), its
-``legal_now`` equals PlayState's legal cards exactly at every decision point.
+holder, taker and fate of the Ten. The kernel play core's ``legal_cards``
+(``_kernels/trick.py``, replayed by tests/kernel_replay.py) equals PlayState's legal cards
+exactly at every decision point.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ import pytest
 from catchten_sim._kernels import engine as K
 from catchten_sim.play import Deal, deal
 from catchten_sim.rules import Rules
+from kernel_replay import replay
 
 DEALS = 25
 
@@ -182,42 +184,15 @@ def test_playstate_scores_equal_the_simulation_rows(preset, players, variants) -
             assert row[K.C_TEN_FATE] == (K.FATE_CAUGHT if caught else K.FATE_SAVED)
 
 
-# ------------------------------------------------------------------ the kernel's make/unmake
-try:  # issue 8's play core (trick.py); absent before the split
-    from numba import njit
-
-    from catchten_sim._kernels import layout as KL
-    from catchten_sim._kernels import trick as KT
-except ImportError:  # pragma: no cover
-    KT = None
-
-
-if KT is not None:
-    @njit
-    def _kernel_legal_masks(tab, ps, dealer, trump, turnup, cards, masks, winners):
-        """The kernel's play state along ``cards`` (tricks, n): ``masks[i]`` its legal cards
-        before the ``i``-th card, ``winners[t]`` the winner of trick ``t``."""
-        KT.start_play(tab, ps, dealer, trump, turnup)
-        n = tab.params[KL.P_N]
-        i = 0
-        for t in range(cards.shape[0]):
-            for k in range(n):
-                masks[i] = KT.legal_now(tab, ps)
-                KT.play_card(tab, ps, cards[t, k])
-                i += 1
-            winners[t] = KT.finish_trick(tab, ps)
-
-
-@pytest.mark.skipif(KT is None, reason="needs the kernel play core (_kernels/trick.py)")
+# ------------------------------------------------------------------ the kernel's trick helpers
 @pytest.mark.parametrize("preset,players,variants", CONFIGS,
                          ids=[f"{p}{n}-" + "-".join(f"{k}={v}" for k, v in sorted(var.items()))
                               for p, n, var in CONFIGS])
 def test_playstate_legal_cards_equal_the_kernel_play_core(preset, players, variants) -> None:
     """At every decision point of deals played by PlayState (random legal cards), the kernel
-    play core's ``legal_now`` gives exactly PlayState's legal cards, and ``finish_trick``
-    the same winners."""
+    play core's ``legal_cards`` gives exactly PlayState's legal cards, ``winning_card`` the
+    same winners and ``take_trick`` the same tricks per seat (tests/kernel_replay.py)."""
     rules = Rules(preset, players, variants)
-    tab = rules.tables()
     rng = random.Random(f"core-{preset}{players}{sorted(variants.items())}")
     for index in range(DEALS):
         d = deal(rules, seed=17, index=index)
@@ -227,18 +202,10 @@ def test_playstate_legal_cards_equal_the_kernel_play_core(preset, players, varia
             legal = state.legal_cards()
             legal_sets.append(sum(1 << c for c in legal))
             state.play(rng.choice(legal))
-        ps = KT.new_play(players, rules.n_sets, rules.set_size, rules.n_sides)
-        ps.set_hands[...] = d.masks()
-        for st in range(rules.n_sets):
-            for seat in range(players):
-                for c in range(52):
-                    if int(ps.set_hands[st, seat]) >> c & 1:
-                        ps.owner[c] = seat
-        cards = np.array([t.cards for t in state.tricks], dtype=np.int64)
-        masks = np.zeros(cards.size, dtype=np.int64)
-        winners = np.zeros(len(cards), dtype=np.int64)
-        _kernel_legal_masks(tab, ps, d.dealer, d.trump, -1 if d.turnup is None else d.turnup,
-                            cards, masks, winners)
+        cards = [t.cards for t in state.tricks]
+        masks, _, winners, _, scr = replay(rules, d, cards)
         for i, (mine, kernel) in enumerate(zip(legal_sets, masks)):
             assert mine == int(kernel), (index, i, state.played[:i + 1])
         assert list(winners) == [t.winner for t in state.tricks], index
+        assert list(scr.seat_tricks) == [sum(t.winner == seat for t in state.tricks)
+                                         for seat in range(players)], index

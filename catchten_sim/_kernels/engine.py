@@ -42,10 +42,10 @@ from .layout import (A_ADV, A_ADVSQ, A_FATE, A_FBH, A_HCP, A_HHON, A_HOLDN, A_HO
                      FATE_DEAD, FATE_NO_TRUMPS, FATE_SAVED, HIST, HIST_TRUMPS, LINE,
                      N_FIELDS, N_FIXED, N_PER_POS, NO_TRUMPS, P_N, P_NSETS, P_NSIDES,
                      P_SETSIZE, POL_HEURISTIC, POL_RANDOM, POL_SCRIPTED)
-from .policy import choose_card
+from .policy import Turn, choose_card
 from .scoring import honours_dealt, side_score, unit_of_set, unit_score
 from .spec import S_N, S_NSETS, S_NSIDES, S_NUNITS, S_SETSIZE, spec_of
-from .trick import (card_suit, legal_cards, lock_bit, suit_mask, trump_mask,
+from .trick import (card_suit, legal_cards, lock_bit, suit_mask, take_trick, trump_mask,
                     turnup_lock_bit, winning_card)
 
 __all__ = [  # layout names re-exported for the callers that read them from here
@@ -56,12 +56,36 @@ __all__ = [  # layout names re-exported for the callers that read them from here
     "F_SEAT_TRUMPS", "F_SIDE_TRICKS", "F_TOTAL", "FATE_CAUGHT", "FATE_DEAD",
     "FATE_NO_TRUMPS", "FATE_SAVED", "HIST", "HIST_TRUMPS", "N_FIELDS", "N_FIXED",
     "N_PER_POS", "NO_TRUMPS", "POL_HEURISTIC", "POL_RANDOM", "POL_SCRIPTED", "FRESH",
+    "Dealt", "Log", "Seats", "Start",
     "Scratch", "deal_one", "padded_zeros", "play_deal", "play_given", "run_chunk", "scratch",
     "simulate_chunk"]
 
-#: the ``start`` argument of :func:`play_deal` for a fresh deal (ignored without ``resume``)
+#: a deal as :func:`play_deal` plays it: ``dealer``, ``trump`` (4 = none), ``turnup`` (-1
+#: when there is none)
+Dealt = namedtuple("Dealt", ["dealer", "trump", "turnup"])
+#: who plays the cards (:func:`play_deal`): ``policies`` int64 (n,) policy id per seat;
+#: ``script`` int64 choices for ``POL_SCRIPTED`` (``Scratch.spos[0]`` the next position);
+#: ``only_random`` bool, every seat plays ``random`` (a leaner loop; ``trump_leads`` is
+#: then not kept)
+Seats = namedtuple("Seats", ["policies", "script", "only_random"])
+#: the card-by-card log of :func:`play_deal`, written when ``on``: ``leader`` (tricks,),
+#: ``cards`` (tricks, n) in play order, ``winner`` (tricks,), int64
+Log = namedtuple("Log", ["on", "leader", "cards", "winner"])
+#: where :func:`play_deal` starts: with ``resume`` False a fresh deal (the rest ignored;
+#: captures, tricks and trump leads zeroed); with ``resume`` True from trick ``t0`` (over
+#: the whole deal) led by ``leader0``, whose first ``k0`` cards (mask ``tm0``, led suit
+#: ``led0``) are already on the table (``k0`` may be ``n``: the trick is then only
+#: resolved); ``played0`` the cards of the earlier tricks; ``ten_taker0`` the seat that
+#: took the Ten in them (-1 none). :func:`play_deal` then adds to ``cap``,
+#: ``seat_tricks`` and ``trump_leads`` as the caller filled them (the current trick's
+#: lead is not in ``trump_leads`` yet: it is counted when the trick ends), and
+#: ``set_hands[t0 // set_size]`` must hold the cards each seat holds now, later sets
+#: their cards, ``owner`` the seat of every card (played ones included).
+Start = namedtuple("Start", ["resume", "t0", "leader0", "k0", "tm0", "led0", "played0",
+                             "ten_taker0"])
 _Z = np.int64(0)
-FRESH = (_Z, _Z, _Z, _Z, _Z, _Z, np.int64(-1))
+#: the :data:`Start` of a fresh deal
+FRESH = Start(False, _Z, _Z, _Z, _Z, _Z, _Z, np.int64(-1))
 
 #: the kernels' work arrays, one per thread: ``set_hands`` (n_sets, n) each seat's cards
 #: per set; ``hands`` (n,) the cards held now; ``owner`` (52,) seat dealt each card (-1
@@ -126,19 +150,16 @@ def batch_width(n, n_sets, n_sides):
 
 
 @njit(inline="always", **JIT)
-def play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do_log,
-              only_random, start, resume):
+def play_deal(tab, sp, scr, dealt, seats, s, log, start):
     """:func:`play_and_deal` without dealing a next deal: ``(ten_taker, s)``."""
     z = np.int64(0)
     nd = (False, scr.set_hands, (np.uint64(0), z, z, z, z, z))
-    ten_taker, s, _ = play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script,
-                                    logs, do_log, only_random, start, resume, nd)
+    ten_taker, s, _ = play_and_deal(tab, sp, scr, dealt, seats, s, log, start, nd)
     return ten_taker, s
 
 
 @njit(inline="always", **JIT)
-def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs, do_log,
-                  only_random, start, resume, nd):
+def play_and_deal(tab, sp, scr, dealt, seats, s, log, start, nd):
     """Play one deal from dealt hands (or from a mid-deal state) to the end; fill the
     capture masks (and the log).
 
@@ -148,24 +169,8 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
     scr : :data:`Scratch`: ``set_hands`` the
         deal, ``owner`` the seat of every card; ``cap``, ``seat_tricks``, ``trump_leads``
         out; ``hands`` and ``spos`` work.
-    dealer, trump, turnup : ints (``turnup`` -1 when there is none; ``trump`` 4 = none).
-    policies : int64 (n,) policy id per seat; ``s`` uint64 RNG state (random policy);
-    script : int64 choices for ``POL_SCRIPTED`` (``scr.spos[0]`` the next position).
-    logs : ``(log_leader (tricks,), log_cards (tricks, n) in play order, log_winner
-        (tricks,))``, filled when ``do_log``.
-    only_random : bool, every seat plays ``random`` (a leaner loop; ``trump_leads`` is
-        then not kept).
-    start : tuple of ints ``(t0, leader0, k0, tm0, led0, played0, ten_taker0)``, used only
-        with ``resume``: play from trick ``t0`` (over the whole deal) led by ``leader0``,
-        whose first ``k0`` cards (mask ``tm0``, led suit ``led0``) are already on the table
-        (``k0`` may be ``n``: the trick is then only resolved); ``played0`` the cards of the
-        earlier tricks; ``ten_taker0`` the seat that took the Ten in them (-1 none). Then
-        ``set_hands[t0 // set_size]`` must hold the cards each seat holds now, later sets
-        their cards, ``owner`` the seat of every card (played ones included).
-    resume : bool, False: a fresh deal (``start`` ignored; captures, tricks and trump leads
-        zeroed); True: resume from ``start``, adding to ``cap``, ``seat_tricks`` and
-        ``trump_leads`` as the caller filled them (the current trick's lead is not in
-        ``trump_leads`` yet: it is counted when the trick ends).
+    dealt : :data:`Dealt`; seats : :data:`Seats`; ``s`` uint64 RNG state (random policy).
+    log : :data:`Log`; start : :data:`Start` (a fresh deal: :data:`FRESH`).
     nd : ``(deal_next, hands_next, dl)``: with ``deal_next`` (a compile-time bool), the
         next deal is dealt into ``hands_next`` one card per card played, from the dealing
         state ``dl`` of :func:`.deal.deal_begin` (nothing when its position is -1), and
@@ -179,7 +184,7 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
 
     Rules: :func:`.trick.legal_cards`, :func:`.trick.winning_card` (kept card by card:
     a card wins so far when it is in ``Tables.beats`` of the card winning before it); set
-    transitions (docs/rules.md §2) as :func:`.trick.finish_trick`.
+    transitions (docs/rules.md §2); the trick taken by :func:`.trick.take_trick`.
     """
     side_of_seat = tab.side_of_seat
     top_trump = tab.top_trump
@@ -189,7 +194,10 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
     cap_mask = scr.cap
     seat_tricks = scr.seat_tricks
     trump_leads = scr.trump_leads
-    log_leader, log_cards, log_winner = logs
+    dealer, trump, turnup = dealt
+    policies, script, only_random = seats
+    do_log, log_leader, log_cards, log_winner = log
+    resume = start.resume
     n = sp[S_N]
     n_sets = sp[S_NSETS]
     set_size = sp[S_SETSIZE]
@@ -211,7 +219,7 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
     tm_first = np.int64(0)
     led_first = 0
     if resume:
-        t_index, leader, k_first, tm_first, led_first, played, ten_taker = start
+        _, t_index, leader, k_first, tm_first, led_first, played, ten_taker = start
     else:
         for u in range(cap_mask.shape[0]):
             for sd in range(cap_mask.shape[1]):
@@ -235,7 +243,7 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
             ledmask = np.int64(0)
             tm = np.int64(0)
             k0 = 0
-            if resume and t_index == start[0]:
+            if resume and t_index == start.t0:
                 k0 = k_first
                 tm = tm_first
                 led = led_first
@@ -256,8 +264,8 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
                 hand = hands_cur[ix(seat)]
                 legal = legal_cards(play_rules, hand, lock, k, ledmask, t == 0, tmask)
                 pol = POL_RANDOM if only_random else policies[ix(seat)]
-                c, s = choose_card(tab, pol, seat, legal, hand, k, led, tm, trump, played,
-                                   trump_leads, (win, win_seat), s, script, scr.spos)
+                turn = Turn(seat, legal, hand, k, led, tm, trump, played, (win, win_seat))
+                c, s = choose_card(tab, pol, turn, trump_leads, s, script, scr.spos)
                 bit = np.int64(1) << c
                 hands_cur[ix(seat)] = hand ^ bit
                 tm |= bit
@@ -274,9 +282,7 @@ def play_and_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs
                 seat = seat + 1
                 seat = 0 if seat == n else seat
             played |= tm
-            cap_mask[ix(unit), ix(side_of_seat[ix(win_seat)])] |= tm
-            seat_tricks[ix(win_seat)] += 1
-            ten_taker = win_seat if (tm & ten_bit) != 0 else ten_taker
+            ten_taker = take_trick(tab, scr, unit, win_seat, tm, ten_bit, ten_taker)
             if not only_random:             # only the heuristic reads trump leads
                 trump_leads[ix(side_of_seat[ix(leader)])] += 1 if led == trump else 0
             if do_log:
@@ -306,11 +312,10 @@ def _random_card(play_rules, hands, seat, lock, k, ledmask, first, tmask, s):
 
 @njit(inline="always", **JIT)
 def _end_trick(tab, lane, unit, tm, ledmask, trump, ten_bit, ten_taker):
-    """Resolve a trick of :func:`play_random2` in ``lane``: ``(winner, ten_taker)``."""
+    """Resolve a trick of :func:`play_random2` in ``lane`` (:func:`.trick.take_trick`):
+    ``(winner, ten_taker)``."""
     win = lane.owner[winning_card(tm, ledmask, trump, tab.top_trump)]
-    lane.cap[unit, tab.side_of_seat[win]] |= tm
-    lane.seat_tricks[win] += 1
-    return win, (win if (tm & ten_bit) != 0 else ten_taker)
+    return win, take_trick(tab, lane, unit, win, tm, ten_bit, ten_taker)
 
 
 @njit(inline="always", **JIT)
@@ -631,7 +636,7 @@ def _play_batch(tab, sp, scr, policies, seed, ia, m):
     of work), into ``scr.next_hands``; the deals are the same as :func:`.deal.deal_cards`
     deals them (``owner`` is filled for the first only: nothing in run_chunk reads it)."""
     n = sp[S_N]
-    logs = (scr.spos, scr.side_acc, scr.spos)        # not written (do_log False)
+    log = Log(False, scr.spos, scr.side_acc, scr.spos)        # not written
     trump, turnup, _, s = deal_trumps(tab, sp, ia % n, rng_seed(seed, ia),
                                       scr.set_hands, scr.owner)
     z = np.int64(0)
@@ -643,8 +648,8 @@ def _play_batch(tab, sp, scr, policies, seed, ia, m):
         dl = (np.uint64(0), z, np.int64(-1), z, z, z)
         if deal_next:
             tu_n, dl = deal_begin(tab, sp, dn, rng_seed(seed, a + 1), scr.next_hands)
-        ten_taker, s, s_n = play_and_deal(tab, sp, scr, a % n, trump, turnup, policies, s,
-                                          scr.spos, logs, False, False, FRESH, False,
+        ten_taker, s, s_n = play_and_deal(tab, sp, scr, Dealt(a % n, trump, turnup),
+                                          Seats(policies, scr.spos, False), s, log, FRESH,
                                           (True, scr.next_hands, dl))
         batch_row(scr, scr.batch[ix(j)], trump, ten_taker, True)
         if deal_next:
@@ -687,9 +692,12 @@ def run_chunk(tab, policies, seed, start, count, out, accs, scr):
 
 
 @njit(inline="always", **JIT)
-def _score_deal(tab, sp, scr, dealer, trump, ten_taker, out, row, accs, want):
-    """The deal now in ``scr``: its side sums, folded into ``accs`` and written to
-    ``out[row]`` as ``want`` = ``(rows wanted, accumulator wanted)`` says."""
+def _score_deal(tab, sp, scr, result, dest, accs, want):
+    """The deal now in ``scr`` (``result`` = ``(dealer, trump, ten_taker)``): its side sums,
+    folded into ``accs`` and written to ``out[row]`` (``dest`` = ``(out, row)``) as
+    ``want`` = ``(rows wanted, accumulator wanted)`` says."""
+    dealer, trump, ten_taker = result
+    out, row = dest
     acc, off = accs
     holder = side_sums(tab, sp, scr, trump)
     if want[1]:
@@ -705,7 +713,7 @@ def _score_rows(tab, sp, scr, ia, i, m, out, accs, want):
     n = sp[S_N]
     for j in range(m):
         trump, ten_taker = batch_row(scr, scr.batch[j], 0, 0, False)
-        _score_deal(tab, sp, scr, (ia + j) % n, trump, ten_taker, out, i + j, accs, want)
+        _score_deal(tab, sp, scr, ((ia + j) % n, trump, ten_taker), (out, i + j), accs, want)
 
 
 @njit(**KERNEL_JIT)
@@ -793,8 +801,9 @@ def _play_given(tab, scr, deal, policies, rng_state, script, logs, res):
                 owner[lowest_index(m)] = p
                 m &= m - 1
     trump = deal[1]
-    ten_taker, s = play_deal(tab, spec_of(tab), scr, deal[0], trump, deal[2], policies,
-                             rng_state, script, logs, True, False, FRESH, False)
+    ten_taker, s = play_deal(tab, spec_of(tab), scr, Dealt(deal[0], trump, deal[2]),
+                             Seats(policies, script, False), rng_state,
+                             Log(True, logs[0], logs[1], logs[2]), FRESH)
     for u in range(n_sets):
         for sd in range(n_sides):
             cap_hon[u, sd], cap_cards[u, sd], cap_cp[u, sd] = unit_score(tab, trump,

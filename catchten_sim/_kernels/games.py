@@ -43,7 +43,7 @@ from numba import njit
 
 from .bits import JIT, KERNEL_JIT, popcount, rng_below_s, rng_seed
 from .deal import deal_trumps
-from .engine import FRESH, play_deal
+from .engine import FRESH, Dealt, Log, Seats, play_deal
 from .layout import (N_STEPS, P_N, P_NSETS, P_NSIDES, P_SETSIZE, P_TARGET, P_TIE, STEP_CARDS,
                      TIE_COUNT_OUT, TIE_HIGHER_TOTAL, TIE_REPLAY)
 from .policy import all_seats_random
@@ -258,12 +258,13 @@ def _play_hand(tab, scr, logs, policies, all_random, seed, stream, dealer):
     sp = spec_of(tab)
     s = rng_seed(seed, stream)
     trump, turnup, dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
+    log = Log(True, logs[0], logs[1], logs[2])
     if all_random:
-        ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, scr.spos,
-                                 logs, True, True, FRESH, False)
+        ten_taker, s = play_deal(tab, sp, scr, Dealt(dealer, trump, turnup),
+                                 Seats(policies, scr.spos, True), s, log, FRESH)
     else:
-        ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, scr.spos,
-                                 logs, True, False, FRESH, False)
+        ten_taker, s = play_deal(tab, sp, scr, Dealt(dealer, trump, turnup),
+                                 Seats(policies, scr.spos, False), s, log, FRESH)
     return trump
 
 

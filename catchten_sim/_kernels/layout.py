@@ -24,8 +24,22 @@ Groups
                ``HIST_TRUMPS`` trump counts.
 ``R_*``        rollout output columns (:mod:`catchten_sim._kernels.rollout`).
 ``V_*``        scalar slots of a kernel play state (:mod:`catchten_sim._kernels.trick`).
+``PlayRules``, ``DealRules``  the switches of play and of dealing (``Tables.play_rules``,
+               ``Tables.deal_rules``).
 """
 from __future__ import annotations
+
+from collections import namedtuple
+
+# ----------------------------------------------------------------- switches
+#: The switches of play, as the kernels' rule functions read them (fields named after the
+#: switches, bools; docs/rules.md §3, §7.3, §7.6): ``Tables.play_rules``. A new play switch
+#: is a field here, its rule in :mod:`.trick` and in
+#: :class:`catchten_sim.state.PlayState`.
+PlayRules = namedtuple("PlayRules", ["no_trump_first_lead", "exposed_trump", "must_trump"])
+#: The switches of dealing (bools, as they apply to these rules; docs/rules.md §3 §7.7, §4):
+#: ``Tables.deal_rules``, read by :mod:`.deal`.
+DealRules = namedtuple("DealRules", ["keep_six_of_spades", "dealer_declares"])
 
 # ----------------------------------------------------------------- rule parameters
 P_N = 0           # players

@@ -16,7 +16,8 @@ from numba import njit
 
 from .bits import KERNEL_JIT, rng_seed
 from .deal import deal_trumps
-from .engine import FRESH, fold_deal, fold_flush, outcome_row, play_deal, side_sums
+from .engine import (FRESH, Dealt, Log, Seats, fold_deal, fold_flush, outcome_row, play_deal,
+                     side_sums)
 from .spec import S_N, spec_of
 
 
@@ -46,8 +47,9 @@ def scripted_deal(tab, scr, policies, seed, deal_index, script, logs, row, acc, 
     dealer = deal_index % n
     trump, turnup, _dead, s = deal_trumps(tab, sp, dealer, s, scr.set_hands, scr.owner)
     scr.spos[0] = 0
-    ten_taker, s = play_deal(tab, sp, scr, dealer, trump, turnup, policies, s, script, logs,
-                             True, False, FRESH, False)
+    ten_taker, s = play_deal(tab, sp, scr, Dealt(dealer, trump, turnup),
+                             Seats(policies, script, False), s,
+                             Log(True, logs[0], logs[1], logs[2]), FRESH)
     holder = side_sums(tab, sp, scr, trump)
     if acc.shape[0] > 0:
         fold_deal(tab, sp, scr, dealer, trump, ten_taker, holder, acc, off)

@@ -7,13 +7,9 @@ card index) for records and tests.
 
 API (``@njit(inline="always")``; ``tab`` the :class:`catchten_sim.rules.Tables` bundle)
 -------------------------------------------------------------------------------------
-``choose_card(tab, pol, seat, legal, hand, k, led, tm, trump, played, trump_leads,
-win, s, script, spos) -> (card, s)``
-    the card seat ``seat`` plays with policy ``pol``: ``legal`` its legal cards, ``hand``
-    its hand, ``k`` cards already in the trick (mask ``tm``, led suit ``led``),
-    ``played`` the cards of finished tricks, ``trump_leads`` int64 (n_sides,) trump leads
-    so far, ``win`` ``(card, seat)`` winning the trick so far (:func:`.trick.winning_card`
-    of ``tm`` and its seat; read only when ``k > 0``), ``s`` the uint64 RNG state,
+``choose_card(tab, pol, turn, trump_leads, s, script, spos) -> (card, s)``
+    the card ``turn.seat`` plays with policy ``pol`` (``turn`` a :data:`Turn`):
+    ``trump_leads`` int64 (n_sides,) trump leads so far, ``s`` the uint64 RNG state,
     ``script`` and ``spos`` (int64 (1,), the next position) the scripted choices.
 ``all_seats_random(policies) -> bool``.
 
@@ -27,6 +23,8 @@ included, are passed word by word at every card).
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -34,6 +32,14 @@ from .bits import (JIT, KERNEL_JIT, highest_index, ix, lowest_index, popcount, r
                    select_bit)
 from .layout import NO_TRUMPS, POL_RANDOM, POL_SCRIPTED
 from .trick import suit_mask
+
+#: what a player sees when it is to play (ints): ``seat``; ``legal`` its legal cards;
+#: ``hand`` its hand; ``k`` cards already in the trick (mask ``tm``, led suit ``led``);
+#: ``trump``; ``played`` the cards of finished tricks; ``win`` ``(card, seat)`` winning
+#: the trick so far (:func:`.trick.winning_card` of ``tm`` and its seat; read only when
+#: ``k > 0``)
+Turn = namedtuple("Turn", ["seat", "legal", "hand", "k", "led", "tm", "trump", "played",
+                           "win"])
 
 
 @njit(inline="always", **JIT)
@@ -134,8 +140,9 @@ def _lead_key(plain, hand, su):
 
 
 @njit(forceinline=True, **KERNEL_JIT)
-def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_leads, win):
-    """The ``heuristic`` policy: a sensible club player (see catchten_sim.policies).
+def heuristic_choice(tab, turn, trump_leads):
+    """The ``heuristic`` policy: a sensible club player (see catchten_sim.policies), for
+    the :data:`Turn` ``turn`` (``trump_leads`` int64 (n_sides,) trump leads so far).
 
     Uses only what the player may know: its own hand, the cards played, the trick so far.
     Rules in priority order:
@@ -167,6 +174,7 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
     (:func:`_cheapest_throw`, :func:`_cheapest_win`), with the same choices (and ties)
     as the loops over the cost tables that define them.
     """
+    seat, legal, hand, k, _, tm, trump, played, win = turn
     if (legal & (legal - 1)) == 0:
         return lowest_index(legal)
     top_trump = tab.top_trump
@@ -283,9 +291,9 @@ def heuristic_choice(tab, seat, legal, hand, k, led, tm, trump, played, trump_le
 
 
 @njit(inline="always", **JIT)
-def choose_card(tab, pol, seat, legal, hand, k, led, tm, trump, played, trump_leads, win,
-                s, script, spos):
-    """The card ``seat`` plays under policy ``pol`` (module docstring): ``(card, s)``."""
+def choose_card(tab, pol, turn, trump_leads, s, script, spos):
+    """The card ``turn.seat`` plays under policy ``pol`` (module docstring): ``(card, s)``."""
+    legal = turn.legal
     if pol == POL_RANDOM:
         s, r = rng_below_s(s, popcount(legal))
         return lowest_index(select_bit(legal, r)), s
@@ -296,5 +304,7 @@ def choose_card(tab, pol, seat, legal, hand, k, led, tm, trump, played, trump_le
     # int64 casts: a literal argument (``led = 0`` at a trick's start) would compile
     # heuristic_choice once more, for that literal type (no cost at run time)
     i8 = np.int64
-    return heuristic_choice(tab, i8(seat), i8(legal), i8(hand), i8(k), i8(led), i8(tm),
-                            i8(trump), i8(played), trump_leads, (i8(win[0]), i8(win[1]))), s
+    seat, _, hand, k, led, tm, trump, played, win = turn
+    turn8 = Turn(i8(seat), i8(legal), i8(hand), i8(k), i8(led), i8(tm), i8(trump), i8(played),
+                 (i8(win[0]), i8(win[1])))
+    return heuristic_choice(tab, turn8, trump_leads), s

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from .bits import KERNEL_JIT, lowest_index, rng_seed
-from .engine import play_deal
+from .engine import Dealt, Log, Seats, Start, play_deal
 from .layout import (N_R_FIXED, N_STEPS, P_N, P_NSIDES, P_SETSIZE,
                      R_CARD_POINTS, R_CARDS, R_HONOURS, R_PER_SIDE, R_TEN_HOLDER_SIDE,
                      R_TEN_TAKER_SIDE, R_TOTAL)
@@ -120,9 +120,10 @@ def rollout_chunk(tab, scr, job, hands, cands, first, out, do_log, logs):
                 k = k0 + 1
             scr.spos[0] = 0
             s = rng_seed(job.seed, first + i)
-            ten_taker, s = play_deal(tab, sp, scr, job.dealer, trump, job.turnup, job.policies,
-                                     s, scr.spos, logs, do_log, False,
-                                     (t0, leader0, k, tm, led, played0, ten_taker0), True)
+            ten_taker, s = play_deal(tab, sp, scr, Dealt(job.dealer, trump, job.turnup),
+                                     Seats(job.policies, scr.spos, False), s,
+                                     Log(do_log, logs[0], logs[1], logs[2]),
+                                     Start(True, t0, leader0, k, tm, led, played0, ten_taker0))
             o = out[i, j]
             o[R_TEN_TAKER_SIDE] = side_of_seat[ten_taker] if ten_taker >= 0 else -1
             o[R_TEN_HOLDER_SIDE] = holder_side

@@ -57,16 +57,18 @@ def class_table(k_suit, cls_cap, cls_void):
             for c in range(n_cls - 1, -1, -1):
                 rem[c] = v // radix[c]
                 v -= rem[c] * radix[c]
-            ways[s, st] = _sum_splits(s, k, rem, x, cls_void, radix, ways, fact, st, 0.0,
-                                      -1.0, n_cls)
+            ways[s, st] = _sum_splits((cls_void, radix, ways, fact), s, k, rem, x, st, -1.0)
     return ways, radix
 
 
 @njit(**JIT)
-def _sum_splits(s, k, rem, x, cls_void, radix, ways, fact, st, acc, target, n_cls):
+def _sum_splits(table, s, k, rem, x, st, target):
     """Sum (or, with ``target`` >= 0, find in ``x`` the split reaching ``target`` of) the
     weights ``k!/prod x! * ways[s+1, st - x]`` over splits ``x`` of ``k`` cards of suit
-    ``s`` into the classes (in :func:`next_suit_split`'s order)."""
+    ``s`` into the classes (in :func:`next_suit_split`'s order). ``table``: ``(cls_void,
+    radix, ways, fact)`` (:func:`class_table`, :func:`_fact_table`)."""
+    cls_void, radix, ways, fact = table
+    n_cls = x.shape[0]
     total = 0.0
     nxt = next_suit_split(x, rem, k, cls_void, s, n_cls, radix, st, True)
     while nxt >= 0:
@@ -133,7 +135,7 @@ def sample_hidden(pool, b_size, b_class, cls_cap, cls_void, ways, radix, seed, s
     """
     n_b = b_size.shape[0]
     n_cls = cls_cap.shape[0]
-    fact = _fact_table()
+    table = (cls_void, radix, ways, _fact_table())
     state = np.zeros(1, dtype=np.uint64)
     rem = np.zeros(n_cls, dtype=np.int64)
     x = np.zeros(n_cls, dtype=np.int64)
@@ -154,7 +156,7 @@ def sample_hidden(pool, b_size, b_class, cls_cap, cls_void, ways, radix, seed, s
             if k == 0:
                 continue
             target = rng_uniform(state) * ways[s, st]
-            _sum_splits(s, k, rem, x, cls_void, radix, ways, fact, st, 0.0, target, n_cls)
+            _sum_splits(table, s, k, rem, x, st, target)
             # shuffle the suit's cards, hand them out by x
             j = 0
             while m != 0:

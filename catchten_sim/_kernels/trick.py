@@ -1,4 +1,4 @@
-"""The trick: legal cards, the winner, playing a card and finishing a trick, once.
+"""The trick: legal cards, the winner, playing a card and taking a trick, once.
 
 Every rule of play is written here once, as ``@njit(inline="always")`` helpers; the
 playout loop (:func:`catchten_sim._kernels.engine.play_deal`), rollouts, games and the
@@ -44,7 +44,17 @@ an int64 (the solver's flat parameter buffer).
 ``winning_card(tm, ledmask, trump, top_trump) -> int``  the card that wins a trick (mask
     ``tm``, led suit mask ``ledmask``).
 
-API: make/unmake on a kernel play state (no copies, for search)
+API: ending a trick (the playout loops')
+-----------------------------------------
+``take_trick(tab, pl, unit, win, tm, ten_bit, ten_taker) -> ten_taker``  seat ``win``
+    takes the trick ``tm``: its side's cards of scoring unit ``unit`` and its trick count
+    in ``pl`` (anything with ``cap`` (units, n_sides) and ``seat_tricks`` (n,): the
+    engine's ``Scratch`` and ``Lane``); returns the taker of the Ten of trumps
+    (``ten_bit`` its bit, 0 with no trumps) after the trick. The winner leads next and
+    a set's last trick leads to the next set's hands (docs/rules.md §1, §2): the loops'
+    business, as they walk sets and tricks.
+
+API: a kernel play state, played forward (the inference kernel)
 ---------------------------------------------------------------
 ``Play`` (named tuple of int64 arrays, :func:`new_play`):
 
@@ -65,11 +75,8 @@ API: make/unmake on a kernel play state (no copies, for search)
 ``to_move(tab, ps) -> seat``;  ``legal_now(tab, ps) -> mask``  (the seat to move).
 ``play_card(tab, ps, c)``       the seat to move plays ``c`` (any card it holds; legality is
     the caller's business: ``legal_now``).
-``unplay_card(tab, ps)``        takes back the last card of the current trick.
 ``finish_trick(tab, ps) -> winner seat``  resolves a trick of ``n`` cards; the winner leads;
-    at a set's end the next set's hands are taken up.
-``unfinish_trick(tab, ps)``     undoes :func:`finish_trick` (the trick's cards are on the
-    table again, ``n`` of them).
+    at a set's end the next set's hands are taken up. The trick is taken by :func:`take_trick`.
 
 ``tab`` is the :class:`catchten_sim.rules.Tables` bundle.
 """
@@ -80,11 +87,10 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ..rules import PlayRules
-from .bits import JIT, highest_index
+from .bits import JIT, highest_index, ix
+from .layout import (N_V, P_N, P_NSETS, P_SETSIZE, V_DEALER, V_K, V_LEADER, V_LED, V_LOCK,
+                     V_PLAYED, V_TEN_TAKER, V_TM, V_TRICK, V_TRUMP, PlayRules)
 from .scoring import n_units, unit_of_set
-from .layout import (N_V, P_N, P_NSETS, P_SETSIZE, V_DEALER, V_K,
-                     V_LEADER, V_LED, V_LOCK, V_PLAYED, V_TEN_TAKER, V_TM, V_TRICK, V_TRUMP)
 
 Play = namedtuple("Play", ["set_hands", "hands", "owner", "trick_cards", "trick_leader",
                            "trick_winner", "cap", "seat_tricks", "trump_leads", "v"])
@@ -194,7 +200,19 @@ def winning_card(tm, ledmask, trump, top_trump):
     return by_trump if tlane != 0 else by_led
 
 
-# ------------------------------------------------------------------ make / unmake
+# ------------------------------------------------------------------ ending a trick
+@njit(inline="always", **JIT)
+def take_trick(tab, pl, unit, win, tm, ten_bit, ten_taker):
+    """Seat ``win`` takes the trick ``tm``: the cards go to its side in scoring unit
+    ``unit`` (``pl.cap``), the trick to its count (``pl.seat_tricks``); returns the taker
+    of the Ten of trumps after it (``ten_bit``: the Ten's bit, 0 with no trumps;
+    docs/rules.md §1, §2, §3, §7.9)."""
+    pl.cap[ix(unit), ix(tab.side_of_seat[ix(win)])] |= tm
+    pl.seat_tricks[ix(win)] += 1
+    return win if (tm & ten_bit) != 0 else ten_taker
+
+
+# ------------------------------------------------------------------ a play state, forward
 @njit(inline="always", **JIT)
 def start_play(tab, ps, dealer, trump, turnup):
     """Set ``ps`` to the start of a deal: ``ps.set_hands`` and ``ps.owner`` hold the deal;
@@ -262,23 +280,9 @@ def play_card(tab, ps, c):
 
 
 @njit(inline="always", **JIT)
-def unplay_card(tab, ps):
-    """Take back the last card played to the current trick."""
-    v = ps.v
-    k = v[V_K] - 1
-    v[V_K] = k
-    c = ps.trick_cards[v[V_TRICK], k]
-    bit = np.int64(1) << c
-    v[V_TM] ^= bit
-    if k == 0:
-        v[V_LED] = 0
-    ps.hands[to_move(tab, ps)] |= bit
-
-
-@njit(inline="always", **JIT)
 def finish_trick(tab, ps):
-    """Resolve the current trick (all ``n`` cards played): the winner's side takes the
-    cards in the current scoring unit, the winner leads next; after a set's last trick
+    """Resolve the current trick (all ``n`` cards played): the winner takes it
+    (:func:`take_trick`), the winner leads next; after a set's last trick
     the next set's hands are taken up (docs/rules.md §1, §2). Returns the winning seat."""
     params = tab.params
     v = ps.v
@@ -290,13 +294,10 @@ def finish_trick(tab, ps):
     set_size = params[P_SETSIZE]
     st = t // set_size
     win = ps.owner[winning_card(tm, suit_mask(led), trump, tab.top_trump)]
-    side = tab.side_of_seat[win]
-    unit = unit_of_set(n_units(params), st)
-    ps.cap[unit, side] |= tm
-    ps.seat_tricks[win] += 1
     ten = tab.ten_card[trump]
-    if ten >= 0 and (tm >> ten) & 1:
-        v[V_TEN_TAKER] = win
+    ten_bit = np.int64(1) << ten if ten >= 0 else np.int64(0)
+    v[V_TEN_TAKER] = take_trick(tab, ps, unit_of_set(n_units(params), st), win, tm, ten_bit,
+                                v[V_TEN_TAKER])
     if led == trump:
         ps.trump_leads[tab.side_of_seat[leader]] += 1
     ps.trick_winner[t] = win
@@ -311,39 +312,3 @@ def finish_trick(tab, ps):
         for p in range(params[P_N]):
             ps.hands[p] = ps.set_hands[st + 1, p]
     return win
-
-
-@njit(inline="always", **JIT)
-def unfinish_trick(tab, ps):
-    """Undo :func:`finish_trick`: the last finished trick's ``n`` cards are on the table
-    again (take them back with :func:`unplay_card`)."""
-    params = tab.params
-    v = ps.v
-    n = params[P_N]
-    set_size = params[P_SETSIZE]
-    t = v[V_TRICK]
-    if t % set_size == 0 and t < params[P_NSETS] * set_size:
-        for p in range(n):
-            ps.hands[p] = 0           # every card of the set was played
-    t -= 1
-    v[V_TRICK] = t
-    tm = np.int64(0)
-    for k in range(n):
-        tm |= np.int64(1) << ps.trick_cards[t, k]
-    leader = ps.trick_leader[t]
-    win = ps.trick_winner[t]
-    led = card_suit(ps.trick_cards[t, 0])
-    trump = v[V_TRUMP]
-    unit = unit_of_set(n_units(params), t // set_size)
-    ps.cap[unit, tab.side_of_seat[win]] ^= tm
-    ps.seat_tricks[win] -= 1
-    ten = tab.ten_card[trump]
-    if ten >= 0 and (tm >> ten) & 1:
-        v[V_TEN_TAKER] = -1
-    if led == trump:
-        ps.trump_leads[tab.side_of_seat[leader]] -= 1
-    v[V_PLAYED] ^= tm
-    v[V_TM] = tm
-    v[V_K] = n
-    v[V_LED] = led
-    v[V_LEADER] = leader

@@ -1,0 +1,278 @@
+"""The command line's plumbing (:mod:`catchten_sim.cli` holds the commands): the group
+whose errors are one line (exit 2 for bad input, 1 for failures, 130 for Ctrl-C, never a
+traceback), errors as JSON with ``--json``, the progress bar, and path names that refuse
+an empty name.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+from contextlib import contextmanager
+from typing import Any
+from collections.abc import Iterator
+
+import click
+
+from .errors import CatchTenError
+
+
+# ---------------------------------------------------------------------------- plumbing
+#: the line of a Ctrl-C before anything finished (a command with finished work prints it,
+#: marked partial, instead)
+INTERRUPTED_EMPTY = ("error: interrupted (Ctrl-C) before the first batch finished: nothing "
+                     "to show")
+
+
+def interrupted_line() -> str:
+    """The line of a Ctrl-C that reached the command line with nothing printed: with a run
+    directory, where the finished chunks are and how to go on."""
+    from .run.dirs import LAST_RUN_DIR
+    if LAST_RUN_DIR is not None:
+        return (f"error: interrupted (Ctrl-C) before the results were printed; the finished "
+                f"chunks are kept in {LAST_RUN_DIR}: catchten resume {LAST_RUN_DIR} "
+                "finishes the run and prints them")
+    return INTERRUPTED_EMPTY
+
+
+def one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+class CatchtenGroup(click.Group):
+    """A click group whose errors are one line and exit 2 (usage) or 1 (failure)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
+             **extra):  # noqa: D401
+        from .compile_notice import compile_notice
+        from .run import dirs, notices
+        dirs.LAST_RUN_DIR = None      # a Ctrl-C names this command's run directory only
+        try:
+            with compile_notice(lambda msg: click.echo(msg, err=True)), \
+                    notices(lambda msg: click.echo(msg, err=True)):
+                rv = super().main(args=args, prog_name=prog_name or "catchten",
+                                  complete_var=complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.UsageError as exc:
+            if json_wanted(args):
+                usage_error_json(exc)
+            hint = ""
+            if exc.ctx is not None and exc.ctx.command is not None:
+                hint = f" (see: catchten {exc.ctx.command.name} --help)" \
+                    if exc.ctx.command is not self else " (see: catchten --help)"
+            click.echo(f"error: {one_line(exc.format_message())}{hint}", err=True)
+            sys.exit(2)
+        except click.ClickException as exc:
+            click.echo(f"error: {one_line(exc.format_message())}", err=True)
+            sys.exit(exc.exit_code if exc.exit_code else 1)
+        except CatchTenError as exc:
+            # bad input: 2; a failure on good input (a solve beyond its budget): 1
+            status = exc.exit_status
+            if json_wanted(args):
+                click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
+                sys.exit(status)
+            click.echo(f"error: {one_line(exc.line())}", err=True)
+            sys.exit(status)
+        except click.Abort as exc:
+            # click turns a Ctrl-C into Abort; it reaches here only when the command had
+            # nothing finished to show (finished work is returned, marked partial)
+            if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+                click.echo(interrupted_line(), err=True)
+            else:
+                click.echo("error: aborted", err=True)
+            sys.exit(130)
+        except KeyboardInterrupt:
+            click.echo(interrupted_line(), err=True)
+            sys.exit(130)
+        except BrokenPipeError:
+            sys.exit(1)
+        except UnicodeDecodeError as exc:  # an input file that is not UTF-8 text
+            click.echo(f"error: input: not UTF-8 text (byte {exc.start}: "
+                       f"{exc.object[exc.start:exc.start + 1]!r})", err=True)
+            sys.exit(2)
+        except Exception as exc:  # a bug: say so in one line, keep the exit status 1
+            if os.environ.get("CATCHTEN_DEBUG"):
+                raise
+            click.echo(f"error: internal error: {type(exc).__name__}: {one_line(exc)} "
+                       "(please report it)", err=True)
+            sys.exit(1)
+        if isinstance(rv, int) and not isinstance(rv, bool):
+            sys.exit(rv)
+        sys.exit(0)
+
+
+class PathName(click.Path):
+    """``click.Path`` that refuses an empty name (``--out ""`` would otherwise mean "no
+    output" or the current directory, silently)."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("empty name", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def json_wanted(args: Any) -> bool:
+    """True when the command line asks for ``--json`` (then even errors that click finds
+    before a command runs are printed as the docs/formats.md error object)."""
+    words = sys.argv[1:] if args is None else list(args)
+    return "--json" in words
+
+
+def usage_error_json(exc: click.UsageError) -> None:
+    """A click usage error (bad option value, missing option, unknown option) as the
+    docs/formats.md error object on one line of stdout; exit 2."""
+    param = getattr(exc, "param", None)
+    field = None
+    if param is not None and getattr(param, "name", None):
+        field = str(param.name).replace("_", "-")
+    kind = type(exc).__name__
+    why = {"BadParameter": "bad option value", "MissingParameter": "missing option",
+           "NoSuchOption": "unknown option", "BadOptionUsage": "bad option value",
+           "BadArgumentUsage": "bad argument"}.get(kind, "usage error")
+    click.echo(json.dumps({"kind": "error", "field": field, "why": why,
+                           "detail": one_line(exc.format_message())}, ensure_ascii=False))
+    sys.exit(2)
+
+
+@contextmanager
+def errors_as_json(as_json: bool) -> Iterator[None]:
+    """With ``--json``, a bad-input error is printed as the docs/formats.md error object on one
+    line of stdout (exit 2); without it, it reaches the one-line stderr handler."""
+    try:
+        yield
+    except CatchTenError as exc:
+        if as_json:
+            click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
+            sys.exit(exc.exit_status)
+        raise
+    except KeyboardInterrupt:
+        if as_json:
+            click.echo(json.dumps({"kind": "error", "field": None, "why": "interrupted",
+                                   "detail": interrupted_line().split(": ", 1)[1]}))
+            sys.exit(130)
+        raise
+
+
+def emit_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False))
+
+
+class Progress:
+    """A rich progress bar on stderr that appears once a run takes over ~2 seconds."""
+
+    def __init__(self, total: int, label: str = "deals") -> None:
+        self.total = total
+        self.label = label
+        self.start = time.perf_counter()
+        self.bar: Any = None
+        self.task = None
+
+    def update(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if time.perf_counter() - self.start < 2.0 or done >= total:
+                return
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress,
+                                       TimeRemainingColumn)
+            self.bar = Progress(self.label, BarColumn(), MofNCompleteColumn(),
+                                TimeRemainingColumn(), console=Console(stderr=True),
+                                transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=total)
+        self.bar.update(self.task, completed=done, total=total)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def say(msg: str) -> None:
+    click.echo(f"  {msg}", err=True)
+
+
+def seat_policy_flags(items: Any) -> dict[int, str]:
+    """``--seat-policy SEAT=POLICY`` flags as ``{seat: policy}`` (the same seat twice only
+    with the same policy).
+
+    Raises
+    ------
+    CatchTenError
+        ``seat-policy: expected SEAT=POLICY`` or ``seat-policy: given twice``.
+    """
+    overrides: dict[int, str] = {}
+    for item in items:
+        seat, sep, pol = item.partition("=")
+        if not sep or not seat.strip().isdigit():
+            raise CatchTenError("seat-policy", "expected SEAT=POLICY", repr(item))
+        if int(seat) in overrides and overrides[int(seat)].strip() != pol.strip():
+            raise CatchTenError("seat-policy", "given twice",
+                                f"seat {int(seat)}: {overrides[int(seat)]} and {pol}")
+        overrides[int(seat)] = pol
+    return overrides
+
+
+def given(*names: str) -> list[str]:
+    """The parameters of the running command among ``names`` (their Python names) that the
+    user gave, on the command line or from the environment, as the flags' names without
+    the dashes (``preset`` -> ``rules``, ``variants`` -> ``variant``), for error fields."""
+    ctx = click.get_current_context()
+    flags = {p.name: max(p.opts, key=len).lstrip("-") for p in ctx.command.params}
+    return [flags[n] for n in names
+            if ctx.get_parameter_source(n) not in (None, click.core.ParameterSource.DEFAULT)]
+
+
+def check_force(force: bool, report_dir: str | None) -> None:
+    """``--force`` means something only with ``--report``."""
+    if force and report_dir is None:
+        raise CatchTenError("force", "only with --report", "--force lets --report write "
+                            "into a directory that already holds files")
+
+
+def check_run_options(threads, scheduler, workers) -> None:
+    """Refuse bad --threads/--scheduler/--workers of a resume that runs nothing (a run
+    checks them when it starts): bad input is exit 2 either way."""
+    from .run import check_executor_options
+    from .checks import check_threads
+    if threads is not None:
+        check_threads(threads)
+    check_executor_options(scheduler, workers)
+
+
+def cards_flag(text):
+    return [] if text is None else text.replace(",", " ").split()
+
+
+def load_position(path, preset, players, rules_file, variants, dealer, seat, hand, turnup,
+                   play, score, dead, trump=None):
+    from .position import Position
+    flags = any(x is not None for x in (dealer, seat, hand, turnup, play, score, dead, trump))
+    if path is not None:
+        if flags:
+            raise CatchTenError("position", "file and flags",
+                                "give POSITION.json or the position flags, not both")
+        # the file carries its own rules: a rules flag beside it would be ignored
+        for flag in given("preset", "players", "rules_file", "variants"):
+            raise CatchTenError(flag, "file and flags",
+                                f"--{flag}: the position file gives the rules (its "
+                                "rules, players and variants); leave the flag out")
+        return Position.from_json(path)   # "-": standard input
+    from .rules import Rules
+    rules = Rules.from_options(preset, players, variants, rules_file)
+    # the turn-up, or the declared trump: which one the rules need is the position's check
+    # (Rules.deal_trump: "turnup: missing", or "trump: missing" with dealer_declares)
+    for name, v in (("dealer", dealer), ("seat", seat), ("hand", hand)):
+        if v is None:
+            raise CatchTenError(name, "missing", f"--{name} is required (or give POSITION.json)")
+    data = {"dealer": dealer, "seat": seat, "hand": cards_flag(hand), "turnup": turnup,
+            "play": cards_flag(play), "dead": cards_flag(dead), "trump": trump}
+    if score is not None:
+        words = score.replace(",", " ").split()
+        if not all(re.fullmatch(r"-?[0-9]+", w) for w in words):    # plain ASCII digits
+            raise CatchTenError("score", "bad score",
+                                f"{json.dumps(score, ensure_ascii=False)}: whole numbers, "
+                                "one per side, e.g. --score \"30 28\"")
+        data["score"] = [int(w) for w in words]
+    return Position.from_dict(data, rules)

@@ -1,0 +1,340 @@
+"""The evaluators of a position's legal cards, and the legal cards themselves.
+
+An evaluator maps determinizations (full deals consistent with what the player to move
+knows, from :class:`catchten_sim.determinize.Sampler`) to a value of every candidate card
+on each of them. Two live here, below their users (:mod:`catchten_sim.advise`, the
+Python-driven players of :mod:`catchten_sim.pimc`), never importing them:
+
+``rollout`` (:class:`RolloutEvaluator`)
+    Play the card, then the kernel policies play the deal out (one outcome row per deal
+    and card, every candidate drawing from the same random stream).
+``dd`` (:class:`DoubleDummyEvaluator`)
+    Every deal solved double-dummy by the solver's batch entry
+    (:func:`catchten_sim._kernels.solve.solve_batch`, all cards of the player to move
+    valued in one call per deal, sharing one transposition table): the value of a card is
+    the final hand score difference for the whole deal, the mover's side total minus the
+    other sides' totals added together, when every player plays best with every hand
+    visible (RULES.md §2, §7.1, §7.2; three or more sides: the paranoid reduction, the
+    mover's side against the others together). Averaged over determinizations this is
+    Perfect Information Monte Carlo (PIMC).
+
+What ``dd`` assumes: after the card, everyone plays perfectly *and sees every hand*; so it
+overrates plays that need a guess to be made right (the "strategy fusion" of PIMC), while
+heuristic rollouts (``rollout``) assume the club player of :mod:`catchten_sim.policies`.
+"""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from . import run
+from ._kernels import engine as K
+from ._kernels import rollout as KR
+from ._kernels import solve as _k
+from .cards import cards_of_mask
+from .errors import CatchTenError
+from .policies import Policy, Seating
+from .position import InfoSet
+from .rules import NO_TRUMPS
+from .solve import Solver, solver_tables
+
+__all__ = ["DD_MEASURES", "DoubleDummyEvaluator", "Evaluator", "ROLLOUT_SALT",
+           "RolloutEvaluator", "dealt_hands", "legal_cards", "play_of", "played_masks"]
+
+#: the measures a double-dummy solve gives (the value only: no line is played out)
+DD_MEASURES = ("diff",)
+ROLLOUT_SALT = 0xD1B54A32D192ED03
+
+
+# ------------------------------------------------------------------------ legal cards
+def legal_cards(info: InfoSet) -> list[int]:
+    """The cards the player to move may play (docs/rules.md §1, §3, §7.6), ascending:
+    :meth:`catchten_sim.state.PlayState.legal_cards` of the position's play so far."""
+    if info.state is None:
+        raise CatchTenError("position", "no play state", "an InfoSet built without its play")
+    return info.state.legal_cards()
+
+
+# ------------------------------------------------------------------------ rollout
+class Evaluator(Protocol):
+    """Maps full deals to outcome rows; the interface every evaluator implements.
+
+    ``evaluate(hands, first)``: ``hands`` int64 (m, n_sets, n) determinizations (the
+    cards each seat holds now and in later sets), ``first`` the number of the batch's
+    first sample (for reproducible random streams). Returns int16 (m, n_cand,
+    ``rollout.n_out_cols(n_sides)``): the Ten's taker and holder side and each side's
+    honours, cards, card points and total for the whole hand (columns ``rollout.R_*``).
+    """
+
+    name: str
+
+    def evaluate(self, hands: np.ndarray, first: int) -> np.ndarray: ...
+
+
+class _Resume:
+    """The kernel view of an information set: the state to resume play from."""
+
+    def __init__(self, info: InfoSet) -> None:
+        r = info.rules
+        self.info = info
+        self.t = r.tables()
+        n = r.players
+        owner = np.full(52, -1, dtype=np.int64)
+        for s in range(n):
+            for c in cards_of_mask(info.played_by[s]):
+                owner[c] = s
+        self.owner_known = owner
+        tm0 = 0
+        for _, c in info.trick:
+            tm0 |= 1 << c
+        led0 = info.trick[0][1] // 13 if info.trick else 0
+        leads = list(info.trump_leads)
+        if info.trick and info.trump < NO_TRUMPS and led0 == info.trump:
+            leads[r.side_of(info.leader)] -= 1       # counted when the trick ends
+        self.trump_leads0 = np.array(leads, dtype=np.int64)
+        self.start = (np.int64(info.trick_index), np.int64(info.leader),
+                      np.int64(len(info.trick)), np.int64(tm0), np.int64(led0),
+                      np.int64(info.played & ~tm0),
+                      np.int64(-1 if info.ten_taker is None else info.ten_taker))
+        units = r.n_sets if r.per_set_scoring else 1
+        self.cap_mask0 = (np.array(info.cap_masks, dtype=np.int64).reshape(units, r.n_sides)
+                          if info.cap_masks else np.zeros((units, r.n_sides), dtype=np.int64))
+        self.turnup = -1 if info.turnup is None else int(info.turnup)
+
+
+@dataclass
+class RolloutEvaluator:
+    """Play each candidate, then let ``policies`` (one id per seat) play the deal out.
+
+    Every candidate of sample ``i`` uses the random stream ``(seed, i)``. Samples are
+    split over ``threads`` (the result does not depend on the split).
+    """
+
+    info: InfoSet
+    candidates: Sequence[int]
+    policies: Sequence[Policy]
+    seed: int = 1
+    threads: int = 1
+    name: str = "rollout"
+
+    def __post_init__(self) -> None:
+        self._rs = _Resume(self.info)
+        # the rollouts' streams must not be the sampler's (same seed, same sample number):
+        # a separate key, else the play would be correlated with the deal drawn
+        self._play_seed = (int(self.seed) ^ ROLLOUT_SALT) & (2 ** 64 - 1)
+        self._cands = np.array(list(self.candidates), dtype=np.int64)
+        self._pols = Seating.of(self.policies).kernel_ids("advise's rollouts")
+        rs = self._rs
+        self._job = KR.RolloutJob(rs.owner_known, rs.cap_mask0, rs.trump_leads0, rs.start,
+                                  np.int64(self.info.seat), np.int64(self.info.dealer),
+                                  np.int64(self.info.trump), np.int64(rs.turnup), self._pols,
+                                  np.uint64(self._play_seed))
+        n_tricks = self.info.rules.n_sets * self.info.rules.set_size
+        n = self.info.rules.players
+        self._nolog = (np.zeros(1, dtype=np.int64), np.zeros((1, n), dtype=np.int64),
+                       np.zeros(1, dtype=np.int64))
+        self._n_tricks = n_tricks
+        # the run engine's executor (threads, or inline for one); a batch of samples is
+        # one chunk, split over the threads, each with its own work area kept across batches
+        self._executor = run.make_executor(max(1, self.threads))
+        self._task = _RolloutBatch(self)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.close()
+            self._executor = None
+
+    def _run(self, hands, first, out, scr, cands, do_log=False, logs=None):
+        KR.rollout_chunk(self._rs.t, scr, self._job, hands, cands, np.int64(first), out,
+                         do_log, logs if logs is not None else self._nolog)
+
+    def evaluate(self, hands: np.ndarray, first: int) -> np.ndarray:
+        m = hands.shape[0]
+        r = self.info.rules
+        out = np.zeros((m, len(self._cands), KR.n_out_cols(r.n_sides)), dtype=np.int16)
+        task = self._task
+        task.hands, task.first, task.out = hands, first, out
+        try:
+            run.run_batch(self._executor, task, m, first)
+        finally:
+            task.hands = task.out = None
+        return out
+
+    def line(self, hands: np.ndarray, index: int, card: int) -> tuple[np.ndarray, ...]:
+        """Play one determinization (``hands`` (1, n_sets, n), sample number ``index``)
+        after ``card`` with the play logged: ``(leaders, cards (tricks, n), winners,
+        outcome row)``."""
+        n = self.info.rules.players
+        logs = (np.full(self._n_tricks, -1, dtype=np.int64),
+                np.full((self._n_tricks, n), -1, dtype=np.int64),
+                np.full(self._n_tricks, -1, dtype=np.int64))
+        out = np.zeros((1, 1, KR.n_out_cols(self.info.rules.n_sides)), dtype=np.int16)
+        self._run(np.ascontiguousarray(hands), index, out, K.scratch(self._rs.t),
+                  np.array([card], dtype=np.int64), True, logs)
+        return logs[0], logs[1], logs[2], out[0, 0]
+
+
+class _RolloutBatch:
+    """A batch of rollouts as a run-engine task: samples ``first … first+count-1`` of the
+    batch in ``hands`` (sample numbers from ``first``) written into ``out``."""
+
+    def __init__(self, ev: RolloutEvaluator) -> None:
+        self.ev = ev
+        self.key = f"rollout-{id(ev)}"
+        self.hands: Any = None
+        self.out: Any = None
+        self.first = 0
+
+    def scratch(self) -> Any:
+        return K.scratch(self.ev._rs.t)
+
+    def run(self, first: int, count: int, scr: Any) -> None:
+        a = first - self.first
+        self.ev._run(self.hands[a:a + count], first, self.out[a:a + count], scr,
+                     self.ev._cands)
+
+    def combine(self, parts: list) -> None:
+        return None
+
+
+# ------------------------------------------------------------------------ double dummy
+def play_of(info: InfoSet) -> list[int]:
+    """The cards played so far this hand, in order (completed tricks, then the current
+    trick)."""
+    done = [c for tr in info.state.tricks for c in tr.cards] if info.state is not None else []
+    return done + [c for _, c in info.trick]
+
+
+def played_masks(info: InfoSet) -> np.ndarray:
+    """int64 (n_sets, players): the cards each seat has played in each set (masks)."""
+    r = info.rules
+    n = r.players
+    out = np.zeros((r.n_sets, n), dtype=np.int64)
+    play = play_of(info)
+    per_set = r.set_size * n
+    for i, c in enumerate(play):
+        st = i // per_set
+        for s in range(n):
+            if info.played_by[s] >> c & 1:
+                out[st, s] |= 1 << c
+                break
+    return out
+
+
+def dealt_hands(info: InfoSet, hands: np.ndarray) -> np.ndarray:
+    """The deals as dealt: ``hands`` (m, n_sets, n), the cards each seat holds now and in
+    later sets (:meth:`Sampler.full_hands`), plus the cards each seat has played, set by
+    set. int64 (m, n_sets, n)."""
+    return hands | played_masks(info)[None]
+
+
+class DoubleDummyEvaluator:
+    """Values every candidate card of ``info``'s player to move on each determinization.
+
+    ``measures(hands, first)`` returns ``{"diff": float64 (m, n_cand)}``: the double-dummy
+    value of each candidate on each deal (for the mover's side; with two sides it is our
+    points minus theirs). A batch of deals is one chunk on the run engine's executor
+    (:mod:`catchten_sim.run`), split over its threads; each thread's work area is a
+    :class:`~catchten_sim.solve.Solver` (its own transposition table), kept by the
+    executor across batches. The values do not depend on the split.
+
+    Parameters
+    ----------
+    info : InfoSet
+    candidates : the legal cards to value (card indices)
+    threads : solver threads (an executor of its own, closed by :meth:`close`).
+    tt_bits : log2 of each thread's transposition-table entries.
+    executor : a run-engine executor to use instead (``run.make_executor(threads)``;
+        not closed here): its solvers are kept across evaluators (a ``pimc`` player's
+        decisions). ``threads`` is then the executor's.
+    """
+
+    name = "dd"
+    names = DD_MEASURES
+
+    def __init__(self, info: InfoSet, candidates: Sequence[int], *, seed: int = 1,
+                 threads: int = 1, tt_bits: int = 17, executor: Any = None) -> None:
+        r = info.rules
+        self.info = info
+        self.candidates = np.array(list(candidates), dtype=np.int64)
+        turnup = -1 if info.turnup is None else int(info.turnup)
+        self.tables = solver_tables(r, int(info.trump), turnup, int(info.dealer))
+        self.play = play_of(info)
+        self._played = played_masks(info)
+        self._own = executor is None
+        self._executor = run.make_executor(max(1, int(threads))) if executor is None \
+            else executor
+        self.threads = self._executor.threads
+        self._task = _SolveBatch(tt_bits)
+        self.nodes = 0
+
+    def close(self) -> None:
+        if self._own and self._executor is not None:
+            self._executor.close()
+        self._executor = None
+
+    def solve(self, hands: np.ndarray) -> np.ndarray:
+        """int64 (m, 53): every legal card's value at its index (``INF`` elsewhere), the
+        best value at 52, for the deals ``hands`` (cards held now and in later sets)."""
+        deals = np.ascontiguousarray(hands | self._played[None], dtype=np.int64)
+        out = np.empty((deals.shape[0], 53), dtype=np.int64)
+        self._task.solve(self._executor, self.tables, deals, self.play, out)
+        return out
+
+    def measures(self, hands: np.ndarray, first: int) -> dict[str, np.ndarray]:
+        vals = self.solve(hands)[:, self.candidates]
+        if (vals >= _k.INF).any():          # pragma: no cover - a solver/legality mismatch
+            raise RuntimeError("the solver found a candidate card illegal")
+        return {"diff": vals.astype(np.float64)}
+
+
+class _SolveBatch:
+    """A batch of deals solved double-dummy, as a run-engine task: deals ``first …
+    first+count-1`` of the batch, each thread with its own :class:`Solver` (the work
+    area, kept by the executor under :attr:`key`: the same ``tt_bits``, the same
+    solvers, whichever position is solved)."""
+
+    def __init__(self, tt_bits: int) -> None:
+        self.tt_bits = int(tt_bits)
+        self._failed = False
+        self.key = f"dd-solver-{self.tt_bits}"
+        self._batch: Any = None
+
+    def scratch(self) -> Solver:
+        return Solver(self.tt_bits)
+
+    def solve(self, executor: Any, tables: Any, deals: np.ndarray, play: list[int],
+              out: np.ndarray) -> None:
+        """Solve ``deals`` after ``play`` into ``out`` (int64 (m, 53))."""
+        m = deals.shape[0]
+        self._batch = (tables, deals, play, out, itertools.count())
+        self._failed = False
+        try:
+            run.run_batch(executor, self, m)
+        finally:
+            self._batch = None
+
+    def run(self, first: int, count: int, solver: Solver) -> None:
+        """Solve the batch's deals one at a time, taking the next deal not yet taken until
+        none is left (the slice ``first, count`` the executor gives each thread is only a
+        share of the work, not which deals): solve times are heavy-tailed (the 99th
+        percentile ~12 times the median), so fixed halves left one thread idle at the end
+        of each batch. A deal's values do not depend on which thread solves it."""
+        tables, deals, play, out, taken = self._batch
+        m = deals.shape[0]
+        try:
+            while not self._failed:
+                a = next(taken)
+                if a >= m:
+                    return
+                out[a:a + 1] = solver.run(tables, deals[a:a + 1], play)
+        except BaseException:
+            self._failed = True          # the other threads stop at their next deal
+            raise
+
+    def combine(self, parts: list) -> None:
+        return None

@@ -1,0 +1,507 @@
+"""Every result as terminal text, in one idiom: ``print_X(result, ...)`` writes the text of
+one kind of result to standard output (the CLI's; tables through the rich console
+:data:`_console`, whose ``console`` argument a caller may replace, plain lines through
+``click.echo``). Formatting only, no statistics: the numbers come from the results.
+
+Results whose own modules spell their text (``GamesResult.to_text``, ``MatchResult.to_text``,
+:func:`catchten_sim.solve.format_solution`) are printed from here too, so the command line
+has one place to look.
+"""
+from __future__ import annotations
+
+import math
+import os
+import textwrap
+from typing import TYPE_CHECKING, Any
+
+import click
+from rich import box
+from rich.console import Console, ConsoleDimensions
+from rich.table import Table
+
+from .cards import cards_of_mask, format_card
+from .compile_notice import compiling_note as _compiling
+from .rules import NO_TRUMPS
+
+if TYPE_CHECKING:
+    from .advise import Advice
+    from .odds import Odds
+
+#: the width of text sent to a pipe or file without COLUMNS: wide enough that no line and
+#: no table row is ever wrapped by the width (a reader or a script gets whole rows; the
+#: rules table lays out its long deck and switches values in lines of its own)
+UNWRAPPED = 4096
+
+
+class _Out(Console):
+    """The CLI's stdout console, its width decided at every print: ``COLUMNS`` when set
+    (a terminal or a pipe), else a terminal's own width, else :data:`UNWRAPPED`."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        cols = os.environ.get("COLUMNS", "").strip()
+        if cols.isdigit() and int(cols) > 0:
+            return ConsoleDimensions(int(cols), super().size.height)
+        if self.file.isatty():
+            return super().size
+        return ConsoleDimensions(UNWRAPPED, 25)
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)  # type: ignore[attr-defined]
+
+
+_console = _Out(highlight=False, soft_wrap=False)
+
+#: the width the rules table wraps its deck and switches values to
+_RULES_VALUE_WIDTH = 78
+
+
+def _pct(x: float | None) -> str:
+    return "n/a" if x is None or x != x else f"{100 * x:.2f}%"
+
+
+def print_rules(d: dict[str, Any]) -> None:
+    """Print :meth:`Rules.describe` output."""
+    t = Table(title=f"Rules: {d['preset']}, {d['players']} players", show_header=False,
+              title_justify="left")
+    t.add_column("rule", style="bold")
+    t.add_column("value")
+    # the two long values: in a pipe without COLUMNS (UNWRAPPED, nothing wraps them)
+    # laid out in lines of their own, so that the table is about 100 columns, not one row
+    # of 400; at a known width rich wraps them at word boundaries
+    def fill(text: str) -> str:
+        return textwrap.fill(text, _RULES_VALUE_WIDTH) if _console.width >= UNWRAPPED else text
+
+    t.add_row("deck", fill(f"{d['deck']['size']} cards: {d['deck']['cards']}"))
+    t.add_row("dealing", d["dealing"])
+    t.add_row("trumps", d["turnup"])
+    t.add_row("sides", "; ".join(f"side {s['side']}: seats {', '.join(map(str, s['seats']))}"
+                                 for s in d["sides"]))
+    t.add_row("share", f"{d['share']} cards per side per {d['scoring_unit']}")
+    t.add_row("card points", d["card_points"])
+    t.add_row("trump order", d["trump_order"] + "  (high to low)")
+    t.add_row("plain suits", d["plain_order"])
+    t.add_row("honours", ", ".join(f"{k} {v}" for k, v in d["honours"].items()))
+    if d.get("no_trump_honours"):
+        t.add_row("at no trumps", ", ".join(f"{k} {v}" for k, v in d["no_trump_honours"].items())
+                  + " of every suit")
+    t.add_row("target", str(d["target"]) + ("  (game at once)" if d["game_at_once"] else ""))
+    t.add_row("several reach it", d["tie"] + (f": {d['count_out_order']}"
+                                              if d["count_out_order"] else ""))
+    t.add_row("revoke", d["revoke"])
+    t.add_row("first dealer", d["first_dealer"])
+    from .rules import spell_value
+    switches = ", ".join(f"{k}={spell_value(v)}"
+                         for k, v in sorted(d["switches_in_effect"].items()))
+    t.add_row("switches", fill(switches + "  (those that apply here; all: --switches)"))
+    _console.print(t)
+
+
+def _num(x: float | None, fmt: str) -> str:
+    """``x`` formatted, or ``n/a`` when it is undefined (e.g. a standard error of one deal)."""
+    return "n/a" if x is None or x != x else format(x, fmt)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def print_simulation(res, console: Console | None = None) -> None:
+    """Print a :class:`SimulationResult` as a short header and a table by position, laid
+    out to fit 80 columns."""
+    con = console or _console
+    d = res.to_dict()
+    ten = d["ten"]
+    n = res.rules.players
+    lo, hi = ten["wilson95"]
+    compiling = _compiling(d.get("compile_s", 0.0))
+    con.print(f"[bold]{res.rules.label()}[/bold]  policies: {d['policies']['label']}  "
+              f"deals: {d['deals']:,}  seed: {d['seed']}  "
+              + (f"({d['elapsed_s']:.1f} s{compiling} on {res.executor}, deal rotates)"
+                 if d["threads"] and getattr(res, "executor", "").startswith("Dask") else
+                 f"({d['elapsed_s']:.1f} s{compiling}, {d['threads']} threads, deal rotates)"
+                 if d["threads"] else "(read from a run directory, deal rotates)"))
+    if ten["in_play"]:
+        con.print(
+            f"Ten of trumps caught: [bold]{_pct(ten['p_caught'])}[/bold] "
+            f"(95% CI {_pct(lo)} to {_pct(hi)}) of {_plural(ten['in_play'], 'deal')} with "
+            f"the Ten in play; saved by its holder's side {_pct(ten['p_saved'])}"
+            + (f"; dead in {_plural(ten['dead'], 'deal')}" if ten["dead"] else "")
+            + (f"; no trumps in {_plural(ten['no_trumps'], 'deal')}" if ten["no_trumps"] else ""))
+    else:
+        con.print("The Ten of trumps was never in play.")
+    t = Table(title="Mean points per deal of the side holding each position",
+              title_justify="left", box=box.SIMPLE_HEAD, caption_justify="left",
+              pad_edge=False,
+              caption="advantage: the position's total minus the mean over all positions")
+    for col in ("position", "honours", "card\npoints", "total", "advantage\n(95% CI)",
+                "tricks\nside / seat"):
+        t.add_column(col, justify="right", no_wrap=True)
+    for p in d["positions"]:
+        role = {1: " eldest", n: " dealer"}.get(p["position"], "")
+        a = p["advantage"]
+        ci = a["ci95"] or [None, None]
+        t.add_row(f"{p['position']}{role}",
+                  _num(p["honours"]["mean"], ".2f"),
+                  _num(p["card_points"]["mean"], ".2f"),
+                  _num(p["total"]["mean"], ".2f"),
+                  f"{_num(a['mean'], '+.2f')} "
+                  + (f"({_num(ci[0], '+.2f')} to {_num(ci[1], '+.2f')})"
+                     if ci[0] is not None else "(n/a)"),
+                  f"{_num(p['side_tricks']['mean'], '.2f')} / "
+                  f"{_num(p['seat_tricks']['mean'], '.2f')}")
+    con.print(t)
+    if len({x for x in d["policies"]["seats"]}) > 1:
+        s = Table(title="Per side (side 0 holds seat 0)", title_justify="left",
+                  box=box.SIMPLE_HEAD)
+        for col in ("side", "seats", "policy", "total"):
+            s.add_column(col, justify="right")
+        for side in d["sides"]:
+            s.add_row(str(side["side"]), " ".join(map(str, side["seats"])),
+                      "/".join(side["policies"]),
+                      f"{_num(side['total']['mean'], '.2f')} ± "
+                      f"{_num(side['total']['se'], '.2f')}")
+        con.print(s)
+
+
+def print_score(result: dict[str, Any]) -> None:
+    """Print a scored hand record or game record."""
+    if "running" in result:
+        t = Table(title="Game", title_justify="left")
+        t.add_column("hand", justify="right")
+        for side in result["sides"]:
+            t.add_column(f"side {side['side']} (seats {' '.join(map(str, side['seats']))})",
+                         justify="right")
+        for i, row in enumerate(result["running"]):
+            t.add_row(str(i), *(str(x) for x in row))
+        _console.print(t)
+        if result.get("finished"):
+            extra = f" at the {result['step']} step" if result.get("step") else ""
+            _console.print(f"Winner: side {result['winner']} (seats "
+                           f"{' '.join(map(str, result.get('winner_seats', [])))}), "
+                           f"{result['how']}{extra}, in hand {result['hand']}")
+        else:
+            _console.print(f"Unfinished after {result['hands_scored']} hands "
+                           f"(target {result['target']}).")
+        return
+    t = Table(title=("Hand" if result.get("finished") else "Hand (unfinished: completed "
+                     "tricks only)") + (f", trumps {result['trumps']}" if result.get("trumps")
+                                        else ""), title_justify="left")
+    for col in ("side", "seats", "honours", "cards taken", "card points", "total"):
+        t.add_column(col, justify="right")
+    for s in result["sides"]:
+        t.add_row(str(s["side"]), " ".join(map(str, s["seats"])), str(s["honours"]),
+                  str(s["cards_taken"]), str(s["card_points"]), str(s["total"]))
+    _console.print(t)
+    ten = result.get("ten") or {}
+    if ten.get("holder") is None:
+        _console.print("Ten of trumps: not in play.")
+    elif ten.get("taken_by") is None:
+        _console.print(f"Ten of trumps: dealt to seat {ten['holder']}, not yet taken.")
+    else:
+        _console.print(f"Ten of trumps: dealt to seat {ten['holder']}, taken by seat "
+                       f"{ten['taken_by']}: {'caught' if ten['caught'] else 'saved'}.")
+    rv = result.get("revoke")
+    if rv:
+        eff = rv.get("effect") or {}
+        if "loses_game" in eff:
+            what = f"side {eff['loses_game']} loses the game"
+        elif "points_to" in eff:
+            what = (f"side {eff.get('side')} forfeits its {eff.get('points_lost')} points to "
+                    + ", ".join(f"side {k}" for k in eff["points_to"]))
+        elif "points_lost" in eff:
+            what = f"side {eff.get('side')} loses its {eff['points_lost']} points of this hand"
+        else:
+            what = "no penalty"
+        _console.print(f"Revoke: seat {rv['seat']} played {rv['card']} in trick {rv['trick']} "
+                       f"while holding the led suit; penalty {rv['penalty']}: {what}.")
+
+
+# ---------------------------------------------------------------------------- advise / odds
+
+def _pm(e, pct: bool = False, digits: int = 2) -> str:
+    if pct:
+        return f"{100 * e.mean:5.1f}% ({100 * e.lo:4.1f}-{100 * e.hi:4.1f})"
+    if math.isnan(e.lo):
+        return f"{e.mean:6.{digits}f}"
+    return f"{e.mean:6.{digits}f} ({e.lo:.{digits}f} to {e.hi:.{digits}f})"
+
+
+def _fx(x: float, digits: int, sign: bool = False) -> str:
+    """``x`` with ``digits`` decimals; a value that is not 0 but would round to 0 gets up
+    to two more decimals, else ``<0.0001`` (``-<0.0001`` below 0): an interval that
+    excludes 0 never prints as ``[0.00, 0.00]``."""
+    flag = "+" if sign else ""
+    t = f"{x:{flag}.{digits}f}"
+    if x == 0 or math.isnan(x) or float(t) != 0:
+        return t
+    for d in (digits + 1, digits + 2):
+        t = f"{x:{flag}.{d}f}"
+        if float(t) != 0:
+            return t
+    return ("-" if x < 0 else flag) + f"<{10.0 ** -(digits + 2):.{digits + 2}f}"
+
+
+def _p(x: float) -> str:
+    """A percentage with one decimal, ``100`` and ``0`` without it (a share that is not 0
+    but rounds to 0.0 keeps its digits: :func:`_fx`)."""
+    t = _fx(100 * x, 1)
+    return t[:-2] if t in ("100.0", "0.0", "-0.0") else t
+
+
+def _iv(e, pct: bool = False) -> str:
+    """``mean [lo, hi]``: the 95% interval as computed (not necessarily symmetric)."""
+    if e is None or e.mean is None or math.isnan(e.mean):
+        return "n/a"
+    if pct:
+        if math.isnan(e.lo):
+            return f"{_p(e.mean)}%"
+        return f"{_p(e.mean)}% [{_p(e.lo)}, {_p(e.hi)}]"
+    if math.isnan(e.lo):
+        return _fx(e.mean, 2)
+    return f"{_fx(e.mean, 2)} [{_fx(e.lo, 2)}, {_fx(e.hi, 2)}]"
+
+
+def _dd_table(a: Advice, con) -> None:
+    """The table of an evaluator that gives the objective only (dd): each card's mean
+    value with its interval (or exact), and the share of deals in which it is best."""
+    t = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for c in ("card", "double-dummy value", "best in"):
+        t.add_column(c, justify="left" if c == "card" else "right", no_wrap=True)
+    for x in a.candidates:
+        e = x.estimates[a.objective]
+        name = x.name + (f"={format_card(x.equivalent_to)}"
+                         if x.equivalent_to is not None else "")
+        t.add_row(name, f"{e.mean:.2f}" if a.z == 0 else _iv(e),
+                  "" if x.best_share is None else f"{_p(x.best_share)}%")
+    con.print("\nPer card: our side's points minus the others', best play by all with all "
+              "hands\nseen" + (" (exact):" if a.z == 0 else " (mean [95% interval]):"),
+              markup=False, highlight=False)
+    con.print(t)
+    con.print("best in: the share of the deals in which the card is a best card.",
+              markup=False, highlight=False)
+
+
+def _candidate_tables(a: Advice, console=None) -> None:
+    """Two tables, each under 80 columns: points (and P(win)), then the Ten of trumps
+    (with dd: the one table of :func:`_dd_table`)."""
+
+    con = console or _console
+    if "points" not in a.candidates[0].estimates:
+        _dd_table(a, con)
+        return
+    # no trumps (jaques dealer_declares): no Ten of trumps, the second table has the
+    # card points only, and is left out when they are all 0 (jaques scores none)
+    has_ten = a.position.info().trump < NO_TRUMPS
+    pts = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    ten = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    for t, cols in ((pts, ["card", "our points", "minus best opponents"]
+                     + (["P(win the game)"] if a.p_win_available else [])),
+                    (ten, ["card"] + (["ends with us", "we catch theirs", "they catch ours"]
+                                      if has_ten else []) + ["card pts"])):
+        for c in cols:
+            t.add_column(c, justify="left" if c == "card" else "right", no_wrap=True)
+    for x in a.candidates:
+        e = x.estimates
+        name = x.name + (f"={format_card(x.equivalent_to)}"
+                         if x.equivalent_to is not None else "")
+        pts.add_row(name, _iv(e["points"]), _iv(e["diff"]),
+                    *([_iv(e["p_win"], True)] if a.p_win_available else []))
+        ten.add_row(name, *([_iv(e["ten_ours"], True), _iv(e["caught_by_us"], True),
+                             _iv(e["caught_by_them"], True)] if has_ten else []),
+                    f"{e['card_points'].mean:.2f}")
+    con.print("\nPoints of our side this hand, per card (mean [95% interval]):",
+              markup=False, highlight=False)
+    con.print(pts)
+    if has_ten:
+        con.print("The Ten of trumps, per card:", markup=False, highlight=False)
+        con.print(ten)
+    elif any(x.estimates["card_points"].mean != 0 for x in a.candidates):
+        con.print("Card points, per card (no trumps: no Ten of trumps):", markup=False,
+                  highlight=False)
+        con.print(ten)
+    if any(x.equivalent_to is not None for x in a.candidates):
+        con.print("X=Y: X is played exactly as Y (cards next in rank are worth the same).",
+                  markup=False, highlight=False)
+
+
+def print_advice(a: Advice, console=None) -> None:
+    """Print an :class:`Advice`; the tables fit 80 columns (``console``: a rich Console,
+    default the terminal)."""
+    from .advise import STOP_REASONS, trump_answer
+    pos = a.position
+    info = pos.info()
+    r = pos.rules
+    con = console or _console
+
+    def echo(text: str = "") -> None:
+        con.print(text, markup=False, highlight=False)
+
+    echo(f"{r.label()}  seat {info.seat} (side {r.side_of(info.seat)}) to play, "
+         f"trick {info.trick_index + 1}" + (f", set {info.set_index + 1}" if r.n_sets > 1
+                                            else "")
+         + f"; trumps {'SHDC'[info.trump] if info.trump < 4 else 'none'}")
+    echo(f"hand: {' '.join(format_card(c) for c in cards_of_mask(info.my_hand))}"
+         + (f"   trick so far: {' '.join(format_card(c) for _, c in info.trick)}"
+            if info.trick else "   (on lead)"))
+    deals = (f"exact ({a.n_samples:,} deals: every consistent deal)" if a.exact else
+             f"{a.n_samples:,} sampled deals (of {a.n_consistent:.3g} consistent)")
+    pols = "/".join(sorted({p.label for p in a.policies}))
+    echo(f"{deals}, evaluator {a.evaluator}, policies {pols}"
+         f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s"
+         + _compiling(a.compile_s))
+    echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
+    echo(a.intervals)
+    _candidate_tables(a, con)
+    if a.margin is None:
+        echo(f"best: {format_card(a.best)}" + (" (the only legal card)" if a.stop == "single"
+                                               else " (every card scored the same)"))
+    else:
+        d = a.margin.diff
+        v = a.margin.verdict
+        span = (f"paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)}" if a.z > 0 else
+                "exact, every consistent deal")
+        if v == "no practical difference":
+            echo(f"best: no practical difference between {format_card(a.best)} and "
+                 f"{a.second}: {_fx(d.mean, 3, True)} {a.objective} ({span}; inside "
+                 f"the practical margin ±{a.practical_margin:g})")
+        else:
+            verdict = "separated at 95%" if v == "separated" else "not separated at 95%"
+            if a.z == 0:
+                verdict = "no sampling error"
+            echo(f"best: {format_card(a.best)}, by {_fx(d.mean, 3, True)} {a.objective} over "
+                 f"{a.second} ({span}; {verdict})")
+    if a.trump_lead is not None:
+        d = a.trump_lead.diff
+        ans = trump_answer(a.trump_lead)
+        echo(f"lead a trump? {ans}: best trump lead {format_card(a.trump_lead.a)} vs best "
+             f"other lead {format_card(a.trump_lead.b)}: {_fx(d.mean, 3, True)} {a.objective} "
+             + (f"(paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)})" if a.z > 0
+                else "(exact)"))
+    if a.model_note:
+        echo(f"MODEL: {a.model_note}")
+    if a.note:
+        echo(f"note: {a.note}")
+
+
+def print_explain(a: Advice, deals) -> None:
+    echo = click.echo
+    r = a.position.rules
+    for d in deals:
+        echo("")
+        echo(f"sampled deal {d['sample']}: hands now "
+             + "; ".join(f"seat {s}: {' '.join(cs)}" for s, cs in d["hands"].items()))
+        for t in d["tricks"]:
+            echo(f"  trick {t['trick'] + 1}: seat {t['leader']} leads  "
+                 f"{' '.join(t['cards'])}  -> seat {t['winner']}")
+        echo("  hand totals by side: " + ", ".join(
+            f"side {s} ({'+'.join(str(x) for x in r.seats_of(s))}) {v}"
+            for s, v in enumerate(d["totals"])))
+
+
+def print_odds(o: Odds) -> None:
+    echo = click.echo
+    info = o.info
+    r = info.rules
+    echo(f"{r.label()}  seat {info.seat} (side {r.side_of(info.seat)}), dealer {info.dealer}, "
+         f"turn-up {'none' if info.turnup is None else format_card(info.turnup)}; hand "
+         f"{' '.join(format_card(c) for c in cards_of_mask(info.my_hand))}")
+    if o.partial:
+        echo(f"PARTIAL: interrupted after {o.n_deals:,} of {o.requested:,} deals")
+    if o.exact:
+        echo(f"exact ({o.n_deals:,} deals): every deal consistent with the hand played once")
+    echo(f"{o.n_deals:,} deal{'' if o.n_deals == 1 else 's'} consistent with the hand, "
+         f"played out by "
+         f"{'/'.join(sorted({p.label for p in o.policies}))}; seed {o.seed}; "
+         f"{o.elapsed_s:.2f} s" + _compiling(o.compile_s))
+    echo(f"  our side's hand points     {_pm(o.points)}")
+    echo(f"  minus best opposing side   {_pm(o.diff)}")
+    echo(f"  card points                {_pm(o.card_points)}")
+    echo(f"  P(our side ends with Ten)  {_pm(o.ten_ours, True)}")
+    echo(f"  P(Ten dealt to our side)   {_pm(o.ten_holder_ours, True)}")
+    if o.ten_lost is not None:
+        echo(f"  P(we lose our Ten | ours)  {_pm(o.ten_lost, True)}  "
+             f"(of {o.ten_lost.n:,} deals)")
+    echo("  distribution of our side's hand points:")
+    cum = 0.0
+    for k, p in sorted(o.distribution.items()):
+        cum += p
+        if p >= 0.002:
+            echo(f"    {k:3d}  {100 * p:5.1f}%  {'#' * int(round(60 * p))}")
+
+
+# ---------------------------------------------------------------------------- games, match, equity
+def print_games(gres: Any) -> None:
+    """Print a :class:`~catchten_sim.games.GamesResult` (its ``to_text``)."""
+    click.echo(gres.to_text())
+
+
+def print_match(res: Any, d: dict[str, Any]) -> None:
+    """Print a :class:`~catchten_sim.match.MatchResult` (its ``to_text``); ``d``: its JSON
+    with any extra keys (``p_win_game``: the line of P(A wins a game from 0-0))."""
+    click.echo(res.to_text())
+    if "p_win_game" in d:
+        click.echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
+                   "(game-equity table of each seating)")
+
+
+def print_equity(eq: Any, summary: dict[str, Any], run_dir: Any = None) -> None:
+    """Print a game-equity table (:class:`~catchten_sim.games.EquityTable`): the header,
+    P(win) from 0-0 by dealer, with two sides the table itself, and the files written
+    (``summary``: its JSON with ``start`` and the files' names; ``run_dir``: where a
+    partial run goes on)."""
+    rules = eq.rules
+    T = summary["target"]
+    if eq.partial and eq.stopped != "unfinished":
+        click.echo(f"PARTIAL: interrupted after {eq.n_hands:,} of {eq.requested_hands:,} "
+                   "deals; the table below is built from those"
+                   + (f"; finish with: catchten resume {run_dir}" if run_dir else ""))
+    click.echo(f"{rules.label()}: game equity to {T}, tie={summary['tie']}; {eq.n_hands:,} deals "
+               f"({summary['distinct_outcomes']:,} distinct outcomes), seed {eq.seed}; "
+               + ("read from the cache" if summary["simulation_s"] == 0 and not run_dir else
+                  f"simulation {summary['simulation_s']:.2f} s, DP {summary['dp_s']:.2f} s"))
+    for e in summary["start"]:
+        click.echo(f"  from 0-0, seat {e['dealer_seat']} dealing: "
+                   + ", ".join(f"side {s} {100 * p:.1f}%" for s, p in enumerate(e["p_win"])))
+    if rules.n_sides == 2:
+        step = 5 if T > 20 else 1
+        marks = list(range(0, T, step))
+        for c in range(eq.V.shape[0]):
+            who = f"side {c}" if eq.by_side else f"seat {c}"
+            click.echo(f"\nP(side 0 wins), {who} dealing (rows: side 0's score, "
+                       "columns: side 1's):")
+            click.echo("      " + "".join(f"{b:>6d}" for b in marks))
+            for a in marks:
+                click.echo(f"{a:>6d}" + "".join(f"{100 * eq.V[c, a, b]:6.1f}" for b in marks))
+    for key in ("csv", "parquet", "png"):
+        if key in summary:
+            click.echo(f"{key}: {summary[key]}")
+
+
+# ---------------------------------------------------------------------------- solve, report
+def print_solution(sol: Any, record: Any = None) -> None:
+    """Print a double-dummy :class:`~catchten_sim.solve.Solution`
+    (:func:`~catchten_sim.solve.format_solution`)."""
+    from .solve import format_solution
+    click.echo(format_solution(sol, record))
+
+
+def print_report_files(rep: Any) -> None:
+    """Print the line of a written report: its directory, PDF and JSON, how many PNG and
+    CSV files."""
+    click.echo(f"{rep.out_dir}: " + ", ".join(p.name for p in rep.files
+                                              if p.suffix in (".pdf", ".json"))
+               + f" and {sum(p.suffix == '.png' for p in rep.files)} PNG, "
+               f"{sum(p.suffix == '.csv' for p in rep.files)} CSV files")
+
+
+def print_report_runs(run_dir: Any, out: Any, runs: list[dict[str, Any]]) -> None:
+    """Print a report run directory's runs (``catchten summarize``): each part's deals of
+    those asked for, its rules and policies."""
+    click.echo(f"report run directory {run_dir} (report files: {out})")
+    for r in runs:
+        req = f"{r['requested']:,}" if r["requested"] else "?"
+        click.echo(f"  {r['part']:<14s} {r['deals']:>12,} of {req:>12s} deals  "
+                   f"{r['rules']}; {r['policies']}")
+    click.echo(f"finish (or rebuild the report files) with: catchten resume {run_dir}")
