@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from catchten_sim import Rules
-from catchten_sim._kernels.policy import heuristic_choice
+from catchten_sim._kernels.policy import Turn, heuristic_choice
 from catchten_sim.cards import cards_of_mask
 from catchten_sim.determinize import Sampler
 from catchten_sim.errors import CatchTenError
@@ -63,11 +63,11 @@ def slow_log_pi(rules, dealer, trump, turnup, dead, dealt, play, score, eps):
             else:
                 win = (np.int64(-1), np.int64(-1))
                 led = 0
-            h = heuristic_choice(tab, np.int64(seat), np.int64(_mask(legal)),
-                                 np.int64(_mask(state.hands[seat])), np.int64(k),
-                                 np.int64(led), np.int64(tm), np.int64(trump),
-                                 np.int64(played), np.array(state.trump_leads, np.int64),
-                                 win)
+            i8 = np.int64
+            h = heuristic_choice(tab, Turn(i8(seat), i8(_mask(legal)),
+                                           i8(_mask(state.hands[seat])), i8(k), i8(led),
+                                           i8(tm), i8(trump), i8(played), win),
+                                 np.array(state.trump_leads, np.int64))
             p = eps / len(legal) + (1 - eps if h == c else 0.0)
             total += math.log(p) if p > 0 else -math.inf
         state.play(c)

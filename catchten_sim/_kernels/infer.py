@@ -43,7 +43,7 @@ from numba import njit
 
 from .bits import JIT, KERNEL_JIT, ix, lowest_index, popcount
 from .layout import P_N, P_NSETS, V_K, V_LED, V_PLAYED, V_TM
-from .policy import heuristic_choice
+from .policy import Turn, heuristic_choice
 from .trick import (finish_trick, legal_now, play_card, start_play, suit_mask, to_move,
                     winning_card)
 
@@ -99,9 +99,10 @@ def _replay(tab, ps, world, game, obs, hit, nlegal):
             if k > 0:
                 win_card = i8(winning_card(tm, suit_mask(led), trump, tab.top_trump))
                 win_seat = ps.owner[ix(win_card)]
-            h = heuristic_choice(tab, i8(seat), i8(legal), i8(ps.hands[ix(seat)]), i8(k),
-                                 i8(led), i8(tm), i8(trump), i8(v[V_PLAYED]),
-                                 ps.trump_leads, (win_card, win_seat))
+            h = heuristic_choice(tab, Turn(i8(seat), i8(legal), i8(ps.hands[ix(seat)]),
+                                           i8(k), i8(led), i8(tm), i8(trump),
+                                           i8(v[V_PLAYED]), (win_card, win_seat)),
+                                 ps.trump_leads)
             hit[i] = 1 if h == c else 0
         play_card(tab, ps, c)
         if v[V_K] == n:
