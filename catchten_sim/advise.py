@@ -425,7 +425,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     ----------
     position : Position, a docs/formats.md position dict, or the path of a position JSON
     policy : policy of the player's side in the rollouts (``heuristic`` default, ``random``,
-        or ``pimc[:N]``: slow, each of its decisions solves ``N`` deals,
+        or ``pimc[:N]`` / ``ipimc[:N]``: slow, each of its decisions solves ``N`` deals,
         :class:`catchten_sim.pimc.PimcRolloutEvaluator`);
     opponents : policy of the other sides (default: the same).
     evaluator : ``rollout`` (heuristic play after the card) or ``dd`` (double-dummy play).

@@ -768,8 +768,9 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
     narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished.
 
-    A and B are strategies: random, heuristic, or pimc[:N] (N sampled deals a decision,
-    default 50; slow), e.g. catchten match pimc:10 heuristic --deals 200."""
+    A and B are strategies: random, heuristic, pimc[:N] (N sampled deals a decision,
+    default 50; slow) or ipimc[:N] (pimc on deals weighted by what the others' cards
+    show), e.g. catchten match pimc:10 heuristic --deals 200."""
     from pathlib import Path
     from .match import match
     show = sys.stderr.isatty() if progress is None else progress

@@ -341,3 +341,36 @@ def test_worlds_for_a_player_resample_the_weighted_draw():
     c = worlds_for_player(late, s2, 50, seed=1)
     assert c.exact and c.drawn == s2.n_deals <= 50
     assert np.isclose(c.weights.max(), 1.0)
+
+
+def test_ipimc_is_a_python_driven_policy_on_weighted_worlds():
+    from catchten_sim.pimc import DealDriver, choose
+    from catchten_sim.policies import Policy, PimcPolicy, Seating
+    p = Policy.parse("ipimc:12")
+    assert p == PimcPolicy(12, True) and p.label == "ipimc:12" and str(p) == "ipimc:12"
+    assert Policy.parse("ipimc") == PimcPolicy(50, True)
+    assert Policy.parse("pimc:12") == PimcPolicy(12) and not Policy.parse("pimc:12").infer
+    for bad in ("ipimc:0", "ipimc:x", "ipimcx"):
+        with pytest.raises(CatchTenError):
+            Policy.parse(bad)
+    seating = Seating.of([p, Policy.HEURISTIC, PimcPolicy(5), Policy.RANDOM])
+    assert seating.driven == (0, 2)
+    rules = Rules("foster", 4)
+    # the leader of the third trick (several legal cards, eight cards seen)
+    _d, _seq, info = _cut(rules, 4, 8, "heuristic")
+    card, detail = choose(info, 6, seed=3, infer=True)
+    assert len(detail["cards"]) > 1 and card in detail["cards"]
+    assert detail["drawn"] == 200 and 1 <= detail["ess"] < 200 and detail["deals"] <= 6
+    assert choose(info, 6, seed=3, infer=True)[0] == card
+    # a deal with an ipimc seat: every card legal, the same play twice
+    drv = DealDriver(rules, [PimcPolicy(4, True), Policy.HEURISTIC, Policy.HEURISTIC,
+                             Policy.HEURISTIC], seed=2)
+    try:
+        a = drv.play(1)
+        b = drv.play(1)
+    finally:
+        drv.close()
+    assert a == b and len(a) == rules.n_dealt
+    st = make_deal(rules, seed=2, index=1).play_state()
+    for c in a:
+        st.play(c)                   # raises on an illegal card
