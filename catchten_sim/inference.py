@@ -34,6 +34,7 @@ import numpy as np
 
 from ._kernels import infer as KI
 from ._kernels import trick as KT
+from .aggregate import weighted_se
 from .errors import CatchTenError
 from .position import InfoSet
 
@@ -114,6 +115,8 @@ class Inference:
         self._tab = r.tables()
         self._game = _game(info.dealer, info.trump, info.turnup)
         self._work = _work(r, len(seq))
+        #: the log weight that weighs 1 (:meth:`weights`)
+        self.ref: float | None = None
 
     @property
     def scored_cards(self) -> int:
@@ -136,24 +139,22 @@ class Inference:
         return logw, low
 
     def weights(self, hands: np.ndarray) -> np.ndarray:
-        """Importance weights (m,), the largest 1 (0: rejected or impossible). When every
-        world is rejected by the floor, the floor is dropped (the weights alone)."""
+        """Importance weights (m,): ``exp(log weight - ref)``, 0 for a world rejected by
+        the floor or impossible. ``ref`` is the largest log weight of the first call's
+        worlds, kept for the later calls, so that weights of several batches share one
+        scale (the first batch's heaviest world weighs 1). When every world of a call is
+        rejected by the floor, the floor is dropped for that call (the weights alone)."""
         logw, low = self.log_weights(hands)
-        w = normalise_log(logw)
+        if self.ref is None and logw.size and np.isfinite(logw.max()):
+            self.ref = float(logw.max())
+        if self.ref is None:
+            return np.zeros(logw.shape, dtype=np.float64)
+        w = np.exp(logw - self.ref)
         if self.model.floor > 0.0:
             keep = low >= self.model.floor
             if keep.any():
                 w = np.where(keep, w, 0.0)
-                w = w / w.max()
         return w
-
-
-def normalise_log(logw: np.ndarray) -> np.ndarray:
-    """``exp(logw - max)``; all zeros when every entry is ``-inf``."""
-    logw = np.asarray(logw, dtype=np.float64)
-    if logw.size == 0 or not np.isfinite(logw.max()):
-        return np.zeros(logw.shape, dtype=np.float64)
-    return np.exp(logw - logw.max())
 
 
 def effective_size(w: np.ndarray) -> float:
@@ -161,23 +162,6 @@ def effective_size(w: np.ndarray) -> float:
     w = np.asarray(w, dtype=np.float64)
     s2 = float((w * w).sum())
     return float(w.sum()) ** 2 / s2 if s2 > 0 else 0.0
-
-
-def weighted_se(w1: Any, w2: Any, sx: Any, s2x: Any, s2xx: Any) -> tuple[Any, Any]:
-    """A self-normalised weighted mean and its standard error from streamed sums:
-    ``w1 = sum w``, ``w2 = sum w^2``, ``sx = sum w x``, ``s2x = sum w^2 x``,
-    ``s2xx = sum w^2 x^2`` (floats or arrays). The delta method's variance
-    ``sum w_i^2 (x_i - mean)^2 / (sum w)^2``, times ``w1^2 / (w1^2 - w2)`` (with equal
-    weights ``n / (n - 1)``: then exactly :func:`catchten_sim.aggregate.mean_se`). The
-    standard error is nan while the effective size is 1 or less."""
-    w1 = np.asarray(w1, dtype=np.float64)
-    w2 = np.asarray(w2, dtype=np.float64)
-    mean = np.asarray(sx, dtype=np.float64) / w1
-    raw = np.maximum(0.0, s2xx - 2.0 * mean * s2x + mean * mean * w2)
-    denom = w1 * w1 - w2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        se = np.where(denom > 0, np.sqrt(raw / np.where(denom > 0, denom, 1.0)), np.nan)
-    return mean, se
 
 
 def weighted_mean(x: np.ndarray, w: np.ndarray, z: float = 1.959963984540054
@@ -193,68 +177,6 @@ def weighted_mean(x: np.ndarray, w: np.ndarray, z: float = 1.959963984540054
     mean, se = weighted_se(sw, float((w * w).sum()), (ws * x).sum(axis=0),
                            (ws * ws * x).sum(axis=0), (ws * ws * x * x).sum(axis=0))
     return mean, z * se
-
-
-class WeightedAcc:
-    """Streamed weighted sums per candidate card and measure, and the objective's cross
-    products, for self-normalised means and paired differences (:func:`weighted_se`):
-    the interface of ``advise``'s accumulator with a weight per sample. ``n`` counts the
-    samples, ``ess`` is their effective size."""
-
-    def __init__(self, n_cand: int, names: list[str], objective: str) -> None:
-        self.names = list(names)
-        self.objective = objective
-        self.n = 0
-        self.w1 = 0.0
-        self.w2 = 0.0
-        z = np.zeros
-        self.sx = {k: z(n_cand) for k in names}
-        self.s2x = {k: z(n_cand) for k in names}
-        self.s2xx = {k: z(n_cand) for k in names}
-        self.cross2 = z((n_cand, n_cand))
-        #: per candidate, the weight of the samples in which it is a best card
-        self.best_weight = z(n_cand)
-
-    def add(self, meas: dict[str, np.ndarray], w: np.ndarray) -> None:
-        w = np.asarray(w, dtype=np.float64)
-        wc = w[:, None]
-        for k in self.names:
-            x = meas[k]
-            self.sx[k] += (wc * x).sum(axis=0)
-            self.s2x[k] += (wc * wc * x).sum(axis=0)
-            self.s2xx[k] += (wc * wc * x * x).sum(axis=0)
-        x = meas[self.objective]
-        self.cross2 += (wc * wc * x).T @ x
-        self.best_weight += (wc * (x >= x.max(axis=1, keepdims=True) - 1e-9)).sum(axis=0)
-        self.n += x.shape[0]
-        self.w1 += float(w.sum())
-        self.w2 += float((w * w).sum())
-
-    @property
-    def ess(self) -> float:
-        return self.w1 * self.w1 / self.w2 if self.w2 > 0 else 0.0
-
-    @property
-    def best_share(self) -> np.ndarray:
-        return self.best_weight / self.w1 if self.w1 > 0 else self.best_weight
-
-    def mean_se(self, k: str, j: int) -> tuple[float, float]:
-        if self.w1 <= 0:
-            return (math.nan, math.nan)
-        m, se = weighted_se(self.w1, self.w2, self.sx[k][j], self.s2x[k][j],
-                            self.s2xx[k][j])
-        return float(m), float(se)
-
-    def pair(self, a: int, b: int) -> tuple[float, float, float]:
-        """The weighted mean of ``objective[a] - objective[b]``, its standard error, and
-        the weighted sum ``sum w^2 d^2``."""
-        k = self.objective
-        if self.w1 <= 0:
-            return (math.nan, math.nan, 0.0)
-        d2 = max(0.0, float(self.s2xx[k][a] + self.s2xx[k][b] - 2.0 * self.cross2[a, b]))
-        m, se = weighted_se(self.w1, self.w2, self.sx[k][a] - self.sx[k][b],
-                            self.s2x[k][a] - self.s2x[k][b], d2)
-        return float(m), float(se), d2
 
 
 def resample(w: np.ndarray, n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -14,7 +14,7 @@ from catchten_sim.cards import cards_of_mask
 from catchten_sim.determinize import Sampler
 from catchten_sim.errors import CatchTenError
 from catchten_sim.inference import (Inference, PlayModel, card_terms, effective_size,
-                                    fit_eps, log_likelihood, normalise_log, resample,
+                                    fit_eps, log_likelihood, resample,
                                     weighted_mean)
 from catchten_sim.pimc import _info_of
 from catchten_sim.play import deal as make_deal
@@ -170,8 +170,12 @@ def test_weights_uniform_model_floor_and_impossible_worlds():
     assert (wf[low < 0.05] == 0).all()
     kept = low >= 0.05
     assert kept.any()
-    ref = normalise_log(np.where(kept, logw, -np.inf))
-    assert np.allclose(wf, ref)
+    assert np.allclose(wf, np.where(kept, np.exp(logw - logw.max()), 0.0))
+    # a second batch shares the first one's scale
+    more = sampler.full_hands(sampler.sample(50, seed=4))
+    lw2, low2 = inf.log_weights(more)
+    assert np.allclose(inf.weights(more),
+                       np.where(low2 >= 0.05, np.exp(lw2 - logw.max()), 0.0))
     # a world that breaks the play (a card played by a seat that was not dealt it)
     bad = hands[:1].copy()
     play0 = int(inf.play[0])
@@ -236,7 +240,7 @@ def test_fit_eps_recovers_the_mixture_weight():
 
 def test_weighted_accumulator_matches_the_direct_formulas():
     from catchten_sim.aggregate import mean_se, paired_diff
-    from catchten_sim.inference import WeightedAcc
+    from catchten_sim.aggregate import WeightedCandidateSums as WeightedAcc
     rng = np.random.default_rng(4)
     x = rng.normal(size=(300, 3))
     acc = WeightedAcc(3, ["diff"], "diff")
@@ -265,7 +269,7 @@ def test_weighted_accumulator_matches_the_direct_formulas():
     assert a1.mean_se("diff", 2)[0] == pytest.approx(m[2])
     assert a1.ess == pytest.approx(effective_size(w))
     best = (x >= x.max(axis=1, keepdims=True)).astype(float)
-    assert np.allclose(a1.best_share, (w[:, None] * best).sum(0) / w.sum())
+    assert np.allclose(a1.best_count / a1.n, (w[:, None] * best).sum(0) / w.sum())
 
 
 def _weighted_runs(plan, effect, n_runs, seed, use_weights=True):
@@ -273,7 +277,7 @@ def _weighted_runs(plan, effect, n_runs, seed, use_weights=True):
     target density proportional to exp(3u) (weights), paired difference
     d = u - E_target[u] + effect + N(0, 1), so that the target mean of d is ``effect``.
     Stop at the first look whose interval excludes 0. Returns (wrong sign, coverage)."""
-    from catchten_sim.inference import weighted_se
+    from catchten_sim.aggregate import weighted_se
     a = 3.0
     mu = 1.0 / (1.0 - math.exp(-a)) - 1.0 / a
     rng = np.random.default_rng(seed)
