@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Mapping, Sequence
 
@@ -63,14 +63,16 @@ if TYPE_CHECKING:
     import pandas
 
 from ._kernels import rollout as KR
-from .aggregate import (FIRST_LOOK, Z95, CandidateSums, LookPlan, json_number, normal_interval,
-                        verdict, wilson)
+from .aggregate import (FIRST_LOOK, Z95, CandidateSums, LookPlan, WeightedCandidateSums,
+                        json_number, normal_interval, verdict, wilson)
 from .cards import Card, cards_of_mask, format_card, parse_card
 from .compile_notice import Stopwatch
 from .determinize import Sampler
 from .errors import CatchTenError
 from .equity import game_equity_hook
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
+from .inference import MODELS as INFER_MODELS
+from .inference import Inference, PlayModel
 from .pimc import PimcRolloutEvaluator
 from .policies import Policy, Seating
 from .position import InfoSet, Position
@@ -302,6 +304,9 @@ class Advice:
     model_note: str = ""
     #: seconds of ``elapsed_s`` spent compiling the engine's kernels (a cold numba cache)
     compile_s: float = 0.0
+    #: with ``infer``: ``{"model", "eps", "worlds_drawn", "effective_size"}`` (the deals
+    #: weighted by :mod:`catchten_sim.inference`), else None
+    inference: dict | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "best", _card(self.best))
@@ -374,6 +379,7 @@ class Advice:
             "note": self.note,
             "other_evaluator": self.other,
             "model_note": self.model_note,
+            "inference": self.inference,
         }
 
 
@@ -417,7 +423,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
            time_limit: float | None = 30.0, seed: int = 1, threads: int | None = None,
            objective: str | None = None, min_samples: int = FIRST_BATCH,
            stop_early: bool = True, margin: float | None = None,
-           exact_max: int | None = None,
+           exact_max: int | None = None, infer: str | None = None,
            progress: Callable[[int, int], None] | None = None) -> Advice:
     """Evaluate every legal card of ``position`` on common determinizations.
 
@@ -445,6 +451,12 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         100,000; 0: never): the
         result is then exact (``stop = "exact"``, ``Advice.exact``), with no sampling
         error from the deals (with random rollout policies the rollouts' error remains).
+    infer : ``heuristic``: weight every deal by how likely the other seats' cards so far
+        are in it under a model of their play (the heuristic mixed with a uniform choice,
+        :mod:`catchten_sim.inference`); means and intervals are then self-normalised
+        weighted ones, and ``Advice.inference`` says how many deals were drawn and their
+        effective size. None (default): every consistent deal equally likely. With the dd
+        evaluator only.
     progress : called as ``progress(done, total)`` while the game-equity table is built
         and after every batch.
 
@@ -487,6 +499,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     eq, eq_why, objective, margin = _objective(info, pols, ev_key, objective, margin,
                                                progress, time_limit)
     min_samples = check_count("min_samples", min_samples, 1, MAX_SAMPLES)
+    inference = _inference(info, infer, ev_key)
     used = max_threads() if threads is None else threads
     sampler = Sampler(info)
     seating = Seating.of(pols)
@@ -504,8 +517,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     # policies: they would repeat the dd model at a solve per decision)
     other = RolloutEvaluator(info, cands, pols, seed, used) \
         if ev_key == "dd" and not with_pimc else None
-    acc = CandidateSums(len(cands), names, objective)
-    acc_o = CandidateSums(len(cands), list(MEASURES), "diff") if other is not None else None
+    sums = CandidateSums if inference is None else WeightedCandidateSums
+    acc = sums(len(cands), names, objective)
+    acc_o = sums(len(cands), list(MEASURES), "diff") if other is not None else None
     if exact:
         # every consistent deal once: no sampling error from the deals
         total = sampler.n_deals
@@ -529,8 +543,10 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                 hidden = sampler.enumerate(m, start=done)
             else:
                 hidden = sampler.sample(m, seed=seed, start=done)
-            _add_batch(sampler.full_hands(hidden), done, ev, eq, my_side, rules.n_sides, acc,
-                       None if acc_o is None else (other, acc_o))
+            hands = sampler.full_hands(hidden)
+            _add_batch(hands, done, ev, eq, my_side, rules.n_sides, acc,
+                       None if acc_o is None else (other, acc_o),
+                       None if inference is None else inference.weights(hands))
             done += m
             if progress is not None:
                 progress(done, total)
@@ -557,8 +573,34 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             ev.close()
         if other is not None:
             other.close()
-    return _advice(position, pols, ev.name, ev_key, objective, margin, acc, acc_o, cands,
-                   equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
+    adv = _advice(position, pols, ev.name, ev_key, objective, margin, acc, acc_o, cands,
+                  equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
+    if inference is None:
+        return adv
+    assert isinstance(acc, WeightedCandidateSums)
+    return replace(adv, inference={"model": str(infer).strip().lower(),
+                                   "eps": inference.model.eps, "worlds_drawn": acc.n,
+                                   "effective_size": round(acc.ess, 1)})
+
+
+def _inference(info: InfoSet, infer: str | None, ev_key: str) -> Inference | None:
+    """The :class:`~catchten_sim.inference.Inference` of ``advise(infer=...)``, or None.
+
+    Raises
+    ------
+    CatchTenError
+        An unknown model; a model with the rollout evaluator.
+    """
+    if infer is None or str(infer).strip().lower() == "none":
+        return None
+    if str(infer).strip().lower() not in INFER_MODELS:
+        raise CatchTenError("infer", "unknown model",
+                            f"{infer!r}; known: none, {', '.join(INFER_MODELS)}")
+    if ev_key != "dd":
+        raise CatchTenError("infer", "not available",
+                            f"--infer {infer} with --evaluator {ev_key}: the weighted deals "
+                            "are used by --evaluator dd only")
+    return Inference(info, PlayModel())
 
 
 def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: str | None,
@@ -605,9 +647,10 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
 
 def _add_batch(hands: np.ndarray, done: int, ev: Any,
                eq: Callable[[np.ndarray], np.ndarray] | None, my_side: int, n_sides: int,
-               acc: CandidateSums, other: tuple[Any, CandidateSums] | None) -> None:
+               acc: Any, other: tuple[Any, Any] | None, w: np.ndarray | None) -> None:
     """Evaluate one batch of deals (sample numbers from ``done``) into ``acc``, and with
-    ``other`` = ``(rollout evaluator, its sums)`` the heuristic rollouts beside dd."""
+    ``other`` = ``(rollout evaluator, its sums)`` the heuristic rollouts beside dd; ``w``
+    the deals' weights (:class:`~catchten_sim.aggregate.WeightedCandidateSums`), or None."""
     if hasattr(ev, "measures"):
         meas = ev.measures(hands, done)
     else:
@@ -617,9 +660,9 @@ def _add_batch(hands: np.ndarray, done: int, ev: Any,
             meas["p_win"] = eq(out)[..., my_side]
     if other is not None:
         ev_o, acc_o = other
-        acc_o.add(_measures(ev_o.evaluate(hands, done), my_side, n_sides,
-                            others_together=True))
-    acc.add(meas)
+        meas_o = _measures(ev_o.evaluate(hands, done), my_side, n_sides, others_together=True)
+        acc_o.add(meas_o) if w is None else acc_o.add(meas_o, w)
+    acc.add(meas) if w is None else acc.add(meas, w)
 
 
 def _look(acc: CandidateSums, cands: Sequence[int], equiv: dict[int, int], z: float,

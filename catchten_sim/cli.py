@@ -600,6 +600,12 @@ position_options = options(
                    "card) or dd (solved double-dummy: perfect play, all hands seen; the "
                    "heuristic rollouts run alongside and a MODEL line says when they "
                    "disagree).")
+@click.option("--infer", type=str, default=None, metavar="MODEL",
+              help="With --evaluator dd: weight each deal by how likely the other seats' "
+                   "cards so far are in it under a model of their play: heuristic (the "
+                   "heuristic mixed with a uniform choice; the output says how many deals "
+                   "were drawn and their effective size), or none (default: every "
+                   "consistent deal equally likely).")
 @click.option("--exact-max", type=int, default=None,
               help="Enumerate every consistent deal (an exact answer) when there are at "
                    "most this many (default 20000 with dd, 100000 with rollout; 0: always "
@@ -626,9 +632,9 @@ position_options = options(
                    "after the recommended card.")
 @JSON_OPTION
 def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
-               play, score, trump, dead, policy, opponents, evaluator, exact_max, samples,
-               time_limit, stop_early, margin, progress, objective, seed, threads, explain_n,
-               as_json):
+               play, score, trump, dead, policy, opponents, evaluator, infer, exact_max,
+               samples, time_limit, stop_early, margin, progress, objective, seed, threads,
+               explain_n, as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
 
     POSITION is a docs/formats.md position JSON file (- for stdin), or give the position with
@@ -659,7 +665,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
             res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                          samples=samples, time_limit=time_limit, seed=seed, threads=threads,
                          objective=objective, stop_early=stop_early, margin=margin,
-                         exact_max=exact_max,
+                         exact_max=exact_max, infer=infer,
                          progress=bar.update if bar is not None else None)
             deals = explain(res, explain_n) if explain_n and not res.partial else None
     finally:

@@ -83,6 +83,18 @@ def _cut(rules, seed, k, policy):
     return d, seq, _info_of(d, st.to_move, seq[:k])
 
 
+def _position(rules, seed, index, k):
+    """The position of deal ``index`` of ``seed`` after ``k`` cards of heuristic play."""
+    from catchten_sim.position import Position
+    d = make_deal(rules, seed=seed, index=index)
+    seq = play_deal(d, "heuristic").play
+    st = d.play_state()
+    for c in seq[:k]:
+        st.play(c)
+    return Position(rules, d.dealer, st.to_move, tuple(sorted(st.hands[st.to_move])),
+                    d.turnup, tuple(seq[:k]), tuple(d.dead))
+
+
 @pytest.mark.parametrize("preset,players,variants", CONFIGS)
 def test_log_weights_match_a_python_replay(preset, players, variants):
     rules = Rules(preset, players, variants)
@@ -378,3 +390,62 @@ def test_ipimc_is_a_python_driven_policy_on_weighted_worlds():
     st = make_deal(rules, seed=2, index=1).play_state()
     for c in a:
         st.play(c)                   # raises on an illegal card
+
+
+def test_advise_dd_with_inference_is_the_weighted_mean_of_the_solves():
+    from catchten_sim.advise import advise, legal_cards
+    from catchten_sim.aggregate import weighted_se
+    from catchten_sim.evaluators import DoubleDummyEvaluator
+    pos = _position(Rules("foster", 4), 5, 2, 13)      # three legal cards
+    a = advise(pos, evaluator="dd", infer="heuristic", samples=96, stop_early=False,
+               exact_max=0, time_limit=None, seed=3, threads=1)
+    plain = advise(pos, evaluator="dd", samples=96, stop_early=False, exact_max=0,
+                   time_limit=None, seed=3, threads=1)
+    assert a.inference["worlds_drawn"] == a.n_samples == 96
+    assert a.inference["model"] == "heuristic" and a.inference["eps"] == 0.7
+    sampler = Sampler(pos.info())
+    hands = sampler.full_hands(sampler.sample(96, seed=3))
+    w = Inference(pos.info()).weights(hands)
+    assert a.inference["effective_size"] == pytest.approx(effective_size(w), abs=0.05)
+    assert a.inference["effective_size"] < 96
+    cands = legal_cards(pos.info())
+    ev = DoubleDummyEvaluator(pos.info(), cands, threads=1)
+    try:
+        vals = ev.measures(hands, 0)["diff"]
+    finally:
+        ev.close()
+    mean, half = weighted_mean(vals, w, z=a.z)
+    for j, c in enumerate(cands):
+        est = a.candidate(c).estimates["diff"]
+        assert est.mean == pytest.approx(mean[j], abs=1e-3)
+        assert est.hi - est.mean == pytest.approx(half[j], abs=1e-3)
+        # without inference: the plain means of the same solves
+        assert plain.candidate(c).estimates["diff"].mean == pytest.approx(
+            vals[:, j].mean(), abs=1e-3)
+    d01 = a.compare(cands[0], cands[1])
+    m, se = weighted_se(w.sum(), (w * w).sum(), (w * (vals[:, 0] - vals[:, 1])).sum(),
+                        (w * w * (vals[:, 0] - vals[:, 1])).sum(),
+                        (w * w * (vals[:, 0] - vals[:, 1]) ** 2).sum())
+    assert d01.diff.mean == pytest.approx(float(m), abs=1e-3)
+    assert a.to_dict()["inference"] == a.inference and plain.inference is None
+    for bad, ev_name in (("bogus", "dd"), ("heuristic", "rollout")):
+        with pytest.raises(CatchTenError) as e:
+            advise(pos, evaluator=ev_name, infer=bad, samples=8)
+        assert e.value.field == "infer"
+
+
+def test_cli_advise_infer_says_worlds_drawn_and_effective_size(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from catchten_sim.cli import cli
+    pos = _position(Rules("foster", 4), 5, 2, 13)      # three legal cards
+    f = tmp_path / "pos.json"
+    f.write_text(json.dumps(pos.to_dict()))
+    r = CliRunner().invoke(cli, ["advise", str(f), "--evaluator", "dd", "--infer", "heuristic",
+                                 "--samples", "64", "--threads", "1"])
+    assert r.exit_code == 0, r.output
+    assert "64 drawn, effective size" in r.output
+    r = CliRunner().invoke(cli, ["advise", str(f), "--infer", "bogus", "--evaluator", "dd"])
+    assert r.exit_code == 2 and "infer" in r.output and "Traceback" not in r.output
