@@ -63,8 +63,8 @@ if TYPE_CHECKING:
     import pandas
 
 from ._kernels import rollout as KR
-from .aggregate import (FIRST_LOOK, Z95, CandidateSums, LookPlan, WeightedCandidateSums,
-                        json_number, normal_interval, verdict, wilson)
+from .aggregate import (FIRST_LOOK, Z95, AnySums, CandidateSums, LookPlan,
+                        WeightedCandidateSums, json_number, normal_interval, verdict, wilson)
 from .cards import Card, cards_of_mask, format_card, parse_card
 from .compile_notice import Stopwatch
 from .determinize import Sampler
@@ -517,7 +517,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     # policies: they would repeat the dd model at a solve per decision)
     other = RolloutEvaluator(info, cands, pols, seed, used) \
         if ev_key == "dd" and not with_pimc else None
-    sums = CandidateSums if inference is None else WeightedCandidateSums
+    sums: type[AnySums] = CandidateSums if inference is None else WeightedCandidateSums
     acc = sums(len(cands), names, objective)
     acc_o = sums(len(cands), list(MEASURES), "diff") if other is not None else None
     if exact:
@@ -665,7 +665,7 @@ def _add_batch(hands: np.ndarray, done: int, ev: Any,
     acc.add(meas) if w is None else acc.add(meas, w)
 
 
-def _look(acc: CandidateSums, cands: Sequence[int], equiv: dict[int, int], z: float,
+def _look(acc: AnySums, cands: Sequence[int], equiv: dict[int, int], z: float,
           margin: float) -> str | None:
     """The stop at a look of the stopping rule (critical value ``z``): ``separated``,
     ``equivalent`` or None (go on)."""
@@ -683,7 +683,7 @@ def _look(acc: CandidateSums, cands: Sequence[int], equiv: dict[int, int], z: fl
 
 
 def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: str,
-            objective: str, margin: float, acc: CandidateSums, acc_o: CandidateSums | None,
+            objective: str, margin: float, acc: AnySums, acc_o: AnySums | None,
             cands: Sequence[int], equiv: dict[int, int], plan: LookPlan, done: int, stop: str,
             exact: bool, sampler: Sampler, eq: Any, eq_why: str, seed: int,
             clock: Stopwatch) -> Advice:
@@ -739,7 +739,7 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
                   clock.compile_s(elapsed))
 
 
-def _results(acc: CandidateSums, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
+def _results(acc: AnySums, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
              names: Sequence[str], z: float, info: InfoSet, exact: bool
              ) -> list[CandidateResult]:
     """One :class:`CandidateResult` per candidate, in ``order``."""
@@ -761,7 +761,7 @@ def _results(acc: CandidateSums, cands: Sequence[int], order: Sequence[int], equ
     return results
 
 
-def _trump_lead(acc: CandidateSums, cands: Sequence[int], order: Sequence[int], info: InfoSet,
+def _trump_lead(acc: AnySums, cands: Sequence[int], order: Sequence[int], info: InfoSet,
                 z: float, margin: float) -> tuple[Comparison | None, str]:
     """On lead with trumps and other cards: best trump lead minus best other lead (paired,
     on the objective); else None and why."""
@@ -796,7 +796,7 @@ def trump_answer(c: Comparison | None) -> str | None:
     return "too close to call"
 
 
-def _compare_models(acc: CandidateSums, acc_o: CandidateSums, cands: Sequence[int], info: InfoSet,
+def _compare_models(acc: AnySums, acc_o: AnySums, cands: Sequence[int], info: InfoSet,
                     z: float, margin: float, equiv: dict[int, int]) -> tuple[dict, str]:
     """The heuristic rollouts' answer on the dd run's deals, and one line when it differs
     from the double-dummy answer: on the best card when the two picks are not tied on
@@ -827,7 +827,7 @@ def _compare_models(acc: CandidateSums, acc_o: CandidateSums, cands: Sequence[in
     }
     parts = []
 
-    def how(a: CandidateSums, x: int, y: int) -> str:
+    def how(a: AnySums, x: int, y: int) -> str:
         # how firmly card x beats card y: "firm" = separated at 95% by more than the
         # practical margin
         d, se, _ = a.pair(x, y)
@@ -839,7 +839,7 @@ def _compare_models(acc: CandidateSums, acc_o: CandidateSums, cands: Sequence[in
             return v
         return "a lean, not separated"
 
-    def firm(a: CandidateSums, x: int, y: int) -> bool:
+    def firm(a: AnySums, x: int, y: int) -> bool:
         return how(a, x, y) == "firm"
     if best_o not in top_d and best_d not in top_o and (
             firm(acc, best_d, best_o) or firm(acc_o, best_o, best_d)):
@@ -867,7 +867,7 @@ def _is_trump(info: InfoSet, c: int) -> bool:
     return info.trump < NO_TRUMPS and c // 13 == info.trump
 
 
-def _rank(acc: CandidateSums, cands: Sequence[int], equiv: dict[int, int]
+def _rank(acc: AnySums, cands: Sequence[int], equiv: dict[int, int]
           ) -> tuple[list[int], int | None]:
     """Candidates best first by the objective (ties: lower card), and the best candidate
     not equivalent to the best (identical objective on every sample so far)."""

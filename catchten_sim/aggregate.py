@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from statistics import NormalDist
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -385,6 +385,10 @@ class WeightedCandidateSums:
         m, se = weighted_se(self.w1, self.w2, self.sx[k][a] - self.sx[k][b],
                             self.s2x[k][a] - self.s2x[k][b], d2)
         return float(m), float(se), d2
+
+
+#: the running sums of ``advise``: plain, or with a weight per sample
+AnySums = Union[CandidateSums, WeightedCandidateSums]   # noqa: UP007 (a runtime alias)
 
 
 @dataclass
