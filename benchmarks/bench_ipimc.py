@@ -47,6 +47,11 @@ def main() -> None:
             times["ipimc" if infer else "pimc"].append(
                 per_decision(rules, PimcPolicy(a.n, infer), a.deals))
     cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(x.split(":", 1)[1].strip() for x in f if x.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
     p, q = statistics.median(times["pimc"]), statistics.median(times["ipimc"])
     print(f"{a.players} players, N={a.n}, {a.deals} deals, median of {a.repeat} ({cpu}):")
     for name, med in (("pimc", p), ("ipimc", q)):
