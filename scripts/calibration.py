@@ -4,7 +4,8 @@
 
     python scripts/calibration.py --players 4 --deals 200 --play heuristic
     python scripts/calibration.py --players 4 --deals 100 --play pimc:10 --play random
-    python scripts/calibration.py --all                    # the published run (docs/findings.md)
+    python scripts/calibration.py --all --deals 200 --worlds 1000 --eps 0.02 --eps 0.1 \
+        --eps 0.3 --eps 0.6 --eps 0.7 --eps 0.8     # the published run (docs/findings.md)
 
 Deals ``0 … deals-1`` of ``--seed`` (foster rules) are played out by every seat with the
 ``--play`` policy (``heuristic``: the model's own play, "self-play"; ``random`` and
