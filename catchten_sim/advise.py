@@ -71,8 +71,7 @@ from .determinize import Sampler
 from .errors import CatchTenError
 from .equity import game_equity_hook
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
-from .inference import MODELS as INFER_MODELS
-from .inference import Inference, PlayModel
+from .inference import Inference, for_advice
 from .pimc import PimcRolloutEvaluator
 from .policies import Policy, Seating
 from .position import InfoSet, Position
@@ -417,6 +416,16 @@ def as_position(position: object) -> Position:
                         f"{type(position).__name__}")
 
 
+def _sampling_plan(exact: bool, sampler: Sampler, samples: int, stop_early: bool,
+                   min_samples: int) -> tuple[int, LookPlan, bool]:
+    """:func:`advise`'s deals (in all), their looks, and whether it may stop early: every
+    consistent deal once when ``exact``, else ``samples`` deals and the stopping rule."""
+    if exact:
+        total = sampler.n_deals
+        return total, LookPlan(total, early=False), False
+    return samples, LookPlan(samples, early=stop_early, first=min_samples), stop_early
+
+
 def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
            opponents: object = None,
            evaluator: str = "rollout", samples: int = 20_000,
@@ -452,12 +461,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         100,000; 0: never): the
         result is then exact (``stop = "exact"``, ``Advice.exact``), with no sampling
         error from the deals (with random rollout policies the rollouts' error remains).
-    infer : ``heuristic``: weight every deal by how likely the other seats' cards so far
-        are in it under a model of their play (the heuristic mixed with a uniform choice,
-        :mod:`catchten_sim.inference`); means and intervals are then self-normalised
-        weighted ones, and ``Advice.inference`` says how many deals were drawn and their
-        effective size. None (default): every consistent deal equally likely. With the dd
-        evaluator only.
+    infer : ``heuristic``: deals weighted by inference (:mod:`catchten_sim.inference`; dd).
     progress : called as ``progress(done, total)`` while the game-equity table is built
         and after every batch.
     running : called after every batch as ``running(done, {card: mean})``, each legal
@@ -503,7 +507,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     eq, eq_why, objective, margin = _objective(info, pols, ev_key, objective, margin,
                                                progress, time_limit)
     min_samples = check_count("min_samples", min_samples, 1, MAX_SAMPLES)
-    inference = _inference(info, infer, ev_key)
+    inference = for_advice(info, infer, ev_key)
     used = max_threads() if threads is None else threads
     sampler = Sampler(info)
     seating = Seating.of(pols)
@@ -521,20 +525,10 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     # policies: they would repeat the dd model at a solve per decision)
     other = RolloutEvaluator(info, cands, pols, seed, used) \
         if ev_key == "dd" and not with_pimc else None
-    sums: type[AnySums] = CandidateSums if inference is None else WeightedCandidateSums
-    acc = sums(len(cands), names, objective)
-    acc_o = sums(len(cands), list(MEASURES), "diff") if other is not None else None
-    if exact:
-        # every consistent deal once: no sampling error from the deals
-        total = sampler.n_deals
-        plan = LookPlan(total, early=False)
-        looks: tuple[int, ...] = (total,)
-        stop_early_run = False
-    else:
-        total = samples
-        plan = LookPlan(samples, early=stop_early, first=min_samples)
-        looks = plan.looks
-        stop_early_run = stop_early
+    acc, acc_o = _new_sums(len(cands), names, objective, other is not None, inference)
+    total, plan, stop_early_run = _sampling_plan(exact, sampler, samples, stop_early,
+                                                 min_samples)
+    looks = plan.looks
     done = 0
     stop = "samples"
     equiv: dict[int, int] = {}
@@ -547,10 +541,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                 hidden = sampler.enumerate(m, start=done)
             else:
                 hidden = sampler.sample(m, seed=seed, start=done)
-            hands = sampler.full_hands(hidden)
-            _add_batch(hands, done, ev, eq, my_side, rules.n_sides, acc,
-                       None if acc_o is None else (other, acc_o),
-                       None if inference is None else inference.weights(hands))
+            _add_batch(sampler.full_hands(hidden), done, ev, eq, my_side, rules.n_sides, acc,
+                       None if acc_o is None else (other, acc_o), inference)
             done += m
             if progress is not None:
                 progress(done, total)
@@ -582,32 +574,16 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             other.close()
     adv = _advice(position, pols, ev.name, ev_key, objective, margin, acc, acc_o, cands,
                   equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
-    if inference is None:
-        return adv
-    assert isinstance(acc, WeightedCandidateSums)
-    return replace(adv, inference={"model": str(infer).strip().lower(),
-                                   "eps": inference.model.eps, "worlds_drawn": acc.n,
-                                   "effective_size": round(acc.ess, 1)})
+    return adv if inference is None else replace(adv, inference=inference.summary(acc))
 
 
-def _inference(info: InfoSet, infer: str | None, ev_key: str) -> Inference | None:
-    """The :class:`~catchten_sim.inference.Inference` of ``advise(infer=...)``, or None.
-
-    Raises
-    ------
-    CatchTenError
-        An unknown model; a model with the rollout evaluator.
-    """
-    if infer is None or str(infer).strip().lower() == "none":
-        return None
-    if str(infer).strip().lower() not in INFER_MODELS:
-        raise CatchTenError("infer", "unknown model",
-                            f"{infer!r}; known: none, {', '.join(INFER_MODELS)}")
-    if ev_key != "dd":
-        raise CatchTenError("infer", "not available",
-                            f"--infer {infer} with --evaluator {ev_key}: the weighted deals "
-                            "are used by --evaluator dd only")
-    return Inference(info, PlayModel())
+def _new_sums(n_cand: int, names: list[str], objective: str, with_other: bool,
+              inference: Inference | None) -> tuple[AnySums, AnySums | None]:
+    """The running sums of the evaluator and, ``with_other``, of the rollouts beside dd
+    (weighted with ``inference``)."""
+    sums: type[AnySums] = CandidateSums if inference is None else WeightedCandidateSums
+    return (sums(n_cand, names, objective),
+            sums(n_cand, list(MEASURES), "diff") if with_other else None)
 
 
 def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: str | None,
@@ -654,10 +630,11 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
 
 def _add_batch(hands: np.ndarray, done: int, ev: Any,
                eq: Callable[[np.ndarray], np.ndarray] | None, my_side: int, n_sides: int,
-               acc: Any, other: tuple[Any, Any] | None, w: np.ndarray | None) -> None:
+               acc: Any, other: tuple[Any, Any] | None, inference: Inference | None) -> None:
     """Evaluate one batch of deals (sample numbers from ``done``) into ``acc``, and with
-    ``other`` = ``(rollout evaluator, its sums)`` the heuristic rollouts beside dd; ``w``
-    the deals' weights (:class:`~catchten_sim.aggregate.WeightedCandidateSums`), or None."""
+    ``other`` = ``(rollout evaluator, its sums)`` the heuristic rollouts beside dd; with
+    ``inference``, weighted (:class:`~catchten_sim.aggregate.WeightedCandidateSums`)."""
+    w = None if inference is None else inference.weights(hands)
     if hasattr(ev, "measures"):
         meas = ev.measures(hands, done)
     else:

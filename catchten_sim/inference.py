@@ -118,6 +118,12 @@ class Inference:
         #: the log weight that weighs 1 (:meth:`weights`)
         self.ref: float | None = None
 
+    def summary(self, sums: Any) -> dict[str, Any]:
+        """What weighted running sums (:class:`~catchten_sim.aggregate.WeightedCandidateSums`)
+        were: the model, ``eps``, the worlds drawn and their effective size."""
+        return {"model": "heuristic", "eps": self.model.eps, "worlds_drawn": sums.n,
+                "effective_size": round(sums.ess, 1)}
+
     @property
     def scored_cards(self) -> int:
         """How many cards of the play count in the weights."""
@@ -155,6 +161,26 @@ class Inference:
             if keep.any():
                 w = np.where(keep, w, 0.0)
         return w
+
+
+def for_advice(info: InfoSet, infer: str | None, evaluator: str) -> Inference | None:
+    """The :class:`Inference` of ``advise(infer=...)`` (None for ``None`` or ``none``).
+
+    Raises
+    ------
+    CatchTenError
+        An unknown model; a model with an evaluator other than ``dd``.
+    """
+    if infer is None or str(infer).strip().lower() == "none":
+        return None
+    if str(infer).strip().lower() not in MODELS:
+        raise CatchTenError("infer", "unknown model",
+                            f"{infer!r}; known: none, {', '.join(MODELS)}")
+    if evaluator != "dd":
+        raise CatchTenError("infer", "not available",
+                            f"--infer {infer} with --evaluator {evaluator}: the weighted deals "
+                            "are used by --evaluator dd only")
+    return Inference(info, PlayModel())
 
 
 def effective_size(w: np.ndarray) -> float:
