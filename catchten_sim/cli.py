@@ -487,6 +487,12 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
                    "card) or dd (solved double-dummy: perfect play, all hands seen; the "
                    "heuristic rollouts run alongside and a MODEL line says when they "
                    "disagree).")
+@click.option("--infer", type=str, default=None, metavar="MODEL",
+              help="With --evaluator dd: weight each deal by how likely the other seats' "
+                   "cards so far are in it under a model of their play: heuristic (the "
+                   "heuristic mixed with a uniform choice; the output says how many deals "
+                   "were drawn and their effective size), or none (default: every "
+                   "consistent deal equally likely).")
 @click.option("--exact-max", type=int, default=None,
               help="Enumerate every consistent deal (an exact answer) when there are at "
                    "most this many (default 20000 with dd, 100000 with rollout; 0: always "
@@ -513,9 +519,9 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
                    "after the recommended card.")
 @JSON_OPTION
 def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
-               play, score, trump, dead, policy, opponents, evaluator, exact_max, samples,
-               time_limit, stop_early, margin, progress, objective, seed, threads, explain_n,
-               as_json):
+               play, score, trump, dead, policy, opponents, evaluator, infer, exact_max,
+               samples, time_limit, stop_early, margin, progress, objective, seed, threads,
+               explain_n, as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
 
     POSITION is a docs/formats.md position JSON file (- for stdin), or give the position with
@@ -546,7 +552,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
             res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                          samples=samples, time_limit=time_limit, seed=seed, threads=threads,
                          objective=objective, stop_early=stop_early, margin=margin,
-                         exact_max=exact_max,
+                         exact_max=exact_max, infer=infer,
                          progress=bar.update if bar is not None else None)
             deals = explain(res, explain_n) if explain_n and not res.partial else None
     finally:
@@ -625,8 +631,9 @@ _MATCH_HELP = f"""Is strategy A better than B? A duplicate match: every deal pla
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
     narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished.
 
-    A and B are strategies: {", ".join(POLICY_NAMES)}, or pimc[:N] (N sampled deals a decision,
-    default 50; slow), e.g. catchten match pimc:10 heuristic --deals 200."""
+    A and B are strategies: {", ".join(POLICY_NAMES)}, pimc[:N] (N sampled deals a decision,
+    default 50; slow) or ipimc[:N] (pimc on deals weighted by what the others' cards
+    show), e.g. catchten match pimc:10 heuristic --deals 200."""
 
 
 @cli.command("match", help=_MATCH_HELP)

@@ -392,6 +392,11 @@ def print_advice(a: Advice, console=None) -> None:
     echo(f"{deals}, evaluator {a.evaluator}, policies {pols}"
          f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s"
          + _compiling(a.compile_s))
+    if a.inference is not None:
+        inf = a.inference
+        echo(f"deals weighted by inference ({inf['model']} mixed with uniform, eps "
+             f"{inf['eps']:g}): {inf['worlds_drawn']:,} drawn, effective size "
+             f"{inf['effective_size']:,.1f}")
     echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
     echo(a.intervals)
     _candidate_tables(a, con)
