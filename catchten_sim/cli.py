@@ -539,7 +539,8 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     which); the intervals are then valid under early stopping (alpha spending over the
     planned looks). Ctrl-C prints what finished, marked partial (exit 130).
     """
-    from .advise import MAX_EXPLAIN, advise, explain
+    from .advise import advise
+    from .explain import MAX_EXPLAIN, explain
     from .checks import check_count
     if explain_n is not None:           # before the advice is computed
         check_count("explain", explain_n, 1, MAX_EXPLAIN)
