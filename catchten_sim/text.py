@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import shutil
+import sys
 import textwrap
 from typing import TYPE_CHECKING, Any
 
@@ -91,7 +92,7 @@ def fit(text: str, width: int | None) -> str:
 def echo(text: str = "", err: bool = False) -> None:
     """``click.echo`` of plain text, each line wrapped to the stream's :func:`line_width`
     (80 columns when COLUMNS=80; error lines stay one line and do not come here)."""
-    stream = click.get_text_stream("stderr" if err else "stdout")
+    stream = sys.stderr if err else sys.stdout
     click.echo(fit(str(text), line_width(stream)), err=err)
 
 #: the width the rules table wraps its deck and switches values to
