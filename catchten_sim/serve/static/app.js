@@ -5,6 +5,10 @@
 const $ = (sel) => document.querySelector(sel);
 // the deals of dd's first, preliminary run
 const DD_FIRST = 16;
+// what each column's number is (the same words as serve/words.py measure(); a test checks)
+const MEASURE = { diff: "our side's points minus the best opponents'",
+  dd: "our side's points minus the others'", points: "our side's points",
+  p_win: "P(winning the game)" };
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const state = {
   rules: { rules: "foster", players: 4, variants: {} },
@@ -234,8 +238,9 @@ function refreshGrid() {
     if (k >= 0) { const n = document.createElement("span"); n.className = "n"; n.textContent = k + 1; b.appendChild(n); }
     b.setAttribute("aria-pressed", String(state.hand.includes(card) || state.turnup === card || k >= 0));
   }
-  const per = state.info ? state.info.cards_per_player : "";
+  const per = handSize();
   $("#hand-count").textContent = `(${state.hand.length}/${per})`;
+  $("#hand-count").classList.toggle("over", Boolean(per) && state.hand.length > per);
   $("#turnup-show").textContent = state.turnup ? pretty(state.turnup) : "";
   $("#play-count").textContent = `(${state.play.length})`;
   const played = $("#played");
@@ -258,11 +263,20 @@ function setTarget(t) {
     play: "Click every card played so far this hand, in order (Undo last takes one back).",
   }[t];
 }
+// the most cards a hand holds: the current set's size (2 and 3 players deal in sets;
+// fewer once the seat has played in this set)
+function handSize() { return state.info ? state.info.set_size : 0; }
 function clickCard(card) {
   clearError();
   if (state.target === "hand") {
     const i = state.hand.indexOf(card);
-    if (i >= 0) state.hand.splice(i, 1); else state.hand.push(card);
+    const most = handSize();
+    if (i >= 0) state.hand.splice(i, 1);
+    else if (most && state.hand.length >= most) {
+      showError(`error: hand: too many cards (a hand holds at most ${most}, the current set's ` +
+                `size; click a card of the hand to take it out)`);
+      return;
+    } else state.hand.push(card);
   } else if (state.target === "turnup") {
     state.turnup = state.turnup === card ? null : card;
   } else {
@@ -398,14 +412,14 @@ function renderAdvice() {
   const roLive = !ro && live("rollout");
   const ddLive = !ddFull && live("dd");
   const dd = ddFull || (state.runs.ddFirst && state.runs.ddFirst.result);
-  $("#unit-dd").textContent = ddLive ? `points; ${ddLive.done.toLocaleString()} deals so far`
-    : dd && !ddFull ? `points; first ${dd.samples} deals, more coming` : "points";
-  $("#unit-rollout").textContent = roLive ? `${roLive.done.toLocaleString()} deals so far` : "points";
+  $("#unit-dd").textContent = MEASURE.dd + (ddLive ? `; ${ddLive.done.toLocaleString()} deals so far`
+    : dd && !ddFull ? `; first ${dd.samples} deals, more coming` : "");
+  $("#unit-rollout").textContent = roLive ? `${roLive.done.toLocaleString()} deals so far` : MEASURE.diff;
   const tbody = $("#cards tbody");
   const order = [];
   for (const a of [ro, dd]) if (a) for (const c of a.candidates) if (!order.includes(c.card)) order.push(c.card);
   for (const l of [roLive, ddLive]) if (l) for (const c of Object.keys(l.means)) if (!order.includes(c)) order.push(c);
-  if (ro) $("#unit-rollout").textContent = ro.objective === "p_win" ? "P(win)" : "points";
+  if (ro) $("#unit-rollout").textContent = MEASURE[ro.objective] || ro.objective;
   tbody.innerHTML = "";
   for (const card of order) {
     const tr = document.createElement("tr");
@@ -560,7 +574,7 @@ async function renderDeal() {
   $("#deal-trick").textContent = inTrick.length
     ? "On the table: " + inTrick.map((c) => `${pretty(c)} (seat ${seatOf(c)})`).join(", ")
     : "A new trick: the player to move leads.";
-  const lineText = (line) => `Double-dummy value for seat ${sol.to_move}'s side (its points minus the others', perfect play): ${fmt(sol.value, 0)}` +
+  const lineText = (line) => `Double-dummy value for seat ${sol.to_move}'s side (${MEASURE.dd.replace("our side's", "its")}, perfect play): ${fmt(sol.value, 0)}` +
     (line ? `; an optimal line: ${line.map(pretty).join(" ")}` : "");
   $("#deal-line").textContent = err ? "" : sol ? lineText(null) : "The hand is over.";
   if (err) { showError(err); setState("error"); return; }
@@ -626,16 +640,23 @@ async function loadText(text) {
   await advise(data);
 }
 
+// a new number of players: the dealer defaults to the last seat, so that seat 0 (left of
+// the dealer) is on lead
+function setPlayers(n) {
+  state.rules.players = n;
+  state.dealer = n - 1;
+  state.seat = 0;
+}
 function wire() {
   $("#preset").onchange = async () => {
     state.rules = { rules: $("#preset").value, players: state.rules.players, variants: {} };
     try { clearError(); await loadRules(); } catch (e) {
       // another preset may not allow this many players: take its first
-      state.rules.players = 4;
+      setPlayers(4);
       try { await loadRules(); } catch (e2) { showError(e2.message); }
     }
   };
-  $("#players").onchange = async () => { state.rules.players = Number($("#players").value);
+  $("#players").onchange = async () => { setPlayers(Number($("#players").value));
     try { clearError(); await loadRules(); } catch (e) { showError(e.message); } };
   $("#dealer").onchange = () => { state.dealer = Number($("#dealer").value); };
   $("#seat").onchange = () => { state.seat = Number($("#seat").value); };
