@@ -24,6 +24,7 @@ function pretty(card) {
   const r = card[0] === "T" ? "10" : card[0];
   return r + SUITS[card[1]];
 }
+function seconds(s) { return s < 0.01 ? "under 0.01 s" : s < 10 ? `${s.toFixed(2)} s` : `${s.toFixed(1)} s`; }
 function isRed(card) { return card[1] === "H" || card[1] === "D"; }
 function cardEl(tag, card, extra) {
   const el = document.createElement(tag);
@@ -100,7 +101,7 @@ async function pollEngine() {
       el.dataset.engine = "warming";
       const w = warming[0];
       el.textContent = "Warming up the engine" + (w && w.detail ? `: ${w.detail}` : "") +
-        " (the first start compiles for a minute or two; advice asked now waits for it)";
+        " (a first start on a cold cache compiles for several minutes; advice asked now waits for it)";
     }
     setTimeout(pollEngine, s.warming || s.running ? 1000 : 4000);
   } catch (e) {
@@ -332,7 +333,8 @@ async function advise(extraPosition) {
   setState("working");
   $("#cancel").disabled = false;
   $("#cards tbody").innerHTML = "";
-  $("#answer").innerHTML = '<p class="hint">Working…</p>';
+  $("#answer").innerHTML = '<p class="hint">Working…' +
+    ($("#engine").dataset.engine === "warming" ? " (the engine is still warming up: the advice starts when it is ready)" : "") + "</p>";
   $("#details-text").textContent = "";
   // on a phone the advice is below the set-up: bring it into view
   if (window.matchMedia("(max-width: 820px)").matches) $("#advice").scrollIntoView({ block: "start" });
@@ -346,7 +348,11 @@ async function advise(extraPosition) {
     try {
       await postStream("/api/advise/stream", { position: pos, options: opts }, controller.signal,
         (name, data) => {
-          if (name === "queued") text.textContent = data.running ? "queued" : "starting";
+          if (name === "queued") {
+            text.textContent = data.running ? "queued" : "starting";
+            if ($("#engine").dataset.engine === "warming") text.textContent = "waiting for the engine to warm up";
+            if (key === "dd" && runs.ddFirst && runs.ddFirst.result) text.textContent += ` (first ${DD_FIRST} deals shown)`;
+          }
           else if (name === "progress") {
             prog.max = data.total; prog.value = data.done;
             text.textContent = `${data.done.toLocaleString()} deals`;
@@ -356,7 +362,7 @@ async function advise(extraPosition) {
           } else if (name === "result") {
             runs[key].result = data;
             prog.max = 1; prog.value = 1;
-            text.textContent = `${data.samples.toLocaleString()} deals, ${data.elapsed_s.toFixed(2)} s`;
+            text.textContent = `${data.samples.toLocaleString()} deals, ${seconds(data.elapsed_s)}`;
             if (state.runs === runs) renderAdvice();
           } else if (name === "error") {
             runs[key].error = data.error;
@@ -461,7 +467,9 @@ function renderAdvice() {
     if (!a) continue;
     det.push(`${name}: ${a.samples.toLocaleString()} deals of ${a.n_consistent_deals.toLocaleString()} consistent; ` +
       `stopped: ${a.stop_reason}; intervals: ${a.intervals.description}; objective ${a.objective}` +
-      (a.note ? `; ${a.note}` : "") + (a.model_note ? `; MODEL: ${a.model_note}` : ""));
+      (a.note ? `; ${a.note}` : ""));
+    // not the dd run's model_note: it quotes the dd run's own small rollout check, which
+    // would contradict the page's own rollout run above (each model from its own run)
   }
   $("#details-text").innerHTML = det.map((d) => `<p>${escapeHTML(d)}</p>`).join("");
 }
