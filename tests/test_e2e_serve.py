@@ -375,6 +375,33 @@ def test_cancel_stops_the_work(server, browser):
     assert p.errors == []
 
 
+def test_hand_counter_and_dealer_follow_the_rules(server, browser):
+    """Review 1, 8, 9: at 3 players (foster deals in sets) the counter asks for the set's
+    6 cards and refuses a 7th with a visible message; a new number of players makes the
+    last seat the dealer (jaques 6: seat 0 on lead, so Advise answers)."""
+    p = Page(browser)
+    with p as page:
+        _open(page, server)
+        page.select_option("#players", "3")
+        page.wait_for_function("document.querySelector('#dealer').options.length === 3")
+        assert page.input_value("#dealer") == "2"
+        assert page.inner_text("#hand-count") == "(0/6)"
+        page.click('.tab[data-target="hand"]')
+        for c in ["6S", "9S", "JS", "AS", "7H", "TH", "QH"]:
+            page.click(f'#grid [data-grid-card="{c}"]')
+        assert page.inner_text("#hand-count") == "(6/6)"
+        assert page.is_visible("#error") and "at most 6" in page.inner_text("#error")
+        assert "in-hand" not in (page.get_attribute('#grid [data-grid-card="QH"]', "class")
+                                 or "")
+        page.select_option("#preset", "jaques")
+        page.wait_for_function("document.querySelector('#players').options.length === 2")
+        page.select_option("#players", "6")
+        page.wait_for_function("document.querySelector('#dealer').options.length === 6")
+        assert page.input_value("#dealer") == "5" and page.input_value("#seat") == "0"
+        page.screenshot(path=str(ARTIFACTS / "counter-3p-wide.png"), full_page=True)
+    assert p.errors == []
+
+
 def test_simulate_from_the_page(server, browser):
     p = Page(browser)
     with p as page:

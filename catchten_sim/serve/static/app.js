@@ -202,7 +202,8 @@ function renderScore() {
     const inp = document.createElement("input");
     inp.type = "number"; inp.value = state.score[s]; inp.dataset.side = s;
     inp.onchange = () => { state.score[s] = Number(inp.value); };
-    lab.append(`side ${s} `, inp);
+    lab.className = "side-score";
+    lab.append(`side ${s}`, inp);
     box.appendChild(lab);
   }
 }
@@ -454,7 +455,10 @@ function renderAdvice() {
       const e = c[obj];
       const pct = obj === "p_win";
       const show = (x) => pct ? (100 * x).toFixed(1) + "%" : fmt(x, 2);
-      td.innerHTML = `<span class="v">${show(e.mean)}</span> <span class="ci">(${show(e.ci95[0])} to ${show(e.ci95[1])})</span>` +
+      // an exact value (every consistent deal, no sampling error): one number, no interval
+      const ci = show(e.ci95[0]) === show(e.ci95[1]) ? ' <span class="ci">(exact)</span>'
+        : ` <span class="ci">(${show(e.ci95[0])} to ${show(e.ci95[1])})</span>`;
+      td.innerHTML = `<span class="v">${show(e.mean)}</span>${ci}` +
         (best ? ' <span class="star" title="best card">\u2605</span>' : "");
       return td;
     };
@@ -482,7 +486,9 @@ async function renderWords() {
   if (state.runs !== runs) return;     // a newer advice took over
   const box = $("#answer");
   box.innerHTML = "";
-  const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = text; box.appendChild(e); };
+  // the sentences in the headline's notation (7D -> 7♦)
+  const cards = (text) => text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (m) => pretty(m));
+  const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = cards(text); box.appendChild(e); };
   // how firm each run's pick is, in the headline too
   const pick = (a) => pretty(a.best) + (!a.margin ? "" :
     a.margin.verdict === "separated" ? "" :
