@@ -92,7 +92,7 @@ def measure(advice: Advice) -> str:
     """What a run's values are, in words; the page's table headers and hints use the same
     words. The dd value is our side's points minus the other sides' together (the same as
     minus the best opponents' with two sides)."""
-    obj = advice.get("objective", "diff")
+    obj = str(advice.get("objective", "diff"))
     if obj == "diff" and advice.get("evaluator") == "dd":
         return "our side's points minus the others'"
     return {"diff": "our side's points minus the best opponents'",
