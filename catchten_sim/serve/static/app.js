@@ -303,7 +303,7 @@ async function setPosition(p) {
   if (typeof p !== "object" || p === null || Array.isArray(p)) throw new Error("error: position: not an object");
   state.rules = { rules: p.rules || "foster", players: p.players ?? 4, variants: p.variants || {} };
   $("#preset").value = state.rules.rules;
-  state.dealer = p.dealer ?? 0; state.seat = p.seat ?? 0;
+  state.dealer = p.dealer ?? state.rules.players - 1; state.seat = p.seat ?? 0;
   state.hand = Array.isArray(p.hand) ? [...p.hand] : [];
   state.turnup = p.turnup || null; state.trump = p.trump || "";
   state.play = Array.isArray(p.play) ? [...p.play] : [];
