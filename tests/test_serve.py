@@ -357,6 +357,23 @@ def test_different_objectives_are_said_not_called_a_disagreement():
             "side's points minus the others'") in w["disagree"]
 
 
+def test_words_take_the_apis_own_answers(client):
+    """/api/words' checks accept what /api/advise answers (with a score: P(win) rollouts
+    beside points dd, said as different questions, not as a disagreement)."""
+    pos = json.loads((EXAMPLE.parent / "position-score.json").read_text())
+    ro = client.post("/api/advise", json={"position": pos, "options": {
+        "samples": 600, "seed": 1}}).json()
+    dd = client.post("/api/advise", json={"position": pos, "options": {
+        "evaluator": "dd", "samples": 16, "seed": 1}}).json()
+    assert ro["objective"] == "p_win" and dd["objective"] == "diff"
+    for body in ({"rollout": ro, "dd": dd}, {"rollout": ro}, {"dd": dd, "rollout": None}):
+        r = client.post("/api/words", json=body)
+        assert r.status_code == 200, r.text
+    w = client.post("/api/words", json={"rollout": ro, "dd": dd}).json()
+    assert "disagree" not in w["disagree"]
+    assert w["p_win"].startswith("P(winning the game) after ")
+
+
 @pytest.mark.parametrize("body,field", [
     ({"rollout": {"x": 1}}, "rollout.best"),
     ({"rollout": [1], "dd": "x"}, "rollout"),

@@ -18,14 +18,16 @@ def _need(value: Any, kinds: tuple[type, ...], field: str, what: str) -> None:
         raise ParseError(field, "wrong type", f"{what}, not {json_kind(value)}")
 
 
-def _check_comparison(c: Any, field: str, card: bool) -> None:
-    """A comparison object (``margin``, ``trump_lead``): mean, ci95 [lo, hi], verdict."""
+def _check_comparison(c: Any, field: str, card: bool, verdict: bool = True) -> None:
+    """A comparison object (``margin``, ``trump_lead``): mean, ci95 [lo, hi], verdict;
+    ``verdict=False``: an estimate (mean, ci95)."""
     _need(c, (dict,), field, "an object")
-    for key in ("mean", "ci95", "verdict") + (("b",) if card else ()):
+    for key in ("mean", "ci95") + (("verdict",) if verdict else ()) + (("b",) if card else ()):
         if key not in c:
-            raise ParseError(f"{field}.{key}", "missing", "an advise --json comparison has it")
+            raise ParseError(f"{field}.{key}", "missing", "an advise --json answer has it")
     _need(c["mean"], (int, float), f"{field}.mean", "a number")
-    _need(c["verdict"], (str,), f"{field}.verdict", "a string")
+    if verdict:
+        _need(c["verdict"], (str,), f"{field}.verdict", "a string")
     ci = c["ci95"]
     _need(ci, (list,), f"{field}.ci95", "a list [low, high]")
     if len(ci) != 2:
@@ -79,7 +81,8 @@ def check_advice(a: Any, field: str) -> None:
             if not best:
                 raise ParseError(f"{field}.candidates", "missing",
                                  f"no candidate for the best card {a['best']}")
-            _check_comparison(best[0].get("p_win"), f"{field}.candidates[].p_win", False)
+            _check_comparison(best[0].get("p_win"), f"{field}.candidates[].p_win", False,
+                              verdict=False)
 
 
 def units(objective: str) -> str:
