@@ -325,8 +325,9 @@ def test_bad_input_shows_its_line_and_the_page_still_works(server, browser):
         page.fill("#paste", json.dumps(bad))
         page.click("#load")
         # the state is still "error" from the paste above: wait for this load's own error
-        page.wait_for_function("document.body.dataset.state === 'error' && !document"
-                               ".querySelector('#error').textContent.includes('not JSON')",
+        page.wait_for_function("(t => document.body.dataset.state === 'error' && t !== '' "
+                               "&& !t.includes('not JSON'))"
+                               "(document.querySelector('#error').textContent)",
                                timeout=90_000)
         line = page.inner_text("#error")
         req = urllib.request.Request(server + "/api/advise", method="POST",
