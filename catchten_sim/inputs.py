@@ -13,8 +13,8 @@ from typing import Any, NoReturn
 from .cards import parse_card
 from .errors import ParseError, RulesError
 
-__all__ = ["MAX_NESTING", "check_nesting", "json_kind", "preset_name", "read_json_object",
-           "read_text"]
+__all__ = ["MAX_NESTING", "check_nesting", "check_text_nesting", "json_kind", "preset_name",
+           "read_json_object", "read_text"]
 
 #: the deepest nesting of lists and objects an input file may have (a record nests 4
 #: deep; anything near this is not a record, position or rules file)
@@ -99,6 +99,7 @@ def read_json_object(path: str | Path, field: str) -> dict[str, Any]:
     """
     text = read_text(path, field)
     where = "standard input" if str(path) == "-" else str(path)
+    check_text_nesting(text, field, where)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -137,6 +138,35 @@ def check_nesting(data: Any, field: str, where: str) -> None:
             if depth >= MAX_NESTING:
                 _too_deep(field, where)
             stack.extend((v, depth + 1) for v in value)
+
+
+def check_text_nesting(text: str, field: str, where: str) -> None:
+    """Refuse JSON text whose brackets nest more than :data:`MAX_NESTING` deep, before it
+    is parsed (so the parser itself cannot recurse too deep). Brackets inside strings do
+    not count; a malformed text is left for the parser to name.
+
+    Raises
+    ------
+    ParseError
+        ``nested too deeply``, naming ``field`` and ``where``.
+    """
+    depth, in_str, esc = 0, False, False
+    for ch in text:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                _too_deep(field, where)
+        elif ch in "]}":
+            depth -= 1
 
 
 def preset_name(value: Any) -> str:

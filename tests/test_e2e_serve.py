@@ -324,7 +324,11 @@ def test_bad_input_shows_its_line_and_the_page_still_works(server, browser):
         bad = {**EXAMPLE, "hand": ["JS", "AS", "9S", "KH", "QH", "7D", "8C", "9C", "XC"]}
         page.fill("#paste", json.dumps(bad))
         page.click("#load")
-        assert _wait_state(page, ("error",)) == "error"
+        # the state is still "error" from the paste above: wait for this load's own error
+        page.wait_for_function("(t => document.body.dataset.state === 'error' && t !== '' "
+                               "&& !t.includes('not JSON'))"
+                               "(document.querySelector('#error').textContent)",
+                               timeout=90_000)
         line = page.inner_text("#error")
         req = urllib.request.Request(server + "/api/advise", method="POST",
                                      data=json.dumps({"position": bad}).encode(),
@@ -372,6 +376,36 @@ def test_cancel_stops_the_work(server, browser):
         page.check("#early-stop")
         page.click("#advise")
         assert _wait_state(page, ("done",)) == "done"
+    assert p.errors == []
+
+
+def test_hand_counter_and_dealer_follow_the_rules(server, browser):
+    """Review 1, 8, 9: at 3 players (foster deals in sets) the counter asks for the set's
+    6 cards and refuses a 7th with a visible message; a new number of players makes the
+    last seat the dealer (jaques 6: seat 0 on lead, so Advise answers)."""
+    p = Page(browser)
+    with p as page:
+        _open(page, server)
+        page.select_option("#players", "3")
+        page.wait_for_function("document.querySelector('#dealer').options.length === 3")
+        assert page.input_value("#dealer") == "2"
+        assert page.inner_text("#hand-count") == "(0/6)"
+        page.click('.tab[data-target="hand"]')
+        for c in ["6S", "9S", "JS", "AS", "7H", "TH", "QH"]:
+            page.click(f'#grid [data-grid-card="{c}"]')
+        assert page.inner_text("#hand-count") == "(6/6)"
+        assert page.is_visible("#error") and "at most 6" in page.inner_text("#error")
+        assert "in-hand" not in (page.get_attribute('#grid [data-grid-card="QH"]', "class")
+                                 or "")
+        page.select_option("#players", "4")       # jaques has no 3 (no 400 logged)
+        page.wait_for_function("document.querySelector('#dealer').options.length === 4")
+        assert page.input_value("#dealer") == "3"
+        page.select_option("#preset", "jaques")
+        page.wait_for_function("document.querySelector('#players').options.length === 2")
+        page.select_option("#players", "6")
+        page.wait_for_function("document.querySelector('#dealer').options.length === 6")
+        assert page.input_value("#dealer") == "5" and page.input_value("#seat") == "0"
+        page.screenshot(path=str(ARTIFACTS / "counter-3p-wide.png"), full_page=True)
     assert p.errors == []
 
 

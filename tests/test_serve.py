@@ -325,6 +325,105 @@ def test_plain_words_say_units_and_quote_each_run():
     assert w2["disagree"] == ""
 
 
+def _run(evaluator, best, b, verdict, objective="diff"):
+    return {"evaluator": evaluator, "policies": ["heuristic"] * 4, "objective": objective,
+            "best": best, "margin": {"a": best, "b": b, "mean": 1.0, "ci95": [0.4, 1.6],
+                                     "verdict": verdict, "practical_margin": 0.25},
+            "trump_lead": None, "candidates": []}
+
+
+def test_no_disagreement_within_the_other_runs_tied_best():
+    """Issue 24 review 4b: A♠ best with club-level play, J♠ (or A♠, no practical
+    difference) with perfect play: the two agree; the same picks, both separated, do not."""
+    ro = _run("rollout", "AS", "JS", "separated")
+    tied = _run("dd", "JS", "AS", "no practical difference")
+    assert plain_answer(ro, tied)["disagree"] == ""
+    assert "disagree on the best card" in plain_answer(ro, _run("dd", "JS", "AS",
+                                                                "separated"))["disagree"]
+    # a card tied with the best on every deal (equivalent_to) counts as best too
+    eq = _run("dd", "JS", "QS", "separated")
+    eq["candidates"] = [{"card": "JS"}, {"card": "AS", "equivalent_to": "JS"}]
+    assert plain_answer(ro, eq)["disagree"] == ""
+
+
+def test_different_objectives_are_said_not_called_a_disagreement():
+    """Review 4a: with a score the rollouts rank by P(win), dd by points."""
+    ro = _run("rollout", "6D", "9S", "separated", "p_win")
+    ro["candidates"] = [{"card": "6D", "p_win": {"mean": 0.3, "ci95": [0.2, 0.4],
+                                                 "verdict": "separated"}}]
+    w = plain_answer(ro, _run("dd", "9S", "6D", "separated"))
+    assert "disagree" not in w["disagree"]
+    assert ("the rollouts rank the cards by P(winning the game), double-dummy (dd) by our "
+            "side's points minus the others'") in w["disagree"]
+
+
+def test_words_take_the_apis_own_answers(client):
+    """/api/words' checks accept what /api/advise answers (with a score: P(win) rollouts
+    beside points dd, said as different questions, not as a disagreement)."""
+    pos = json.loads((EXAMPLE.parent / "position-score.json").read_text())
+    ro = client.post("/api/advise", json={"position": pos, "options": {
+        "samples": 600, "seed": 1}}).json()
+    dd = client.post("/api/advise", json={"position": pos, "options": {
+        "evaluator": "dd", "samples": 16, "seed": 1}}).json()
+    assert ro["objective"] == "p_win" and dd["objective"] == "diff"
+    for body in ({"rollout": ro, "dd": dd}, {"rollout": ro}, {"dd": dd, "rollout": None}):
+        r = client.post("/api/words", json=body)
+        assert r.status_code == 200, r.text
+    w = client.post("/api/words", json={"rollout": ro, "dd": dd}).json()
+    assert "disagree" not in w["disagree"]
+    assert w["p_win"].startswith("P(winning the game) after ")
+
+
+@pytest.mark.parametrize("body,field", [
+    ({"rollout": {"x": 1}}, "rollout.best"),
+    ({"rollout": [1], "dd": "x"}, "rollout"),
+    ({"rollout": {"best": 7}}, "rollout.best"),
+    ({"rollout": {"best": "7D"}}, "rollout.evaluator"),     # was "With the play of  after it"
+    ({"rollout": {"best": "7D", "evaluator": "rollout"}}, "rollout.policies"),
+    ({"rollout": {"best": "7D", "evaluator": "rollout", "policies": "heuristic"}},
+     "rollout.policies"),
+    ({"rollout": {"best": "7D", "evaluator": "rollout", "policies": ["heuristic"],
+                  "margin": {"mean": 1}}}, "rollout.margin.ci95"),
+    ({"rollout": {"best": "7D", "evaluator": "rollout", "policies": ["heuristic"],
+                  "objective": "p_win"}}, "rollout.candidates"),
+    ({"dd": {"best": "7D", "evaluator": "dd", "trump_lead": {"mean": "1", "ci95": [0, 1],
+                                                             "verdict": "x"}}},
+     "dd.trump_lead.mean"),
+    ({}, "rollout"),
+    ({"rollout": None, "ddd": None}, "ddd"),
+])
+def test_words_checks_its_input(client, body, field):
+    """Review 3: /api/words refuses a body it cannot read, naming the field (no 500)."""
+    r = client.post("/api/words", json=body)
+    assert r.status_code == 400, r.text
+    assert r.json()["field"] == field and "\n" not in r.json()["error"]
+
+
+@pytest.mark.parametrize("route", ["/api/advise", "/api/solve", "/api/words", "/api/rules"])
+@pytest.mark.parametrize("depth", [33, 1000, 100_000])
+def test_deep_nesting_is_a_400_not_a_traceback(client, route, depth):
+    """Review 2: deeply nested bodies are refused with the CLI's "nested too deeply" before
+    they are parsed (no RecursionError, no 500)."""
+    body = '{"position": ' + "[" * depth + "]" * depth + "}"
+    r = client.post(route, content=body.encode(), headers={"content-type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert r.json()["why"] == "nested too deeply"
+    assert "more than 32 deep" in r.json()["error"]
+    # brackets inside strings do not count
+    r = client.post("/api/rules", json={"rules": "[" * 100})
+    assert r.status_code == 400 and r.json()["why"] != "nested too deeply"
+
+
+def test_page_measure_words_are_the_servers():
+    """Review 6: the table headers (app.js MEASURE) say what words.measure says."""
+    from catchten_sim.serve.words import measure
+    js = (Path(__file__).resolve().parent.parent / "catchten_sim" / "serve" / "static"
+          / "app.js").read_text()
+    for a in ({"objective": "diff"}, {"objective": "diff", "evaluator": "dd"},
+              {"objective": "points"}, {"objective": "p_win"}):
+        assert f'"{measure(a)}"' in js
+
+
 def test_solve_never_reads_a_file(client):
     path = str(DD[0])
     r = client.post("/api/solve", json={"record": path})

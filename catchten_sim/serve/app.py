@@ -25,6 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import CatchTenError, ParseError
+from ..inputs import check_text_nesting
 from . import api
 from .pool import Busy, Job, Pool
 from .words import plain_answer
@@ -84,7 +85,14 @@ async def read_json(request: Request) -> Any:
         raise HttpError(400, f"error: body: not UTF-8 text (byte {exc.start})", "body",
                         "not UTF-8") from None
     try:
+        check_text_nesting(text, "body", "the request body")
+    except CatchTenError as exc:
+        raise _cli_error(exc) from None
+    try:
         return json.loads(text, parse_constant=_finite)
+    except RecursionError:      # not reached after the check above; never a traceback
+        raise HttpError(400, "error: body: nested too deeply", "body",
+                        "nested too deeply") from None
     except ValueError as exc:
         where = (f"line {exc.lineno} column {exc.colno}: {exc.msg}"
                  if isinstance(exc, json.JSONDecodeError) else str(exc))
@@ -209,6 +217,9 @@ def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
                 raise ParseError("body", "not an object", "a JSON object")
             from ..errors import check_keys
             check_keys(body, ("rollout", "dd"))
+            if body.get("rollout") is None and body.get("dd") is None:
+                raise ParseError("rollout", "missing",
+                                 "give rollout or dd (an advise --json answer), or both")
             return plain_answer(body.get("rollout"), body.get("dd"))
         return await inline(request, words)
 

@@ -7,13 +7,112 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import ParseError
+from ..inputs import json_kind
+
 Advice = dict[str, Any]
+
+
+def _need(value: Any, kinds: tuple[type, ...], field: str, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        raise ParseError(field, "wrong type", f"{what}, not {json_kind(value)}")
+
+
+def _check_comparison(c: Any, field: str, card: bool, verdict: bool = True) -> None:
+    """A comparison object (``margin``, ``trump_lead``): mean, ci95 [lo, hi], verdict;
+    ``verdict=False``: an estimate (mean, ci95)."""
+    _need(c, (dict,), field, "an object")
+    for key in ("mean", "ci95") + (("verdict",) if verdict else ()) + (("b",) if card else ()):
+        if key not in c:
+            raise ParseError(f"{field}.{key}", "missing", "an advise --json answer has it")
+    _need(c["mean"], (int, float), f"{field}.mean", "a number")
+    if verdict:
+        _need(c["verdict"], (str,), f"{field}.verdict", "a string")
+    ci = c["ci95"]
+    _need(ci, (list,), f"{field}.ci95", "a list [low, high]")
+    if len(ci) != 2:
+        raise ParseError(f"{field}.ci95", "wrong length", f"[low, high], not {len(ci)} items")
+    for i, x in enumerate(ci):
+        _need(x, (int, float), f"{field}.ci95[{i}]", "a number")
+    if card:
+        _need(c["b"], (str,), f"{field}.b", "a card")
+    if "practical_margin" in c:
+        _need(c["practical_margin"], (int, float), f"{field}.practical_margin", "a number")
+
+
+def check_advice(a: Any, field: str) -> None:
+    """Refuse an ``advise --json`` answer that the words below cannot read (``/api/words``):
+    a missing or wrongly typed field is a ParseError naming it. Other keys of the answer
+    are allowed (the page posts the whole answer)."""
+    if a is None:
+        return
+    _need(a, (dict,), field, "an advise --json answer (an object) or null")
+    if "best" not in a:
+        raise ParseError(f"{field}.best", "missing", "the best card")
+    _need(a["best"], (str,), f"{field}.best", "a card")
+    if "evaluator" not in a:
+        raise ParseError(f"{field}.evaluator", "missing", "rollout or dd")
+    for key in ("objective", "evaluator"):
+        if key in a:
+            _need(a[key], (str,), f"{field}.{key}", "a string")
+    if a["evaluator"] != "dd":          # the words name the rollouts' policies
+        if not a.get("policies"):
+            raise ParseError(f"{field}.policies", "missing", "the rollouts' policies")
+        _need(a["policies"], (list,), f"{field}.policies", "a list of policy names")
+        for i, x in enumerate(a["policies"]):
+            _need(x, (str,), f"{field}.policies[{i}]", "a policy name")
+    for key, card in (("margin", True), ("trump_lead", False)):
+        if a.get(key) is not None:
+            _check_comparison(a[key], f"{field}.{key}", card)
+    if a.get("trump_lead") is not None and "practical_margin" not in a["trump_lead"] and \
+            a["trump_lead"]["verdict"] == "no practical difference":
+        raise ParseError(f"{field}.trump_lead.practical_margin", "missing", "the margin")
+    cands = a.get("candidates")
+    if cands is not None or a.get("objective") == "p_win":
+        _need(cands, (list,), f"{field}.candidates", "a list of candidates")
+        for i, c in enumerate(cands):
+            _need(c, (dict,), f"{field}.candidates[{i}]", "an object")
+            _need(c.get("card"), (str,), f"{field}.candidates[{i}].card", "a card")
+            if c.get("equivalent_to") is not None:
+                _need(c["equivalent_to"], (str,), f"{field}.candidates[{i}].equivalent_to",
+                      "a card or null")
+        if a.get("objective") == "p_win":
+            best = [c for c in cands if c["card"] == a["best"]]
+            if not best:
+                raise ParseError(f"{field}.candidates", "missing",
+                                 f"no candidate for the best card {a['best']}")
+            _check_comparison(best[0].get("p_win"), f"{field}.candidates[].p_win", False,
+                              verdict=False)
 
 
 def units(objective: str) -> str:
     """The objective's unit in words (a p_win difference is in percentage points)."""
     return {"diff": "points a hand", "points": "points a hand",
             "p_win": "percentage points of P(winning the game)"}.get(objective, objective)
+
+
+def measure(advice: Advice) -> str:
+    """What a run's values are, in words; the page's table headers and hints use the same
+    words. The dd value is our side's points minus the other sides' together (the same as
+    minus the best opponents' with two sides)."""
+    obj = str(advice.get("objective", "diff"))
+    if obj == "diff" and advice.get("evaluator") == "dd":
+        return "our side's points minus the others'"
+    return {"diff": "our side's points minus the best opponents'",
+            "points": "our side's points",
+            "p_win": "P(winning the game)"}.get(obj, obj)
+
+
+def tied_best(advice: Advice) -> set[str]:
+    """The run's best card and the cards with no practical difference from it (tied on
+    every deal, or the runner-up inside the practical margin)."""
+    best = advice["best"]
+    out = {best}
+    m = advice.get("margin") or {}
+    if m.get("verdict") == "no practical difference":
+        out.add(m["b"])
+    out |= {c["card"] for c in advice.get("candidates") or [] if c.get("equivalent_to") == best}
+    return out
 
 
 def scale(objective: str) -> float:
@@ -117,6 +216,8 @@ def plain_lines(advice: Advice) -> tuple[str, str | None]:
 def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     """The headline lines of the page: ``{"best": [...], "trump": [...], "disagree": str,
     "p_win": str}``, each line ``"<model>: <answer>"`` quoted from that model's run."""
+    check_advice(rollout, "rollout")
+    check_advice(dd, "dd")
     runs = [a for a in (dd, rollout) if a]
     out: dict[str, Any] = {"best": [], "trump": [], "disagree": "", "p_win": ""}
     for a in runs:
@@ -131,15 +232,24 @@ def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     elif out["trump"]:
         out["trump_line"] = out["trump"][0]
     if rollout and dd:
-        # the best card: only when at least one run separates its pick (a lean is no
-        # disagreement)
-        differ_best = rollout["best"] != dd["best"] and any(
-            (a.get("margin") or {}).get("verdict") == "separated" for a in (rollout, dd))
+        obj_ro, obj_dd = rollout.get("objective", "diff"), dd.get("objective", "diff")
+        # the best card: only when neither pick is among the other run's tied best cards
+        # and at least one run separates its pick (a lean is no disagreement)
+        differ_best = (rollout["best"] not in tied_best(dd)
+                       and dd["best"] not in tied_best(rollout)
+                       and any((a.get("margin") or {}).get("verdict") == "separated"
+                               for a in (rollout, dd)))
         a_dd, a_ro = trump_answer(dd), trump_answer(rollout)
         differ_trump = {a_dd, a_ro} == {"yes", "no"}
-        if differ_best or differ_trump:
-            what = " and ".join(x for x, y in (("the best card", differ_best),
-                                               ("whether to lead a trump", differ_trump)) if y)
+        what = " and ".join(x for x, y in (("the best card", differ_best),
+                                           ("whether to lead a trump", differ_trump)) if y)
+        if what and obj_ro != obj_dd:
+            # not the same question: no disagreement to claim
+            out["disagree"] = (f"The two models answer different questions, so their "
+                               f"answers on {what} need not agree: the rollouts rank the "
+                               f"cards by {measure(rollout)}, double-dummy (dd) by "
+                               f"{measure(dd)}. Each answer above is from its own run.")
+        elif what:
             out["disagree"] = (f"The two models disagree on {what}. Double-dummy (dd) assumes "
                                "everyone plays perfectly, seeing all hands; the rollouts "
                                "assume the heuristic policy's play (a club player's rules of "

@@ -5,6 +5,10 @@
 const $ = (sel) => document.querySelector(sel);
 // the deals of dd's first, preliminary run
 const DD_FIRST = 16;
+// what each column's number is (the same words as serve/words.py measure(); a test checks)
+const MEASURE = { diff: "our side's points minus the best opponents'",
+  dd: "our side's points minus the others'", points: "our side's points",
+  p_win: "P(winning the game)" };
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const state = {
   rules: { rules: "foster", players: 4, variants: {} },
@@ -20,6 +24,7 @@ function pretty(card) {
   const r = card[0] === "T" ? "10" : card[0];
   return r + SUITS[card[1]];
 }
+function seconds(s) { return s < 0.01 ? "under 0.01 s" : s < 10 ? `${s.toFixed(2)} s` : `${s.toFixed(1)} s`; }
 function isRed(card) { return card[1] === "H" || card[1] === "D"; }
 function cardEl(tag, card, extra) {
   const el = document.createElement(tag);
@@ -96,7 +101,7 @@ async function pollEngine() {
       el.dataset.engine = "warming";
       const w = warming[0];
       el.textContent = "Warming up the engine" + (w && w.detail ? `: ${w.detail}` : "") +
-        " (the first start compiles for a minute or two; advice asked now waits for it)";
+        " (a first start on a cold cache compiles for several minutes; advice asked now waits for it)";
     }
     setTimeout(pollEngine, s.warming || s.running ? 1000 : 4000);
   } catch (e) {
@@ -197,7 +202,8 @@ function renderScore() {
     const inp = document.createElement("input");
     inp.type = "number"; inp.value = state.score[s]; inp.dataset.side = s;
     inp.onchange = () => { state.score[s] = Number(inp.value); };
-    lab.append(`side ${s} `, inp);
+    lab.className = "side-score";
+    lab.append(`side ${s}`, inp);
     box.appendChild(lab);
   }
 }
@@ -234,8 +240,9 @@ function refreshGrid() {
     if (k >= 0) { const n = document.createElement("span"); n.className = "n"; n.textContent = k + 1; b.appendChild(n); }
     b.setAttribute("aria-pressed", String(state.hand.includes(card) || state.turnup === card || k >= 0));
   }
-  const per = state.info ? state.info.cards_per_player : "";
+  const per = handSize();
   $("#hand-count").textContent = `(${state.hand.length}/${per})`;
+  $("#hand-count").classList.toggle("over", Boolean(per) && state.hand.length > per);
   $("#turnup-show").textContent = state.turnup ? pretty(state.turnup) : "";
   $("#play-count").textContent = `(${state.play.length})`;
   const played = $("#played");
@@ -258,11 +265,20 @@ function setTarget(t) {
     play: "Click every card played so far this hand, in order (Undo last takes one back).",
   }[t];
 }
+// the most cards a hand holds: the current set's size (2 and 3 players deal in sets;
+// fewer once the seat has played in this set)
+function handSize() { return state.info ? state.info.set_size : 0; }
 function clickCard(card) {
   clearError();
   if (state.target === "hand") {
     const i = state.hand.indexOf(card);
-    if (i >= 0) state.hand.splice(i, 1); else state.hand.push(card);
+    const most = handSize();
+    if (i >= 0) state.hand.splice(i, 1);
+    else if (most && state.hand.length >= most) {
+      showError(`error: hand: too many cards (a hand holds at most ${most}, the current set's ` +
+                `size; click a card of the hand to take it out)`);
+      return;
+    } else state.hand.push(card);
   } else if (state.target === "turnup") {
     state.turnup = state.turnup === card ? null : card;
   } else {
@@ -287,7 +303,7 @@ async function setPosition(p) {
   if (typeof p !== "object" || p === null || Array.isArray(p)) throw new Error("error: position: not an object");
   state.rules = { rules: p.rules || "foster", players: p.players ?? 4, variants: p.variants || {} };
   $("#preset").value = state.rules.rules;
-  state.dealer = p.dealer ?? 0; state.seat = p.seat ?? 0;
+  state.dealer = p.dealer ?? state.rules.players - 1; state.seat = p.seat ?? 0;
   state.hand = Array.isArray(p.hand) ? [...p.hand] : [];
   state.turnup = p.turnup || null; state.trump = p.trump || "";
   state.play = Array.isArray(p.play) ? [...p.play] : [];
@@ -318,7 +334,8 @@ async function advise(extraPosition) {
   setState("working");
   $("#cancel").disabled = false;
   $("#cards tbody").innerHTML = "";
-  $("#answer").innerHTML = '<p class="hint">Working…</p>';
+  $("#answer").innerHTML = '<p class="hint">Working…' +
+    ($("#engine").dataset.engine === "warming" ? " (the engine is still warming up: the advice starts when it is ready)" : "") + "</p>";
   $("#details-text").textContent = "";
   // on a phone the advice is below the set-up: bring it into view
   if (window.matchMedia("(max-width: 820px)").matches) $("#advice").scrollIntoView({ block: "start" });
@@ -332,7 +349,11 @@ async function advise(extraPosition) {
     try {
       await postStream("/api/advise/stream", { position: pos, options: opts }, controller.signal,
         (name, data) => {
-          if (name === "queued") text.textContent = data.running ? "queued" : "starting";
+          if (name === "queued") {
+            text.textContent = data.running ? "queued" : "starting";
+            if ($("#engine").dataset.engine === "warming") text.textContent = "waiting for the engine to warm up";
+            if (key === "dd" && runs.ddFirst && runs.ddFirst.result) text.textContent += ` (first ${DD_FIRST} deals shown)`;
+          }
           else if (name === "progress") {
             prog.max = data.total; prog.value = data.done;
             text.textContent = `${data.done.toLocaleString()} deals`;
@@ -342,7 +363,7 @@ async function advise(extraPosition) {
           } else if (name === "result") {
             runs[key].result = data;
             prog.max = 1; prog.value = 1;
-            text.textContent = `${data.samples.toLocaleString()} deals, ${data.elapsed_s.toFixed(2)} s`;
+            text.textContent = `${data.samples.toLocaleString()} deals, ${seconds(data.elapsed_s)}`;
             if (state.runs === runs) renderAdvice();
           } else if (name === "error") {
             runs[key].error = data.error;
@@ -398,14 +419,14 @@ function renderAdvice() {
   const roLive = !ro && live("rollout");
   const ddLive = !ddFull && live("dd");
   const dd = ddFull || (state.runs.ddFirst && state.runs.ddFirst.result);
-  $("#unit-dd").textContent = ddLive ? `points; ${ddLive.done.toLocaleString()} deals so far`
-    : dd && !ddFull ? `points; first ${dd.samples} deals, more coming` : "points";
-  $("#unit-rollout").textContent = roLive ? `${roLive.done.toLocaleString()} deals so far` : "points";
+  $("#unit-dd").textContent = MEASURE.dd + (ddLive ? `; ${ddLive.done.toLocaleString()} deals so far`
+    : dd && !ddFull ? `; first ${dd.samples} deals, more coming` : "");
+  $("#unit-rollout").textContent = roLive ? `${roLive.done.toLocaleString()} deals so far` : MEASURE.diff;
   const tbody = $("#cards tbody");
   const order = [];
   for (const a of [ro, dd]) if (a) for (const c of a.candidates) if (!order.includes(c.card)) order.push(c.card);
   for (const l of [roLive, ddLive]) if (l) for (const c of Object.keys(l.means)) if (!order.includes(c)) order.push(c);
-  if (ro) $("#unit-rollout").textContent = ro.objective === "p_win" ? "P(win)" : "points";
+  if (ro) $("#unit-rollout").textContent = MEASURE[ro.objective] || ro.objective;
   tbody.innerHTML = "";
   for (const card of order) {
     const tr = document.createElement("tr");
@@ -434,7 +455,10 @@ function renderAdvice() {
       const e = c[obj];
       const pct = obj === "p_win";
       const show = (x) => pct ? (100 * x).toFixed(1) + "%" : fmt(x, 2);
-      td.innerHTML = `<span class="v">${show(e.mean)}</span> <span class="ci">(${show(e.ci95[0])} to ${show(e.ci95[1])})</span>` +
+      // an exact value (every consistent deal, no sampling error): one number, no interval
+      const ci = show(e.ci95[0]) === show(e.ci95[1]) ? ' <span class="ci">(exact)</span>'
+        : ` <span class="ci">(${show(e.ci95[0])} to ${show(e.ci95[1])})</span>`;
+      td.innerHTML = `<span class="v">${show(e.mean)}</span>${ci}` +
         (best ? ' <span class="star" title="best card">\u2605</span>' : "");
       return td;
     };
@@ -447,7 +471,9 @@ function renderAdvice() {
     if (!a) continue;
     det.push(`${name}: ${a.samples.toLocaleString()} deals of ${a.n_consistent_deals.toLocaleString()} consistent; ` +
       `stopped: ${a.stop_reason}; intervals: ${a.intervals.description}; objective ${a.objective}` +
-      (a.note ? `; ${a.note}` : "") + (a.model_note ? `; MODEL: ${a.model_note}` : ""));
+      (a.note ? `; ${a.note}` : ""));
+    // not the dd run's model_note: it quotes the dd run's own small rollout check, which
+    // would contradict the page's own rollout run above (each model from its own run)
   }
   $("#details-text").innerHTML = det.map((d) => `<p>${escapeHTML(d)}</p>`).join("");
 }
@@ -460,7 +486,9 @@ async function renderWords() {
   if (state.runs !== runs) return;     // a newer advice took over
   const box = $("#answer");
   box.innerHTML = "";
-  const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = text; box.appendChild(e); };
+  // the sentences in the headline's notation (7D -> 7♦)
+  const cards = (text) => text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (m) => pretty(m));
+  const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = cards(text); box.appendChild(e); };
   // how firm each run's pick is, in the headline too
   const pick = (a) => pretty(a.best) + (!a.margin ? "" :
     a.margin.verdict === "separated" ? "" :
@@ -560,7 +588,7 @@ async function renderDeal() {
   $("#deal-trick").textContent = inTrick.length
     ? "On the table: " + inTrick.map((c) => `${pretty(c)} (seat ${seatOf(c)})`).join(", ")
     : "A new trick: the player to move leads.";
-  const lineText = (line) => `Double-dummy value for seat ${sol.to_move}'s side (its points minus the others', perfect play): ${fmt(sol.value, 0)}` +
+  const lineText = (line) => `Double-dummy value for seat ${sol.to_move}'s side (${MEASURE.dd.replace("our side's", "its")}, perfect play): ${fmt(sol.value, 0)}` +
     (line ? `; an optimal line: ${line.map(pretty).join(" ")}` : "");
   $("#deal-line").textContent = err ? "" : sol ? lineText(null) : "The hand is over.";
   if (err) { showError(err); setState("error"); return; }
@@ -626,16 +654,23 @@ async function loadText(text) {
   await advise(data);
 }
 
+// a new number of players: the dealer defaults to the last seat, so that seat 0 (left of
+// the dealer) is on lead
+function setPlayers(n) {
+  state.rules.players = n;
+  state.dealer = n - 1;
+  state.seat = 0;
+}
 function wire() {
   $("#preset").onchange = async () => {
     state.rules = { rules: $("#preset").value, players: state.rules.players, variants: {} };
     try { clearError(); await loadRules(); } catch (e) {
       // another preset may not allow this many players: take its first
-      state.rules.players = 4;
+      setPlayers(4);
       try { await loadRules(); } catch (e2) { showError(e2.message); }
     }
   };
-  $("#players").onchange = async () => { state.rules.players = Number($("#players").value);
+  $("#players").onchange = async () => { setPlayers(Number($("#players").value));
     try { clearError(); await loadRules(); } catch (e) { showError(e.message); } };
   $("#dealer").onchange = () => { state.dealer = Number($("#dealer").value); };
   $("#seat").onchange = () => { state.seat = Number($("#seat").value); };
