@@ -818,24 +818,47 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
 @click.option("--cache/--no-cache", default=True, show_default=True,
               help="Reuse / store the table in the cache directory ($CATCHTEN_CACHE_DIR, "
                    "default ~/.cache/catchten_sim); advise --score reads it.")
+@click.option("--scores", "scores", multiple=True, metavar="\"A B ...\"",
+              help="Each side's score before a deal (side order; repeatable): P(win) at "
+                   "these states only. Needed with 4 or more sides.")
+@click.option("--dealer", type=int, default=0, show_default=True,
+              help="With --scores: the seat that deals next.")
+@click.option("--method", type=click.Choice(["exact", "rollouts"]), default=None,
+              help="With --scores: exact (the DP table; 2 sides, or 3 with tie=count_out) "
+                   "or rollouts (games played out from each state, with se); default: "
+                   "exact where it can be.")
+@click.option("--games", type=int, default=None,
+              help="With --method rollouts: games played out per state (default 10,000: "
+                   "se <= 0.005).")
 @PROGRESS_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (errors too).")
 @run_options()
 def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, opponents,
-               out_path, plot, cache, progress, as_json, run):
+               out_path, plot, cache, scores, dealer, method, games, progress, as_json, run):
     """The game-equity table: P(each side wins the game | scores before a deal, who deals),
     exact by dynamic programming over the deal outcomes of HANDS simulated deals (2 sides;
-    3 sides with tie=count_out; 4 or more sides are refused). Ctrl-C while the deals are
-    simulated solves from the deals finished, marked partial (exit 130)."""
+    3 sides with tie=count_out). With --scores, P(win) at those states, at any number of
+    sides: from the table, or by game rollouts (4 or more sides, or --method rollouts).
+    Ctrl-C while the deals are simulated solves from the deals finished, marked partial
+    (exit 130)."""
     from pathlib import Path
     from .equity import cached_equity_table, equity_table
     from .policies import seat_policies as make_policies
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
+    if scores or method or games is not None:
+        return _equity_states(preset, players, rules_file, variants, hands, seed, policy,
+                              opponents, out_path, plot, scores, dealer, method, games,
+                              as_json, run)
     try:
         with errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
             pols = make_policies(rules, policy, opponents)
+            if rules.n_sides >= 4:
+                raise CatchTenError("scores", "needed with 4 or more sides",
+                                    f"{rules.n_sides} sides: the full table is 2-3 sides "
+                                    f"only; name states with --scores "
+                                    f"\"{' '.join(['0'] * rules.n_sides)}\" (game rollouts)")
             if plot and not out_path:
                 raise CatchTenError("plot", "needs --out", "the PNG is written next to the table")
             if plot and rules.n_sides != 2:
@@ -880,6 +903,39 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
         if bar is not None:
             bar.close()
     return print_equity_result(eq, summary, as_json, run.run_dir)
+
+
+def _equity_states(preset, players, rules_file, variants, hands, seed, policy, opponents,
+                   out_path, plot, scores, dealer, method, games, as_json, run):
+    """``catchten equity --scores``: P(win) at the named states (exact or rollouts)."""
+    from .equity import equity_states, parse_scores
+    from .policies import seat_policies as make_policies
+    with errors_as_json(as_json):
+        rules = make_rules(preset, players, variants, rules_file)
+        pols = make_policies(rules, policy, opponents)
+        if not scores:
+            raise CatchTenError("scores", "needed", "--method/--games name states: give "
+                                "--scores \"" + " ".join(["0"] * rules.n_sides) + "\"")
+        if out_path or plot:
+            raise CatchTenError("out", "not with --scores", "--out/--plot write the full table")
+        if games is not None and method != "rollouts" and (
+                method == "exact" or rules.n_sides <= 3):
+            raise CatchTenError("games", "only with --method rollouts",
+                                "the exact table is built from --hands deals")
+        n = rules.players
+        if isinstance(dealer, bool) or not 0 <= dealer < n:
+            raise CatchTenError("dealer", "out of range", f"dealer={dealer} (a seat 0 … {n - 1})")
+        states = [(parse_scores(t, rules), dealer) for t in scores]
+        from .checks import check_count
+        kw = {} if games is None else {"n_games": check_count("games", games, 1, 10 ** 9)}
+        d = equity_states(rules, pols, states, method=method, n_hands=hands, seed=seed,
+                          threads=run.threads, **kw)
+    if as_json:
+        emit_json(d)
+        return None
+    from .text import print_equity_states
+    print_equity_states(d)
+    return None
 
 
 def main() -> None:

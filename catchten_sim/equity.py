@@ -904,3 +904,84 @@ def game_rollouts(rules: Rules, policies: Sequence[object] | object = "heuristic
         raise KeyboardInterrupt
     return RolloutEquity(rules, pols, seed, n_games, rows[:, :ns].copy(), rows[:, ns].copy(),
                          wins, out.elapsed_s, out.threads)
+
+
+def exact_problem(rules: Rules) -> str | None:
+    """Why the exact table cannot be built for these rules (None: it can)."""
+    try:
+        _check_equity_rules(rules)
+    except CatchTenError as exc:
+        return exc.line()
+    return None
+
+
+def parse_scores(text: str, rules: Rules) -> tuple[int, ...]:
+    """``"30 25 20 10 0"`` (spaces or commas) as one score per side, checked."""
+    parts = str(text).replace(",", " ").split()
+    try:
+        scores = tuple(int(x) for x in parts)
+    except ValueError:
+        raise CatchTenError("scores", "not whole numbers",
+                            f"{text!r}: one whole number per side, e.g. "
+                            f"{' '.join(['0'] * rules.n_sides)!r}") from None
+    problem = rules.score_problem(list(scores))
+    if problem:
+        raise CatchTenError("scores", "bad score", problem)
+    return scores
+
+
+def equity_states(rules: Rules, policies: Sequence[object] | object,
+                  states: Sequence[tuple[Sequence[int], int]], *, method: str | None = None,
+                  n_games: int = ROLLOUT_GAMES, n_hands: int | None = None, seed: int = 1,
+                  threads: int | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Each side's P(win) at the named ``(scores, dealer)`` states, JSON-ready:
+    ``{"states": [{"scores", "dealer", "p_win", "se", "method"}], ...}``.
+
+    ``method``: ``exact`` (the DP table, 2 sides or 3 with ``tie=count_out``; its ``se``
+    is null: the table is exact for the deal outcomes it was built from, whose sampling
+    error it does not estimate), ``rollouts`` (:func:`game_rollouts`, ``n_games`` per
+    state), or None: exact where it can be, else rollouts.
+
+    Raises
+    ------
+    CatchTenError
+        Bad scores, dealer, method, or exact asked where it cannot be.
+    """
+    pols = _policies(rules, policies)
+    rows = _state_rows(rules, states)
+    ns = rules.n_sides
+    why_not = exact_problem(rules)
+    if method is None:
+        method = "exact" if why_not is None else "rollouts"
+    method = str(method).strip().lower()
+    if method not in METHODS:
+        raise CatchTenError("method", "unknown method", f"{method!r}; known: exact, rollouts")
+    out: dict[str, Any] = {"rules": rules.to_dict(), "policies": [p.label for p in pols],
+                           "seed": seed, "target": rules.target, "method": method}
+    t0 = time.perf_counter()
+    if method == "exact":
+        if why_not is not None:
+            raise CatchTenError("method", "exact not available",
+                                f"{ns} sides, tie={rules.tie}: the exact table is for 2 sides, "
+                                "or 3 with tie=count_out (use --method rollouts)")
+        hands = default_equity_hands(rules) if n_hands is None else n_hands
+        eq = cached_equity_table(rules, pols, n_hands=hands, seed=seed, threads=threads,
+                                 progress=progress)
+        out["hands"] = eq.n_hands
+        out["states"] = [{"scores": [int(x) for x in r[:ns]], "dealer": int(r[ns]),
+                          "p_win": list(eq.p_win(tuple(int(x) for x in r[:ns]), int(r[ns]))),
+                          "se": [None] * ns, "method": "exact"} for r in rows]
+    else:
+        ro = game_rollouts(rules, pols, [(r[:ns].tolist(), int(r[ns])) for r in rows],
+                           n_games=n_games, seed=seed, threads=threads)
+        out["games"] = ro.n_games
+        out["threads"] = ro.threads
+        p, se = ro.p_win, ro.se
+        out["states"] = [{"scores": [int(x) for x in r[:ns]], "dealer": int(r[ns]),
+                          "p_win": [float(x) for x in p[i]], "se": [float(x) for x in se[i]],
+                          "method": "rollouts"} for i, r in enumerate(rows)]
+        if ro.wins[:, -1].any():
+            out["unfinished"] = int(ro.wins[:, -1].sum())
+    out["elapsed_s"] = round(time.perf_counter() - t0, 3)
+    return out

@@ -479,6 +479,28 @@ def print_equity(eq: Any, summary: dict[str, Any], run_dir: Any = None) -> None:
             click.echo(f"{key}: {summary[key]}")
 
 
+def print_equity_states(d: dict[str, Any]) -> None:
+    """Print P(win) at named states (:func:`catchten_sim.equity.equity_states`), in 80
+    columns: a header, then per state its scores and dealer and each side's P(win) with
+    its standard error (in percentage points), three sides a line."""
+    from .rules import Rules
+    r = d["rules"]
+    rules = Rules(r["preset"], r["players"], r["variants"])
+    how = (f"game rollouts, {d['games']:,} games per state" if d["method"] == "rollouts"
+           else f"exact table of {d['hands']:,} deals (se not estimated)")
+    click.echo(f"{rules.label()}: P(win) to {d['target']}, tie={rules.tie}; seed {d['seed']}")
+    click.echo(f"method: {how}; {d['elapsed_s']:.2f} s")
+    for st in d["states"]:
+        click.echo(f"scores {' '.join(str(x) for x in st['scores'])}, seat {st['dealer']} "
+                   f"deals ({st['method']}):")
+        cells = [f"side {s} {100 * p:5.1f}%" + (f" (se {100 * e:.1f})" if e is not None else "")
+                 for s, (p, e) in enumerate(zip(st["p_win"], st["se"]))]
+        for i in range(0, len(cells), 3):
+            click.echo("  " + "   ".join(f"{c:<22s}" for c in cells[i:i + 3]).rstrip())
+    if d.get("unfinished"):
+        click.echo(f"unfinished games (the hand limit): {d['unfinished']}")
+
+
 # ---------------------------------------------------------------------------- solve, report
 def print_solution(sol: Any, record: Any = None) -> None:
     """Print a double-dummy :class:`~catchten_sim.solve.Solution`
