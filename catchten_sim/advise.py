@@ -302,6 +302,9 @@ class Advice:
     model_note: str = ""
     #: seconds of ``elapsed_s`` spent compiling the engine's kernels (a cold numba cache)
     compile_s: float = 0.0
+    #: how P(win) was valued after the deal: "exact" (the game-equity table), "rollouts"
+    #: (games played on from the end of the deal), "" (no P(win))
+    p_win_method: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "best", _card(self.best))
@@ -366,6 +369,7 @@ class Advice:
             "n_consistent_deals": int(round(self.n_consistent)),
             "exact": self.exact,
             "p_win_available": self.p_win_available,
+            "p_win_method": self.p_win_method or None,
             "best": format_card(self.best),
             "second": None if self.second is None else format_card(self.second),
             "margin": None if self.margin is None else self.margin.to_dict(),
@@ -485,7 +489,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     clock = Stopwatch()           # --time leaves out the engine's one-time compile
     ev_key = str(evaluator).strip().lower()
     eq, eq_why, objective, margin = _objective(info, pols, ev_key, objective, margin,
-                                               progress, time_limit)
+                                               progress, time_limit, seed, threads)
     min_samples = check_count("min_samples", min_samples, 1, MAX_SAMPLES)
     used = max_threads() if threads is None else threads
     sampler = Sampler(info)
@@ -563,8 +567,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
 
 def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: str | None,
                margin: float | None, progress: Callable[[int, int], None] | None,
-               time_limit: float | None
-               ) -> tuple[Callable[[np.ndarray], np.ndarray] | None, str, str, float]:
+               time_limit: float | None, seed: int = 1, threads: int | None = None
+               ) -> tuple[Callable[..., np.ndarray] | None, str, str, float]:
     """``(eq, eq_why, objective, margin)`` of :func:`advise`: the P(win) hook (None and why
     when not available), the objective and the practical margin, checked.
 
@@ -586,7 +590,8 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
     else:
         eq, eq_why = game_equity_hook(
             info, pols, progress=progress,
-            time_limit=None if time_limit is None else time_limit / 2)
+            time_limit=None if time_limit is None else time_limit / 2, seed=seed,
+            threads=threads)
     if objective is None:
         objective = "p_win" if eq is not None else "diff"
     if objective not in OBJECTIVES:
@@ -614,7 +619,7 @@ def _add_batch(hands: np.ndarray, done: int, ev: Any,
         out = ev.evaluate(hands, done)
         meas = _measures(out, my_side, n_sides)
         if eq is not None:
-            meas["p_win"] = eq(out)[..., my_side]
+            meas["p_win"] = eq(out, done)[..., my_side]
     if other is not None:
         ev_o, acc_o = other
         acc_o.add(_measures(ev_o.evaluate(hands, done), my_side, n_sides,
@@ -693,7 +698,7 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
                   None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
                   intervals, margin, acc, tuple(cands), exact_done, other_d, model_note,
-                  clock.compile_s(elapsed))
+                  clock.compile_s(elapsed), getattr(eq, "method", "") if eq is not None else "")
 
 
 def _results(acc: CandidateSums, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],

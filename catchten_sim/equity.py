@@ -700,8 +700,9 @@ _EQUITY_CACHE: dict = {}
 def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
                      n_hands: int = EQUITY_HANDS,
                      progress: Callable[[int, int], None] | None = None,
-                     time_limit: float | None = None
-                     ) -> tuple[Callable[[np.ndarray], np.ndarray] | None, str]:
+                     time_limit: float | None = None, seed: int = 1,
+                     threads: int | None = None
+                     ) -> tuple[Callable[..., np.ndarray] | None, str]:
     """``(fn, why)``: ``fn`` maps outcome rows (…, ``rollout.n_out_cols``) to each side's
     P(winning the game) (float (…, n_sides)), or None with ``why`` it is not available.
 
@@ -714,8 +715,11 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
     steps, dealer, set)``, which is exact when the unit decides the game and the table's
     value of the next state otherwise. With per-set scoring the unit is the current set
     (the points of the earlier sets of this hand are added to ``score`` first).
-    Not available: no ``score``; ``game_at_once`` (needs the order of the tricks); rules the
-    table does not support (four or more sides).
+    Rules the table does not support (four or more sides; three without
+    ``tie=count_out``): game rollouts instead (:func:`_rollout_hook`). ``fn(rows, first)``:
+    ``first`` is the number of the batch's first determinization (the rollouts' games);
+    ``fn.method`` is ``"exact"`` or ``"rollouts"``.
+    Not available: no ``score``; ``game_at_once`` (needs the order of the tricks).
     """
     r = info.rules
     if info.score is None:
@@ -724,6 +728,8 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
         return None, "P(win) not available with game_at_once"
     if Seating.of(policies).any_driven:
         return None, "P(win) not available with pimc rollouts (no game-equity table for pimc)"
+    if exact_problem(r) is not None:
+        return _rollout_hook(info, policies, seed=seed, threads=threads)
     key = (repr(sorted(r.to_dict().items(), key=str)), tuple(int(p) for p in policies), n_hands)
     table = _EQUITY_CACHE.get(key)
     why = ""
@@ -752,7 +758,7 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
     base = KR.N_R_FIXED + ns * KR.R_PER_SIDE
     dealer = info.dealer
 
-    def fn(rows: np.ndarray) -> np.ndarray:
+    def fn(rows: np.ndarray, first: int = 0) -> np.ndarray:
         st = np.ascontiguousarray(rows[..., base:base + ns * KR.N_STEPS]).reshape(
             -1, ns * KR.N_STEPS)
         uniq, inv = np.unique(st, axis=0, return_inverse=True)
@@ -760,7 +766,68 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
                          for u in uniq], dtype=np.float64)
         return vals[inv.reshape(-1)].reshape(rows.shape[:-1] + (ns,))
 
+    fn.method = "exact"       # type: ignore[attr-defined]
     return fn, why
+
+
+#: games played on from the end of the deal per determinization and card (advise)
+ADVISE_GAMES = 4
+_ADVISE_SALT = 0x5EED_CA7C_4E71_0B0B
+
+
+def _rollout_hook(info: InfoSet, policies: Sequence[Policy], *, seed: int = 1,
+                  threads: int | None = None
+                  ) -> tuple[Callable[..., np.ndarray] | None, str]:
+    """:func:`game_equity_hook` by game rollouts (any number of sides): each outcome row's
+    unit is applied to the score, and when the game goes on ``ADVISE_GAMES`` games are
+    played on from the next deal (``_kernels.gamerollout.rollout_after_unit``), the same
+    games for every card of a determinization (common random numbers)."""
+    r = info.rules
+    ns = r.n_sides
+    n_units, n_rows = unit_shape(r, True)
+    unit = info.set_index if r.per_set_scoring else 0
+    if unit < n_units - 1:
+        return None, ("P(win) by game rollouts: not before the last set of a deal with "
+                      "per-set scoring")
+    before = np.array(info.score, dtype=np.int64)
+    for u in range(unit):                     # earlier sets of this hand, already scored
+        for sd in range(ns):
+            before[sd] += info.cap_honours[u][sd] + card_points(r, info.cap_cards[u][sd])
+    if before.max() >= r.target:
+        return None, "P(win) not available: the game was decided before this set"
+    used = max_threads() if threads is None else threads
+    tab = r.tables()
+    pol_arr = Seating.of(policies).kernel_ids("the game rollouts")
+    play_seed = np.uint64((int(seed) ^ _ADVISE_SALT) & (2 ** 64 - 1))
+    nxt = (info.dealer + 1) % r.players
+    base = KR.N_R_FIXED + ns * KR.R_PER_SIDE
+    from ._kernels import engine as K
+    from .games import _gscratch
+    scratches = [(K.scratch(tab), _gscratch(r, n_units, n_rows), np.zeros(ns, np.int64))
+                 for _ in range(used)]
+
+    def fn(rows: np.ndarray, first: int = 0) -> np.ndarray:
+        rows = np.ascontiguousarray(rows)
+        out = np.zeros(rows.shape[:2] + (ns,))
+
+        def part(slot: int, a: int, b: int) -> None:
+            scr, gscr, after = scratches[slot]
+            KGR.rollout_after_unit(tab, scr, gscr, pol_arr, play_seed,
+                                   (before, after, np.int64(nxt), np.int64(base),
+                                    np.int64(first + a), np.int64(ADVISE_GAMES)),
+                                   rows[a:b], out[a:b])
+
+        if used > 1 and len(rows) >= 2 * used:
+            from concurrent.futures import ThreadPoolExecutor
+            with ThreadPoolExecutor(used - 1) as pool:
+                run.run_parallel(part, len(rows), pool, used)
+        else:
+            part(0, 0, len(rows))
+        return out
+
+    fn.method = "rollouts"    # type: ignore[attr-defined]
+    return fn, (f"P(win) by game rollouts: {ADVISE_GAMES} games played on from the end "
+                f"of this deal per determinization and card ({ns} sides: no exact table)")
 
 
 def default_equity_hands(rules: Rules) -> int:
