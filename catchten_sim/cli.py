@@ -755,9 +755,9 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 @click.option("--force", is_flag=True,
               help="With --report: write into DIR even if it already holds files.")
 @click.option("--p-win-game", "p_win_game", is_flag=True,
-              help="Also P(A wins a game from 0-0) through the game-equity table of each "
-                   "seating (two or three sides, kernel policies; built once and cached, "
-                   "minutes on a cold cache).")
+              help="Also P(A wins a game from 0-0): through the game-equity table of each "
+                   "seating where it can be built (two or three sides, kernel policies; "
+                   "cached, minutes on a cold cache), else by game rollouts from 0-0 (se).")
 @JSON_OPTION
 @run_options("run_dir", "scheduler", "workers")
 def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
@@ -793,9 +793,12 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
             bar.close()
     d = res.to_dict()
     if p_win_game:
-        from .match import game_p_win
+        from .match import game_p_win_detail
         with errors_as_json(as_json):
-            d["p_win_game"] = game_p_win(rules, a, b, seed=seed, threads=run.threads)
+            g = game_p_win_detail(rules, a, b, seed=seed, threads=run.threads)
+            d["p_win_game"] = g["p"]
+            d["p_win_game_se"] = g["se"]
+            d["p_win_game_method"] = g["method"]
     if report_dir is not None:
         from .writers import write_match_report
         d["report"] = write_match_report(res, report_dir)

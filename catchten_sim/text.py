@@ -442,8 +442,12 @@ def print_match(res: Any, d: dict[str, Any]) -> None:
     with any extra keys (``p_win_game``: the line of P(A wins a game from 0-0))."""
     click.echo(res.to_text())
     if "p_win_game" in d:
-        click.echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
-                   "(game-equity table of each seating)")
+        if d.get("p_win_game_method") == "rollouts":
+            click.echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
+                       f"(se {100 * d['p_win_game_se']:.1f}; game rollouts of each seating)")
+        else:
+            click.echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
+                       "(game-equity table of each seating)")
 
 
 def print_equity(eq: Any, summary: dict[str, Any], run_dir: Any = None) -> None:
