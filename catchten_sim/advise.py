@@ -422,7 +422,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
            objective: str | None = None, min_samples: int = FIRST_BATCH,
            stop_early: bool = True, margin: float | None = None,
            exact_max: int | None = None,
-           progress: Callable[[int, int], None] | None = None) -> Advice:
+           progress: Callable[[int, int], None] | None = None,
+           running: Callable[[int, dict[str, float]], None] | None = None) -> Advice:
     """Evaluate every legal card of ``position`` on common determinizations.
 
     Parameters
@@ -451,6 +452,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         error from the deals (with random rollout policies the rollouts' error remains).
     progress : called as ``progress(done, total)`` while the game-equity table is built
         and after every batch.
+    running : called after every batch as ``running(done, {card: mean})``, each legal
+        card's mean of the objective so far (the analysis page fills its values in live;
+        no interval: only the final ones are valid under early stopping).
 
     With ``evaluator="dd"`` the objective is ``diff`` (the double-dummy value; p_win and
     the points/Ten measures are not available), and the heuristic rollouts run on the same
@@ -538,6 +542,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             done += m
             if progress is not None:
                 progress(done, total)
+            if running is not None:
+                running(done, {format_card(c): acc.mean_se(objective, j)[0]
+                               for j, c in enumerate(cands)})
             if len(cands) == 1 and stop_early_run:
                 stop = "single"
                 break

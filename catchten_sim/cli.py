@@ -17,7 +17,8 @@ from typing import Any
 import click
 
 from .cli_kit import (CatchtenGroup, PathName, Progress, cards_flag, check_force,
-                      check_run_options, emit_json, errors_as_json, given, load_position,
+                      check_run_options, echo, emit_json, errors_as_json, given, load_position,
+                      long_step,
                       one_line, say, seat_policy_flags)
 from .cli_out import (print_equity_result, print_games_result, print_match_result,
                       print_run, print_simulation_result, warn_small_pilot)
@@ -37,6 +38,23 @@ def options(*decorators):
 
 
 # ---------------------------------------------------------------------------- run options
+#: deals a chunk of a run with --time (a chunk is the unit a time limit can stop at: at
+#: some 300,000 deals a second, 16,384 deals are well under the 1 s a limit may overrun)
+TIMED_CHUNK = 1 << 14
+
+
+def cap_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """``--threads`` above the cores this process may use: capped, with a one-line notice
+    (results do not depend on the thread count; a bad count is the run's to refuse)."""
+    from .checks import MAX_THREADS, max_threads
+    cores = max_threads()
+    if isinstance(value, int) and cores < value <= MAX_THREADS:
+        echo(f"notice: --threads {value}: this machine has {cores} cores; using "
+                   f"{cores}", err=True)
+        return cores
+    return value
+
+
 #: every option of how a run goes, declared once (a command that needs other words for
 #: one gives them: :func:`run_option`)
 RUN_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
@@ -44,8 +62,9 @@ RUN_OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         "type": int, "default": 1, "show_default": True,
         "help": "Random seed (0 to 2**64-1); results depend only on it."}),
     "threads": (("--threads", "-t"), {
-        "type": int, "default": None,
-        "help": "Threads (default: all cores); results do not depend on it."}),
+        "type": int, "default": None, "callback": cap_threads,
+        "help": "Threads (default: all cores; more than the cores: capped); results do "
+                "not depend on it."}),
     "time_limit": (("--time", "time_limit"), {"type": float, "default": None}),
     "progress": (("--progress/--no-progress",), {
         "default": None,
@@ -172,9 +191,9 @@ def cli() -> None:
     catchten simulate                 1,000,000 4-player deals, the headline odds
     catchten rules --players 5        what the rules are, resolved
     catchten score RECORD.json        score a hand or game record
-    catchten advise POSITION.json     which card to play, every legal card evaluated
+    catchten advise POSITION.json     which card to play, every card evaluated
     catchten solve RECORD.json        double-dummy value of every card
-    catchten match heuristic random   is strategy A better than B? (duplicate match)
+    catchten match heuristic random   is strategy A better than B? (duplicate)
     catchten report                   simulate and write a PDF/PNG/CSV report
 
     Input files (hand and game records, positions): docs/formats.md.
@@ -205,9 +224,11 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
         for row in table:
             values = row["values"] if isinstance(row["values"], str) else \
                 "|".join(spell_value(v) for v in row["values"])
-            click.echo(f"{row['name']:22s} {values:30s} default "
-                       f"{spell_value(row['default']):12s}"
-                       f" {row['section']:17s} {row['applies']}: {row['text']}")
+            # one switch a paragraph: its name, values and default, then where it applies
+            # and what it does, indented (wrapped to the terminal's width)
+            echo(f"{row['name']}  {values}  (default {spell_value(row['default'])}; "
+                 f"{row['section']})")
+            echo(f"    {row['applies']}: {row['text']}")
         return
     d = rules.describe()
     if as_json:
@@ -240,7 +261,10 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
 @click.option("--first-dealer", type=str, default=None,
               help="With --games: rotate (game g: seat g mod n; the default), random, or a "
                    "seat number.")
-@run_options()
+@run_options("time_limit", "run_dir", "scheduler", "workers", "chunk", time_limit={
+    "metavar": "SECONDS",
+    "help": "Stop at about this many seconds (at most a tenth, or 1 s, over) with the "
+            "deals finished, marked partial."})
 def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opponents,
                  seat_policies, as_json, out_path, progress, report_dir, force, games,
                  first_dealer, run):
@@ -282,20 +306,36 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         from .checks import check_count
         prepare_out_dir(report_dir, force, "report")   # fail before simulating, not after
         check_count("deals", deals, MIN_REPORT_DEALS)
+    from .run import check_seconds, time_limit
+    if run.time_limit is not None:
+        check_seconds(run.time_limit)
     writer = DealWriter(out_path, rules.players) if out_path else None
     show = sys.stderr.isatty() if progress is None else progress
     bar = Progress(deals) if show else None
+    engine = run.engine()
+    if run.time_limit is not None and run.chunk is None:
+        engine["chunk"] = TIMED_CHUNK       # small chunks: the limit is kept to a chunk
     try:
-        res = simulate(rules, pols, n_deals=deals, seed=seed, threads=run.threads,
-                       on_chunk=writer, progress=bar.update if bar else None,
-                       **({"outputs": {"report": str(Path(report_dir).resolve())}}
-                          if run.run_dir and report_dir else {}), **run.engine())
+        with long_step(f"simulate: {deals:,} deals" if isinstance(deals, int) else
+                       "simulate", progress) as step, time_limit(run.time_limit) as lim:
+            res = simulate(rules, pols, n_deals=deals, seed=seed, threads=run.threads,
+                           on_chunk=writer, progress=bar.update if bar else None,
+                           **({"outputs": {"report": str(Path(report_dir).resolve())}}
+                              if run.run_dir and report_dir else {}), **engine)
+            step.append(not res.interrupted or bool(lim and lim.hit))
     finally:
         if bar:
             bar.close()
         if writer:
             writer.close()
-    print_simulation_result(res, as_json, run.run_dir)
+    timed = lim is not None and lim.hit and res.n_deals < res.requested
+    if timed:
+        # stopped by --time (a result short of its deals says "interrupted" by itself)
+        if as_json:
+            emit_json({**res.to_dict(), "interrupted": False, "partial": "time limit"})
+        print_simulation_result(res, as_json, run.run_dir, "time limit", printed=as_json)
+    else:
+        print_simulation_result(res, as_json, run.run_dir)
     if report_dir is not None:
         import time
 
@@ -305,9 +345,9 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
                            threads=run.threads, main=res, force=True,
                            progress=say if show else None)
         # the header's time is the main run's: the report's sweeps and figures come on top
-        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir} in "
+        echo(f"report: {len(rep.files)} files written to {rep.out_dir} in "
                    f"{time.perf_counter() - t0:.1f} s (its sweep runs and figures)", err=True)
-    if res.interrupted:
+    if res.interrupted and not timed:
         return 130          # like report, advise and odds: a script can tell it was cut short
     return None
 
@@ -345,16 +385,16 @@ def resume_cmd(as_json, progress, run):
         out = rd.manifest.get("out")
         if current:
             check_run_options(**opts)
-            click.echo(f"{run_dir}: the report is already finished and its files in {out} "
+            echo(f"{run_dir}: the report is already finished and its files in {out} "
                        "are newer than its runs: nothing to run or draw (delete "
                        f"{os.path.join(str(out), 'report.json')} to draw them again)",
                        err=True)
             return None
         if why:
-            click.echo(f"{run_dir}: every run is finished; drawing the report again "
+            echo(f"{run_dir}: every run is finished; drawing the report again "
                        f"({why})", err=True)
         rep = finish(rd, progress=say if show else None, **opts)
-        click.echo(f"{rep.out_dir}: report finished from {run_dir}", err=True)
+        echo(f"{rep.out_dir}: report finished from {run_dir}", err=True)
         return 130 if rep.sidecar.get("interrupted") else None
     # a finished run: nothing runs; its result is printed as `summarize` prints it (the
     # run's own times and executors, not those of this read)
@@ -372,7 +412,7 @@ def resume_cmd(as_json, progress, run):
             bar.close()
     res, done = out.result, out.done
     if done:
-        click.echo(f"{run_dir}: the run is already finished (nothing to run); its result:",
+        echo(f"{run_dir}: the run is already finished (nothing to run); its result:",
                    err=True)
     from .writers import write_outputs
     outputs = rd.manifest.get("outputs") or {}
@@ -386,18 +426,18 @@ def resume_cmd(as_json, progress, run):
                                     {k: m.get(k) for k in ("rules", "seed", "deals")}, [rd],
                                     every_run=False)
         if current:
-            click.echo(f"report: {outputs['report']} is newer than the run's chunks: not "
+            echo(f"report: {outputs['report']} is newer than the run's chunks: not "
                        "made again", err=True)
             return code
         if why and done:
-            click.echo(f"report: making it again ({why})", err=True)
+            echo(f"report: making it again ({why})", err=True)
         # simulate --report DIR: the report of the whole run (its sweeps run again)
         from .report import build_report
         rep = build_report(res.rules, res.policies, n_deals=res.n_deals, seed=res.seed,
                            out_dir=outputs["report"], threads=run.threads, main=res,
                            force=True,
                            progress=say if show else None)
-        click.echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
+        echo(f"report: {len(rep.files)} files written to {rep.out_dir}", err=True)
     return code
 
 
@@ -456,14 +496,16 @@ def summarize_cmd(run_dir, as_json, sessions):
               metavar="DIR",
               help="Take the main run from a run directory (simulate --run-dir) instead of "
                    "simulating it: its rules, policies, seed and finished deals.")
-@run_options()
+@run_options("time_limit", "run_dir", "scheduler", "workers", "chunk", time_limit={
+    "metavar": "SECONDS",
+    "help": "Finish the whole report in about this many seconds (at most a tenth, or 1 s, "
+            "over): the runs stop in time for the figures, which say so."})
 def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, policy,
                opponents, out_dir, force, formats, sweep_players, sweep_variants,
                compare_policies, progress, from_dir, run):
     """Simulate and write a report: one multi-page PDF, a PNG per figure, the numbers
     behind every figure as CSV and a JSON sidecar (rules, policies, deals, seed, versions).
 
-    \b
     Figures: headline numbers and rules; P(Ten caught) by player count; a side's points;
     seat advantage by position; convergence; the Ten's fate by its holder's position and
     trumps; the value of a holding; rule variants compared; policies compared.
@@ -490,23 +532,30 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
         rules = make_rules(preset, players, variants, rules_file)
         pols = make_policies(rules, policy, opponents)
     show = sys.stderr.isatty() if progress is None else progress
-    rep = build_report(rules, pols, n_deals=deals, seed=seed, out_dir=out_dir, formats=fmts,
-                       sweep_players=sweep_players, sweep_variants=sweep_variants,
-                       compare_policies=compare_policies, sweep_deals=sweep_deals,
-                       threads=run.threads, force=force, progress=say if show else None,
-                       main=main, run_dir=run.run_dir, scheduler=run.scheduler,
-                       workers=run.workers, chunk=run.chunk, unfinished_from=from_dir)
+    with long_step(f"report: the main run, its sweeps and the figures (into "
+                   f"{out_dir or 'a new report directory'})", progress) as step:
+        rep = build_report(rules, pols, n_deals=deals, seed=seed, out_dir=out_dir,
+                           formats=fmts, sweep_players=sweep_players,
+                           sweep_variants=sweep_variants, compare_policies=compare_policies,
+                           sweep_deals=sweep_deals, threads=run.threads, force=force,
+                           progress=say if show else None, main=main, run_dir=run.run_dir,
+                           scheduler=run.scheduler, workers=run.workers, chunk=run.chunk,
+                           unfinished_from=from_dir, time_limit=run.time_limit)
+        step.append(rep.sidecar.get("stopped_by") != "Ctrl-C")
     from .text import print_report_files
     print_report_files(rep)
     if rep.sidecar.get("interrupted"):
-        click.echo(f"interrupted after {rep.sidecar['interrupted_after_deals']:,} deals in all "
-                   "(main run and sweeps): the "
-                   "report shows what ran and says so on every figure"
-                   + (f"; finish with: catchten resume {run.run_dir}" if run.run_dir else ""),
-                   err=True)
-        return 130
+        left = rep.sidecar.get("left_out") or []
+        timed = rep.sidecar.get("stopped_by") == "time limit"
+        echo(f"{'time limit' if timed else 'interrupted'}: stopped after "
+             f"{rep.sidecar['interrupted_after_deals']:,} deals in all (main run and sweeps): "
+             "the report shows what ran and says so on every figure"
+             + (f"; left out: {', '.join(left)}" if left else "")
+             + (f"; finish with: catchten resume {run.run_dir}" if run.run_dir else ""),
+             err=True)
+        return None if timed else 130
     if rep.sidecar.get("unfinished_from"):
-        click.echo(f"unfinished: the run in {from_dir} has {main.n_deals:,} of "
+        echo(f"unfinished: the run in {from_dir} has {main.n_deals:,} of "
                    f"{main.requested:,} deals; the report shows those and says so; finish "
                    f"the run with: catchten resume {from_dir}", err=True)
 
@@ -567,7 +616,7 @@ def solve_cmd(records, with_line, as_json):
                 click.echo(json.dumps(sol.to_dict(), ensure_ascii=False))
             else:
                 if len(records) > 1:
-                    click.echo(f"== {path}")
+                    echo(f"== {path}")
                 print_solution(sol, data)
     return failed or None
 
@@ -707,6 +756,10 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
     try:
         with errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
+            if turnup is None:
+                raise CatchTenError("turnup", "missing",
+                                    "the odds are of a hand and its turn-up: add --turnup "
+                                    "CARD, e.g. --turnup 7S")
             n = rules.players
             if dealer is None:
                 dealer = n - 1
@@ -729,7 +782,16 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 
 
 # ---------------------------------------------------------------------------- match
-@cli.command("match")
+_MATCH_HELP = f"""Is strategy A better than B? A duplicate match: every deal played with A on side 0
+    and B on the others, then swapped (with three or more sides, every rotation), on the
+    same cards; the mean point difference per deal (A minus B) with its 95% interval, made
+    narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished.
+
+    A and B are strategies: {", ".join(POLICY_NAMES)}, or pimc[:N] (N sampled deals a decision,
+    default 50; slow), e.g. catchten match pimc:10 heuristic --deals 200."""
+
+
+@cli.command("match", help=_MATCH_HELP)
 @click.argument("a")
 @click.argument("b")
 @rules_options
@@ -763,13 +825,6 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
               precision, pilot, stop_early, progress, report_dir, force, p_win_game,
               as_json, run):
-    """Is strategy A better than B? A duplicate match: every deal played with A on side 0
-    and B on the others, then swapped (with three or more sides, every rotation), on the
-    same cards; the mean point difference per deal (A minus B) with its 95% interval, made
-    narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished.
-
-    A and B are strategies: random, heuristic, or pimc[:N] (N sampled deals a decision,
-    default 50; slow), e.g. catchten match pimc:10 heuristic --deals 200."""
     from pathlib import Path
     from .match import match
     show = sys.stderr.isatty() if progress is None else progress
@@ -783,11 +838,13 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
                 prepare_out_dir(report_dir, force, "report")
             warn_small_pilot(pilot)
             bar = Progress(max(deals, 1) if isinstance(deals, int) else 0) if show else None
-            res = match(rules, a, b, deals=deals, seed=seed, threads=run.threads,
-                        time_limit=run.time_limit, precision=precision, pilot=pilot,
-                        stop_early=stop_early, progress=bar.update if bar else None,
-                        **({"outputs": {"report": str(Path(report_dir).resolve())}}
-                           if run.run_dir and report_dir else {}), **run.engine())
+            with long_step(f"match: {a} against {b}", progress) as step:
+                res = match(rules, a, b, deals=deals, seed=seed, threads=run.threads,
+                            time_limit=run.time_limit, precision=precision, pilot=pilot,
+                            stop_early=stop_early, progress=bar.update if bar else None,
+                            **({"outputs": {"report": str(Path(report_dir).resolve())}}
+                               if run.run_dir and report_dir else {}), **run.engine())
+                step.append(res.stop != "interrupted")
     finally:
         if bar is not None:
             bar.close()
@@ -869,6 +926,9 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
             if out_path and Path(out_path).suffix.lower() not in (".csv", ".parquet"):
                 raise CatchTenError("out", "unknown file type",
                                     f"{Path(out_path).name}: use a .csv or .parquet file name")
+            if out_path:
+                from .paths import ensure_parent
+                ensure_parent(out_path)         # refused before the run, not after it
             from .equity import default_equity_hands
             from .equity import MAX_EQUITY_HANDS
             from .checks import check_count
@@ -884,8 +944,8 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
                     bar.close()
                     bar = None
                 if show and not as_json and est >= 2:
-                    click.echo(f"solving the game-equity DP over {k:,} distinct deal outcomes "
-                               f"(about {est:.0f} s, cannot be interrupted)", err=True)
+                    echo(f"solving the game-equity DP over {k:,} distinct deal outcomes "
+                         f"(about {est:.0f} s; Ctrl-C stops it, without a table)", err=True)
 
             extra: dict[str, Any] = {}
             if any(x is not None for x in (run.run_dir, run.scheduler, run.workers, run.chunk)):
@@ -897,15 +957,34 @@ def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, oppon
                                         "plot": bool(plot)}
             else:
                 build = cached_equity_table if cache else equity_table
-            eq = build(rules, pols, n_hands=hands, seed=seed, threads=run.threads,
-                       progress=bar.update if bar is not None else None, on_solve=solving,
-                       **extra)
+            with long_step(f"equity: simulating {hands:,} deals, then solving the "
+                           "game-equity DP", progress) as step:
+                eq = build(rules, pols, n_hands=hands, seed=seed, threads=run.threads,
+                           progress=bar.update if bar is not None else None,
+                           on_solve=solving, **extra)
+                step.append(eq.stopped != "interrupted")
             from .writers import write_equity
             summary = write_equity(eq, eq.to_dict(), out_path, plot)
     finally:
         if bar is not None:
             bar.close()
     return print_equity_result(eq, summary, as_json, run.run_dir)
+
+# ---------------------------------------------------------------------------- serve
+@cli.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (another than 127.0.0.1 prints a warning: the page "
+                   "has no login).")
+@click.option("--port", type=int, default=8765, show_default=True, help="Port.")
+@click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
+@click.option("--workers", type=int, default=None,
+              help="Worker processes for the advice (default 2, 1 on one core).")
+def serve_cmd(host, port, no_browser, workers):
+    """The analysis page: set up a position by clicking, see every legal card valued by
+    rollouts and double-dummy side by side, play through a deal (docs/serve.md)."""
+    from .serve import run_server
+    run_server(host, port, open_browser=not no_browser, workers=workers,
+               say=lambda msg: click.echo(msg, err=msg.startswith("warning")))
 
 
 def _equity_states(preset, players, rules_file, variants, hands, seed, policy, opponents,
@@ -954,3 +1033,4 @@ def main() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     main()
+

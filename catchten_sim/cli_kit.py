@@ -26,10 +26,13 @@ INTERRUPTED_EMPTY = ("error: interrupted (Ctrl-C) before the first batch finishe
                      "to show")
 
 
-def interrupted_line() -> str:
-    """The line of a Ctrl-C that reached the command line with nothing printed: with a run
+def interrupted_line(exc: BaseException | None = None) -> str:
+    """The line of a Ctrl-C that reached the command line with nothing printed: what the
+    interrupted step had when it says so (``exc.line``: an equity DP), else with a run
     directory, where the finished chunks are and how to go on."""
     from .run.dirs import LAST_RUN_DIR
+    if isinstance(getattr(exc, "line", None), str):
+        return f"error: {exc.line}"     # type: ignore[union-attr]
     if LAST_RUN_DIR is not None:
         return (f"error: interrupted (Ctrl-C) before the results were printed; the finished "
                 f"chunks are kept in {LAST_RUN_DIR}: catchten resume {LAST_RUN_DIR} "
@@ -46,16 +49,26 @@ class CatchtenGroup(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):  # noqa: D401
-        from .compile_notice import compile_notice
-        from .run import dirs, notices
+        from .run import dirs
         dirs.LAST_RUN_DIR = None      # a Ctrl-C names this command's run directory only
+        with second_interrupt_exits():
+            self._main(args, prog_name, complete_var, **extra)
+
+    def _main(self, args, prog_name, complete_var, **extra):
+        from .compile_notice import compile_notice
+        from .run import notices
         try:
-            with compile_notice(lambda msg: click.echo(msg, err=True)), \
-                    notices(lambda msg: click.echo(msg, err=True)):
+            with compile_notice(lambda msg: echo(msg, err=True)), \
+                    notices(lambda msg: echo(msg, err=True)):
                 rv = super().main(args=args, prog_name=prog_name or "catchten",
                                   complete_var=complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            # bare ``catchten`` (or a group with no command): the help, as --help prints it
+            if exc.ctx is not None:
+                click.echo(exc.ctx.get_help())
+            sys.exit(0)
         except click.UsageError as exc:
             if json_wanted(args):
                 usage_error_json(exc)
@@ -80,12 +93,12 @@ class CatchtenGroup(click.Group):
             # click turns a Ctrl-C into Abort; it reaches here only when the command had
             # nothing finished to show (finished work is returned, marked partial)
             if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
-                click.echo(interrupted_line(), err=True)
+                click.echo(interrupted_line(exc.__cause__ or exc.__context__), err=True)
             else:
                 click.echo("error: aborted", err=True)
             sys.exit(130)
-        except KeyboardInterrupt:
-            click.echo(interrupted_line(), err=True)
+        except KeyboardInterrupt as exc:
+            click.echo(interrupted_line(exc), err=True)
             sys.exit(130)
         except BrokenPipeError:
             sys.exit(1)
@@ -102,6 +115,30 @@ class CatchtenGroup(click.Group):
         if isinstance(rv, int) and not isinstance(rv, bool):
             sys.exit(rv)
         sys.exit(0)
+
+
+@contextmanager
+def second_interrupt_exits() -> Iterator[None]:
+    """For one command: a first Ctrl-C raises KeyboardInterrupt (the command prints what
+    finished, marked partial), a second exits at once (status 130), even while the first
+    is still waiting for work in flight (:func:`catchten_sim.run.on_interrupt`)."""
+    import signal
+    import threading
+    from .run import engine, on_interrupt
+    engine.INTERRUPTS[0] = 0
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        on_interrupt()
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 class PathName(click.Path):
@@ -148,10 +185,10 @@ def errors_as_json(as_json: bool) -> Iterator[None]:
             click.echo(json.dumps(exc.to_dict(), ensure_ascii=False))
             sys.exit(exc.exit_status)
         raise
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         if as_json:
             click.echo(json.dumps({"kind": "error", "field": None, "why": "interrupted",
-                                   "detail": interrupted_line().split(": ", 1)[1]}))
+                                   "detail": interrupted_line(exc).split(": ", 1)[1]}))
             sys.exit(130)
         raise
 
@@ -189,8 +226,49 @@ class Progress:
             self.bar.stop()
 
 
+def echo(text: str = "", err: bool = False) -> None:
+    """:func:`catchten_sim.text.echo` (plain text wrapped to the terminal's width), imported
+    when first used (the text module brings rich)."""
+    from .text import echo as wrapped
+    wrapped(text, err)
+
+
+#: a step that runs longer than this says what it does on stderr (:func:`long_step`)
+LONG_STEP_S = 2.0
+
+
+@contextmanager
+def long_step(what: str, progress: bool | None) -> Iterator[list[bool]]:
+    """With stderr not a terminal (and no --progress/--no-progress given): a step that is
+    still running after :data:`LONG_STEP_S` says ``WHAT ...`` on stderr, and when it ends,
+    ``WHAT: done in N s`` (one line each, no progress bar; a quick step, or one that ends
+    in an error, says nothing). Yields a list: append False to it when the step was cut
+    short (Ctrl-C: the command's own line says so, not "done")."""
+    cut: list[bool] = []
+    if progress is not None or sys.stderr.isatty():
+        yield cut
+        return
+    import threading
+    t0 = time.perf_counter()
+    said = threading.Event()
+
+    def start() -> None:
+        said.set()
+        echo(f"{what} ...", err=True)
+
+    timer = threading.Timer(LONG_STEP_S, start)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield cut
+    finally:
+        timer.cancel()
+    if said.is_set() and all(cut):
+        echo(f"{what}: done in {time.perf_counter() - t0:.1f} s", err=True)
+
+
 def say(msg: str) -> None:
-    click.echo(f"  {msg}", err=True)
+    echo(f"  {msg}", err=True)
 
 
 def seat_policy_flags(items: Any) -> dict[int, str]:

@@ -5,16 +5,15 @@ it, and the exit status that goes with it (130: interrupted).
 from __future__ import annotations
 
 
-import click
 
-from .cli_kit import emit_json
+from .cli_kit import echo, emit_json
 
 
 def short_of(why: str, done: str, run_dir) -> int | None:
     """Say on stderr why a run is short of what was asked (``why``: ``interrupted``,
     ``unfinished`` (a summary) or ``time limit``) and how to finish it; exit 130 when
     interrupted."""
-    click.echo(f"{why}: {done}; the numbers above are for those"
+    echo(f"{why}: {done}; the numbers above are for those"
                + (f"; finish with: catchten resume {run_dir}" if run_dir else ""), err=True)
     return 130 if why == "interrupted" else None
 
@@ -91,7 +90,7 @@ def print_run(kind: str, res, as_json: bool, run_dir, rd, summary: bool,
                             report_dir=(rd.manifest.get("outputs") or {}).get("report")
                             if files else None, printed=as_json)
     if summary and not as_json:
-        click.echo(f"run on: {rd.executors_text()}")
+        echo(f"run on: {rd.executors_text()}")
     return code
 
 
@@ -104,7 +103,7 @@ MIN_PILOT_DEALS = 100
 def warn_small_pilot(pilot) -> None:
     """One line on stderr for a ``--pilot`` of 1 to :data:`MIN_PILOT_DEALS` - 1 deals."""
     if isinstance(pilot, int) and not isinstance(pilot, bool) and 0 < pilot < MIN_PILOT_DEALS:
-        click.echo(f"warning: pilot: {pilot} deals are too few for a reliable control-variate "
+        echo(f"warning: pilot: {pilot} deals are too few for a reliable control-variate "
                    f"coefficient (under {MIN_PILOT_DEALS}; under 2 rounds none is used): the "
                    "interval stays valid but may be wider; use --pilot 0 or at least "
                    f"{MIN_PILOT_DEALS}", err=True)
@@ -122,7 +121,7 @@ def print_match_result(res, d: dict, as_json: bool, run_dir, report_dir=None,
         from .text import print_match
         print_match(res, d)
         if report_dir is not None:
-            click.echo(f"report: {len(d['report'])} files written to {report_dir}", err=True)
+            echo(f"report: {len(d['report'])} files written to {report_dir}", err=True)
     if res.stop in ("interrupted", "unfinished") or (res.stop == "time" and run_dir):
         why = "time limit" if res.stop == "time" else res.stop
         return short_of(why, f"{res.deals:,} deals played", run_dir)
@@ -143,7 +142,7 @@ def print_equity_result(eq, summary: dict, as_json: bool, run_dir=None,
     with_start(eq, summary)
     code = 130 if eq.stopped == "interrupted" else None
     if eq.stopped == "unfinished":
-        click.echo(f"unfinished: {eq.n_hands:,} of {eq.requested_hands:,} deals in {run_dir}; "
+        echo(f"unfinished: {eq.n_hands:,} of {eq.requested_hands:,} deals in {run_dir}; "
                    f"the table below is built from those; finish with: catchten resume "
                    f"{run_dir}", err=True)
     if as_json:

@@ -65,13 +65,13 @@ class Sampler:
         if self.n_consistent <= 0:
             raise DealNotGeneratedError("position", "no consistent deal",
                                         "the voids shown leave no way to place the hidden cards")
-        self._args = (np.array(sizes, dtype=np.int64), np.array(b_class, dtype=np.int64),
-                      cls_cap, cls_void, ways, radix)
+        self._args = KS.Hidden(np.array(sizes, dtype=np.int64),
+                               np.array(b_class, dtype=np.int64), cls_cap, cls_void, ways, radix)
 
     def sample(self, n: int, *, seed: int = 1, start: int = 0) -> np.ndarray:
         """int64 (n, n_buckets): the hidden cards of each bucket (fixed cards excluded)."""
         out = np.zeros((n, len(self.buckets)), dtype=np.int64)
-        KS.sample_hidden(np.int64(self.pool), *self._args, np.uint64(seed), np.int64(start), out)
+        KS.sample_hidden(np.int64(self.pool), self._args, np.uint64(seed), np.int64(start), out)
         return out
 
     @property

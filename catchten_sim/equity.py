@@ -57,7 +57,7 @@ from ._kernels import rollout as KR
 from . import __version__, run
 from .checks import check_count, check_seed, check_threads, max_threads
 from .errors import CatchTenError
-from .paths import ensure_dir
+from .paths import ensure_parent
 from .games import _GamesTask, _policies, open_run, unit_shape
 from .policies import Policy, Seating
 from .position import InfoSet
@@ -400,7 +400,7 @@ class EquityTable:
         if suffix not in (".csv", ".parquet"):
             raise CatchTenError("out", "unknown file type",
                                 f"{p.name}: use a .csv or .parquet file name")
-        ensure_dir(p.parent if str(p.parent) else ".")   # only the last level is created
+        ensure_parent(p, "out")   # a file's directory is never created
         try:
             if suffix == ".parquet":
                 self.to_frame().to_parquet(p, index=False)
@@ -527,6 +527,35 @@ MAX_EQUITY_HANDS = 20_000_000     # the per-deal outcomes are held in memory (~2
 DP_SECONDS = 1e-8                 # rough DP cost per (distinct outcome x score state x class)
 
 
+class EquityInterrupted(KeyboardInterrupt):
+    """A Ctrl-C during the game-equity DP: no table (the DP fills it from the target
+    down; a part of it is no table), and ``line`` says what there was."""
+
+    def __init__(self, deals: int, requested: int, outcomes: int, ran_s: float,
+                 est_s: float) -> None:
+        super().__init__()
+        of = f" of {requested:,}" if deals != requested else ""
+        self.line = (f"interrupted (Ctrl-C) during the game-equity DP: {deals:,}{of} deals "
+                     f"were simulated ({outcomes:,} distinct outcomes) and the DP had run "
+                     f"{ran_s:.1f} s of about {est_s:.0f} s: no table to show (a smaller "
+                     "--hands solves faster)")
+
+
+def _solve_interruptibly(rules: Rules, dist: tuple[np.ndarray, np.ndarray, np.ndarray],
+                         nxt: np.ndarray, deals: int, requested: int,
+                         est_s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """:func:`solve_equity`, with a Ctrl-C acting at once (:func:`run.interruptible`) and
+    raised as :class:`EquityInterrupted`."""
+    t = time.perf_counter()
+    try:
+        return run.interruptible(solve_equity, rules, *dist, nxt)
+    except EquityInterrupted:
+        raise
+    except KeyboardInterrupt:
+        raise EquityInterrupted(deals, requested, len(dist[2][0]),
+                                time.perf_counter() - t, est_s) from None
+
+
 def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
                  n_hands: int = 1_000_000, seed: int = 1,
                  threads: int | None = None,
@@ -550,7 +579,8 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
     deals that fit are used (three sides: the DP dominates); Ctrl-C during the simulation
     solves from the deals finished. Either way the table says so (``stopped``,
     ``n_hands`` the deals used, ``requested_hands``). ``on_solve(distinct outcomes,
-    estimated seconds)`` is called before the DP (which cannot be interrupted).
+    estimated seconds)`` is called before the DP; a Ctrl-C during the DP acts at once and
+    raises :class:`EquityInterrupted` (no table: its ``line`` says what there was).
 
     Raises
     ------
@@ -612,9 +642,11 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
                                                               cls[:done], c_n)
     del steps, tside
     t1 = time.perf_counter()
+    est = DP_SECONDS * len(prob[0]) * rules.target ** rules.n_sides * c_n
     if on_solve is not None:
-        on_solve(len(prob[0]), DP_SECONDS * len(prob[0]) * rules.target ** rules.n_sides * c_n)
-    V, F, W, dmax = solve_equity(rules, u_steps, u_tside, prob, nxt)
+        on_solve(len(prob[0]), est)
+    V, F, W, dmax = _solve_interruptibly(rules, (u_steps, u_tside, prob), nxt, done, n_hands,
+                                         est)
     t2 = time.perf_counter()
     # a summary's simulation time is the run's own (its sessions'), not the read's
     sim_s = run_dir.compute_seconds() if run_dir is not None and not run_dir.compute else \
@@ -663,6 +695,7 @@ def cached_equity_table(rules: Rules, policies: Sequence[object] | object = "heu
         with np.load(path, allow_pickle=False) as z:
             arr = {k: z[k] for k in _TABLE_ARRAYS}
             meta = z["meta"]
+        run.notice(f"equity: read from the cache, {path} ({_size(path)})")
         return EquityTable(rules, pols, n_hands, seed, bool(meta[0]), arr["V"], arr["steps"],
                            arr["tside"], arr["prob"], arr["nxt"], arr["F"], arr["W"],
                            int(meta[1]), int(meta[2]), 0.0, 0.0, n_hands, "")
@@ -671,15 +704,28 @@ def cached_equity_table(rules: Rules, policies: Sequence[object] | object = "heu
     eq = equity_table(rules, pols, n_hands=n_hands, seed=seed, threads=threads,
                       progress=progress, time_limit=time_limit, on_solve=on_solve)
     if not eq.partial:
+        tmp = path.with_suffix(".tmp.npz")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp.npz")
             np.savez(tmp, meta=np.array([int(eq.by_side), eq.dmax, eq.n_outcomes], np.int64),
                      **{k: getattr(eq, k) for k in _TABLE_ARRAYS})
             tmp.replace(path)
+            run.notice(f"equity: table cached in {path} ({_size(path)}; read by this "
+                       "command again and by advise --score; --no-cache neither reads nor "
+                       "writes it)")
         except OSError:
             pass
+        except KeyboardInterrupt:       # the table is whole: keep it, leave no half file
+            tmp.unlink(missing_ok=True)
+            run.notice("equity: Ctrl-C while writing the cache: the table is complete and "
+                       "printed, but not cached")
     return eq
+
+
+def _size(path: Path) -> str:
+    """A file's size in MB (kB below 1 MB)."""
+    n = path.stat().st_size
+    return f"{n / 1e6:,.0f} MB" if n >= 1e6 else f"{n / 1e3:,.0f} kB"
 
 
 def from_run_dir(run_dir: Any, **options: Any) -> EquityTable:

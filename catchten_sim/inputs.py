@@ -8,12 +8,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from .cards import parse_card
 from .errors import ParseError, RulesError
 
-__all__ = ["json_kind", "preset_name", "read_json_object", "read_text"]
+__all__ = ["MAX_NESTING", "check_nesting", "json_kind", "preset_name", "read_json_object",
+           "read_text"]
+
+#: the deepest nesting of lists and objects an input file may have (a record nests 4
+#: deep; anything near this is not a record, position or rules file)
+MAX_NESTING = 32
 
 
 def card_at(text: Any, field: str, where: str) -> int:
@@ -99,10 +104,39 @@ def read_json_object(path: str | Path, field: str) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise ParseError(field, "not JSON",
                          f"{where}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        _too_deep(field, where)
+    check_nesting(data, field, where)
     if not isinstance(data, dict):
         raise ParseError(field, "not an object",
                          f"{where}: the top level is {json_kind(data)}, not an object")
     return data
+
+
+def _too_deep(field: str, where: str) -> NoReturn:
+    raise ParseError(field, "nested too deeply",
+                     f"{where}: lists and objects nested more than {MAX_NESTING} deep; "
+                     "docs/formats.md shows the shapes a file may have") from None
+
+
+def check_nesting(data: Any, field: str, where: str) -> None:
+    """Refuse ``data`` (parsed JSON or TOML) nested more than :data:`MAX_NESTING` deep
+    (walked without recursion, so no depth can overflow the stack).
+
+    Raises
+    ------
+    ParseError
+        ``nested too deeply``, naming ``field`` and the file.
+    """
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            if depth >= MAX_NESTING:
+                _too_deep(field, where)
+            stack.extend((v, depth + 1) for v in value)
 
 
 def preset_name(value: Any) -> str:

@@ -1,12 +1,14 @@
-"""Output locations: create at most the last missing directory level, never a whole tree
-(a typo in a path should be an error, not a new directory tree)."""
+"""Output locations: a directory the user names (``report --out DIR``, ``--run-dir DIR``)
+is created when only its last level is missing; a file's directory (``simulate --out
+DIR/x.csv``) is never created: the user named the file, not the directory. A typo in a
+path is an error, not a new directory tree."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from .errors import CatchTenError
 
-__all__ = ["ensure_dir", "is_empty_dir"]
+__all__ = ["ensure_dir", "ensure_parent", "is_empty_dir"]
 
 
 def ensure_dir(path: str | Path, field: str = "out") -> Path:
@@ -33,6 +35,25 @@ def ensure_dir(path: str | Path, field: str = "out") -> Path:
     except OSError as exc:
         raise CatchTenError(field, "cannot write",
                             f"{p}: {exc.strerror or type(exc).__name__}") from None
+    return p
+
+
+def ensure_parent(path: str | Path, field: str = "out") -> Path:
+    """Make sure the directory a file ``path`` goes into exists; never create it (the
+    same rule for every command that writes a named file).
+
+    Raises
+    ------
+    CatchTenError
+        ``FIELD: cannot write`` when the directory is missing or is not a directory.
+    """
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        what = "is not a directory" if parent.exists() else "does not exist"
+        raise CatchTenError(field, "cannot write",
+                            f"{p}: the directory {parent} {what} (create it first, or "
+                            "name a file in an existing directory)")
     return p
 
 

@@ -162,7 +162,7 @@ class DealDriver:
     def _replay(self, index: int, script: np.ndarray, row: np.ndarray, acc: np.ndarray,
                 off: np.ndarray) -> list[tuple[int, int]]:
         KP.scripted_deal(self.tab, self.scr, self.pol_arr, np.uint64(self.seed),
-                         np.int64(index), script, self.logs, row, acc, off)
+                         np.int64(index), script, KP.ScriptedOut(self.logs, row, acc, off))
         out = []
         leaders, cards = self.logs[0], self.logs[1]
         for t in range(leaders.shape[0]):

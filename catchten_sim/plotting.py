@@ -143,7 +143,11 @@ def _finish(fig: Figure, axes: list[Axes], owned: bool, style: dict, title: str,
         else:
             fig.suptitle(title, x=0.012, ha="left", fontsize=tsize, fontweight="bold")
             if subtitle:
-                axes[0].set_title(subtitle, loc="left", fontsize=9.5, color=GREY, pad=8)
+                # wrapped to the figure's width (about 0.55 em a character at 9.5 pt): a
+                # long one is never clipped at the right edge
+                chars = int(width_in * 72 * 0.85 / (0.55 * 9.5))
+                axes[0].set_title(textwrap.fill(subtitle, chars), loc="left", fontsize=9.5,
+                                  color=GREY, pad=8)
     else:
         axes[0].set_title(title + (f"\n{subtitle}" if subtitle else ""), loc="left",
                           fontsize=10)
@@ -532,7 +536,7 @@ def plot_fate_heatmap(data: pd.DataFrame, ax: Axes | None = None, **style: Any) 
 # ---------------------------------------------------------------------------- 7. holding
 @_styled
 def plot_holding_value(data: pd.DataFrame, ax: Axes | None = None, **style: Any) -> Figure:
-    """The value of a holding: for each set of trump honours a side was dealt (J, 10, A,
+    """The value of a holding: for each set of trump honours a side was dealt (J, T, A,
     K, Q), its mean hand points (95% interval) beside the honour points it was dealt.
 
     Parameters

@@ -358,8 +358,13 @@ def _replay(p: Position) -> InfoSet:
     # -- the hands' sizes
     held = state.held_count
     if len(p.hand) != held[p.seat]:
+        hint = ""
+        if (p.seat == p.dealer and p.turnup is not None and not state.turnup_played
+                and p.turnup not in p.hand and len(p.hand) == held[p.seat] - 1):
+            hint = (f"; the turn-up {format_card(p.turnup)} is the dealer's own card until "
+                    "played: put it in the dealer's hand too")
         raise PositionError("hand", "wrong number of cards",
-                            f"hand has {len(p.hand)}, expected {held[p.seat]}")
+                            f"hand has {len(p.hand)}, expected {held[p.seat]}{hint}")
     set_index = state.set_index
     turnup_with_dealer = p.turnup is not None and not state.turnup_played
     if p.turnup is not None and turnup_with_dealer:

@@ -162,8 +162,13 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
         raise RulesError("dealer", "dealer out of range",
                          f"dealer missing: a seat from 0 to {n - 1}")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
+        given = data.get("hands")
+        hint = (f"; but the record has {len(given)} hands: is players {n} right? (players "
+                "is the number of hands)" if isinstance(given, list) and len(given) != n
+                and isinstance(dealer, int) and 0 <= dealer < len(given) else "")
         raise RulesError("dealer", "dealer out of range",
-                         f"dealer {json.dumps(dealer)} with {n} players: seats 0 to {n - 1}")
+                         f"dealer {json.dumps(dealer)} with {n} players: seats 0 to "
+                         f"{n - 1}{hint}")
 
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list) or len(raw_hands) != n:
@@ -681,5 +686,11 @@ def record_kind(data: Any) -> str:
 
 
 def score_any(data: dict) -> dict:
-    """Score a hand record or a game record, told apart by :func:`is_game_record`."""
+    """Score a hand record or a game record, told apart by :func:`is_game_record` (a
+    position is refused as what it is, not by its first unknown field)."""
+    if record_kind(data) == "position":
+        raise ParseError("record", "not a record",
+                         "this is a position (one seat's hand): score needs a hand or game "
+                         "record with every seat's cards (docs/formats.md); catchten advise "
+                         "answers a position")
     return score_game(data) if is_game_record(data) else score_record(data)

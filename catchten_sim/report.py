@@ -35,9 +35,7 @@ the same files.
 from __future__ import annotations
 
 import json
-import math
 import platform
-import re
 import textwrap
 import time
 from dataclasses import dataclass, field
@@ -54,6 +52,8 @@ from . import tables as T
 from .checks import MAX_DEALS, check_count, check_seed
 from .errors import CatchTenError, RulesError
 from .policies import Policy
+from .writers import (FIGURE_NUMBERS, prepare_out_dir, write_report_figures,
+                      write_report_sidecar)
 from .rules import PLAYERS_ALLOWED, PRESETS, REGISTRY, SWITCH_OF, Rules
 
 __all__ = ["build_report", "Report", "FORMATS", "FIGURES", "parse_formats",
@@ -64,18 +64,15 @@ FORMATS = ("pdf", "png")
 #: figure names in page order
 FIGURES = ("summary", "ten_by_players", "points_distribution", "seat_advantage",
            "convergence", "fate_by_holder", "holding_value", "variants", "policies")
-PNG_DPI = 150
 MIN_SWEEP_DEALS = 1_000
 #: fewest deals a report (main run, sweep runs) is made from: fewer leave figures empty
 MIN_REPORT_DEALS = 100
 #: deals the holdings figure (fig07) is drawn from: each is dealt again in Python to see
 #: which honours each side holds (about 0.1-0.2 ms a deal)
 HOLDING_DEALS = 50_000
-#: each figure's number, the same whichever figures a report holds (a report without the
-#: sweeps, or cut short by Ctrl-C, keeps the numbers of the full report)
-FIGURE_NUMBERS = {"summary": 1, "ten_by_players": 2, "points_distribution": 3,
-                  "seat_advantage": 4, "convergence": 5, "fate_by_holder": 6,
-                  "holding_value": 7, "variants": 8, "policies": 9}
+#: seconds a report's time limit keeps for each figure (drawn and written as PDF page and
+#: PNG: 1.2 s measured on a loaded 2-core machine)
+FIGURE_SECONDS = 1.5
 
 #: switches that change a single deal (docs/rules.md §3-4), with where they apply:
 #: name -> (presets or None for all, player counts or None for all); from the registry
@@ -123,42 +120,6 @@ def default_out_dir(rules: Rules, base: str | Path = ".") -> Path:
     while not is_empty_dir(path):
         path = Path(base) / f"{stem}-{k}"
         k += 1
-    return path
-
-
-def prepare_out_dir(out_dir: str | Path, force: bool = False, field: str = "out") -> Path:
-    """Create ``out_dir`` (only its last level) and check that files can be written in it.
-
-    Parameters
-    ----------
-    out_dir : path
-    force : bool
-        Write into a directory that already holds files (the report files of an earlier
-        run there are replaced; other files are left alone).
-    field : str
-        The option's name in the error (``out`` for ``report --out``, ``report`` for
-        ``--report DIR``).
-
-    Raises
-    ------
-    CatchTenError
-        ``<field>: not empty`` (without ``force``), ``<field>: cannot write`` naming the
-        directory and the reason (a file, a missing parent, no permission).
-    """
-    from .paths import ensure_dir, is_empty_dir
-    path = Path(out_dir)
-    if not force and path.is_dir() and not is_empty_dir(path):
-        raise CatchTenError(field, "not empty",
-                            f"{path} already holds files; choose a new directory, or add "
-                            "--force to replace the report in it")
-    ensure_dir(path, field)
-    try:
-        probe = path / ".catchten-write-test"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise CatchTenError(field, "cannot write",
-                            f"{path}: {exc.strerror or type(exc).__name__}") from None
     return path
 
 
@@ -366,10 +327,6 @@ def _rules_lines(rules: Rules, policy_text: str, n_deals: int, sweep: str | None
     return out
 
 
-def _write_csv(df: pd.DataFrame, path: Path) -> None:
-    df.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
-
-
 # ---------------------------------------------------------------------------- build
 def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, seed: int = 1,
                  out_dir: str | Path | None = None,
@@ -379,7 +336,8 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
                  main: Any = None, force: bool = False,
                  progress: Callable[[str], None] | None = None, run_dir: Any = None,
                  scheduler: str | None = None, workers: int | None = None,
-                 chunk: int | None = None, unfinished_from: str | None = None) -> Report:
+                 chunk: int | None = None, unfinished_from: str | None = None,
+                 time_limit: float | None = None) -> Report:
     """Run the simulations of a report and write its files.
 
     Parameters
@@ -429,6 +387,11 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         Unknown format, an unwritable or non-empty ``out_dir``, bad deals (fewer than
         ``MIN_REPORT_DEALS``), seed, threads or policies.
 
+    time_limit : float, optional
+        Seconds the whole report may take: the runs stop :data:`FIGURE_SECONDS` a figure
+        before it (the run under way at a chunk, the others skipped, as with Ctrl-C), and
+        the report is built from what ran and says so ("TIME LIMIT").
+
     Notes
     -----
     Ctrl-C stops the run under way (its deals are kept) and skips the runs still to come;
@@ -451,6 +414,14 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     pols, mine, theirs = _split_policies(rules, policies)
     from .run import check_executor_options, make_executor
     check_executor_options(scheduler, workers)      # before a run directory is made
+    if time_limit is not None:
+        from .run import check_seconds
+        reserve = FIGURE_SECONDS * len(FIGURE_NUMBERS)
+        if check_seconds(time_limit) < reserve + 1:
+            raise CatchTenError("time", "too short for a report",
+                                f"--time {time_limit:g}: drawing the {len(FIGURE_NUMBERS)} "
+                                f"figures alone takes about {reserve:.0f} s; give --time "
+                                f"{reserve + 1:.0f} or more")
     rd = None
     if run_dir is not None:
         if main is not None:
@@ -465,28 +436,48 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     out = prepare_out_dir(default_out_dir(rules) if out_dir is None else out_dir, force)
     version = _versions()["catchten_sim"]
     runs = _Runs(rules, seed, threads, chunk, rd, say)
+    runs_s = None
+    if time_limit is not None:
+        runs_s = time_limit - FIGURE_SECONDS * len(FIGURE_NUMBERS) \
+            - (time.perf_counter() - t0)
+        if runs.chunk is None:
+            runs.chunk = 1 << 14        # small chunks: a run stops within one of the limit
     # one executor for every run of the report: a Dask cluster is started (or reached) once,
     # and only when some run has chunks left to do
     runs.shared = make_executor(threads, scheduler, workers) if scheduler or workers \
         else None
+    from .run import time_limit as limit_runs
     try:
-        main = runs.all(main, pols, mine, theirs, n_deals, sweep, sweep_players,
-                        sweep_variants, compare_policies, unfinished_from)
+        with limit_runs(None if runs_s is None else max(runs_s, 0.1)) as lim:
+            runs.limit = lim
+            main = runs.all(main, pols, mine, theirs, n_deals, sweep, sweep_players,
+                            sweep_variants, compare_policies, unfinished_from)
     finally:
         if runs.shared is not None:
             runs.shared.close()
+    timed = lim is not None and lim.hit and runs.stopped
 
     say("tables and figures")
     pol_text = _policy_text(mine, theirs, pols)
     total_deals = sum(int(r["deals"]) for r in runs.log)
-    stamp = (f"INTERRUPTED (Ctrl-C) after {total_deals:,} deals in all: main run "
+    stamp = (f"{'TIME LIMIT' if timed else 'INTERRUPTED (Ctrl-C)'} after {total_deals:,} "
+             f"deals in all: main run "
              f"{main.n_deals:,} of {getattr(main, 'requested', main.n_deals):,} deals; runs "
              "not made are left out") if runs.stopped else None
     if unfinished_from and getattr(main, "interrupted", False) and not runs.stopped:
         stamp = (f"UNFINISHED run directory: main run {main.n_deals:,} of "
                  f"{main.requested:,} deals (finish it: catchten resume {unfinished_from})")
     specs = _figure_specs(rules, main, runs, pol_text, mine != theirs, version)
-    written, figures, tables = _write_figures(out, specs, figs_formats, stamp, {
+    left_out: list[str] = []
+    if runs.stopped:        # the figures a whole report has that this one leaves out
+        wanted = ["holding_value"]
+        wanted += ["ten_by_players"] if sweep_players and _player_rules(rules) else []
+        wanted += ["variants"] if sweep_variants and variant_rules(rules) else []
+        wanted += ["policies"] if compare_policies else []
+        drawn = {name for name, *_ in specs}
+        left_out = [f"fig{FIGURE_NUMBERS[n]:02d}_{n}" for n in
+                    sorted(wanted, key=FIGURE_NUMBERS.__getitem__) if n not in drawn]
+    written, figures, tables = write_report_figures(out, specs, figs_formats, stamp, {
         "Title": f"Catch the Ten simulation report: {rules.label()}",
         "Author": "catchten_sim", "Subject": f"{pol_text}; {main.n_deals:,} deals; "
                                              f"seed {seed}"
@@ -507,32 +498,22 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         "first_dealer": "rotate",
         "formats": list(figs_formats),
         "figures": figures,
-        "files": None,          # with report.json: _write_sidecar
+        "files": None,          # with report.json: write_report_sidecar
         "main": main.to_dict(),
         "runs": runs.log,
         "interrupted": runs.stopped,
         "interrupted_after_deals": total_deals if runs.stopped else None,
+        "stopped_by": ("time limit" if timed else "Ctrl-C") if runs.stopped else None,
+        "time_limit_s": time_limit,
+        "left_out": left_out,
         "unfinished_from": unfinished_from if getattr(main, "interrupted", False) else None,
         "versions": _versions(),
         "threads": threads,
         "run_time_s": None,
     }
-    _write_sidecar(out, written, sidecar, t0)
+    write_report_sidecar(out, written, sidecar, t0)
     say(f"report written to {out}")
     return Report(out, sorted(written), figures, sidecar, tables)
-
-
-def _write_sidecar(out: Path, written: list[Path], sidecar: dict[str, Any],
-                   t0: float) -> None:
-    """Write ``report.json`` (``sidecar`` with the files and the run time filled in) and
-    remove the files of an earlier report that this one did not write."""
-    json_path = out / "report.json"
-    written.append(json_path)
-    _remove_stale(out, {p.name for p in written})
-    sidecar["files"] = sorted(p.name for p in written)
-    sidecar["run_time_s"] = round(time.perf_counter() - t0, 3)
-    json_path.write_text(json.dumps(_clean(sidecar), indent=2, ensure_ascii=False,
-                                    allow_nan=False) + "\n", encoding="utf-8")
 
 
 def _report_run_dir(run_dir: Any, out_dir: str | Path | None, force: bool,
@@ -570,6 +551,7 @@ class _Runs:
         self.policies: list = []
         self.hold: pd.DataFrame | None = None
         self.n_hold = 0
+        self.limit: Any = None      # the runs' time limit (a TimeLimit), if any
 
     def run(self, r: Rules, ps: Sequence[Policy], deals: int, what: str,
             reduce: Any = None) -> Any:
@@ -587,7 +569,7 @@ class _Runs:
                          "seed": self.seed, "p_caught": res.ten["p_caught"],
                          "elapsed_s": round(res.elapsed_s, 3),
                          "interrupted": res.interrupted})
-        if res.interrupted:
+        if res.interrupted or (self.limit is not None and self.limit.hit):
             self.stopped = True
         return res
 
@@ -615,6 +597,8 @@ class _Runs:
                          f"{self.n_hold:,} deals")
                 self.hold = T.holdings_table(rules, pols, n_deals=self.n_hold, seed=seed,
                                              threads=self.threads)
+                if self.limit is not None and self.limit.hit:
+                    self.hold, self.stopped = None, True    # cut short: not all its deals
         except KeyboardInterrupt:
             self.stopped = True
             self.say("interrupted: building the report from what ran")
@@ -730,71 +714,6 @@ def _figure_specs(rules: Rules, main: Any, runs: _Runs, pol_text: str, mixed: bo
             "footer": footer_sweep(f"Rules: {rules.label()}", "as in each row",
                                    [run[2] for run in policy_runs])}))
     return specs
-
-
-def _write_figures(out: Path, specs: list[tuple[str, pd.DataFrame, Callable, dict]],
-                   figs_formats: tuple[str, ...], stamp: str | None,
-                   pdf_metadata: dict[str, Any], say: Callable[[str], None]
-                   ) -> tuple[list[Path], list[dict], dict[str, pd.DataFrame]]:
-    """Draw every figure of ``specs`` and write its CSV, PNG and PDF page; returns the files
-    written, the figures' sidecar entries and the tables by name."""
-    written: list[Path] = []
-    figures: list[dict] = []
-    tables: dict[str, pd.DataFrame] = {}
-    pdf = None
-    if "pdf" in figs_formats:
-        from matplotlib.backends.backend_pdf import PdfPages
-        pdf = PdfPages(out / "report.pdf", metadata=pdf_metadata)
-    try:
-        for page, (name, df, fn, style) in enumerate(specs, start=1):
-            stem = f"fig{FIGURE_NUMBERS[name]:02d}_{name}"
-            if stamp:
-                style = {**style, "stamp": stamp}
-            say(f"figure {page}: {name}")
-            fig = fn(df, **style)
-            csv_path = out / f"{stem}.csv"
-            _write_csv(df, csv_path)
-            written.append(csv_path)
-            tables[name] = df
-            entry = {"name": name, "page": page if pdf is not None else None,
-                     "title": style.get("title"), "csv": csv_path.name, "png": None}
-            if "png" in figs_formats:
-                png_path = out / f"{stem}.png"
-                fig.savefig(png_path, dpi=PNG_DPI, metadata={"Software": None})
-                written.append(png_path)
-                entry["png"] = png_path.name
-            if pdf is not None:
-                pdf.savefig(fig)
-            figures.append(entry)
-    finally:
-        if pdf is not None:
-            pdf.close()
-    if pdf is not None:
-        written.append(out / "report.pdf")
-    return written, figures, tables
-
-
-_OURS = re.compile(r"^(fig\d\d_[a-z_]+\.(png|csv)|report\.(pdf|json))$")
-
-
-def _remove_stale(out: Path, keep: set[str]) -> None:
-    """Remove report files of an earlier run that this run did not write (so that the
-    directory holds exactly one report); other files are left alone."""
-    for p in out.iterdir():
-        if p.is_file() and _OURS.match(p.name) and p.name not in keep:
-            p.unlink()
-
-
-def _clean(obj: Any) -> Any:
-    if isinstance(obj, float):
-        return None if math.isnan(obj) or math.isinf(obj) else obj
-    if isinstance(obj, dict):
-        return {str(k): _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    if hasattr(obj, "item"):  # numpy scalars
-        return _clean(obj.item())
-    return obj
 
 
 def runs_status(run_dir: Any) -> list[dict[str, Any]]:

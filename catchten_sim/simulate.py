@@ -30,7 +30,7 @@ from ._kernels import engine as K
 from .aggregate import FIELDS, OutcomeAccumulator, json_number
 from .checks import MAX_DEALS, check_count, check_seed, check_threads, max_threads
 from .errors import CatchTenError
-from .paths import ensure_dir
+from .paths import ensure_parent
 from .policies import Policy, Seating
 from . import run
 from .run import (REDUCERS, RunDir, check_executor_options, chunk_plan, job_key,
@@ -499,7 +499,7 @@ class DealWriter:
                                 f"{self.path.name}: use .csv or .parquet")
         self.kind = suffix[1:]
         self._writer: Any = None
-        ensure_dir(self.path.parent, "out")
+        ensure_parent(self.path, "out")
         try:
             if self.kind == "csv":
                 self._fh = self.path.open("w", newline="")

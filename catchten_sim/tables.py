@@ -226,17 +226,17 @@ def holding_table(res) -> pd.DataFrame:
 def holdings_table(rules, policies, *, n_deals: int, seed: int,
                    threads: int | None = None) -> pd.DataFrame:
     """The value of a holding: a side's mean hand points by *which* trump honours its
-    players were dealt (J, 10, A, K, Q; jaques also the 9), over the first ``n_deals``
+    players were dealt (J, T, A, K, Q; jaques also the 9), over the first ``n_deals``
     deals of the run with ``seed`` (the same deals as the main run).
 
-    A sum of honour points cannot tell J+Q (13) from 10+K (13), which play very
+    A sum of honour points cannot tell J+Q (13) from T+K (13), which play very
     differently (the Ten can be caught): holdings are kept apart, each compared with its
     own honour points.
 
     Returns
     -------
     DataFrame
-        ``holding`` (e.g. ``"J 10 A"``, ``"none"``), ``honours_dealt`` (its honour
+        ``holding`` (e.g. ``"J T A"``, ``"none"``), ``honours_dealt`` (its honour
         points), ``sides`` (side-deals with that holding), ``total_mean``, ``total_se``,
         ``lo``, ``hi`` (95% normal interval) and ``net`` (= total_mean − honours_dealt),
         sorted by honour points then holding. Deals at no trumps are left out.
@@ -272,7 +272,7 @@ def holdings_table(rules, policies, *, n_deals: int, seed: int,
             total = float(rows[i, K.N_FIXED + (pos - 1) * K.N_PER_POS + K.F_TOTAL])
             key: tuple[tuple[int, ...], tuple[str, ...]] = (
                 tuple(int(honours[d.trump][c]) for c in held),
-                tuple(format_card(c)[0].replace("T", "10") for c in held))
+                tuple(format_card(c)[0] for c in held))
             totals.setdefault(key, []).append(total)
     out = []
     for (vals, names), xs in totals.items():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import shutil
 import textwrap
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +53,46 @@ class _Out(Console):
 
 
 _console = _Out(highlight=False, soft_wrap=False)
+
+
+def line_width(stream: Any) -> int | None:
+    """The width lines sent to ``stream`` are wrapped to, by :class:`_Out`'s rule:
+    ``COLUMNS`` when set, else a terminal's own width, else None (a pipe or file without
+    ``COLUMNS`` gets whole lines)."""
+    cols = os.environ.get("COLUMNS", "").strip()
+    if cols.isdigit() and int(cols) > 0:
+        return int(cols)
+    try:
+        if stream.isatty():
+            return shutil.get_terminal_size().columns
+    except (AttributeError, ValueError, OSError):
+        pass
+    return None
+
+
+def fit(text: str, width: int | None) -> str:
+    """``text`` with every line longer than ``width`` wrapped at spaces, its continuation
+    lines indented two more than the line (a word longer than the width, a path, is kept
+    whole)."""
+    if not width:
+        return text
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip(" "))]
+        out.append(textwrap.fill(line.strip(), width, initial_indent=indent,
+                                 subsequent_indent=indent + "  ", break_long_words=False,
+                                 break_on_hyphens=False))
+    return "\n".join(out)
+
+
+def echo(text: str = "", err: bool = False) -> None:
+    """``click.echo`` of plain text, each line wrapped to the stream's :func:`line_width`
+    (80 columns when COLUMNS=80; error lines stay one line and do not come here)."""
+    stream = click.get_text_stream("stderr" if err else "stdout")
+    click.echo(fit(str(text), line_width(stream)), err=err)
 
 #: the width the rules table wraps its deck and switches values to
 _RULES_VALUE_WIDTH = 78
@@ -379,6 +420,10 @@ def print_advice(a: Advice, console=None) -> None:
              f"other lead {format_card(a.trump_lead.b)}: {_fx(d.mean, 3, True)} {a.objective} "
              + (f"(paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)})" if a.z > 0
                 else "(exact)"))
+    from .serve.words import plain_lines      # the page's wording (docs/serve.md)
+    for line in plain_lines(a.to_dict()):
+        if line is not None:
+            echo(f"in words: {line}")
     if a.model_note:
         echo(f"MODEL: {a.model_note}")
     if a.note:
@@ -386,7 +431,6 @@ def print_advice(a: Advice, console=None) -> None:
 
 
 def print_explain(a: Advice, deals) -> None:
-    echo = click.echo
     r = a.position.rules
     for d in deals:
         echo("")
@@ -401,7 +445,6 @@ def print_explain(a: Advice, deals) -> None:
 
 
 def print_odds(o: Odds) -> None:
-    echo = click.echo
     info = o.info
     r = info.rules
     echo(f"{r.label()}  seat {info.seat} (side {r.side_of(info.seat)}), dealer {info.dealer}, "
@@ -434,20 +477,20 @@ def print_odds(o: Odds) -> None:
 # ---------------------------------------------------------------------------- games, match, equity
 def print_games(gres: Any) -> None:
     """Print a :class:`~catchten_sim.games.GamesResult` (its ``to_text``)."""
-    click.echo(gres.to_text())
+    echo(gres.to_text())
 
 
 def print_match(res: Any, d: dict[str, Any]) -> None:
     """Print a :class:`~catchten_sim.match.MatchResult` (its ``to_text``); ``d``: its JSON
     with any extra keys (``p_win_game``: the line of P(A wins a game from 0-0))."""
-    click.echo(res.to_text())
+    echo(res.to_text())
     if "p_win_game" in d:
         if d.get("p_win_game_method") == "rollouts":
-            click.echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
-                       f"(se {100 * d['p_win_game_se']:.1f}; game rollouts of each seating)")
+            echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
+                 f"(se {100 * d['p_win_game_se']:.1f}; game rollouts of each seating)")
         else:
-            click.echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
-                       "(game-equity table of each seating)")
+            echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
+                 "(game-equity table of each seating)")
 
 
 def print_equity(eq: Any, summary: dict[str, Any], run_dir: Any = None) -> None:
@@ -458,29 +501,29 @@ def print_equity(eq: Any, summary: dict[str, Any], run_dir: Any = None) -> None:
     rules = eq.rules
     T = summary["target"]
     if eq.partial and eq.stopped != "unfinished":
-        click.echo(f"PARTIAL: interrupted after {eq.n_hands:,} of {eq.requested_hands:,} "
+        echo(f"PARTIAL: interrupted after {eq.n_hands:,} of {eq.requested_hands:,} "
                    "deals; the table below is built from those"
                    + (f"; finish with: catchten resume {run_dir}" if run_dir else ""))
-    click.echo(f"{rules.label()}: game equity to {T}, tie={summary['tie']}; {eq.n_hands:,} deals "
+    echo(f"{rules.label()}: game equity to {T}, tie={summary['tie']}; {eq.n_hands:,} deals "
                f"({summary['distinct_outcomes']:,} distinct outcomes), seed {eq.seed}; "
                + ("read from the cache" if summary["simulation_s"] == 0 and not run_dir else
                   f"simulation {summary['simulation_s']:.2f} s, DP {summary['dp_s']:.2f} s"))
     for e in summary["start"]:
-        click.echo(f"  from 0-0, seat {e['dealer_seat']} dealing: "
+        echo(f"  from 0-0, seat {e['dealer_seat']} dealing: "
                    + ", ".join(f"side {s} {100 * p:.1f}%" for s, p in enumerate(e["p_win"])))
     if rules.n_sides == 2:
         step = 5 if T > 20 else 1
         marks = list(range(0, T, step))
         for c in range(eq.V.shape[0]):
             who = f"side {c}" if eq.by_side else f"seat {c}"
-            click.echo(f"\nP(side 0 wins), {who} dealing (rows: side 0's score, "
+            echo(f"\nP(side 0 wins), {who} dealing (rows: side 0's score, "
                        "columns: side 1's):")
-            click.echo("      " + "".join(f"{b:>6d}" for b in marks))
+            echo("      " + "".join(f"{b:>6d}" for b in marks))
             for a in marks:
-                click.echo(f"{a:>6d}" + "".join(f"{100 * eq.V[c, a, b]:6.1f}" for b in marks))
+                echo(f"{a:>6d}" + "".join(f"{100 * eq.V[c, a, b]:6.1f}" for b in marks))
     for key in ("csv", "parquet", "png"):
         if key in summary:
-            click.echo(f"{key}: {summary[key]}")
+            echo(f"{key}: {summary[key]}")
 
 
 def print_equity_states(d: dict[str, Any]) -> None:
@@ -492,17 +535,17 @@ def print_equity_states(d: dict[str, Any]) -> None:
     rules = Rules(r["preset"], r["players"], r["variants"])
     how = (f"game rollouts, {d['games']:,} games per state" if d["method"] == "rollouts"
            else f"exact table of {d['hands']:,} deals (se not estimated)")
-    click.echo(f"{rules.label()}: P(win) to {d['target']}, tie={rules.tie}; seed {d['seed']}")
-    click.echo(f"method: {how}; {d['elapsed_s']:.2f} s")
+    echo(f"{rules.label()}: P(win) to {d['target']}, tie={rules.tie}; seed {d['seed']}")
+    echo(f"method: {how}; {d['elapsed_s']:.2f} s")
     for st in d["states"]:
-        click.echo(f"scores {' '.join(str(x) for x in st['scores'])}, seat {st['dealer']} "
+        echo(f"scores {' '.join(str(x) for x in st['scores'])}, seat {st['dealer']} "
                    f"deals ({st['method']}):")
         cells = [f"side {s} {100 * p:5.1f}%" + (f" (se {100 * e:.1f})" if e is not None else "")
                  for s, (p, e) in enumerate(zip(st["p_win"], st["se"]))]
         for i in range(0, len(cells), 3):
-            click.echo("  " + "   ".join(f"{c:<22s}" for c in cells[i:i + 3]).rstrip())
+            echo("  " + "   ".join(f"{c:<22s}" for c in cells[i:i + 3]).rstrip())
     if d.get("unfinished"):
-        click.echo(f"unfinished games (the hand limit): {d['unfinished']}")
+        echo(f"unfinished games (the hand limit): {d['unfinished']}")
 
 
 # ---------------------------------------------------------------------------- solve, report
@@ -510,13 +553,13 @@ def print_solution(sol: Any, record: Any = None) -> None:
     """Print a double-dummy :class:`~catchten_sim.solve.Solution`
     (:func:`~catchten_sim.solve.format_solution`)."""
     from .solve import format_solution
-    click.echo(format_solution(sol, record))
+    echo(format_solution(sol, record))
 
 
 def print_report_files(rep: Any) -> None:
     """Print the line of a written report: its directory, PDF and JSON, how many PNG and
     CSV files."""
-    click.echo(f"{rep.out_dir}: " + ", ".join(p.name for p in rep.files
+    echo(f"{rep.out_dir}: " + ", ".join(p.name for p in rep.files
                                               if p.suffix in (".pdf", ".json"))
                + f" and {sum(p.suffix == '.png' for p in rep.files)} PNG, "
                f"{sum(p.suffix == '.csv' for p in rep.files)} CSV files")
@@ -525,9 +568,9 @@ def print_report_files(rep: Any) -> None:
 def print_report_runs(run_dir: Any, out: Any, runs: list[dict[str, Any]]) -> None:
     """Print a report run directory's runs (``catchten summarize``): each part's deals of
     those asked for, its rules and policies."""
-    click.echo(f"report run directory {run_dir} (report files: {out})")
+    echo(f"report run directory {run_dir} (report files: {out})")
     for r in runs:
         req = f"{r['requested']:,}" if r["requested"] else "?"
-        click.echo(f"  {r['part']:<14s} {r['deals']:>12,} of {req:>12s} deals  "
+        echo(f"  {r['part']:<14s} {r['deals']:>12,} of {req:>12s} deals  "
                    f"{r['rules']}; {r['policies']}")
-    click.echo(f"finish (or rebuild the report files) with: catchten resume {run_dir}")
+    echo(f"finish (or rebuild the report files) with: catchten resume {run_dir}")

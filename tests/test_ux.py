@@ -162,7 +162,11 @@ def test_interrupted_report_is_marked_numbered_as_a_full_one_and_exits_130(tmp_p
     # the player-count sweep ran one run: fig02 is still number 2, the rest keep theirs
     assert "fig02_ten_by_players.png" in names and "fig04_seat_advantage.png" in names
     assert not any(n.startswith("fig07") for n in names)      # not run: left out
-    from catchten_sim.report import FIGURE_NUMBERS
+    # ... and named as left out, in report.json and on stderr (issue 29)
+    assert side["left_out"] == ["fig07_holding_value"]
+    line = [ln for ln in res.stderr.splitlines() if ln.startswith("interrupted: ")]
+    assert len(line) == 1 and "left out: fig07_holding_value" in line[0], res.stderr
+    from catchten_sim.writers import FIGURE_NUMBERS
     for f in side["figures"]:
         assert f["png"].startswith(f"fig{FIGURE_NUMBERS[f['name']]:02d}_")
 

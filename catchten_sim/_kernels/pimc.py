@@ -12,6 +12,8 @@ so a ``random`` seat plays the same cards in every replay of the deal.
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 from numba import njit
 
 from .bits import KERNEL_JIT, rng_seed
@@ -20,9 +22,15 @@ from .engine import (FRESH, Dealt, Log, Seats, fold_deal, fold_flush, outcome_ro
                      side_sums)
 from .spec import S_N, spec_of
 
+#: what :func:`scripted_deal` fills: ``logs`` ``(leader (tricks,), cards (tricks, n),
+#: winner (tricks,))`` int64; ``row`` int16 (N_FIXED + n * N_PER_POS,) the outcome row,
+#: filled when not empty; ``acc``, ``off`` the flat accumulator and its offsets
+#: (:func:`.engine.run_chunk`), folded into when ``acc`` is not empty
+ScriptedOut = namedtuple("ScriptedOut", ["logs", "row", "acc", "off"])
+
 
 @njit(**KERNEL_JIT)
-def scripted_deal(tab, scr, policies, seed, deal_index, script, logs, row, acc, off):
+def scripted_deal(tab, scr, policies, seed, deal_index, script, outs):
     """Deal and play one deal of a simulation with scripted seats.
 
     Parameters
@@ -31,16 +39,14 @@ def scripted_deal(tab, scr, policies, seed, deal_index, script, logs, row, acc, 
     policies : int64 (n,) policy id per seat (``POL_SCRIPTED`` for the driver's seats).
     seed : uint64; deal_index : int64 (the deal's number in the simulation).
     script : int64 (>= cards dealt,) the scripted seats' choices in play order.
-    logs : ``(leader (tricks,), cards (tricks, n), winner (tricks,))`` int64, filled.
-    row : int16 (N_FIXED + n * N_PER_POS,) the outcome row, filled when not empty.
-    acc, off : the flat accumulator and its offsets (:func:`.engine.run_chunk`), folded
-        into when ``acc`` is not empty.
+    outs : :data:`ScriptedOut` (the play's log, the outcome row, the accumulator).
 
     Returns
     -------
     int
         The script entries used (the scripted seats' plays).
     """
+    logs, row, acc, off = outs.logs, outs.row, outs.acc, outs.off
     sp = spec_of(tab)
     n = sp[S_N]
     s = rng_seed(seed, deal_index)

@@ -12,12 +12,20 @@ shuffled into those counts, and each class's cards are shuffled into its buckets
 """
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from .bits import JIT, lowest_index, popcount, rng_below, rng_seed, rng_uniform
 
 MAX_STATES = 4_000_000
+
+#: the hidden hands of a position as :func:`sample_hidden` takes them: ``b_size`` (B,)
+#: cards per bucket, ``b_class`` (B,) the class of each bucket, ``cls_cap`` (C,) cards per
+#: class, ``cls_void`` (C,) its 4-bit void-suit mask, ``ways``/``radix`` the class table
+#: of :func:`class_table` (all int64 but ``ways``, float64)
+Hidden = namedtuple("Hidden", ["b_size", "b_class", "cls_cap", "cls_void", "ways", "radix"])
 
 
 @njit(**JIT)
@@ -125,14 +133,15 @@ def next_suit_split(x, rem, k, cls_void, s, n_cls, radix, st, first):
 
 
 @njit(**JIT)
-def sample_hidden(pool, b_size, b_class, cls_cap, cls_void, ways, radix, seed, start,
-                  out):
+def sample_hidden(pool, hidden, seed, start, out):
     """Draw ``out.shape[0]`` determinizations; ``out[i, b]`` = hidden cards of bucket b.
 
     Draw ``i`` uses the RNG stream ``(seed, start + i)``: results depend on the seed only.
-    ``pool`` int64 mask of hidden cards; ``b_size`` (B,) cards per bucket; ``b_class``
-    (B,) class of each bucket; the class table from :func:`class_table`.
+    ``pool`` int64 mask of hidden cards; ``hidden`` a :data:`Hidden` (the buckets, their
+    classes and the class table from :func:`class_table`).
     """
+    b_size, b_class, cls_cap = hidden.b_size, hidden.b_class, hidden.cls_cap
+    cls_void, ways, radix = hidden.cls_void, hidden.ways, hidden.radix
     n_b = b_size.shape[0]
     n_cls = cls_cap.shape[0]
     table = (cls_void, radix, ways, _fact_table())

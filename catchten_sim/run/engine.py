@@ -46,6 +46,55 @@ def run_parallel(fn: Callable[[int, int, int], None], count: int, pool: Executor
         wait(futures)
 
 
+#: Ctrl-Cs this command has had (the command line counts them from its start: the first
+#: stops the work and prints what finished; a second exits at once, :func:`on_interrupt`)
+INTERRUPTS = [0]
+#: the line a second Ctrl-C exits with
+SECOND_INTERRUPT = ("error: interrupted again (second Ctrl-C): exiting at once, without "
+                    "the finished work")
+
+
+def on_interrupt() -> None:
+    """Count a Ctrl-C; at the second one, exit at once (status 130) with
+    :data:`SECOND_INTERRUPT`, whatever the first is still waiting for (a chunk in flight,
+    a kernel, a file being written)."""
+    import os
+    import sys
+    INTERRUPTS[0] += 1
+    if INTERRUPTS[0] >= 2:
+        try:
+            sys.stdout.flush()
+            sys.stderr.write(SECOND_INTERRUPT + "\n")
+            sys.stderr.flush()
+        finally:
+            os._exit(130)
+
+
+def interruptible(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` (a kernel that releases the GIL, e.g. a dynamic program) run in a
+    thread of its own while the calling thread waits in short steps, so that a Ctrl-C
+    acts within a tenth of a second instead of when the kernel returns (the abandoned
+    thread is a daemon: the process does not wait for it)."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args)
+    out: list[Any] = []
+    err: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            out.append(fn(*args))
+        except BaseException as exc:   # handed to the caller
+            err.append(exc)
+
+    t = threading.Thread(target=work, name="catchten-kernel", daemon=True)
+    t.start()
+    while t.is_alive():
+        t.join(0.05)
+    if err:
+        raise err[0]
+    return out[0]
+
+
 @contextlib.contextmanager
 def sigint_deferred(children: bool = False) -> Iterator[None]:
     """Hold a Ctrl-C (SIGINT) that arrives inside the block until the block ends, then
@@ -56,14 +105,19 @@ def sigint_deferred(children: bool = False) -> Iterator[None]:
     started inside inherit the block, and so do the processes they start (a blocked signal
     stays blocked across fork and exec): a local Dask cluster's worker processes never see
     the terminal's Ctrl-C, not even while they import, before their preload can ignore it
-    (:mod:`catchten_sim._dask_worker`). A Ctrl-C pending at the end is held like any other.
+    (:mod:`catchten_sim._dask_worker`). A Ctrl-C pending at the end is held like any other;
+    a second Ctrl-C exits at once (:func:`on_interrupt`).
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught: list[object] = []
     try:
-        old = signal.signal(signal.SIGINT, lambda *a: caught.append(a))
+        def held(*a: object) -> None:
+            caught.append(a)
+            on_interrupt()
+
+        old = signal.signal(signal.SIGINT, held)
     except ValueError:          # not settable here (e.g. an embedded interpreter)
         yield
         return
@@ -196,6 +250,10 @@ def notices(say: Callable[[str], None]) -> Iterator[None]:
 def _notice(msg: str) -> None:
     for say in _NOTICE[-1:]:
         say(msg)
+
+
+#: a notice of the library's own (the equity cache's file): to the command's stderr
+notice = _notice
 
 
 #: seconds to reach a Dask scheduler (the connection and its reply to ``identity``)

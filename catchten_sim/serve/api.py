@@ -1,0 +1,181 @@
+"""The JSON API behind the analysis page: each request's work as a plain function of its
+JSON body (run in a worker process by :mod:`catchten_sim.serve.pool`).
+
+``advise_json`` returns exactly what ``catchten advise POSITION --json`` prints with the
+same options (the same :func:`catchten_sim.advise` call and ``Advice.to_dict``);
+``solve_json`` what ``catchten solve RECORD --json`` prints. Bad input raises
+:class:`catchten_sim.errors.CatchTenError`, whose one line the server returns as
+``{"error": ...}`` (the line the CLI prints after ``error:``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..checks import check_count, check_seed
+from ..errors import CatchTenError, ParseError, check_keys
+from ..inputs import json_kind
+
+#: the options of ``POST /api/advise``, named as ``catchten advise``'s flags (``exact-max``
+#: may be spelled ``exact_max``), with the keyword of :func:`catchten_sim.advise` each sets
+ADVISE_OPTIONS = {"evaluator": "evaluator", "samples": "samples", "seed": "seed",
+                  "policy": "policy", "opponents": "opponents", "margin": "margin",
+                  "time": "time_limit", "exact_max": "exact_max", "early_stop": "stop_early",
+                  "objective": "objective", "explain": "explain"}
+ADVISE_BODY_KEYS = ("position", "options")
+SOLVE_BODY_KEYS = ("record", "options")
+SOLVE_OPTIONS = ("line",)
+DEAL_BODY_KEYS = ("rules", "players", "variants", "seed", "index")
+RULES_BODY_KEYS = ("rules", "players", "variants")
+SIMULATE_BODY_KEYS = ("rules", "players", "variants", "options")
+#: the options of ``POST /api/simulate``, named as ``catchten simulate``'s flags
+SIMULATE_OPTIONS = ("deals", "seed", "policy", "opponents")
+#: the most deals one request may simulate on this server (a few seconds warm)
+MAX_SIM_DEALS = 2_000_000
+#: the server's own ceiling on ``time`` (seconds of one request's work)
+MAX_TIME = 120.0
+
+
+def _object(body: Any, field: str, keys: tuple[str, ...]) -> dict:
+    if not isinstance(body, Mapping):
+        raise ParseError(field, "not an object", f"the body is {json_kind(body)}, not an object")
+    check_keys(body, keys)
+    return dict(body)
+
+
+def _inner(body: Mapping, field: str) -> dict:
+    """The body's position or record: a JSON object, never a file name (the functions also
+    read a path; a request never names a file on the server's disk)."""
+    if field not in body:
+        raise ParseError(field, "missing", f"the body's {field} is required")
+    value = body[field]
+    if not isinstance(value, Mapping):
+        raise ParseError(field, "not an object",
+                         f"a {field} is a JSON object, not {json_kind(value)}")
+    return dict(value)
+
+
+def _options(body: Mapping, known: tuple[str, ...]) -> dict:
+    opts = body.get("options") or {}
+    if not isinstance(opts, Mapping):
+        raise ParseError("options", "not an object",
+                         f"options is {json_kind(opts)}, not an object")
+    opts = {str(k).replace("-", "_"): v for k, v in opts.items()}
+    check_keys(opts, known)
+    return opts
+
+
+def _number(name: str, v: Any, lo: float, hi: float) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo < v <= hi:
+        raise CatchTenError(name, "out of range", f"{name}={v!r} (more than {lo:g}, at most "
+                            f"{hi:g} on this server)")
+    return float(v)
+
+
+def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int | None]:
+    """The position, the :func:`catchten_sim.advise` keywords and the ``explain`` count of
+    an advise request (checked here: unknown keys, ``time`` within the server's limit)."""
+    body = _object(body, "body", ADVISE_BODY_KEYS)
+    position = _inner(body, "position")
+    opts = _options(body, tuple(ADVISE_OPTIONS))
+    kw: dict[str, Any] = {"time_limit": 30.0}            # the CLI's --time default
+    for k, v in opts.items():
+        kw[ADVISE_OPTIONS[k]] = v
+    kw["time_limit"] = _number("time", kw["time_limit"], 0, max_time)
+    explain_n = kw.pop("explain", None)
+    if explain_n is not None:
+        from ..advise import MAX_EXPLAIN
+        explain_n = check_count("explain", explain_n, 1, MAX_EXPLAIN)
+    return position, kw, explain_n
+
+
+def advise_json(body: Any, progress: Callable[[int, int], None] | None = None,
+                threads: int | None = None, max_time: float = MAX_TIME,
+                running: Callable[[int, dict[str, float]], None] | None = None) -> dict:
+    """What ``catchten advise POSITION --json`` prints for the request ``body``
+    (``{"position": {...}, "options": {...}}``); ``running(done, {card: mean})`` gets the
+    values so far after every batch."""
+    from ..advise import advise, explain
+    position, kw, explain_n = advise_args(body, max_time)
+    res = advise(position, threads=threads, progress=progress, running=running, **kw)
+    d = res.to_dict()
+    if explain_n and not res.partial:
+        d["explain"] = explain(res, explain_n)
+    return d
+
+
+def solve_json(body: Any) -> dict:
+    """What ``catchten solve RECORD --json`` prints for ``{"record": {...}, "options":
+    {"line": bool}}``."""
+    from ..solve import solve
+    body = _object(body, "body", SOLVE_BODY_KEYS)
+    record = _inner(body, "record")
+    opts = _options(body, SOLVE_OPTIONS)
+    line = opts.get("line", False)
+    if not isinstance(line, bool):
+        raise CatchTenError("line", "not true or false", f"line={line!r}")
+    return solve(record, line=line).to_dict()
+
+
+def simulate_json(body: Any, progress: Callable[[int, int], None] | None = None,
+                  threads: int | None = None) -> dict:
+    """What ``catchten simulate --json`` prints with the same rules and flags
+    (``{"rules", "players", "variants", "options": {"deals", "seed", "policy",
+    "opponents"}}``; the CLI's defaults but 100,000 deals)."""
+    from ..policies import seat_policies
+    from ..simulate import simulate
+    body = _object(body, "body", SIMULATE_BODY_KEYS)
+    opts = _options(body, SIMULATE_OPTIONS)
+    rules = _rules(body)
+    deals = check_count("deals", opts.get("deals", 100_000), 1, MAX_SIM_DEALS)
+    pols = seat_policies(rules, opts.get("policy", "heuristic"), opts.get("opponents"), {})
+    return simulate(rules, pols, n_deals=deals, seed=opts.get("seed", 1), threads=threads,
+                    progress=progress).to_dict()
+
+
+def _rules(body: Mapping):
+    """The rules of a request: ``rules`` (preset, default foster), ``players`` (default 4),
+    ``variants``, checked as a position's are."""
+    from ..inputs import preset_name
+    from ..rules import Rules
+    players = body.get("players", 4)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise CatchTenError("players", "players out of range",
+                            f"players={players!r} is not a whole number")
+    variants = body.get("variants") or {}
+    if not isinstance(variants, Mapping):
+        raise ParseError("variants", "not an object",
+                         f"variants is {json_kind(variants)}, not an object")
+    return Rules(preset_name(body.get("rules")), players, dict(variants))
+
+
+def deal_json(body: Any) -> dict:
+    """A hand record of deal ``index`` (default 0) of ``seed``: the cards a simulation
+    with that seed deals (:func:`catchten_sim.deal`)."""
+    from ..play import deal
+    body = _object(body, "body", DEAL_BODY_KEYS)
+    rules = _rules(body)
+    seed = check_seed(body.get("seed", 1))
+    index = check_count("index", body.get("index", 0), 0, 2 ** 62 - 1)
+    return deal(rules, seed=seed, index=index).to_record()
+
+
+def rules_json(body: Any) -> dict:
+    """The resolved rules (``catchten rules --json``) with the preset's switch table
+    (``catchten rules --switches --json``) and what the page needs to lay out a deal."""
+    from ..rules import switch_table
+    body = _object(body, "body", RULES_BODY_KEYS)
+    rules = _rules(body)
+    d = rules.describe()
+    allowed = []
+    for n in range(2, 9):
+        try:
+            _rules({**body, "players": n, "variants": {}})
+            allowed.append(n)
+        except CatchTenError:
+            pass
+    return {"rules": d, "switches": switch_table(rules.preset), "players_allowed": allowed,
+            "cards_per_player": rules.cards_per_player, "set_size": rules.set_size,
+            "n_sets": rules.n_sets, "n_sides": rules.n_sides,
+            "side_of_seat": [rules.side_of(s) for s in range(rules.players)],
+            "dealer_declares": bool(rules.dealer_declares)}

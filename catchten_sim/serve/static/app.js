@@ -1,0 +1,716 @@
+// catchten serve: the analysis page. Plain JS, no build step; every number comes from the
+// JSON API (/api/...), which returns what the CLI prints with --json.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+// the deals of dd's first, preliminary run
+const DD_FIRST = 16;
+const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+const state = {
+  rules: { rules: "foster", players: 4, variants: {} },
+  info: null,            // /api/rules answer
+  dealer: 3, seat: 0, hand: [], turnup: null, trump: "", play: [], score: null,
+  target: "hand",
+  runs: {},              // evaluator -> {controller, result}
+  deal: null,            // all-hands mode: {record, cursor, solves: {key: solution}}
+};
+
+// ------------------------------------------------------------------ helpers
+function pretty(card) {
+  const r = card[0] === "T" ? "10" : card[0];
+  return r + SUITS[card[1]];
+}
+function isRed(card) { return card[1] === "H" || card[1] === "D"; }
+function cardEl(tag, card, extra) {
+  const el = document.createElement(tag);
+  el.className = "c" + (isRed(card) ? " red" : "") + (extra ? " " + extra : "");
+  el.textContent = pretty(card);
+  return el;
+}
+function fmt(x, d) { return x === null || x === undefined ? "–" : (x >= 0 ? "+" : "") + x.toFixed(d); }
+function setState(s) { document.body.dataset.state = s; }
+function showError(line) {
+  const e = $("#error");
+  e.textContent = line;
+  e.hidden = false;
+}
+function clearError() { $("#error").hidden = true; $("#error").textContent = ""; }
+
+// a POST of JSON; a 4xx/5xx answer's one line (or the network's failure) is thrown
+async function send(path, body, signal) {
+  let resp;
+  try {
+    resp = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+                               body: JSON.stringify(body), signal });
+  } catch (e) {
+    if (e.name === "AbortError") throw e;
+    throw new Error("error: server: not reachable (is catchten serve still running?)");
+  }
+  if (!resp.ok) {
+    let data = {};
+    try { data = await resp.json(); } catch (e) { /* not JSON */ }
+    throw new Error(data.error || `error: server: HTTP ${resp.status}`);
+  }
+  return resp;
+}
+async function postJSON(path, body, signal) {
+  const resp = await send(path, body, signal);
+  try { return await resp.json(); } catch (e) { throw new Error(`error: server: HTTP ${resp.status}`); }
+}
+
+// POST with server-sent events back: onEvent(name, data) for each; resolves at the end
+async function postStream(path, body, signal, onEvent) {
+  const resp = await send(path, body, signal);
+  const reader = resp.body.getReader();
+  const dec = new TextDecoder();
+  let buf = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buf += dec.decode(value, { stream: true });
+    let i;
+    while ((i = buf.indexOf("\n\n")) >= 0) {
+      const block = buf.slice(0, i); buf = buf.slice(i + 2);
+      let name = "message", data = "";
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event: ")) name = line.slice(7);
+        else if (line.startsWith("data: ")) data += line.slice(6);
+      }
+      onEvent(name, data ? JSON.parse(data) : null);
+    }
+  }
+}
+
+// ------------------------------------------------------------------ engine state
+async function pollEngine() {
+  const el = $("#engine");
+  try {
+    const r = await fetch("/api/status");
+    const s = await r.json();
+    const warming = s.workers.filter((w) => w.state !== "ready");
+    if (!s.warming && s.ready > 0) {
+      el.dataset.engine = "ready";
+      el.textContent = `Engine ready (${s.ready} worker${s.ready > 1 ? "s" : ""}` +
+        (s.running ? `, ${s.running} busy` : "") + (s.waiting ? `, ${s.waiting} waiting` : "") + ")";
+    } else {
+      el.dataset.engine = "warming";
+      const w = warming[0];
+      el.textContent = "Warming up the engine" + (w && w.detail ? `: ${w.detail}` : "") +
+        " (the first start compiles for a minute or two; advice asked now waits for it)";
+    }
+    setTimeout(pollEngine, s.warming || s.running ? 1000 : 4000);
+  } catch (e) {
+    el.dataset.engine = "down";
+    el.textContent = "Server not reachable";
+    setTimeout(pollEngine, 3000);
+  }
+}
+
+// ------------------------------------------------------------------ rules and set-up
+async function loadRules() {
+  const info = await postJSON("/api/rules", state.rules);
+  state.info = info;
+  const n = state.rules.players;
+  fillSelect($("#players"), info.players_allowed, n);
+  const seats = [...Array(n).keys()];
+  if (state.dealer >= n) state.dealer = n - 1;
+  if (state.seat >= n) state.seat = 0;
+  fillSelect($("#dealer"), seats, state.dealer, seatName);
+  fillSelect($("#seat"), seats, state.seat, seatName);
+  $("#trump-label").hidden = !info.dealer_declares;
+  // no turn-up when the dealer declares the trump
+  document.querySelector('.tab[data-target="turnup"]').hidden = info.dealer_declares;
+  if (info.dealer_declares && state.target === "turnup") setTarget("hand");
+  renderSwitches();
+  renderScore();
+  renderGrid();
+}
+function seatName(s) {
+  const side = state.info ? state.info.side_of_seat[s] : 0;
+  return `seat ${s} (side ${side})`;
+}
+function fillSelect(sel, values, current, label) {
+  sel.innerHTML = "";
+  for (const v of values) {
+    const o = document.createElement("option");
+    o.value = v; o.textContent = label ? label(v) : v;
+    if (v === current) o.selected = true;
+    sel.appendChild(o);
+  }
+}
+function renderSwitches() {
+  const box = $("#switches");
+  box.innerHTML = "";
+  const given = state.rules.variants;
+  for (const row of state.info.switches) {
+    const div = document.createElement("div");
+    div.className = "switch";
+    const cur = row.name in given ? given[row.name] : row.default;
+    let input;
+    if (Array.isArray(row.values) && row.values.length === 2 && typeof row.values[0] === "boolean") {
+      input = document.createElement("input");
+      input.type = "checkbox"; input.checked = !!cur;
+      input.onchange = () => setSwitch(row, input.checked);
+    } else if (Array.isArray(row.values)) {
+      input = document.createElement("select");
+      for (const v of row.values) {
+        const o = document.createElement("option");
+        o.value = JSON.stringify(v); o.textContent = String(v);
+        if (v === cur) o.selected = true;
+        input.appendChild(o);
+      }
+      input.onchange = () => setSwitch(row, JSON.parse(input.value));
+    } else {
+      input = document.createElement("input");
+      input.type = "number"; input.value = cur;
+      input.onchange = () => setSwitch(row, Number(input.value));
+    }
+    input.dataset.switch = row.name;
+    const name = document.createElement("code"); name.textContent = row.name;
+    const t = document.createElement("span"); t.className = "t";
+    t.textContent = `${row.text} (${row.applies}; rules ${row.section})`;
+    const lab = document.createElement("label"); lab.append(input, " ", name);
+    div.append(lab, t);
+    box.appendChild(div);
+  }
+  const k = Object.keys(given).length;
+  $("#switches-count").textContent = k ? `(${k} changed)` : "";
+}
+async function setSwitch(row, value) {
+  const v = { ...state.rules.variants };
+  if (value === row.default) delete v[row.name]; else v[row.name] = value;
+  const before = state.rules.variants;
+  state.rules.variants = v;
+  try { clearError(); await loadRules(); } catch (e) {
+    showError(e.message); state.rules.variants = before; await loadRules();
+  }
+}
+function renderScore() {
+  const box = $("#score-inputs");
+  box.innerHTML = "";
+  const on = $("#score-on").checked;
+  const ns = state.info.n_sides;
+  if (!on) { state.score = null; return; }
+  if (!state.score || state.score.length !== ns) state.score = Array(ns).fill(0);
+  for (let s = 0; s < ns; s++) {
+    const lab = document.createElement("label");
+    const inp = document.createElement("input");
+    inp.type = "number"; inp.value = state.score[s]; inp.dataset.side = s;
+    inp.onchange = () => { state.score[s] = Number(inp.value); };
+    lab.append(`side ${s} `, inp);
+    box.appendChild(lab);
+  }
+}
+
+function deck() { return state.info.rules.deck.cards.split(" "); }
+
+function renderGrid() {
+  const cards = deck();
+  const ranks = [...new Set(cards.map((c) => c[0]))];
+  const grid = $("#grid");
+  grid.innerHTML = "";
+  grid.style.gridTemplateColumns = `repeat(${ranks.length}, minmax(0, 1fr))`;
+  for (const suit of ["S", "H", "D", "C"]) {
+    for (const r of ranks) {
+      const card = r + suit;
+      const b = cardEl("button", card);
+      b.type = "button";
+      b.dataset.gridCard = card;
+      if (!cards.includes(card)) { b.disabled = true; b.style.visibility = "hidden"; }
+      b.onclick = () => clickCard(card);
+      grid.appendChild(b);
+    }
+  }
+  refreshGrid();
+}
+function refreshGrid() {
+  for (const b of document.querySelectorAll("#grid .c")) {
+    const card = b.dataset.gridCard;
+    b.classList.toggle("in-hand", state.hand.includes(card));
+    b.classList.toggle("turnup", state.turnup === card);
+    const k = state.play.indexOf(card);
+    b.classList.toggle("played", k >= 0);
+    b.querySelector(".n")?.remove();
+    if (k >= 0) { const n = document.createElement("span"); n.className = "n"; n.textContent = k + 1; b.appendChild(n); }
+    b.setAttribute("aria-pressed", String(state.hand.includes(card) || state.turnup === card || k >= 0));
+  }
+  const per = state.info ? state.info.cards_per_player : "";
+  $("#hand-count").textContent = `(${state.hand.length}/${per})`;
+  $("#turnup-show").textContent = state.turnup ? pretty(state.turnup) : "";
+  $("#play-count").textContent = `(${state.play.length})`;
+  const played = $("#played");
+  played.innerHTML = "";
+  const n = state.rules.players;
+  state.play.forEach((c, i) => {
+    const s = document.createElement("span");
+    s.className = "chip" + (isRed(c) ? " red" : "") + ((i + 1) % n === 0 ? " trick-end" : "");
+    s.textContent = pretty(c);
+    played.appendChild(s);
+  });
+  if (!state.play.length) played.textContent = "none";
+}
+function setTarget(t) {
+  state.target = t;
+  for (const b of document.querySelectorAll(".tab")) b.setAttribute("aria-selected", String(b.dataset.target === t));
+  $("#target-hint").textContent = {
+    hand: "Click the cards you hold now (click again to take one out).",
+    turnup: "Click the turned-up card (its suit is trumps).",
+    play: "Click every card played so far this hand, in order (Undo last takes one back).",
+  }[t];
+}
+function clickCard(card) {
+  clearError();
+  if (state.target === "hand") {
+    const i = state.hand.indexOf(card);
+    if (i >= 0) state.hand.splice(i, 1); else state.hand.push(card);
+  } else if (state.target === "turnup") {
+    state.turnup = state.turnup === card ? null : card;
+  } else {
+    const i = state.play.indexOf(card);
+    if (i < 0) state.play.push(card);
+  }
+  refreshGrid();
+}
+
+// ------------------------------------------------------------------ the position
+function position() {
+  const p = { rules: state.rules.rules, players: state.rules.players, dealer: state.dealer,
+              seat: state.seat, hand: [...state.hand], play: [...state.play] };
+  if (Object.keys(state.rules.variants).length) p.variants = { ...state.rules.variants };
+  if (state.info && state.info.dealer_declares) p.trump = state.trump || null;
+  else p.turnup = state.turnup;
+  if (state.score) p.score = [...state.score];
+  return p;
+}
+async function setPosition(p) {
+  // a position object (from the URL or pasted) into the set-up; checked by the server
+  if (typeof p !== "object" || p === null || Array.isArray(p)) throw new Error("error: position: not an object");
+  state.rules = { rules: p.rules || "foster", players: p.players ?? 4, variants: p.variants || {} };
+  $("#preset").value = state.rules.rules;
+  state.dealer = p.dealer ?? 0; state.seat = p.seat ?? 0;
+  state.hand = Array.isArray(p.hand) ? [...p.hand] : [];
+  state.turnup = p.turnup || null; state.trump = p.trump || "";
+  state.play = Array.isArray(p.play) ? [...p.play] : [];
+  state.score = Array.isArray(p.score) ? [...p.score] : null;
+  $("#score-on").checked = !!state.score;
+  $("#trump").value = state.trump;
+  await loadRules();
+  return p;
+}
+
+// ------------------------------------------------------------------ advice
+function options(evaluator) {
+  const o = { seed: Number($("#seed").value), time: Number($("#time").value) };
+  if (!$("#early-stop").checked) o.early_stop = false;
+  if (evaluator === "dd") { o.evaluator = "dd"; o.samples = Number($("#dd-samples").value); }
+  else o.samples = Number($("#samples").value);
+  return o;
+}
+function cancelRuns() {
+  for (const r of Object.values(state.runs)) if (r.controller) r.controller.abort();
+}
+async function advise(extraPosition) {
+  clearError();
+  cancelRuns();
+  const pos = extraPosition || position();
+  // a link to this position
+  history.replaceState(null, "", "?position=" + encodeURIComponent(JSON.stringify(pos)));
+  setState("working");
+  $("#cancel").disabled = false;
+  $("#cards tbody").innerHTML = "";
+  $("#answer").innerHTML = '<p class="hint">Working…</p>';
+  $("#details-text").textContent = "";
+  // on a phone the advice is below the set-up: bring it into view
+  if (window.matchMedia("(max-width: 820px)").matches) $("#advice").scrollIntoView({ block: "start" });
+  const runs = {};
+  state.runs = runs;
+  const one = async (ev, key, opts) => {
+    const controller = new AbortController();
+    runs[key] = { controller, result: null, error: null };
+    const prog = $(`#prog-${ev}`), text = $(`#ptext-${ev}`);
+    prog.value = 0; text.textContent = "waiting";
+    try {
+      await postStream("/api/advise/stream", { position: pos, options: opts }, controller.signal,
+        (name, data) => {
+          if (name === "queued") text.textContent = data.running ? "queued" : "starting";
+          else if (name === "progress") {
+            prog.max = data.total; prog.value = data.done;
+            text.textContent = `${data.done.toLocaleString()} deals`;
+          } else if (name === "running") {
+            runs[key].running = data;          // the values so far, no interval yet
+            if (state.runs === runs) renderAdvice();
+          } else if (name === "result") {
+            runs[key].result = data;
+            prog.max = 1; prog.value = 1;
+            text.textContent = `${data.samples.toLocaleString()} deals, ${data.elapsed_s.toFixed(2)} s`;
+            if (state.runs === runs) renderAdvice();
+          } else if (name === "error") {
+            runs[key].error = data.error;
+          }
+        });
+    } catch (e) {
+      runs[key].error = e.name === "AbortError" ? "cancelled" : e.message;
+    }
+    runs[key].controller = null;
+    if (runs[key].error && runs[key].error !== "cancelled") text.textContent = "failed";
+    if (runs[key].error === "cancelled") text.textContent = "cancelled";
+  };
+  // the rollouts first (a fraction of a second), then dd, each with every core: the first
+  // values reach the screen sooner than with the two runs sharing the cores. dd starts
+  // with a run of its first DD_FIRST deals (the same deals the full run starts with, same
+  // seed), shown as preliminary until the full run replaces them
+  runs.dd = { controller: null, result: null, error: null };
+  await one("rollout", "rollout", options("rollout"));
+  const ddOpts = options("dd");
+  const ok = () => state.runs === runs && Object.values(runs).every((r) => !r.error);
+  if (ok()) {                          // the rollouts' answer while dd runs
+    try { await renderWords(); } catch (e) { /* the final answer will say it */ }
+  }
+  if (ok() && ddOpts.samples > DD_FIRST) {
+    await one("dd", "ddFirst", { ...ddOpts, samples: DD_FIRST });
+    if (runs.ddFirst.error === "cancelled") runs.dd.error = "cancelled";
+  }
+  if (ok()) await one("dd", "dd", ddOpts);
+  else if (runs.rollout.error === "cancelled") runs.dd.error = "cancelled";
+  if (state.runs !== runs) return;            // a newer advice took over
+  $("#cancel").disabled = true;
+  const errs = Object.values(runs).map((r) => r.error).filter((e) => e && e !== "cancelled");
+  if (errs.length) {
+    showError(errs[0]);
+    $("#answer").innerHTML = "";
+    setState("error");
+    return;
+  }
+  if (Object.values(runs).some((r) => r.error === "cancelled")) {
+    $("#answer").innerHTML = '<p class="hint">Cancelled.</p>';
+    setState("cancelled");
+    return;
+  }
+  await renderWords();
+  setState("done");
+}
+function objectiveMean(c, objective) { return c[objective] ? c[objective].mean : null; }
+function renderAdvice() {
+  const ro = state.runs.rollout && state.runs.rollout.result;
+  const ddFull = state.runs.dd && state.runs.dd.result;
+  // a run still going: its values so far (the running means; intervals come at the end)
+  const live = (key) => state.runs[key] && !state.runs[key].result && state.runs[key].running;
+  const roLive = !ro && live("rollout");
+  const ddLive = !ddFull && live("dd");
+  const dd = ddFull || (state.runs.ddFirst && state.runs.ddFirst.result);
+  $("#unit-dd").textContent = ddLive ? `points; ${ddLive.done.toLocaleString()} deals so far`
+    : dd && !ddFull ? `points; first ${dd.samples} deals, more coming` : "points";
+  $("#unit-rollout").textContent = roLive ? `${roLive.done.toLocaleString()} deals so far` : "points";
+  const tbody = $("#cards tbody");
+  const order = [];
+  for (const a of [ro, dd]) if (a) for (const c of a.candidates) if (!order.includes(c.card)) order.push(c.card);
+  for (const l of [roLive, ddLive]) if (l) for (const c of Object.keys(l.means)) if (!order.includes(c)) order.push(c);
+  if (ro) $("#unit-rollout").textContent = ro.objective === "p_win" ? "P(win)" : "points";
+  tbody.innerHTML = "";
+  for (const card of order) {
+    const tr = document.createElement("tr");
+    tr.dataset.card = card;
+    const td0 = document.createElement("td"); td0.className = "card" + (isRed(card) ? " red" : "");
+    td0.textContent = pretty(card);
+    const cr = ro && ro.candidates.find((c) => c.card === card);
+    const cd = dd && dd.candidates.find((c) => c.card === card);
+    if (cr) {
+      const est = cr[ro.objective];
+      tr.dataset.rollout = est.mean;
+      tr.dataset.value = est.mean;          // the headline's evaluator: the rollouts
+      if (card === ro.best) tr.classList.add("best-rollout");
+    }
+    if (cd) {
+      tr.dataset.dd = cd[dd.objective].mean;
+      if (card === dd.best) tr.classList.add("best-dd");
+    }
+    const cell = (c, obj, best, cls, l) => {
+      const td = document.createElement("td"); td.className = cls;
+      if (l && card in l.means) {
+        td.innerHTML = `<span class="v running" title="so far">≈ ${fmt(l.means[card], 2)}</span>`;
+        return td;
+      }
+      if (!c) { td.textContent = "…"; return td; }
+      const e = c[obj];
+      const pct = obj === "p_win";
+      const show = (x) => pct ? (100 * x).toFixed(1) + "%" : fmt(x, 2);
+      td.innerHTML = `<span class="v">${show(e.mean)}</span> <span class="ci">(${show(e.ci95[0])} to ${show(e.ci95[1])})</span>` +
+        (best ? ' <span class="star" title="best card">\u2605</span>' : "");
+      return td;
+    };
+    tr.append(td0, cell(cr, ro && ro.objective, ro && card === ro.best, "ro", roLive),
+              cell(cd, dd && dd.objective, dd && card === dd.best, "dd", ddLive));
+    tbody.appendChild(tr);
+  }
+  const det = [];
+  for (const [name, a] of [["Rollouts", ro], ["Double-dummy", dd]]) {
+    if (!a) continue;
+    det.push(`${name}: ${a.samples.toLocaleString()} deals of ${a.n_consistent_deals.toLocaleString()} consistent; ` +
+      `stopped: ${a.stop_reason}; intervals: ${a.intervals.description}; objective ${a.objective}` +
+      (a.note ? `; ${a.note}` : "") + (a.model_note ? `; MODEL: ${a.model_note}` : ""));
+  }
+  $("#details-text").innerHTML = det.map((d) => `<p>${escapeHTML(d)}</p>`).join("");
+}
+function escapeHTML(s) { return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c])); }
+async function renderWords() {
+  const runs = state.runs;
+  const ro = runs.rollout && runs.rollout.result;
+  const dd = runs.dd && runs.dd.result;
+  const w = await postJSON("/api/words", { rollout: ro, dd: dd });
+  if (state.runs !== runs) return;     // a newer advice took over
+  const box = $("#answer");
+  box.innerHTML = "";
+  const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = text; box.appendChild(e); };
+  // how firm each run's pick is, in the headline too
+  const pick = (a) => pretty(a.best) + (!a.margin ? "" :
+    a.margin.verdict === "separated" ? "" :
+    a.margin.verdict === "no practical difference" ? ` (or ${pretty(a.margin.b)}, no practical difference)` : " (a lean)");
+  const first = ro || dd;
+  p(`Best card: ${pick(first)}` + (dd && ro && dd.best !== ro.best ? ` with club-level play; ${pick(dd)} with perfect play` : ""), "headline");
+  for (const line of w.best) p(line);
+  if (w.trump_line) p(w.trump_line, "headline trump");
+  if (w.p_win) p(w.p_win);
+  if (w.disagree) p(w.disagree, "disagree");
+  if (!dd) p("Double-dummy values coming…", "hint");
+}
+
+// ------------------------------------------------------------------ all hands (a deal)
+function dealKey() { return state.deal.record.play.slice(0, state.deal.cursor).join(" "); }
+async function openDeal(record) {
+  if (typeof record !== "object" || record === null || !Array.isArray(record.hands)) throw new Error("error: record: not a hand record");
+  state.deal = { record: { ...record, play: [...(record.play || [])] }, cursor: (record.play || []).length, solves: {} };
+  delete $("#deal-played").dataset.checked;
+  $("#deal-view").hidden = false;
+  $("#deal-title").textContent = `${record.rules || "foster"}, ${record.players} players, dealer seat ${record.dealer}` +
+    (record.turnup ? `, turn-up ${pretty(record.turnup)}` : "");
+  await renderDeal();
+  $("#deal-view").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+async function solveAt(cursor) {
+  const d = state.deal;
+  const key = d.record.play.slice(0, cursor).join(" ");
+  if (!d.solves[key]) {
+    d.solves[key] = await postJSON("/api/solve", { record: { ...d.record, play: d.record.play.slice(0, cursor) } });
+  }
+  return d.solves[key];
+}
+async function renderDeal() {
+  const d = state.deal;
+  const rec = d.record;
+  const n = rec.players;
+  const played = rec.play.slice(0, d.cursor);
+  setState("working");
+  let sol = null, err = null;
+  const finished = played.length >= n * rec.hands[0].length;
+  if (!finished) {
+    try { sol = await solveAt(d.cursor); } catch (e) { err = e.message; }
+  }
+  if (state.deal !== d) return;
+  const hands = $("#hands");
+  hands.innerHTML = "";
+  const values = {};
+  if (sol) for (const c of sol.cards) values[c.card] = c.value;
+  for (let s = 0; s < n; s++) {
+    const box = document.createElement("div");
+    box.className = "seat" + (sol && sol.to_move === s ? " to-move" : "");
+    box.dataset.seat = s;
+    const h = document.createElement("h3");
+    h.textContent = `Seat ${s}` + (s === rec.dealer ? " (dealer)" : "") + (sol && sol.to_move === s ? " \u2014 to play" : "");
+    const cs = document.createElement("div"); cs.className = "cs";
+    for (const c of rec.hands[s]) {
+      if (played.includes(c)) continue;
+      const b = cardEl("button", c);
+      b.type = "button";
+      b.dataset.card = c;
+      if (c in values) {
+        b.dataset.dd = values[c];
+        b.dataset.value = values[c];
+        const v = document.createElement("span"); v.className = "dv"; v.textContent = fmt(values[c], 0);
+        b.appendChild(v);
+        if (sol.best.includes(c)) b.classList.add("best");
+        b.onclick = () => playDealCard(c);
+      } else b.disabled = true;
+      cs.appendChild(b);
+    }
+    box.append(h, cs);
+    hands.appendChild(box);
+  }
+  // the play so far, with each card's double-dummy loss where known
+  const chips = $("#deal-played");
+  chips.innerHTML = "";
+  rec.play.forEach((c, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "chip" + (isRed(c) ? " red" : "") + ((i + 1) % n === 0 ? " trick-end" : "") + (i >= d.cursor ? " future" : "");
+    b.textContent = pretty(c);
+    b.dataset.index = i;
+    const before = d.solves[rec.play.slice(0, i).join(" ")];
+    if (before) {
+      const v = before.cards.find((x) => x.card === c);
+      const loss = v ? before.value - v.value : null;
+      if (loss) { b.classList.add("mistake"); b.title = `double-dummy loss ${loss} points`; b.textContent += ` \u2212${loss}`; }
+    }
+    b.onclick = () => { d.cursor = i; renderDeal(); };
+    chips.appendChild(b);
+  });
+  if (!rec.play.length) chips.textContent = "none yet";
+  // the trick on the table: whose card is whose
+  const inTrick = played.slice(played.length - (played.length % n || (finished ? n : 0)));
+  const seatOf = (c) => rec.hands.findIndex((h) => h.includes(c));
+  $("#deal-trick").textContent = inTrick.length
+    ? "On the table: " + inTrick.map((c) => `${pretty(c)} (seat ${seatOf(c)})`).join(", ")
+    : "A new trick: the player to move leads.";
+  const lineText = (line) => `Double-dummy value for seat ${sol.to_move}'s side (its points minus the others', perfect play): ${fmt(sol.value, 0)}` +
+    (line ? `; an optimal line: ${line.map(pretty).join(" ")}` : "");
+  $("#deal-line").textContent = err ? "" : sol ? lineText(null) : "The hand is over.";
+  if (err) { showError(err); setState("error"); return; }
+  setState("done");
+  if (sol) {
+    // the optimal line after the values (it costs a solve per card of the line)
+    const key = played.join(" ");
+    d.lines = d.lines || {};
+    if (!d.lines[key]) {
+      try {
+        d.lines[key] = (await postJSON("/api/solve", { record: { ...rec, play: played }, options: { line: true } })).line;
+      } catch (e) { return; }
+    }
+    if (state.deal === d && dealKey() === key) $("#deal-line").textContent = lineText(d.lines[key]);
+  }
+}
+async function playDealCard(card) {
+  clearError();
+  const d = state.deal;
+  if (d.record.play[d.cursor] !== card) d.record.play = d.record.play.slice(0, d.cursor).concat([card]);
+  d.cursor += 1;
+  await renderDeal();
+}
+
+// ------------------------------------------------------------------ simulate
+async function simulateRules() {
+  clearError();
+  const out = $("#sim-out"), prog = $("#prog-sim");
+  out.textContent = "";
+  prog.value = 0;
+  setState("working");
+  const body = { ...state.rules, options: { deals: Number($("#sim-deals").value), seed: Number($("#sim-seed").value) } };
+  let res = null, err = null;
+  try {
+    await postStream("/api/simulate/stream", body, undefined, (name, data) => {
+      if (name === "progress") { prog.max = data.total; prog.value = data.done; }
+      else if (name === "result") res = data;
+      else if (name === "error") err = data.error;
+    });
+  } catch (e) { err = e.message; }
+  if (err || !res) { showError(err || "error: server: no answer"); setState("error"); return; }
+  prog.max = 1; prog.value = 1;
+  const t = res.ten;
+  const pct = (x) => (100 * x).toFixed(2) + "%";
+  const rows = res.positions.map((p) => `<tr data-position="${p.position}"><td>${p.position} ${p.role === "eldest" || p.role === "dealer" ? p.role : ""}</td>` +
+    `<td>${p.honours.mean.toFixed(2)}</td><td>${p.card_points.mean.toFixed(2)}</td><td>${p.total.mean.toFixed(2)}</td>` +
+    `<td>${fmt(p.advantage.mean, 2)} <span class="ci">(${fmt(p.advantage.ci95[0], 2)} to ${fmt(p.advantage.ci95[1], 2)})</span></td></tr>`).join("");
+  out.innerHTML = `<p id="sim-ten" data-p-caught="${t.p_caught}">Ten of trumps caught: <b>${pct(t.p_caught)}</b> ` +
+    `(95%: ${pct(t.wilson95[0])} to ${pct(t.wilson95[1])}) of ${t.in_play.toLocaleString()} deals with the Ten in play; ` +
+    `${res.deals.toLocaleString()} deals, seed ${res.seed}, ${res.elapsed_s.toFixed(2)} s.</p>` +
+    `<table class="cards"><thead><tr><th>Position</th><th>Honours</th><th>Card points</th><th>Total</th><th>Advantage (95%)</th></tr></thead><tbody>${rows}</tbody></table>` +
+    '<p class="hint">Mean points a deal of the side holding each position (1 = eldest hand); advantage: the position\'s total minus the mean over all positions.</p>';
+  setState("done");
+}
+
+// ------------------------------------------------------------------ loading
+async function loadText(text) {
+  clearError();
+  let data;
+  try { data = JSON.parse(text); } catch (e) { throw new Error(`error: input: not JSON (${e.message})`); }
+  if (data && typeof data === "object" && Array.isArray(data.hands)) { await openDeal(data); return; }
+  await setPosition(data);
+  await advise(data);
+}
+
+function wire() {
+  $("#preset").onchange = async () => {
+    state.rules = { rules: $("#preset").value, players: state.rules.players, variants: {} };
+    try { clearError(); await loadRules(); } catch (e) {
+      // another preset may not allow this many players: take its first
+      state.rules.players = 4;
+      try { await loadRules(); } catch (e2) { showError(e2.message); }
+    }
+  };
+  $("#players").onchange = async () => { state.rules.players = Number($("#players").value);
+    try { clearError(); await loadRules(); } catch (e) { showError(e.message); } };
+  $("#dealer").onchange = () => { state.dealer = Number($("#dealer").value); };
+  $("#seat").onchange = () => { state.seat = Number($("#seat").value); };
+  $("#trump").onchange = () => { state.trump = $("#trump").value; };
+  $("#score-on").onchange = renderScore;
+  for (const b of document.querySelectorAll(".tab")) b.onclick = () => setTarget(b.dataset.target);
+  $("#undo-play").onclick = () => { state.play.pop(); refreshGrid(); };
+  $("#clear").onclick = () => { state.hand = []; state.play = []; state.turnup = null; refreshGrid(); };
+  $("#advise").onclick = () => advise();
+  $("#simulate").onclick = () => simulateRules();
+  $("#cancel").onclick = () => cancelRuns();
+  $("#load").onclick = () => loadText($("#paste").value).catch((e) => { showError(e.message); setState("error"); });
+  $("#file").onchange = async () => {
+    const f = $("#file").files[0];
+    if (f) loadText(await f.text()).catch((e) => { showError(e.message); setState("error"); });
+  };
+  $("#deal").onclick = async () => {
+    clearError();
+    try {
+      const rec = await postJSON("/api/deal", { ...state.rules, seed: Number($("#deal-seed").value) });
+      await openDeal(rec);
+    } catch (e) { showError(e.message); setState("error"); }
+  };
+  $("#deal-undo").onclick = () => { if (state.deal && state.deal.cursor > 0) { state.deal.cursor -= 1; renderDeal(); } };
+  $("#deal-start").onclick = () => { if (state.deal) { state.deal.cursor = 0; renderDeal(); } };
+  $("#deal-check").onclick = async () => {
+    // each played card's double-dummy loss: a solve before every card of the play
+    const d = state.deal;
+    if (!d) return;
+    clearError();
+    setState("working");
+    try {
+      for (let i = 0; i < d.record.play.length; i++) {
+        if (state.deal !== d) return;
+        await solveAt(i);
+      }
+    } catch (e) { showError(e.message); setState("error"); return; }
+    await renderDeal();
+    $("#deal-played").dataset.checked = d.record.play.length;
+  };
+  $("#deal-close").onclick = () => { $("#deal-view").hidden = true; state.deal = null; };
+  $("#deal-advise").onclick = async () => {
+    // the player to move sees their own hand only: the position of the deal's cursor
+    const d = state.deal;
+    const rec = d.record;
+    const sol = await solveAt(d.cursor);
+    const played = rec.play.slice(0, d.cursor);
+    const p = { rules: rec.rules || "foster", players: rec.players, dealer: rec.dealer, seat: sol.to_move,
+                hand: rec.hands[sol.to_move].filter((c) => !played.includes(c)), play: played };
+    if (rec.variants && Object.keys(rec.variants).length) p.variants = rec.variants;
+    if (rec.turnup) p.turnup = rec.turnup; else if (rec.trump) p.trump = rec.trump;
+    if (rec.dead && rec.dead.length) p.dead = rec.dead;
+    await setPosition(p);
+    advise(p);
+  };
+}
+
+async function main() {
+  wire();
+  setTarget("hand");
+  pollEngine();
+  const params = new URLSearchParams(location.search);
+  try {
+    if (params.has("position")) {
+      let p;
+      try { p = JSON.parse(params.get("position")); } catch (e) { throw new Error(`error: position: not JSON (${e.message})`); }
+      await setPosition(p);
+      await advise(p);
+      return;
+    }
+    await loadRules();
+  } catch (e) {
+    showError(e.message);
+    setState("error");
+    if (!state.info) { state.rules = { rules: "foster", players: 4, variants: {} }; await loadRules(); }
+  }
+}
+main();

@@ -1,0 +1,395 @@
+"""End to end: ``catchten serve`` in a subprocess, the page in a real headless Chromium
+(Debian's ``chromium`` driven by Playwright for Python through ``executable_path``; no
+browser download). Without a browser these tests skip with the reason, except under
+``CI=true``, where a missing browser fails.
+
+Screenshots at 1280x800 and 390x844 go to ``artifacts/e2e/`` (``CATCHTEN_ARTIFACTS``
+overrides), with the measured times in ``timings.json``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "tests" / "cases"
+EXAMPLE = json.loads((ROOT / "examples" / "position-lead.json").read_text())
+ARTIFACTS = Path(os.environ.get("CATCHTEN_ARTIFACTS", ROOT / "artifacts" / "e2e"))
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run"]
+SIZES = {"wide": (1280, 800), "phone": (390, 844)}
+IN_CI = os.environ.get("CI", "").lower() == "true"
+TIMINGS: dict = {}
+
+
+def _need(reason: str):
+    if IN_CI:
+        pytest.fail(f"CI=true and {reason}: the end-to-end tests must run in CI")
+    pytest.skip(reason)
+
+
+def _browser_path() -> str | None:
+    for p in (os.environ.get("CATCHTEN_CHROMIUM"), "/usr/bin/chromium",
+              shutil.which("chromium"), shutil.which("chromium-browser")):
+        if p and Path(p).exists():
+            return p
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def _post(url: str, body: dict) -> dict:
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=120) as r:
+        return json.loads(r.read())
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(ROOT)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))}
+    proc = subprocess.Popen([sys.executable, "-m", "catchten_sim.cli", "serve", "--no-browser",
+                             "--port", str(port)], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    t0 = time.monotonic()
+    try:
+        while True:                      # up: the first answer; warm: every worker ready
+            if proc.poll() is not None:
+                pytest.fail(f"catchten serve exited: {proc.stdout.read()}")
+            try:
+                st = _get(base + "/api/status")
+                TIMINGS.setdefault("server_up_s", round(time.monotonic() - t0, 2))
+                if not st["warming"]:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() - t0 > 600:
+                pytest.fail("catchten serve did not warm up in 600 s")
+            time.sleep(0.2)
+        TIMINGS["warm_s"] = round(time.monotonic() - t0, 2)
+        yield base
+    finally:
+        # Ctrl-C stops it cleanly: exit 0, "stopped", no traceback
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, _ = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, _ = proc.communicate()
+            pytest.fail(f"catchten serve did not stop on Ctrl-C: {out}")
+        assert proc.returncode == 0, out
+        assert "stopped" in out and "Traceback" not in out, out
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        (ARTIFACTS / "timings.json").write_text(json.dumps(TIMINGS, indent=1))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _need("playwright is not installed (pip install -e \".[test]\")")
+    path = _browser_path()
+    if path is None:
+        _need("no chromium found (apt-get install chromium, or set CATCHTEN_CHROMIUM)")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A page with its console errors collected."""
+
+    def __init__(self, browser, size: str = "wide") -> None:
+        w, h = SIZES[size]
+        self.page = browser.new_page(viewport={"width": w, "height": h})
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text)
+                     if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+
+    def __enter__(self):
+        return self.page
+
+    def __exit__(self, *exc) -> None:
+        self.page.close()
+
+
+def _wait_state(page, states=("done",), timeout=90_000) -> str:
+    sel = ", ".join(f'body[data-state="{s}"]' for s in states)
+    page.wait_for_selector(sel, timeout=timeout)
+    return page.get_attribute("body", "data-state")
+
+
+def _open(page, server: str, load_box: bool = False) -> None:
+    """The page, its card grid drawn; with ``load_box``, the paste / deal box opened."""
+    page.goto(server + "/")
+    page.wait_for_selector("#grid .c")
+    if load_box:
+        page.click("#load-box summary")
+
+
+def _set_options(page, samples=3000, dd_samples=48, seed=1) -> dict:
+    page.fill("#samples", str(samples))
+    page.fill("#dd-samples", str(dd_samples))
+    page.fill("#seed", str(seed))
+    return {"samples": samples, "seed": seed, "time": 20}
+
+
+def _click_example(page) -> None:
+    """The README's example position, by clicking: foster, 4 players, dealer 3, seat 0."""
+    page.select_option("#dealer", "3")
+    page.select_option("#seat", "0")
+    page.click('.tab[data-target="hand"]')
+    for c in EXAMPLE["hand"]:
+        page.click(f'#grid [data-grid-card="{c}"]')
+    page.click('.tab[data-target="turnup"]')
+    page.click(f'#grid [data-grid-card="{EXAMPLE["turnup"]}"]')
+
+
+def _table(page) -> dict:
+    rows = page.query_selector_all("#cards tbody tr[data-card]")
+    return {r.get_attribute("data-card"): (r.get_attribute("data-value"),
+                                           r.get_attribute("data-rollout"),
+                                           r.get_attribute("data-dd")) for r in rows}
+
+
+def _check_against_api(server, page, pos, opts) -> None:
+    ro = _post(server + "/api/advise", {"position": pos, "options": opts})
+    dd = _post(server + "/api/advise", {"position": pos, "options": {
+        **opts, "evaluator": "dd", "samples": int(page.input_value("#dd-samples"))}})
+    table = _table(page)
+    assert set(table) == {c["card"] for c in ro["candidates"]} == \
+        {c["card"] for c in dd["candidates"]}
+    for c in ro["candidates"]:
+        value, rollout, _ = table[c["card"]]
+        assert float(rollout) == c[ro["objective"]]["mean"]
+        assert value == rollout                 # the headline uses the rollouts
+    for c in dd["candidates"]:
+        assert float(table[c["card"]][2]) == c["diff"]["mean"]
+
+
+def test_click_a_position_every_card_valued_as_the_api(server, browser):
+    for size in ("wide", "phone"):
+        p = Page(browser, size)
+        with p as page:
+            t0 = time.monotonic()
+            page.goto(server + "/")
+            page.wait_for_selector("#grid .c")
+            fcp = page.evaluate("performance.getEntriesByName('first-contentful-paint')"
+                                "[0]?.startTime ?? null")
+            TIMINGS[f"{size}_first_paint_ms"] = fcp
+            TIMINGS[f"{size}_grid_ready_s"] = round(time.monotonic() - t0, 3)
+            _click_example(page)
+            opts = _set_options(page)
+            t1 = time.monotonic()
+            page.click("#advise")
+            page.wait_for_selector("#cards tr[data-rollout]")
+            TIMINGS[f"{size}_first_rollout_values_s"] = round(time.monotonic() - t1, 3)
+            page.wait_for_selector("#cards tr[data-dd]")
+            TIMINGS[f"{size}_first_dd_values_s"] = round(time.monotonic() - t1, 3)
+            assert _wait_state(page) == "done"
+            _check_against_api(server, page, EXAMPLE, opts)
+            answer = page.inner_text("#answer")
+            assert "Lead a trump" in answer and "points a hand" in answer
+            # the position is in the URL: a link opens it and starts its advice
+            assert "position=" in page.url
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"advice-{size}.png"), full_page=True)
+        assert p.errors == []
+
+
+def test_a_link_opens_the_position_and_advises(server, browser):
+    pos = {**EXAMPLE, "hand": ["AS", "9S", "KH", "QH", "7D", "8C", "9C", "TC"],
+           "play": ["JS", "6S", "TS", "QS"], "dealer": 3, "seat": 0}
+    p = Page(browser)
+    with p as page:
+        page.goto(server + "/?position=" + quote(json.dumps(pos)))
+        state = _wait_state(page, ("done", "error"))
+        if state == "error":             # a position this history does not allow
+            pytest.fail(page.inner_text("#error"))
+        assert page.query_selector_all("#cards tbody tr[data-card]")
+        assert page.input_value("#samples") == "20000"
+    assert p.errors == []
+
+
+def test_all_hands_play_and_undo(server, browser):
+    p = Page(browser)
+    with p as page:
+        _open(page, server, load_box=True)
+        page.fill("#deal-seed", "4")
+        page.click("#deal")
+        page.wait_for_selector("#hands button[data-dd]")
+        _wait_state(page)
+        rec = _post(server + "/api/deal", {"seed": 4})
+        first = _post(server + "/api/solve", {"record": rec})
+
+        def shown() -> dict:
+            return {b.get_attribute("data-card"): int(b.get_attribute("data-dd"))
+                    for b in page.query_selector_all("#hands button[data-dd]")}
+        assert shown() == {c["card"]: c["value"] for c in first["cards"]}
+        card = first["best"][0]
+        t0 = time.monotonic()
+        page.click(f'#hands button[data-card="{card}"][data-dd]')
+        page.wait_for_selector('#deal-played .chip[data-index="0"]')
+        page.wait_for_function(f"!document.querySelector('#hands [data-card=\"{card}\"]')")
+        _wait_state(page)
+        TIMINGS["deal_click_to_values_s"] = round(time.monotonic() - t0, 3)
+        after = _post(server + "/api/solve", {"record": {**rec, "play": [card]}})
+        assert shown() == {c["card"]: c["value"] for c in after["cards"]}
+        page.click("#deal-undo")
+        page.wait_for_selector(f'#hands button[data-card="{card}"][data-dd]')
+        _wait_state(page)
+        assert shown() == {c["card"]: c["value"] for c in first["cards"]}
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "deal-wide.png"), full_page=True)
+        page.set_viewport_size({"width": SIZES["phone"][0], "height": SIZES["phone"][1]})
+        page.screenshot(path=str(ARTIFACTS / "deal-phone.png"), full_page=True)
+    assert p.errors == []
+
+
+def test_load_a_hand_record_and_step_through_it(server, browser):
+    path = CASES / "dd" / "foster4_left4_lead_01.json"
+    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+    p = Page(browser)
+    with p as page:
+        _open(page, server, load_box=True)
+        page.fill("#paste", path.read_text())
+        page.click("#load")
+        page.wait_for_selector("#hands button[data-dd]")
+        _wait_state(page)
+        got = {b.get_attribute("data-card"): int(b.get_attribute("data-dd"))
+               for b in page.query_selector_all("#hands button[data-dd]")}
+        assert got == {c["card"]: c["value"] for c in expected["cards"]}
+        n_play = len(json.loads(path.read_text())["play"])
+        assert len(page.query_selector_all("#deal-played .chip")) == n_play
+        # rewind to the last trick's start, then step forward through the recorded cards
+        page.click(f'#deal-played .chip[data-index="{n_play - 4}"]')
+        _wait_state(page)
+        assert len(page.query_selector_all("#deal-played .chip.future")) == 4
+        page.click(f'#deal-played .chip[data-index="{n_play - 3}"]')
+        _wait_state(page)
+        assert len(page.query_selector_all("#deal-played .chip.future")) == 3
+        # every played card's double-dummy loss: the chips marked as mistakes are exactly
+        # the cards worth less than the best before them (by the API's solves)
+        page.click("#deal-check")
+        record = json.loads(path.read_text())
+        page.wait_for_selector(f'#deal-played[data-checked="{len(record["play"])}"]',
+                               timeout=120_000)
+        want = set()
+        for i, card in enumerate(record["play"]):
+            sol = _post(server + "/api/solve", {"record": {**record, "play": record["play"][:i]}})
+            if sol["value"] != next(c["value"] for c in sol["cards"] if c["card"] == card):
+                want.add(i)
+        got = {int(c.get_attribute("data-index"))
+               for c in page.query_selector_all("#deal-played .chip.mistake")}
+        assert got == want
+        TIMINGS["record_mistakes"] = sorted(want)
+    assert p.errors == []
+
+
+def test_bad_input_shows_its_line_and_the_page_still_works(server, browser):
+    p = Page(browser)
+    with p as page:
+        _open(page, server, load_box=True)
+        page.fill("#paste", '{"rules": "foster", ')
+        page.click("#load")
+        page.wait_for_selector("#error:not([hidden])")
+        assert page.inner_text("#error").startswith("error: input: not JSON")
+        bad = {**EXAMPLE, "hand": ["JS", "AS", "9S", "KH", "QH", "7D", "8C", "9C", "XC"]}
+        page.fill("#paste", json.dumps(bad))
+        page.click("#load")
+        assert _wait_state(page, ("error",)) == "error"
+        line = page.inner_text("#error")
+        req = urllib.request.Request(server + "/api/advise", method="POST",
+                                     data=json.dumps({"position": bad}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        try:
+            urllib.request.urlopen(req, timeout=30)
+            pytest.fail("the API took a bad card")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 400
+            assert line == json.loads(exc.read())["error"]
+        assert line.startswith("error: hand: ")
+        # the page still works: the good position, clicked
+        page.click("#clear")
+        _click_example(page)
+        _set_options(page, samples=1000, dd_samples=16)
+        page.click("#advise")
+        assert _wait_state(page, ("done", "error")) == "done"
+        assert page.is_hidden("#error")
+    # the 400 answers are logged by the browser itself as failed loads; nothing else
+    assert [e for e in p.errors if "status of 400" not in e] == []
+
+
+def test_cancel_stops_the_work(server, browser):
+    p = Page(browser)
+    with p as page:
+        _open(page, server)
+        _click_example(page)
+        page.fill("#samples", "10000000")
+        page.fill("#dd-samples", "10000000")
+        page.fill("#time", "60")
+        page.uncheck("#early-stop")
+        page.click("#advise")
+        page.wait_for_function("document.querySelector('#ptext-rollout').textContent"
+                               ".includes('deals')", timeout=60_000)
+        t0 = time.monotonic()
+        page.click("#cancel")
+        assert _wait_state(page, ("cancelled",), timeout=10_000) == "cancelled"
+        while _get(server + "/api/status")["running"]:
+            assert time.monotonic() - t0 < 15, "the workers did not stop"
+            time.sleep(0.1)
+        TIMINGS["cancel_to_idle_s"] = round(time.monotonic() - t0, 3)
+        # and the next advice runs at once
+        page.fill("#samples", "1000")
+        page.fill("#dd-samples", "16")
+        page.check("#early-stop")
+        page.click("#advise")
+        assert _wait_state(page, ("done",)) == "done"
+    assert p.errors == []
+
+
+def test_simulate_from_the_page(server, browser):
+    p = Page(browser)
+    with p as page:
+        _open(page, server)
+        page.select_option("#players", "3")
+        page.wait_for_function("document.querySelector('#dealer').options.length === 3")
+        page.click("#sim-box summary")
+        page.fill("#sim-deals", "4000")
+        page.fill("#sim-seed", "2")
+        page.click("#simulate")
+        page.wait_for_selector("#sim-ten")
+        _wait_state(page)
+        api = _post(server + "/api/simulate", {"rules": "foster", "players": 3,
+                                               "options": {"deals": 4000, "seed": 2}})
+        assert float(page.get_attribute("#sim-ten", "data-p-caught")) == api["ten"]["p_caught"]
+        assert len(page.query_selector_all("#sim-out tr[data-position]")) == 3
+        page.screenshot(path=str(ARTIFACTS / "simulate-wide.png"), full_page=True)
+    assert p.errors == []

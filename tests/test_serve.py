@@ -1,0 +1,362 @@
+"""``catchten serve``'s JSON API through Starlette's test client (the real worker pool):
+every worked case answers what the CLI prints with ``--json``; bad input is a 4xx with the
+CLI's one line and the server keeps serving; the guards (Host, content type, body size,
+no CORS); the bounded queue (503) and cancel."""
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")          # starlette's note on httpx / httpx2
+    from starlette.testclient import TestClient
+
+from click.testing import CliRunner
+
+from catchten_sim.cli import cli
+from catchten_sim.serve import create_app
+from catchten_sim.serve.pool import Pool
+from catchten_sim.serve.words import plain_answer
+
+CASES = Path(__file__).resolve().parent / "cases"
+ADVISE = sorted(p for p in (CASES / "advise").glob("*.json")
+                if not p.name.endswith(".expected.json") and p.name != "index.json")
+DD = sorted(p for p in (CASES / "dd").glob("*.json")
+            if not p.name.endswith(".expected.json") and p.name != "index.json")
+TIMING = ("elapsed_s", "compile_s")
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "position-lead.json"
+
+
+def _cli(*args: str, stdin: str | None = None):
+    try:
+        runner = CliRunner(mix_stderr=False)    # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(cli, list(args), input=stdin, catch_exceptions=False)
+
+
+def _untimed(d: dict) -> dict:
+    return {k: v for k, v in d.items() if k not in TIMING}
+
+
+@pytest.fixture(scope="module")
+def client():
+    app = create_app(workers=1, queue=2, threads=1, warm=False,
+                     allowed_hosts=("testserver",))
+    with TestClient(app) as c:
+        yield c
+
+
+def _advise_case_ids():
+    return [p.stem for p in ADVISE]
+
+
+@pytest.mark.parametrize("path", ADVISE, ids=_advise_case_ids())
+@pytest.mark.parametrize("flags", [("--evaluator", "dd"),
+                                   ("--samples", "1500", "--seed", "7", "--exact-max", "0")],
+                         ids=["dd", "rollout"])
+def test_advise_equals_cli(client, path, flags):
+    cli_res = _cli("advise", str(path), "--json", *flags)
+    opts = {flags[i].lstrip("-"): flags[i + 1] for i in range(0, len(flags), 2)}
+    opts = {k: (v if k == "evaluator" else int(v)) for k, v in opts.items()}
+    r = client.post("/api/advise", json={"position": json.loads(path.read_text()),
+                                         "options": opts})
+    if path.name.startswith("invalid_"):
+        # --json prints the error object; without it, the one line the API returns
+        assert cli_res.exit_code == 2 and r.status_code == 400, r.text
+        obj = json.loads(cli_res.stdout)
+        assert (r.json()["field"], r.json()["why"]) == (obj["field"], obj["why"])
+        assert r.json()["error"] == _cli("advise", str(path), *flags).stderr.strip()
+        return
+    assert cli_res.exit_code == 0, cli_res.stderr
+    assert r.status_code == 200, r.text
+    assert _untimed(r.json()) == _untimed(json.loads(cli_res.stdout))
+
+
+@pytest.mark.parametrize("path", DD, ids=[p.stem for p in DD])
+def test_solve_equals_cli(client, path):
+    cli_res = _cli("solve", str(path), "--json")
+    assert cli_res.exit_code == 0, cli_res.stderr
+    r = client.post("/api/solve", json={"record": json.loads(path.read_text())})
+    assert r.status_code == 200, r.text
+    assert r.json() == json.loads(cli_res.stdout)
+    expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
+    assert r.json()["value"] == expected["value"]
+
+
+def test_solve_line_equals_cli(client):
+    path = DD[0]
+    cli_res = _cli("solve", str(path), "--json", "--line")
+    r = client.post("/api/solve", json={"record": json.loads(path.read_text()),
+                                        "options": {"line": True}})
+    assert r.json() == json.loads(cli_res.stdout) and "line" in r.json()
+
+
+def test_advise_options_as_flags_spelled(client):
+    """``exact-max`` (the flag's spelling) and ``exact_max`` are the same option, and the
+    explain deals come as with --explain."""
+    pos = json.loads(EXAMPLE.read_text())
+    a = client.post("/api/advise", json={"position": pos, "options": {
+        "samples": 600, "exact-max": 0, "explain": 2, "early-stop": False}}).json()
+    b = client.post("/api/advise", json={"position": pos, "options": {
+        "samples": 600, "exact_max": 0, "explain": 2, "early_stop": False}}).json()
+    c = json.loads(_cli("advise", str(EXAMPLE), "--json", "--samples", "600", "--exact-max",
+                        "0", "--explain", "2", "--no-early-stop").stdout)
+    assert _untimed(a) == _untimed(b) == _untimed(c)
+    assert len(a["explain"]) == 2 and a["samples"] == 600
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"position": {}, "options": {"evaluater": "dd"}}, "evaluater"),
+    ({"position": {}, "extra": 1}, "extra"),
+    ({"options": {}}, "position"),
+    ([1, 2], "body"),
+    ({"position": "examples/position-lead.json"}, "position"),   # never a file name
+    ({"position": str(EXAMPLE)}, "position"),
+    ({"position": json.loads(EXAMPLE.read_text()), "options": {"samples": 10 ** 30}},
+     "samples"),
+    ({"position": json.loads(EXAMPLE.read_text()), "options": {"time": 10 ** 6}}, "time"),
+    ({"position": json.loads(EXAMPLE.read_text()), "options": {"policy": "psychic"}},
+     "policy"),
+    ({"position": {**json.loads(EXAMPLE.read_text()), "hand": ["JS", "JS"]}}, "hand"),
+])
+def test_bad_input_is_one_line_and_the_server_goes_on(client, body, field):
+    r = client.post("/api/advise", json=body)
+    assert r.status_code == 400, r.text
+    err = r.json()
+    assert err["field"] == field
+    assert err["error"].startswith(f"error: {field}: ") and "\n" not in err["error"]
+    assert "Traceback" not in r.text
+    ok = client.post("/api/advise", json={"position": json.loads(EXAMPLE.read_text()),
+                                          "options": {"samples": 300}})
+    assert ok.status_code == 200
+
+
+def test_bad_input_line_is_the_clis(client):
+    pos = {**json.loads(EXAMPLE.read_text()), "turnup": "ZZ"}
+    r = client.post("/api/advise", json={"position": pos})
+    res = _cli("advise", "-", stdin=json.dumps(pos))
+    assert res.exit_code == 2 and r.status_code == 400
+    assert r.json()["error"] == res.stderr.strip()
+
+
+def test_malformed_json_and_wrong_content_type(client):
+    r = client.post("/api/advise", content=b'{"position": ', headers={
+        "content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"].startswith("error: body: not JSON")
+    r = client.post("/api/advise", content=b'{"position": NaN}', headers={
+        "content-type": "application/json"})
+    assert r.status_code == 400
+    # a form post from another site is text/plain: refused (no CORS pre-flight passes)
+    r = client.post("/api/advise", content=b"{}", headers={"content-type": "text/plain"})
+    assert r.status_code == 415
+
+
+def test_body_size_limit(client):
+    from catchten_sim.serve.app import MAX_BODY
+    big = b'{"position": "' + b"x" * MAX_BODY + b'"}'
+    r = client.post("/api/advise", content=big, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "too large" in r.json()["error"]
+
+
+def test_host_header_checked_and_no_cors(client):
+    r = client.get("/api/status", headers={"host": "evil.example:8765"})
+    assert r.status_code == 421 and r.json()["field"] == "host"
+    r = client.get("/api/status", headers={"host": "localhost:8765",
+                                           "origin": "http://evil.example"})
+    assert r.status_code == 200
+    assert not any(k.lower().startswith("access-control") for k in r.headers)
+    r = client.options("/api/advise", headers={"origin": "http://evil.example",
+                                               "access-control-request-method": "POST"})
+    assert r.status_code == 405
+    assert not any(k.lower().startswith("access-control") for k in r.headers)
+
+
+def test_page_and_static_served(client):
+    r = client.get("/")
+    assert r.status_code == 200 and "<title>Catch the Ten" in r.text
+    for name in ("app.js", "app.css"):
+        assert client.get(f"/static/{name}").status_code == 200
+    assert client.get("/static/../serve/api.py").status_code == 404
+    assert "http://" not in client.get("/static/app.js").text     # nothing fetched outside
+
+
+def test_stream_progress_then_the_same_result(client):
+    body = {"position": json.loads(EXAMPLE.read_text()),
+            "options": {"samples": 2000, "early_stop": False, "seed": 3}}
+    events = []
+    with client.stream("POST", "/api/advise/stream", json=body) as s:
+        name = None
+        for line in s.iter_lines():
+            if line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("data: "):
+                events.append((name, json.loads(line[6:])))
+    names = [e[0] for e in events]
+    assert names[0] == "queued" and names[-1] == "result" and "progress" in names
+    last = [d for n, d in events if n == "progress"][-1]
+    assert last == {"done": 2000, "total": 2000}
+    plain = client.post("/api/advise", json=body).json()
+    assert _untimed(events[-1][1]) == _untimed(plain)
+    # the values so far after each batch: the last ones are the answer's means
+    running = [d for n, d in events if n == "running"]
+    assert len(running) >= 2 and running[-1]["done"] == 2000
+    assert running[-1]["means"] == {c["card"]: c["diff"]["mean"] for c in plain["candidates"]}
+
+
+def test_stream_error_is_the_one_line(client):
+    r = client.post("/api/advise/stream", json={"position": {}, "options": {"x": 1}})
+    assert r.status_code == 400 and r.json()["field"] == "x"
+
+
+def test_deal_and_rules(client):
+    rec = client.post("/api/deal", json={"seed": 5, "players": 4}).json()
+    assert len(rec["hands"]) == 4 and rec["play"] == []
+    solved = client.post("/api/solve", json={"record": {**rec, "play": []}})
+    assert solved.status_code == 200
+    info = client.post("/api/rules", json={"rules": "jaques", "players": 4}).json()
+    assert info["players_allowed"] == [4, 6]
+    assert any(s["name"] == "dealer_declares" for s in info["switches"])
+    bad = client.post("/api/rules", json={"rules": "jaques", "players": 3})
+    assert bad.status_code == 400 and bad.json()["field"] == "players"
+
+
+def test_full_queue_is_503_and_none_lost():
+    """One worker and one queue place: of six slow requests at once, some are refused
+    with 503 and a message, every other one is answered in full."""
+    app = create_app(workers=1, queue=1, threads=1, warm=False,
+                     allowed_hosts=("testserver",))
+    pos = json.loads(EXAMPLE.read_text())
+    body = {"position": pos, "options": {"samples": 10 ** 7, "early_stop": False,
+                                         "time": 1.5, "exact_max": 0}}
+    out: list = []
+    with TestClient(app) as c:
+        def go():
+            r = c.post("/api/advise", json=body)
+            out.append((r.status_code, r.json()))
+        ts = [threading.Thread(target=go) for _ in range(6)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(120)
+    codes = sorted(code for code, _ in out)
+    assert len(out) == 6
+    assert set(codes) <= {200, 503} and 503 in codes and 200 in codes
+    for code, d in out:
+        if code == 503:
+            assert d["error"].startswith("error: busy: ")
+        else:
+            assert d["stop"] == "time" and d["samples"] > 0
+
+
+#: an advice that runs until stopped (or 60 s)
+ENDLESS = {"position": json.loads(EXAMPLE.read_text()),
+           "options": {"samples": 10 ** 7, "early_stop": False, "time": 60, "exact_max": 0}}
+
+
+def _with_pool(work):
+    """``await work(pool)`` with a one-worker pool, closed after."""
+    async def go():
+        pool = Pool(workers=1, queue=1, threads=1, warm=False)
+        await pool.start()
+        try:
+            return await work(pool)
+        finally:
+            await pool.close()
+    return asyncio.run(go())
+
+
+def test_cancel_stops_a_running_advice():
+    """Cancel interrupts the worker: the run returns what it finished (stop
+    ``interrupted``), long before its own time limit."""
+    async def work(pool):
+        job = pool.submit("advise", ENDLESS, 60)
+        while True:                   # the first progress: it is running
+            ev = await asyncio.wait_for(job.events.get(), 60)
+            if ev[0] == "progress":
+                break
+        t0 = asyncio.get_running_loop().time()
+        job.cancel()
+        ev = await asyncio.wait_for(job.result(), 20)
+        took = asyncio.get_running_loop().time() - t0
+        # the worker takes the next job afterwards
+        job2 = pool.submit("deal", {"seed": 2}, 30)
+        return ev, took, await asyncio.wait_for(job2.result(), 60)
+    ev, took, ev2 = _with_pool(work)
+    assert ev[0] in ("result", "cancelled")
+    if ev[0] == "result":
+        assert ev[1]["stop"] == "interrupted" and ev[1]["partial"] is True
+    assert took < 10
+    assert ev2[0] == "result" and len(ev2[1]["hands"]) == 4
+
+
+def test_plain_words_say_units_and_quote_each_run():
+    """The plain answer: units said, no "diff"/"paired"/look counts, each model's answer
+    from its own run (the rollout run's NO is quoted as NO, not as the dd run's other
+    rollouts)."""
+    def run(evaluator, mean, lo, hi, best):
+        return {"evaluator": evaluator, "policies": ["heuristic"] * 4, "objective": "diff",
+                "best": best, "margin": {"a": best, "b": "7D", "mean": 1.0, "ci95": [0.4, 1.6],
+                                         "verdict": "separated", "practical_margin": 0.25},
+                "trump_lead": {"a": "JS", "b": "7D", "mean": mean, "ci95": [lo, hi],
+                               "verdict": "separated", "practical_margin": 0.25},
+                "candidates": []}
+    w = plain_answer(run("rollout", -0.66, -1.1, -0.2, "7D"), run("dd", 3.5, 1.8, 5.2, "JS"))
+    assert w["trump_line"] == (
+        "Lead a trump: yes, about 3.5 points a hand better (95%: 1.8 to 5.2) if everyone "
+        "plays perfectly after it (all hands seen); with club-level play after it (the "
+        "heuristic policy), no, about 0.7 points a hand worse (95%: 0.2 to 1.1).")
+    text = " ".join(w["best"] + [w["trump_line"]])
+    for word in ("diff", "paired", "look", " z "):
+        assert word not in text
+    assert "disagree on the best card and whether to lead a trump" in w["disagree"]
+    same = run("rollout", 0.1, -0.1, 0.2, "JS")
+    same["trump_lead"]["verdict"] = "no practical difference"
+    w2 = plain_answer(same, run("dd", 3.5, 1.8, 5.2, "JS"))
+    assert w2["trump_line"].endswith("with club-level play after it (the heuristic policy), "
+                                     "no difference (within 0.2 points a hand).")
+    assert w2["disagree"] == ""
+
+
+def test_solve_never_reads_a_file(client):
+    path = str(DD[0])
+    r = client.post("/api/solve", json={"record": path})
+    assert r.status_code == 400 and r.json()["field"] == "record"
+
+
+def test_simulate_equals_cli(client):
+    res = _cli("simulate", "--players", "3", "--deals", "3000", "--seed", "4", "--json",
+               "--no-progress")
+    assert res.exit_code == 0, res.stderr
+    r = client.post("/api/simulate", json={"players": 3, "options": {"deals": 3000,
+                                                                     "seed": 4}})
+    assert r.status_code == 200, r.text
+    timing = ("elapsed_s", "compile_s", "deals_per_s", "threads")
+    want = {k: v for k, v in json.loads(res.stdout).items() if k not in timing}
+    assert {k: v for k, v in r.json().items() if k not in timing} == want
+    big = client.post("/api/simulate", json={"options": {"deals": 10 ** 9}})
+    assert big.status_code == 400 and big.json()["field"] == "deals"
+
+
+def test_a_job_past_its_time_limit_is_stopped(monkeypatch):
+    """The watchdog interrupts a job running past its time limit (plus the grace): an
+    advice returns what it finished, marked partial; a job with nothing finished is the
+    error ``time: past the limit`` (HTTP 504)."""
+    from catchten_sim.serve import pool as pool_mod
+    monkeypatch.setattr(pool_mod, "GRACE_S", 0.0)
+
+    async def work(pool):
+        job = pool.submit("advise", ENDLESS, 1.0)     # the server's limit: 1 s
+        return await asyncio.wait_for(job.result(), 60)
+    ev = _with_pool(work)
+    if ev[0] == "result":
+        assert ev[1]["stop"] == "interrupted" and ev[1]["partial"] is True
+    else:
+        assert ev[:2] == ("error", 5) and ev[2].startswith("time: past the limit")
