@@ -261,13 +261,16 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
 @click.option("--first-dealer", type=str, default=None,
               help="With --games: rotate (game g: seat g mod n; the default), random, or a "
                    "seat number.")
+@click.option("--start-score", "start_score", type=str, default=None, metavar="\"A B ...\"",
+              help="With --games: each side's score at the start of every game (side "
+                   "order; default 0s).")
 @run_options("time_limit", "run_dir", "scheduler", "workers", "chunk", time_limit={
     "metavar": "SECONDS",
     "help": "Stop at about this many seconds (at most a tenth, or 1 s, over) with the "
             "deals finished, marked partial."})
 def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opponents,
                  seat_policies, as_json, out_path, progress, report_dir, force, games,
-                 first_dealer, run):
+                 first_dealer, start_score, run):
     """Simulate DEALS deals and print the odds: P(Ten caught) with its 95% interval, and
     each position's expected honours, card points and hand total. With --games N: whole
     games to the target."""
@@ -279,6 +282,9 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     if games is None and first_dealer is not None:
         raise CatchTenError("first-dealer", "only with --games",
                             "who deals first is a setting of whole games")
+    if games is None and start_score is not None:
+        raise CatchTenError("start-score", "only with --games",
+                            "the score at the start is a setting of whole games")
     check_force(force, report_dir)
     if games is not None:
         if out_path or report_dir:
@@ -291,11 +297,19 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         from .checks import MAX_DEALS, check_count
         games = check_count("games", games, 1, MAX_DEALS)
         fd = "rotate" if first_dealer is None else first_dealer.strip()
+        start = None
+        if start_score is not None:
+            from .equity import parse_scores
+            try:
+                start = parse_scores(start_score, rules)
+            except CatchTenError as exc:
+                raise CatchTenError("start-score", exc.why, exc.detail) from None
         show = sys.stderr.isatty() if progress is None else progress
         bar = Progress(games, "games") if show else None
         try:
             gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=run.threads,
                                   first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd,
+                                  start_scores=start,
                                   progress=bar.update if bar else None, **run.engine())
         finally:
             if bar:
