@@ -616,7 +616,7 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
 
 
 def _add_batch(hands: np.ndarray, done: int, ev: Any,
-               eq: Callable[[np.ndarray], np.ndarray] | None, my_side: int, n_sides: int,
+               eq: Callable[..., np.ndarray] | None, my_side: int, n_sides: int,
                acc: CandidateSums, other: tuple[Any, CandidateSums] | None) -> None:
     """Evaluate one batch of deals (sample numbers from ``done``) into ``acc``, and with
     ``other`` = ``(rollout evaluator, its sums)`` the heuristic rollouts beside dd."""
