@@ -415,6 +415,16 @@ def as_position(position: object) -> Position:
                         f"{type(position).__name__}")
 
 
+def _sampling_plan(exact: bool, sampler: Sampler, samples: int, stop_early: bool,
+                   min_samples: int) -> tuple[int, LookPlan, bool]:
+    """:func:`advise`'s deals (in all), their looks, and whether it may stop early: every
+    consistent deal once when ``exact``, else ``samples`` deals and the stopping rule."""
+    if exact:
+        total = sampler.n_deals
+        return total, LookPlan(total, early=False), False
+    return samples, LookPlan(samples, early=stop_early, first=min_samples), stop_early
+
+
 def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
            opponents: object = None,
            evaluator: str = "rollout", samples: int = 20_000,
@@ -514,17 +524,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         if ev_key == "dd" and not with_pimc else None
     acc = CandidateSums(len(cands), names, objective)
     acc_o = CandidateSums(len(cands), list(MEASURES), "diff") if other is not None else None
-    if exact:
-        # every consistent deal once: no sampling error from the deals
-        total = sampler.n_deals
-        plan = LookPlan(total, early=False)
-        looks: tuple[int, ...] = (total,)
-        stop_early_run = False
-    else:
-        total = samples
-        plan = LookPlan(samples, early=stop_early, first=min_samples)
-        looks = plan.looks
-        stop_early_run = stop_early
+    total, plan, stop_early_run = _sampling_plan(exact, sampler, samples, stop_early,
+                                                 min_samples)
+    looks = plan.looks
     done = 0
     stop = "samples"
     equiv: dict[int, int] = {}

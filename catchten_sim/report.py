@@ -328,6 +328,77 @@ def _rules_lines(rules: Rules, policy_text: str, n_deals: int, sweep: str | None
 
 
 # ---------------------------------------------------------------------------- build
+def _check_report_time(time_limit: float | None) -> None:
+    """Refuse a report's ``time_limit`` too short to draw its figures (:data:`FIGURE_SECONDS`
+    each, and a second for the runs)."""
+    if time_limit is None:
+        return
+    from .run import check_seconds
+    reserve = FIGURE_SECONDS * len(FIGURE_NUMBERS)
+    if check_seconds(time_limit) < reserve + 1:
+        raise CatchTenError("time", "too short for a report",
+                            f"--time {time_limit:g}: drawing the {len(FIGURE_NUMBERS)} "
+                            f"figures alone takes about {reserve:.0f} s; give --time "
+                            f"{reserve + 1:.0f} or more")
+
+
+def _left_out(rules: Rules, specs: list, sweep_players: bool, sweep_variants: bool,
+              compare_policies: bool) -> list[str]:
+    """The figures a whole report would have that a report cut short leaves out (by file
+    name stem, in figure order)."""
+    wanted = ["holding_value"]
+    wanted += ["ten_by_players"] if sweep_players and _player_rules(rules) else []
+    wanted += ["variants"] if sweep_variants and variant_rules(rules) else []
+    wanted += ["policies"] if compare_policies else []
+    drawn = {name for name, *_ in specs}
+    return [f"fig{FIGURE_NUMBERS[n]:02d}_{n}" for n in
+            sorted(wanted, key=FIGURE_NUMBERS.__getitem__) if n not in drawn]
+
+
+def _stamp(main: Any, stopped: bool, timed: bool, total_deals: int,
+           unfinished_from: str | None) -> str | None:
+    """The line every figure of a report cut short carries (None: a whole report)."""
+    if stopped:
+        return (f"{'TIME LIMIT' if timed else 'INTERRUPTED (Ctrl-C)'} after {total_deals:,} "
+                f"deals in all: main run {main.n_deals:,} of "
+                f"{getattr(main, 'requested', main.n_deals):,} deals; runs not made are "
+                "left out")
+    if unfinished_from and getattr(main, "interrupted", False):
+        return (f"UNFINISHED run directory: main run {main.n_deals:,} of "
+                f"{main.requested:,} deals (finish it: catchten resume {unfinished_from})")
+    return None
+
+
+def _sidecar_head(rules: Rules, pols: Sequence[Policy], pol_text: str, mine: Policy,
+                  theirs: Policy) -> dict[str, Any]:
+    """The first keys of ``report.json``: what the report is, its rules and policies."""
+    return {"kind": "catchten_sim report", "rules": rules.to_dict(),
+            "rules_label": rules.label(), "rules_described": rules.describe(),
+            "policies": {"seats": [p.label for p in pols], "label": pol_text,
+                         "side0": mine.label, "opponents": theirs.label}}
+
+
+def _run_within(runs: _Runs, runs_s: float | None, scheduler: str | None,
+                workers: int | None, args: tuple) -> tuple[Any, bool]:
+    """Make a report's runs (``runs.all(*args)``) within ``runs_s`` seconds (None: no
+    limit; small chunks then, so a run stops within one of the limit) on one executor for
+    them all (a Dask cluster is started, or reached, once). Returns (the main run, whether
+    the time limit cut the runs short)."""
+    from .run import make_executor, time_limit as limit_runs
+    if runs_s is not None and runs.chunk is None:
+        runs.chunk = 1 << 14
+    runs.shared = make_executor(runs.threads, scheduler, workers) if scheduler or workers \
+        else None
+    try:
+        with limit_runs(None if runs_s is None else max(runs_s, 0.1)) as lim:
+            runs.limit = lim
+            main = runs.all(*args)
+    finally:
+        if runs.shared is not None:
+            runs.shared.close()
+    return main, lim is not None and lim.hit and runs.stopped
+
+
 def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, seed: int = 1,
                  out_dir: str | Path | None = None,
                  formats: str | Iterable[str] = FORMATS, sweep_players: bool = True,
@@ -412,16 +483,9 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     sweep = sweep_deals_for(n_deals) if sweep_deals is None else \
         check_count("sweep-deals", sweep_deals, MIN_REPORT_DEALS)
     pols, mine, theirs = _split_policies(rules, policies)
-    from .run import check_executor_options, make_executor
+    from .run import check_executor_options
     check_executor_options(scheduler, workers)      # before a run directory is made
-    if time_limit is not None:
-        from .run import check_seconds
-        reserve = FIGURE_SECONDS * len(FIGURE_NUMBERS)
-        if check_seconds(time_limit) < reserve + 1:
-            raise CatchTenError("time", "too short for a report",
-                                f"--time {time_limit:g}: drawing the {len(FIGURE_NUMBERS)} "
-                                f"figures alone takes about {reserve:.0f} s; give --time "
-                                f"{reserve + 1:.0f} or more")
+    _check_report_time(time_limit)
     rd = None
     if run_dir is not None:
         if main is not None:
@@ -436,47 +500,19 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
     out = prepare_out_dir(default_out_dir(rules) if out_dir is None else out_dir, force)
     version = _versions()["catchten_sim"]
     runs = _Runs(rules, seed, threads, chunk, rd, say)
-    runs_s = None
-    if time_limit is not None:
-        runs_s = time_limit - FIGURE_SECONDS * len(FIGURE_NUMBERS) \
-            - (time.perf_counter() - t0)
-        if runs.chunk is None:
-            runs.chunk = 1 << 14        # small chunks: a run stops within one of the limit
-    # one executor for every run of the report: a Dask cluster is started (or reached) once,
-    # and only when some run has chunks left to do
-    runs.shared = make_executor(threads, scheduler, workers) if scheduler or workers \
-        else None
-    from .run import time_limit as limit_runs
-    try:
-        with limit_runs(None if runs_s is None else max(runs_s, 0.1)) as lim:
-            runs.limit = lim
-            main = runs.all(main, pols, mine, theirs, n_deals, sweep, sweep_players,
-                            sweep_variants, compare_policies, unfinished_from)
-    finally:
-        if runs.shared is not None:
-            runs.shared.close()
-    timed = lim is not None and lim.hit and runs.stopped
+    runs_s = None if time_limit is None else \
+        time_limit - FIGURE_SECONDS * len(FIGURE_NUMBERS) - (time.perf_counter() - t0)
+    main, timed = _run_within(runs, runs_s, scheduler, workers, (
+        main, pols, mine, theirs, n_deals, sweep, sweep_players, sweep_variants,
+        compare_policies, unfinished_from))
 
     say("tables and figures")
     pol_text = _policy_text(mine, theirs, pols)
     total_deals = sum(int(r["deals"]) for r in runs.log)
-    stamp = (f"{'TIME LIMIT' if timed else 'INTERRUPTED (Ctrl-C)'} after {total_deals:,} "
-             f"deals in all: main run "
-             f"{main.n_deals:,} of {getattr(main, 'requested', main.n_deals):,} deals; runs "
-             "not made are left out") if runs.stopped else None
-    if unfinished_from and getattr(main, "interrupted", False) and not runs.stopped:
-        stamp = (f"UNFINISHED run directory: main run {main.n_deals:,} of "
-                 f"{main.requested:,} deals (finish it: catchten resume {unfinished_from})")
+    stamp = _stamp(main, runs.stopped, timed, total_deals, unfinished_from)
     specs = _figure_specs(rules, main, runs, pol_text, mine != theirs, version)
-    left_out: list[str] = []
-    if runs.stopped:        # the figures a whole report has that this one leaves out
-        wanted = ["holding_value"]
-        wanted += ["ten_by_players"] if sweep_players and _player_rules(rules) else []
-        wanted += ["variants"] if sweep_variants and variant_rules(rules) else []
-        wanted += ["policies"] if compare_policies else []
-        drawn = {name for name, *_ in specs}
-        left_out = [f"fig{FIGURE_NUMBERS[n]:02d}_{n}" for n in
-                    sorted(wanted, key=FIGURE_NUMBERS.__getitem__) if n not in drawn]
+    left_out = _left_out(rules, specs, sweep_players, sweep_variants,
+                         compare_policies) if runs.stopped else []
     written, figures, tables = write_report_figures(out, specs, figs_formats, stamp, {
         "Title": f"Catch the Ten simulation report: {rules.label()}",
         "Author": "catchten_sim", "Subject": f"{pol_text}; {main.n_deals:,} deals; "
@@ -486,12 +522,7 @@ def build_report(rules: Rules, policies: Any = "heuristic", *, n_deals: int, see
         "CreationDate": None, "ModDate": None}, say)
 
     sidecar = {
-        "kind": "catchten_sim report",
-        "rules": rules.to_dict(),
-        "rules_label": rules.label(),
-        "rules_described": rules.describe(),
-        "policies": {"seats": [p.label for p in pols], "label": pol_text,
-                     "side0": mine.label, "opponents": theirs.label},
+        **_sidecar_head(rules, pols, pol_text, mine, theirs),
         "deals": main.n_deals,
         "sweep_deals": sweep if (runs.players or runs.variants or runs.policies) else None,
         "seed": seed,

@@ -39,7 +39,7 @@ LAYERS: dict[str, int] = {
     "plotting": 5, "report": 5, "tables": 5,
     "text": 5, "writers": 5, "serve": 5,
     # 6: the command line
-    "cli": 6, "cli_kit": 6, "cli_out": 6, "cli_docs": 6,
+    "cli": 6, "cli_options": 6, "cli_kit": 6, "cli_out": 6, "cli_docs": 6,
 }
 
 

@@ -265,7 +265,8 @@ def _text_outside(fig) -> list[str]:
 def test_no_figure_text_is_clipped_at_150_dpi(tmp_path, monkeypatch):
     from matplotlib.figure import Figure
     from catchten_sim import Rules
-    from catchten_sim.report import PNG_DPI, build_report
+    from catchten_sim.report import build_report
+    from catchten_sim.writers import PNG_DPI
     assert PNG_DPI == 150
     drawn = {}
     real = Figure.savefig
