@@ -302,9 +302,7 @@ class Advice:
     model_note: str = ""
     #: seconds of ``elapsed_s`` spent compiling the engine's kernels (a cold numba cache)
     compile_s: float = 0.0
-    #: how P(win) was valued after the deal: "exact" (the game-equity table), "rollouts"
-    #: (games played on from the end of the deal), "" (no P(win))
-    p_win_method: str = ""
+    p_win_method: str = ""    # P(win) by "exact" (the table), "rollouts", or "" (none)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "best", _card(self.best))
@@ -368,8 +366,7 @@ class Advice:
             "consistent_deals": float(self.n_consistent),
             "n_consistent_deals": int(round(self.n_consistent)),
             "exact": self.exact,
-            "p_win_available": self.p_win_available,
-            "p_win_method": self.p_win_method or None,
+            "p_win_available": self.p_win_available, "p_win_method": self.p_win_method or None,
             "best": format_card(self.best),
             "second": None if self.second is None else format_card(self.second),
             "margin": None if self.margin is None else self.margin.to_dict(),
@@ -597,10 +594,8 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
                                 "P(win) and the points/Ten measures need (use --objective "
                                 "diff, or --evaluator rollout for them)")
     else:
-        eq, eq_why = game_equity_hook(
-            info, pols, progress=progress,
-            time_limit=None if time_limit is None else time_limit / 2, seed=seed,
-            threads=threads)
+        eq, eq_why = game_equity_hook(info, pols, progress=progress, seed=seed, threads=threads,
+                                      time_limit=None if time_limit is None else time_limit / 2)
     if objective is None:
         objective = "p_win" if eq is not None else "diff"
     if objective not in OBJECTIVES:
@@ -707,7 +702,7 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
                   None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
                   intervals, margin, acc, tuple(cands), exact_done, other_d, model_note,
-                  clock.compile_s(elapsed), getattr(eq, "method", "") if eq is not None else "")
+                  clock.compile_s(elapsed), getattr(eq, "method", ""))
 
 
 def _results(acc: CandidateSums, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],

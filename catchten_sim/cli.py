@@ -144,7 +144,7 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         fd = "rotate" if first_dealer is None else first_dealer.strip()
         start = None
         if start_score is not None:
-            from .equity import parse_scores
+            from .gamerollouts import parse_scores
             try:
                 start = parse_scores(start_score, rules)
             except CatchTenError as exc:
@@ -832,7 +832,8 @@ def serve_cmd(host, port, no_browser, workers):
 def _equity_states(preset, players, rules_file, variants, hands, seed, policy, opponents,
                    out_path, plot, scores, dealer, method, games, as_json, run):
     """``catchten equity --scores``: P(win) at the named states (exact or rollouts)."""
-    from .equity import equity_states, parse_scores
+    from .equity import equity_states
+    from .gamerollouts import parse_scores
     from .policies import seat_policies as make_policies
     with errors_as_json(as_json):
         rules = make_rules(preset, players, variants, rules_file)

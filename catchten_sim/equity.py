@@ -52,7 +52,6 @@ from ._lazy import pandas as pd
 if TYPE_CHECKING:
     import pandas
 from ._kernels import games as G
-from ._kernels import gamerollout as KGR
 from ._kernels import rollout as KR
 from . import __version__, run
 from .checks import check_count, check_seed, check_threads, max_threads
@@ -63,9 +62,10 @@ from .policies import Policy, Seating
 from .position import InfoSet
 from .rules import Rules
 from .state import card_points
+from .gamerollouts import METHODS, ROLLOUT_GAMES, game_rollouts, rollout_hook, state_rows
 
-__all__ = ["EquityTable", "RolloutEquity", "cached_equity_table", "equity_table",
-           "game_equity_hook", "game_rollouts", "sample_outcomes", "solve_equity"]
+__all__ = ["EquityTable", "cached_equity_table", "equity_states", "equity_table",
+           "game_equity_hook", "sample_outcomes", "solve_equity"]
 
 
 # ------------------------------------------------------------------------------ equity
@@ -762,9 +762,9 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
     value of the next state otherwise. With per-set scoring the unit is the current set
     (the points of the earlier sets of this hand are added to ``score`` first).
     Rules the table does not support (four or more sides; three without
-    ``tie=count_out``): game rollouts instead (:func:`_rollout_hook`). ``fn(rows, first)``:
-    ``first`` is the number of the batch's first determinization (the rollouts' games);
-    ``fn.method`` is ``"exact"`` or ``"rollouts"``.
+    ``tie=count_out``): game rollouts (:func:`catchten_sim.gamerollouts.rollout_hook`).
+    ``fn(rows, first)``: ``first`` numbers the batch's first determinization (the
+    rollouts' games); ``fn.method`` is ``"exact"`` or ``"rollouts"``.
     Not available: no ``score``; ``game_at_once`` (needs the order of the tricks).
     """
     r = info.rules
@@ -775,7 +775,7 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
     if Seating.of(policies).any_driven:
         return None, "P(win) not available with pimc rollouts (no game-equity table for pimc)"
     if exact_problem(r) is not None:
-        return _rollout_hook(info, policies, seed=seed, threads=threads)
+        return rollout_hook(info, policies, seed=seed, threads=threads)
     key = (repr(sorted(r.to_dict().items(), key=str)), tuple(int(p) for p in policies), n_hands)
     table = _EQUITY_CACHE.get(key)
     why = ""
@@ -816,66 +816,6 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
     return fn, why
 
 
-#: games played on from the end of the deal per determinization and card (advise)
-ADVISE_GAMES = 4
-_ADVISE_SALT = 0x5EED_CA7C_4E71_0B0B
-
-
-def _rollout_hook(info: InfoSet, policies: Sequence[Policy], *, seed: int = 1,
-                  threads: int | None = None
-                  ) -> tuple[Callable[..., np.ndarray] | None, str]:
-    """:func:`game_equity_hook` by game rollouts (any number of sides): each outcome row's
-    unit is applied to the score, and when the game goes on ``ADVISE_GAMES`` games are
-    played on from the next deal (``_kernels.gamerollout.rollout_after_unit``), the same
-    games for every card of a determinization (common random numbers)."""
-    r = info.rules
-    ns = r.n_sides
-    n_units, n_rows = unit_shape(r, True)
-    unit = info.set_index if r.per_set_scoring else 0
-    if unit < n_units - 1:
-        return None, ("P(win) by game rollouts: not before the last set of a deal with "
-                      "per-set scoring")
-    before = np.array(info.score, dtype=np.int64)
-    for u in range(unit):                     # earlier sets of this hand, already scored
-        for sd in range(ns):
-            before[sd] += info.cap_honours[u][sd] + card_points(r, info.cap_cards[u][sd])
-    if before.max() >= r.target:
-        return None, "P(win) not available: the game was decided before this set"
-    used = max_threads() if threads is None else threads
-    tab = r.tables()
-    pol_arr = Seating.of(policies).kernel_ids("the game rollouts")
-    play_seed = np.uint64((int(seed) ^ _ADVISE_SALT) & (2 ** 64 - 1))
-    nxt = (info.dealer + 1) % r.players
-    base = KR.N_R_FIXED + ns * KR.R_PER_SIDE
-    from ._kernels import engine as K
-    from .games import _gscratch
-    scratches = [(K.scratch(tab), _gscratch(r, n_units, n_rows), np.zeros(ns, np.int64))
-                 for _ in range(used)]
-
-    def fn(rows: np.ndarray, first: int = 0) -> np.ndarray:
-        rows = np.ascontiguousarray(rows)
-        out = np.zeros(rows.shape[:2] + (ns,))
-
-        def part(slot: int, a: int, b: int) -> None:
-            scr, gscr, after = scratches[slot]
-            KGR.rollout_after_unit(tab, scr, gscr, pol_arr, play_seed,
-                                   (before, after, np.int64(nxt), np.int64(base),
-                                    np.int64(first + a), np.int64(ADVISE_GAMES)),
-                                   rows[a:b], out[a:b])
-
-        if used > 1 and len(rows) >= 2 * used:
-            from concurrent.futures import ThreadPoolExecutor
-            with ThreadPoolExecutor(used - 1) as pool:
-                run.run_parallel(part, len(rows), pool, used)
-        else:
-            part(0, 0, len(rows))
-        return out
-
-    fn.method = "rollouts"    # type: ignore[attr-defined]
-    return fn, (f"P(win) by game rollouts: {ADVISE_GAMES} games played on from the end "
-                f"of this deal per determinization and card ({ns} sides: no exact table)")
-
-
 def default_equity_hands(rules: Rules) -> int:
     """Deals an equity table is estimated from by default: 1,000,000 with two sides; with
     three sides (a table of 41^3 states) 200,000, or 50,000 with six-card sets."""
@@ -891,134 +831,6 @@ def start_p_win(eq: EquityTable) -> list[dict[str, Any]]:
             for c in range(eq.rules.players if not eq.by_side else ns)]
 
 
-# ------------------------------------------------------------------------ game rollouts
-ROLLOUT_GAMES = 10_000        # games per state: se <= sqrt(0.25 / 10,000) = 0.005
-ROLLOUT_CHUNK = 1024
-METHODS = ("exact", "rollouts")
-
-
-class _RolloutTask(_GamesTask):
-    """Game rollouts from state rows on the run engine: games ``first …`` from every state;
-    a chunk gives the wins, int64 (states, n_sides + 1) (the last column: unfinished)."""
-
-    def __init__(self, rules: Rules, tab, pol_arr, seed_u, mode, n_units, n_rows,
-                 states: np.ndarray):
-        super().__init__(rules, tab, pol_arr, seed_u, mode, n_units, n_rows,
-                         rules.n_sides + 1)
-        self.states = states
-        self.key = "rollouts-" + self.key + "-" + hashlib.sha256(
-            states.tobytes()).hexdigest()[:16]
-
-    def run(self, first: int, count: int, scr) -> np.ndarray:
-        wins = np.zeros((len(self.states), self.ncols), dtype=np.int64)
-        KGR.rollout_states(self._tab(), scr[0], scr[1], self.pol_arr, self.seed_u,
-                           self.states, (np.int64(first), np.int64(count)), self.mode, wins)
-        return wins
-
-    def combine(self, parts: list) -> np.ndarray:
-        return np.sum(parts, axis=0)
-
-    def from_array(self, a: np.ndarray) -> Any:
-        return a.reshape(len(self.states), self.ncols)
-
-
-@dataclass(frozen=True)
-class RolloutEquity:
-    """P(each side wins the game) at named states, by game rollouts.
-
-    Attributes
-    ----------
-    rules, policies, seed, n_games (per state)
-    scores : int64 (m, n_sides); dealers : int64 (m,)
-    wins : int64 (m, n_sides + 1): games won by each side, then unfinished
-    elapsed_s, threads
-    """
-
-    rules: Rules
-    policies: tuple[Policy, ...]
-    seed: int
-    n_games: int
-    scores: np.ndarray = field(repr=False)
-    dealers: np.ndarray = field(repr=False)
-    wins: np.ndarray = field(repr=False)
-    elapsed_s: float = 0.0
-    threads: int = 1
-
-    @property
-    def p_win(self) -> np.ndarray:
-        """float64 (m, n_sides): each side's share of the games."""
-        return self.wins[:, :-1] / max(1, self.n_games)
-
-    @property
-    def se(self) -> np.ndarray:
-        """float64 (m, n_sides): the binomial standard error of each figure."""
-        p = self.p_win
-        return np.sqrt(p * (1.0 - p) / max(1, self.n_games))
-
-
-def _state_rows(rules: Rules, states: Sequence[tuple[Sequence[int], int]]) -> np.ndarray:
-    """``(scores, dealer)`` pairs as checked state rows (``_kernels.gamerollout``)."""
-    ns = rules.n_sides
-    n = rules.players
-    if not len(states):
-        raise CatchTenError("scores", "no state", "name at least one score vector")
-    rows = np.zeros((len(states), ns + 3), dtype=np.int64)
-    for i, (scores, dealer) in enumerate(states):
-        problem = rules.score_problem(list(scores) if not isinstance(scores, list)
-                                      else scores)
-        if problem:
-            raise CatchTenError("scores", "bad score", problem)
-        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
-                or not 0 <= int(dealer) < n:
-            raise CatchTenError("dealer", "out of range", f"dealer={dealer!r} (a seat 0 … "
-                                f"{n - 1})")
-        rows[i, :ns] = list(scores)
-        rows[i, ns] = int(dealer)
-    return rows
-
-
-def game_rollouts(rules: Rules, policies: Sequence[object] | object = "heuristic",
-                  states: Sequence[tuple[Sequence[int], int]] = (), *,
-                  n_games: int = ROLLOUT_GAMES, seed: int = 1, threads: int | None = None,
-                  chunk: int = ROLLOUT_CHUNK) -> RolloutEquity:
-    """P(each side wins the game | scores, dealer) at each ``(scores, dealer)`` of
-    ``states``, from ``n_games`` games played out from it (module docstring), any number
-    of sides. The result depends on the seed only, never on ``threads``.
-
-    Raises
-    ------
-    CatchTenError
-        Scores not one per side below the target, a bad dealer, counts or seed.
-    """
-    n_games = check_count("games", n_games, 1)
-    seed = check_seed(seed)
-    used = max_threads() if threads is None else check_threads(threads)
-    chunk = check_count("chunk", chunk, 1)
-    pols = _policies(rules, policies)
-    rows = _state_rows(rules, states)
-    ns = rules.n_sides
-    at_once = rules.game_at_once
-    compact = not (at_once and ns > 2 and rules.tie != "count_out")
-    n_units, n_rows = unit_shape(rules, compact)
-    pol_arr = Seating.of(pols).kernel_ids("the game rollouts")
-    task = _RolloutTask(rules, rules.tables(), pol_arr, np.uint64(seed), (at_once, compact),
-                        n_units, n_rows, rows)
-    wins = np.zeros((len(rows), ns + 1), dtype=np.int64)
-
-    def fold(c, part: np.ndarray) -> None:
-        wins[:] += part
-
-    executor = run.make_executor(used)
-    try:
-        out = run.run(task, run.chunk_plan(n_games, chunk, marks=False), executor, fold)
-    finally:
-        executor.close()
-    if out.interrupted:
-        raise KeyboardInterrupt
-    return RolloutEquity(rules, pols, seed, n_games, rows[:, :ns].copy(), rows[:, ns].copy(),
-                         wins, out.elapsed_s, out.threads)
-
-
 def exact_problem(rules: Rules) -> str | None:
     """Why the exact table cannot be built for these rules (None: it can)."""
     try:
@@ -1026,21 +838,6 @@ def exact_problem(rules: Rules) -> str | None:
     except CatchTenError as exc:
         return exc.line()
     return None
-
-
-def parse_scores(text: str, rules: Rules) -> tuple[int, ...]:
-    """``"30 25 20 10 0"`` (spaces or commas) as one score per side, checked."""
-    parts = str(text).replace(",", " ").split()
-    try:
-        scores = tuple(int(x) for x in parts)
-    except ValueError:
-        raise CatchTenError("scores", "not whole numbers",
-                            f"{text!r}: one whole number per side, e.g. "
-                            f"{' '.join(['0'] * rules.n_sides)!r}") from None
-    problem = rules.score_problem(list(scores))
-    if problem:
-        raise CatchTenError("scores", "bad score", problem)
-    return scores
 
 
 def equity_states(rules: Rules, policies: Sequence[object] | object,
@@ -1062,7 +859,7 @@ def equity_states(rules: Rules, policies: Sequence[object] | object,
         Bad scores, dealer, method, or exact asked where it cannot be.
     """
     pols = _policies(rules, policies)
-    rows = _state_rows(rules, states)
+    rows = state_rows(rules, states)
     ns = rules.n_sides
     why_not = exact_problem(rules)
     if method is None:

@@ -80,7 +80,8 @@ from .aggregate import LookPlan, RoundSums, json_number, normal_interval, verdic
 from . import compile_notice
 from .compile_notice import compiling_note
 from .errors import CatchTenError
-from .equity import cached_equity_table, exact_problem, game_rollouts
+from .equity import cached_equity_table, exact_problem
+from .gamerollouts import game_rollouts
 from .policies import Policy, Seating
 from .rules import Rules
 from . import run

@@ -19,7 +19,8 @@ import time
 import numpy as np
 
 from catchten_sim import Rules
-from catchten_sim.equity import cached_equity_table, default_equity_hands, game_rollouts
+from catchten_sim.equity import cached_equity_table, default_equity_hands
+from catchten_sim.gamerollouts import game_rollouts
 
 
 def main() -> int:

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 from catchten_sim import Rules
 from catchten_sim.cli import cli
-from catchten_sim.equity import equity_states, equity_table, game_rollouts
+from catchten_sim.equity import equity_states, equity_table
+from catchten_sim.gamerollouts import game_rollouts
 from catchten_sim.errors import CatchTenError
 from catchten_sim.games import simulate_games
 
