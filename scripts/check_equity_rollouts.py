@@ -43,6 +43,7 @@ def main() -> int:
     rng = np.random.default_rng(a.seed)
     ns = rules.n_sides
     zs = []
+    z0: list[float] = []
     worst = (0.0, None)
     t1 = time.perf_counter()
     for i in range(a.states):
@@ -58,6 +59,8 @@ def main() -> int:
             else:
                 z = (p - exact[s]) / se
             zs.append(z)
+            p0 = min(max(exact[s], 1e-12), 1 - 1e-12)      # the score test: se at the table
+            z0.append((p - exact[s]) / np.sqrt(p0 * (1 - p0) / a.games))
             if abs(z) > abs(worst[0]):
                 worst = (z, (sc, d, s, p, se, exact[s]))
     z = np.abs(np.array(zs))
@@ -65,6 +68,9 @@ def main() -> int:
     print(f"rollouts {time.perf_counter() - t1:.1f} s; {len(z)} figures: max |z| "
           f"{z.max():.2f}, 95% intervals cover {100 * cover:.1f}%, |z| > 3: "
           f"{int((z > 3).sum())}")
+    zt = np.abs(np.array(z0))
+    print(f"(for information: with the se at the table's value, the score test, max |z| "
+          f"{zt.max():.2f}, {100 * float((zt <= 1.96).mean()):.1f}% within 1.96)")
     if worst[1] is not None:
         sc, d, s, p, se, ex = worst[1]
         print(f"worst: scores {sc}, dealer {d}, side {s}: rollouts {p:.4f} (se {se:.4f}), "
