@@ -6,7 +6,7 @@ use: ``import catchten_sim`` stays light, the engine is imported when a function
 first asked for). Six of them share their name with the module that holds them
 (``advise``, ``odds``, ``match``, ``simulate``, ``solve``, ``play``): the package attribute is the
 function, and the module stays importable by its dotted name, ``from catchten_sim.advise
-import explain`` or ``importlib.import_module("catchten_sim.advise")`` (but ``import
+import Advice`` or ``importlib.import_module("catchten_sim.advise")`` (but ``import
 catchten_sim.advise as m`` binds ``m`` to the function, as Python's ``import a.b as m``
 reads the attribute ``b`` of ``a``).
 """

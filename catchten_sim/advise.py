@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Mapping, Sequence
 
@@ -63,14 +63,15 @@ if TYPE_CHECKING:
     import pandas
 
 from ._kernels import rollout as KR
-from .aggregate import (FIRST_LOOK, Z95, CandidateSums, LookPlan, json_number, normal_interval,
-                        verdict, wilson)
-from .cards import Card, cards_of_mask, format_card, parse_card
+from .aggregate import (FIRST_LOOK, Z95, AnySums, CandidateSums, LookPlan,
+                        WeightedCandidateSums, json_number, normal_interval, verdict, wilson)
+from .cards import Card, format_card, parse_card
 from .compile_notice import Stopwatch
 from .determinize import Sampler
 from .errors import CatchTenError
 from .equity import game_equity_hook
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
+from .inference import Inference, for_advice
 from .pimc import PimcRolloutEvaluator
 from .policies import Policy, Seating
 from .position import InfoSet, Position
@@ -302,6 +303,9 @@ class Advice:
     model_note: str = ""
     #: seconds of ``elapsed_s`` spent compiling the engine's kernels (a cold numba cache)
     compile_s: float = 0.0
+    #: with ``infer``: ``{"model", "eps", "worlds_drawn", "effective_size"}`` (the deals
+    #: weighted by :mod:`catchten_sim.inference`), else None
+    inference: dict | None = None
     p_win_method: str = ""    # P(win) by "exact" (the table), "rollouts", or "" (none)
 
     def __post_init__(self) -> None:
@@ -375,6 +379,7 @@ class Advice:
             "note": self.note,
             "other_evaluator": self.other,
             "model_note": self.model_note,
+            "inference": self.inference,
         }
 
 
@@ -428,7 +433,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
            time_limit: float | None = 30.0, seed: int = 1, threads: int | None = None,
            objective: str | None = None, min_samples: int = FIRST_BATCH,
            stop_early: bool = True, margin: float | None = None,
-           exact_max: int | None = None,
+           exact_max: int | None = None, infer: str | None = None,
            progress: Callable[[int, int], None] | None = None,
            running: Callable[[int, dict[str, float]], None] | None = None) -> Advice:
     """Evaluate every legal card of ``position`` on common determinizations.
@@ -437,7 +442,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     ----------
     position : Position, a docs/formats.md position dict, or the path of a position JSON
     policy : policy of the player's side in the rollouts (``heuristic`` default, ``random``,
-        or ``pimc[:N]``: slow, each of its decisions solves ``N`` deals,
+        or ``pimc[:N]`` / ``ipimc[:N]``: slow, each of its decisions solves ``N`` deals,
         :class:`catchten_sim.pimc.PimcRolloutEvaluator`);
     opponents : policy of the other sides (default: the same).
     evaluator : ``rollout`` (heuristic play after the card) or ``dd`` (double-dummy play).
@@ -457,6 +462,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         100,000; 0: never): the
         result is then exact (``stop = "exact"``, ``Advice.exact``), with no sampling
         error from the deals (with random rollout policies the rollouts' error remains).
+    infer : ``heuristic``: deals weighted by inference (:mod:`catchten_sim.inference`; dd).
     progress : called as ``progress(done, total)`` while the game-equity table is built
         and after every batch.
     running : called after every batch as ``running(done, {card: mean})``, each legal
@@ -502,6 +508,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     eq, eq_why, objective, margin = _objective(info, pols, ev_key, objective, margin,
                                                progress, time_limit, seed, threads)
     min_samples = check_count("min_samples", min_samples, 1, MAX_SAMPLES)
+    inference = for_advice(info, infer, ev_key)
     used = max_threads() if threads is None else threads
     sampler = Sampler(info)
     seating = Seating.of(pols)
@@ -519,8 +526,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     # policies: they would repeat the dd model at a solve per decision)
     other = RolloutEvaluator(info, cands, pols, seed, used) \
         if ev_key == "dd" and not with_pimc else None
-    acc = CandidateSums(len(cands), names, objective)
-    acc_o = CandidateSums(len(cands), list(MEASURES), "diff") if other is not None else None
+    acc, acc_o = _new_sums(len(cands), names, objective, other is not None, inference)
     total, plan, stop_early_run = _sampling_plan(exact, sampler, samples, stop_early,
                                                  min_samples)
     looks = plan.looks
@@ -537,7 +543,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             else:
                 hidden = sampler.sample(m, seed=seed, start=done)
             _add_batch(sampler.full_hands(hidden), done, ev, eq, my_side, rules.n_sides, acc,
-                       None if acc_o is None else (other, acc_o))
+                       None if acc_o is None else (other, acc_o), inference)
             done += m
             if progress is not None:
                 progress(done, total)
@@ -567,8 +573,18 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             ev.close()
         if other is not None:
             other.close()
-    return _advice(position, pols, ev.name, ev_key, objective, margin, acc, acc_o, cands,
-                   equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
+    adv = _advice(position, pols, ev.name, ev_key, objective, margin, acc, acc_o, cands,
+                  equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
+    return adv if inference is None else replace(adv, inference=inference.summary(acc))
+
+
+def _new_sums(n_cand: int, names: list[str], objective: str, with_other: bool,
+              inference: Inference | None) -> tuple[AnySums, AnySums | None]:
+    """The running sums of the evaluator and, ``with_other``, of the rollouts beside dd
+    (weighted with ``inference``)."""
+    sums: type[AnySums] = CandidateSums if inference is None else WeightedCandidateSums
+    return (sums(n_cand, names, objective),
+            sums(n_cand, list(MEASURES), "diff") if with_other else None)
 
 
 def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: str | None,
@@ -614,9 +630,11 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
 
 def _add_batch(hands: np.ndarray, done: int, ev: Any,
                eq: Callable[..., np.ndarray] | None, my_side: int, n_sides: int,
-               acc: CandidateSums, other: tuple[Any, CandidateSums] | None) -> None:
+               acc: Any, other: tuple[Any, Any] | None, inference: Inference | None) -> None:
     """Evaluate one batch of deals (sample numbers from ``done``) into ``acc``, and with
-    ``other`` = ``(rollout evaluator, its sums)`` the heuristic rollouts beside dd."""
+    ``other`` = ``(rollout evaluator, its sums)`` the heuristic rollouts beside dd; with
+    ``inference``, weighted (:class:`~catchten_sim.aggregate.WeightedCandidateSums`)."""
+    w = None if inference is None else inference.weights(hands)
     if hasattr(ev, "measures"):
         meas = ev.measures(hands, done)
     else:
@@ -626,12 +644,12 @@ def _add_batch(hands: np.ndarray, done: int, ev: Any,
             meas["p_win"] = eq(out, done)[..., my_side]
     if other is not None:
         ev_o, acc_o = other
-        acc_o.add(_measures(ev_o.evaluate(hands, done), my_side, n_sides,
-                            others_together=True))
-    acc.add(meas)
+        meas_o = _measures(ev_o.evaluate(hands, done), my_side, n_sides, others_together=True)
+        acc_o.add(meas_o) if w is None else acc_o.add(meas_o, w)
+    acc.add(meas) if w is None else acc.add(meas, w)
 
 
-def _look(acc: CandidateSums, cands: Sequence[int], equiv: dict[int, int], z: float,
+def _look(acc: AnySums, cands: Sequence[int], equiv: dict[int, int], z: float,
           margin: float) -> str | None:
     """The stop at a look of the stopping rule (critical value ``z``): ``separated``,
     ``equivalent`` or None (go on)."""
@@ -649,7 +667,7 @@ def _look(acc: CandidateSums, cands: Sequence[int], equiv: dict[int, int], z: fl
 
 
 def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: str,
-            objective: str, margin: float, acc: CandidateSums, acc_o: CandidateSums | None,
+            objective: str, margin: float, acc: AnySums, acc_o: AnySums | None,
             cands: Sequence[int], equiv: dict[int, int], plan: LookPlan, done: int, stop: str,
             exact: bool, sampler: Sampler, eq: Any, eq_why: str, seed: int,
             clock: Stopwatch) -> Advice:
@@ -702,10 +720,10 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
                   None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
                   intervals, margin, acc, tuple(cands), exact_done, other_d, model_note,
-                  clock.compile_s(elapsed), getattr(eq, "method", ""))
+                  clock.compile_s(elapsed), p_win_method=getattr(eq, "method", ""))
 
 
-def _results(acc: CandidateSums, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
+def _results(acc: AnySums, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
              names: Sequence[str], z: float, info: InfoSet, exact: bool
              ) -> list[CandidateResult]:
     """One :class:`CandidateResult` per candidate, in ``order``."""
@@ -727,7 +745,7 @@ def _results(acc: CandidateSums, cands: Sequence[int], order: Sequence[int], equ
     return results
 
 
-def _trump_lead(acc: CandidateSums, cands: Sequence[int], order: Sequence[int], info: InfoSet,
+def _trump_lead(acc: AnySums, cands: Sequence[int], order: Sequence[int], info: InfoSet,
                 z: float, margin: float) -> tuple[Comparison | None, str]:
     """On lead with trumps and other cards: best trump lead minus best other lead (paired,
     on the objective); else None and why."""
@@ -762,7 +780,7 @@ def trump_answer(c: Comparison | None) -> str | None:
     return "too close to call"
 
 
-def _compare_models(acc: CandidateSums, acc_o: CandidateSums, cands: Sequence[int], info: InfoSet,
+def _compare_models(acc: AnySums, acc_o: AnySums, cands: Sequence[int], info: InfoSet,
                     z: float, margin: float, equiv: dict[int, int]) -> tuple[dict, str]:
     """The heuristic rollouts' answer on the dd run's deals, and one line when it differs
     from the double-dummy answer: on the best card when the two picks are not tied on
@@ -793,7 +811,7 @@ def _compare_models(acc: CandidateSums, acc_o: CandidateSums, cands: Sequence[in
     }
     parts = []
 
-    def how(a: CandidateSums, x: int, y: int) -> str:
+    def how(a: AnySums, x: int, y: int) -> str:
         # how firmly card x beats card y: "firm" = separated at 95% by more than the
         # practical margin
         d, se, _ = a.pair(x, y)
@@ -805,7 +823,7 @@ def _compare_models(acc: CandidateSums, acc_o: CandidateSums, cands: Sequence[in
             return v
         return "a lean, not separated"
 
-    def firm(a: CandidateSums, x: int, y: int) -> bool:
+    def firm(a: AnySums, x: int, y: int) -> bool:
         return how(a, x, y) == "firm"
     if best_o not in top_d and best_d not in top_o and (
             firm(acc, best_d, best_o) or firm(acc_o, best_o, best_d)):
@@ -833,7 +851,7 @@ def _is_trump(info: InfoSet, c: int) -> bool:
     return info.trump < NO_TRUMPS and c // 13 == info.trump
 
 
-def _rank(acc: CandidateSums, cands: Sequence[int], equiv: dict[int, int]
+def _rank(acc: AnySums, cands: Sequence[int], equiv: dict[int, int]
           ) -> tuple[list[int], int | None]:
     """Candidates best first by the objective (ties: lower card), and the best candidate
     not equivalent to the best (identical objective on every sample so far)."""
@@ -850,51 +868,3 @@ def _rank(acc: CandidateSums, cands: Sequence[int], equiv: dict[int, int]
         elif second is None:
             second = j
     return order, second
-
-
-# ------------------------------------------------------------------------ explain
-#: the most deals :func:`explain` shows
-MAX_EXPLAIN = 100
-
-
-def explain(advice: Advice, n_deals: int = 3, *, card: object = None) -> list[dict[str, Any]]:
-    """A few sampled deals (the first ``n_deals`` determinizations of the advice's seed)
-    with the line played after the recommended card (or ``card``).
-
-    Returns a list of ``{"sample", "hands": {seat: [cards held now]}, "tricks": [{"leader",
-    "cards", "winner"}], "totals": [per side]}``.
-
-    Raises
-    ------
-    CatchTenError
-        Field ``explain``: ``n_deals`` not a whole number from 1 to :data:`MAX_EXPLAIN`.
-    """
-    n_deals = check_count("explain", n_deals, 1, MAX_EXPLAIN)
-    pos = advice.position
-    info = pos.info()
-    r = pos.rules
-    c = int(advice.best) if card is None else (int(card) if isinstance(card, int)
-                                               else parse_card(card))
-    ev = RolloutEvaluator(info, [c], advice.policies, advice.seed, 1)
-    sampler = Sampler(info)
-    hidden = sampler.sample(n_deals, seed=advice.seed, start=0)
-    hands = sampler.full_hands(hidden)
-    deals = []
-    for i in range(n_deals):
-        leaders, cards, winners, row = ev.line(hands[i:i + 1], i, c)
-        tricks = []
-        for t in range(info.trick_index, r.n_sets * r.set_size):
-            cs = [int(x) for x in cards[t]]
-            if t == info.trick_index:
-                cs[:len(info.trick)] = [cc for _, cc in info.trick]
-                cs[len(info.trick)] = c
-            tricks.append({"trick": t, "leader": int(leaders[t]),
-                           "cards": [format_card(x) for x in cs],
-                           "winner": int(winners[t])})
-        held = {s: [format_card(x) for x in cards_of_mask(int(hands[i, info.set_index, s]))]
-                for s in range(r.players)}
-        totals = [int(row[KR.N_R_FIXED + sd * KR.R_PER_SIDE + KR.R_TOTAL])
-                  for sd in range(r.n_sides)]
-        deals.append({"sample": i, "hands": held, "tricks": tricks, "totals": totals})
-    ev.close()
-    return deals

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from statistics import NormalDist
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
@@ -297,6 +297,98 @@ class CandidateSums:
         k = self.objective
         return paired_diff(float(self.s1[k][a]), float(self.s2[k][a]), float(self.s1[k][b]),
                            float(self.s2[k][b]), float(self.cross[a, b]), self.n)
+
+
+def weighted_se(w1: Any, w2: Any, sx: Any, s2x: Any, s2xx: Any) -> tuple[Any, Any]:
+    """A self-normalised weighted mean and its standard error from streamed sums:
+    ``w1 = sum w``, ``w2 = sum w^2``, ``sx = sum w x``, ``s2x = sum w^2 x``,
+    ``s2xx = sum w^2 x^2`` (floats or arrays). The delta method's variance
+    ``sum w_i^2 (x_i - mean)^2 / (sum w)^2``, times ``w1^2 / (w1^2 - w2)`` (with equal
+    weights ``n / (n - 1)``: then exactly :func:`catchten_sim.aggregate.mean_se`). The
+    standard error is nan while the effective size is 1 or less."""
+    w1 = np.asarray(w1, dtype=np.float64)
+    w2 = np.asarray(w2, dtype=np.float64)
+    mean = np.asarray(sx, dtype=np.float64) / w1
+    raw = np.maximum(0.0, s2xx - 2.0 * mean * s2x + mean * mean * w2)
+    denom = w1 * w1 - w2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = np.where(denom > 0, np.sqrt(raw / np.where(denom > 0, denom, 1.0)), np.nan)
+    return mean, se
+
+
+
+class WeightedCandidateSums:
+    """:class:`CandidateSums` with a weight per sample (the importance weights of
+    :mod:`catchten_sim.inference`): self-normalised means and paired differences
+    (:func:`weighted_se`). The same interface (``add`` takes the weights too): ``n``
+    counts the samples, ``s1[k] / n`` is the weighted mean and ``best_count / n`` the
+    weighted share of samples where a card is best; ``ess`` is the effective size."""
+
+    def __init__(self, n_cand: int, names: Sequence[str], objective: str) -> None:
+        self.names = list(names)
+        self.objective = objective
+        self.n = 0
+        self.w1 = 0.0
+        self.w2 = 0.0
+        z = np.zeros
+        self.sx = {k: z(n_cand) for k in names}
+        self.s2x = {k: z(n_cand) for k in names}
+        self.s2xx = {k: z(n_cand) for k in names}
+        self.cross2 = z((n_cand, n_cand))
+        #: per candidate, the weight of the samples in which it is a best card
+        self.best_weight = z(n_cand)
+
+    def add(self, meas: dict[str, np.ndarray], w: np.ndarray) -> None:
+        w = np.asarray(w, dtype=np.float64)
+        wc = w[:, None]
+        for k in self.names:
+            x = meas[k]
+            self.sx[k] += (wc * x).sum(axis=0)
+            self.s2x[k] += (wc * wc * x).sum(axis=0)
+            self.s2xx[k] += (wc * wc * x * x).sum(axis=0)
+        x = meas[self.objective]
+        self.cross2 += (wc * wc * x).T @ x
+        self.best_weight += (wc * (x >= x.max(axis=1, keepdims=True) - 1e-9)).sum(axis=0)
+        self.n += x.shape[0]
+        self.w1 += float(w.sum())
+        self.w2 += float((w * w).sum())
+
+    @property
+    def ess(self) -> float:
+        return self.w1 * self.w1 / self.w2 if self.w2 > 0 else 0.0
+
+    @property
+    def s1(self) -> dict[str, np.ndarray]:
+        """``n`` times the weighted means (so that ``s1[k] / n`` is the mean)."""
+        f = self.n / self.w1 if self.w1 > 0 else 0.0
+        return {k: v * f for k, v in self.sx.items()}
+
+    @property
+    def best_count(self) -> np.ndarray:
+        """``n`` times the weighted share of samples in which a card is best."""
+        return self.best_weight * (self.n / self.w1 if self.w1 > 0 else 0.0)
+
+    def mean_se(self, k: str, j: int) -> tuple[float, float]:
+        if self.w1 <= 0:
+            return (math.nan, math.nan)
+        m, se = weighted_se(self.w1, self.w2, self.sx[k][j], self.s2x[k][j],
+                            self.s2xx[k][j])
+        return float(m), float(se)
+
+    def pair(self, a: int, b: int) -> tuple[float, float, float]:
+        """The weighted mean of ``objective[a] - objective[b]``, its standard error, and
+        the weighted sum ``sum w^2 d^2``."""
+        k = self.objective
+        if self.w1 <= 0:
+            return (math.nan, math.nan, 0.0)
+        d2 = max(0.0, float(self.s2xx[k][a] + self.s2xx[k][b] - 2.0 * self.cross2[a, b]))
+        m, se = weighted_se(self.w1, self.w2, self.sx[k][a] - self.sx[k][b],
+                            self.s2x[k][a] - self.s2x[k][b], d2)
+        return float(m), float(se), d2
+
+
+#: the running sums of ``advise``: plain, or with a weight per sample
+AnySums = Union[CandidateSums, WeightedCandidateSums]   # noqa: UP007 (a runtime alias)
 
 
 @dataclass

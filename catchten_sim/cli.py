@@ -442,15 +442,22 @@ def score_cmd(record, as_json):
 @click.option("--line", "with_line", is_flag=True,
               help="Also show one optimal line of play to the end of the deal.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record and line.")
-def solve_cmd(records, with_line, as_json):
+@click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
+              help="The node budget of each solve (default 200,000,000, about a minute); a "
+              "solve that reaches it prints each card's proven range instead of its value.")
+@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True),
+              default=None, metavar="SECONDS",
+              help="Stop each solve after this many seconds with the ranges proven so far.")
+def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
     """Double-dummy values (all hands visible, best play by all) of the position where each
     hand record's play stops: every legal card's final score difference for the deal (the
     mover's side minus the others), the best card(s) and, with --line, an optimal line.
 
     Each RECORD is a hand record (docs/formats.md "Hand record": every seat's cards, the
     turn-up, the play so far; - for stdin), e.g. tests/cases/dd/*.json. A bad record gets
-    its error line and the others are still solved (exit 2 at the end; 1 when a position
-    was only too hard: beyond the solver's node budget)."""
+    its error line and the others are still solved (exit 2 at the end). A solve stopped
+    early (--max-nodes, --time, Ctrl-C) prints each card's proven range (lowest and highest
+    value it can have) and says so; Ctrl-C then stops after that record (exit 130)."""
     from . import records as rec_mod
     from .solve import solve
     from .text import print_solution
@@ -459,7 +466,8 @@ def solve_cmd(records, with_line, as_json):
         for path in records:
             try:
                 data = rec_mod.load_record(path)
-                sol = solve(data, line=with_line)
+                sol = solve(data, line=with_line, time_limit=time_limit, interruptible=True,
+                            **({} if max_nodes is None else {"max_nodes": max_nodes}))
             except CatchTenError as exc:
                 # a bad record gets its one line and the others are still solved; exit 2 at
                 # the end (with --json the error object takes the record's line); 1 when
@@ -477,6 +485,8 @@ def solve_cmd(records, with_line, as_json):
                 if len(records) > 1:
                     echo(f"== {path}")
                 print_solution(sol, data)
+            if sol.stopped_by == "interrupted":
+                raise KeyboardInterrupt
     return failed or None
 
 
@@ -491,6 +501,12 @@ def solve_cmd(records, with_line, as_json):
                    "card) or dd (solved double-dummy: perfect play, all hands seen; the "
                    "heuristic rollouts run alongside and a MODEL line says when they "
                    "disagree).")
+@click.option("--infer", type=str, default=None, metavar="MODEL",
+              help="With --evaluator dd: weight each deal by how likely the other seats' "
+                   "cards so far are in it under a model of their play: heuristic (the "
+                   "heuristic mixed with a uniform choice; the output says how many deals "
+                   "were drawn and their effective size), or none (default: every "
+                   "consistent deal equally likely).")
 @click.option("--exact-max", type=int, default=None,
               help="Enumerate every consistent deal (an exact answer) when there are at "
                    "most this many (default 20000 with dd, 100000 with rollout; 0: always "
@@ -517,9 +533,9 @@ def solve_cmd(records, with_line, as_json):
                    "after the recommended card.")
 @JSON_OPTION
 def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
-               play, score, trump, dead, policy, opponents, evaluator, exact_max, samples,
-               time_limit, stop_early, margin, progress, objective, seed, threads, explain_n,
-               as_json):
+               play, score, trump, dead, policy, opponents, evaluator, infer, exact_max,
+               samples, time_limit, stop_early, margin, progress, objective, seed, threads,
+               explain_n, as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
 
     POSITION is a docs/formats.md position JSON file (- for stdin), or give the position with
@@ -537,7 +553,8 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     which); the intervals are then valid under early stopping (alpha spending over the
     planned looks). Ctrl-C prints what finished, marked partial (exit 130).
     """
-    from .advise import MAX_EXPLAIN, advise, explain
+    from .advise import advise
+    from .explain import MAX_EXPLAIN, explain
     from .checks import check_count
     if explain_n is not None:           # before the advice is computed
         check_count("explain", explain_n, 1, MAX_EXPLAIN)
@@ -550,7 +567,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
             res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                          samples=samples, time_limit=time_limit, seed=seed, threads=threads,
                          objective=objective, stop_early=stop_early, margin=margin,
-                         exact_max=exact_max,
+                         exact_max=exact_max, infer=infer,
                          progress=bar.update if bar is not None else None)
             deals = explain(res, explain_n) if explain_n and not res.partial else None
     finally:
@@ -629,8 +646,9 @@ _MATCH_HELP = f"""Is strategy A better than B? A duplicate match: every deal pla
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
     narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished.
 
-    A and B are strategies: {", ".join(POLICY_NAMES)}, or pimc[:N] (N sampled deals a decision,
-    default 50; slow), e.g. catchten match pimc:10 heuristic --deals 200."""
+    A and B are strategies: {", ".join(POLICY_NAMES)}, pimc[:N] (N sampled deals a decision,
+    default 50; slow) or ipimc[:N] (pimc on deals weighted by what the others' cards
+    show), e.g. catchten match pimc:10 heuristic --deals 200."""
 
 
 @cli.command("match", help=_MATCH_HELP)

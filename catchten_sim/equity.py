@@ -52,6 +52,7 @@ from ._lazy import pandas as pd
 if TYPE_CHECKING:
     import pandas
 from ._kernels import games as G
+from ._kernels.layout import GameEnd, Outcomes
 from ._kernels import rollout as KR
 from . import __version__, run
 from .checks import check_count, check_seed, check_threads, max_threads
@@ -263,8 +264,8 @@ class EquityTable:
         after = np.zeros((len(idx), ns), dtype=np.int64)
         tie = int(self.rules.tie_rule)
         G.resolve_from_flags(sc, np.int64(flags), np.int64(unit), self.steps, self.tside, idx,
-                             np.int64(self.target), np.int64(tie),
-                             self.rules.game_at_once, code, after)
+                             GameEnd(np.int64(self.target), np.int64(tie),
+                                     self.rules.game_at_once), code, after)
         p = self.prob[c, idx]
         vals = np.zeros((len(idx), ns))
         won = code >= 0
@@ -515,11 +516,12 @@ def solve_equity(rules: Rules, u_steps: np.ndarray, u_tside: np.ndarray, prob: n
         for c in range(c_n):
             np.add.at(d_prob[c], d_inv.ravel(), prob[c])
         W = G.tie_values(np.ascontiguousarray(d_u, dtype=np.int64), d_prob, nxt, dmax)
+    outcomes = Outcomes(u_steps, u_tside, *grp)
+    end = GameEnd(np.int64(T), np.int64(tie), at_once)
     if ns == 2:
-        V = G.equity_two_sides(u_steps, u_tside, *grp, nxt, np.int64(T), np.int64(tie),
-                               at_once, F, W, np.int64(dmax))
+        V = G.equity_two_sides(outcomes, nxt, end, F, W, np.int64(dmax))
     else:
-        V = G.equity_three_sides(u_steps, u_tside, *grp, nxt, np.int64(T), at_once)
+        V = G.equity_three_sides(outcomes, nxt, end)
     return V, F, W, dmax
 
 

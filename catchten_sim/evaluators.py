@@ -40,7 +40,7 @@ from .errors import CatchTenError
 from .policies import Policy, Seating
 from .position import InfoSet
 from .rules import NO_TRUMPS
-from .solve import Solver, solver_tables
+from .solve import Solver, run_watched, solver_tables
 
 __all__ = ["DD_MEASURES", "DoubleDummyEvaluator", "Evaluator", "ROLLOUT_SALT",
            "RolloutEvaluator", "dealt_hands", "legal_cards", "play_of", "played_masks"]
@@ -303,20 +303,33 @@ class _SolveBatch:
         self._failed = False
         self.key = f"dd-solver-{self.tt_bits}"
         self._batch: Any = None
+        self._solvers: list[Solver] = []
 
     def scratch(self) -> Solver:
         return Solver(self.tt_bits)
 
     def solve(self, executor: Any, tables: Any, deals: np.ndarray, play: list[int],
               out: np.ndarray) -> None:
-        """Solve ``deals`` after ``play`` into ``out`` (int64 (m, 53))."""
+        """Solve ``deals`` after ``play`` into ``out`` (int64 (m, 53)). The batch runs in a
+        helper thread while this one watches Ctrl-C: a Ctrl-C stops the solves under way
+        within a few thousand nodes (their solvers' stop flags) and is raised here once
+        every thread has stopped (the batch's values are then dropped)."""
         m = deals.shape[0]
         self._batch = (tables, deals, play, out, itertools.count())
         self._failed = False
+        self._solvers = []
         try:
-            run.run_batch(executor, self, m)
+            run_watched(lambda: run.run_batch(executor, self, m), self._stop)
         finally:
+            for s in self._solvers:
+                s.resume()
             self._batch = None
+
+    def _stop(self) -> None:
+        """Ctrl-C: no thread takes another deal, and the solves under way stop."""
+        self._failed = True
+        for s in list(self._solvers):
+            s.stop()
 
     def run(self, first: int, count: int, solver: Solver) -> None:
         """Solve the batch's deals one at a time, taking the next deal not yet taken until
@@ -326,6 +339,9 @@ class _SolveBatch:
         of each batch. A deal's values do not depend on which thread solves it."""
         tables, deals, play, out, taken = self._batch
         m = deals.shape[0]
+        self._solvers.append(solver)
+        if self._failed:                 # stopped before this thread began
+            solver.stop()
         try:
             while not self._failed:
                 a = next(taken)

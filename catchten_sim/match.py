@@ -464,9 +464,10 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     Parameters
     ----------
     rules : Rules
-    a, b : policy names (``random``, ``heuristic``, ``pimc[:N]``) or policies. A seating
-        with ``pimc`` seats is played deal by deal (:class:`catchten_sim.pimc.DealDriver`,
-        the solver's threads inside each decision; the same deals and results).
+    a, b : policy names (``random``, ``heuristic``, ``pimc[:N]``, ``ipimc[:N]``) or
+        policies. A seating with ``pimc`` seats is played deal by deal
+        (:class:`catchten_sim.pimc.DealDriver`, the solver's threads inside each decision;
+        the same deals and results).
     deals : int, most deals per seating (rounded up to whole rounds of ``players`` deals).
     seed : int, 0 … 2**64 - 1; the result depends only on it (never on ``threads``).
     threads : int or None (all cores).

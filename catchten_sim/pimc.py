@@ -26,6 +26,11 @@ playing their own policies, up to the next ``pimc`` decision; the driver decides
 replays. A replay costs microseconds; the decisions' solves are the whole cost.
 :class:`PimcRolloutEvaluator` plays ``pimc`` seats in ``advise``'s rollouts the same way,
 resuming the rollout kernel after each ``pimc`` decision.
+
+``ipimc:N`` is the same player on inference-weighted deals (:mod:`catchten_sim.inference`):
+a draw of max(200, 20 N) deals weighted by how likely the other seats' cards so far are in
+each (the heuristic mixed with a uniform choice), resampled to ``N`` (the distinct deals
+with their counts) and solved as above; means and shares are weighted.
 """
 from __future__ import annotations
 
@@ -43,6 +48,7 @@ from .cards import cards_of_mask
 from .determinize import Sampler
 from .evaluators import (DoubleDummyEvaluator, RolloutEvaluator, dealt_hands, legal_cards,
                          play_of)
+from .inference import worlds_for_player
 from .deals import Deal
 from .deals import deal as make_deal
 from .policies import DEFAULT_N, PimcPolicy, Seating
@@ -80,8 +86,8 @@ def _tie_key(info: InfoSet, c: int) -> tuple:
 
 
 def choose(info: InfoSet, n: int = DEFAULT_N, *, seed: int = 1, threads: int = 1,
-           executor: Any = None) -> tuple[int, dict[str, Any]]:
-    """The ``pimc:n`` card of the player to move in ``info``.
+           executor: Any = None, infer: bool = False) -> tuple[int, dict[str, Any]]:
+    """The ``pimc:n`` (``ipimc:n`` with ``infer``) card of the player to move in ``info``.
 
     Parameters
     ----------
@@ -92,31 +98,43 @@ def choose(info: InfoSet, n: int = DEFAULT_N, *, seed: int = 1, threads: int = 1
     executor : a run-engine executor whose solvers (one per thread, with their
         transposition tables) are reused across decisions (``run.make_executor``;
         not closed here). None: one of its own for this decision.
+    infer : ``ipimc``: the deals weighted by inference
+        (:func:`catchten_sim.inference.worlds_for_player`: a larger weighted draw resampled
+        to ``n``), the means and shares weighted.
 
     Returns
     -------
     (card, detail) : the card index; ``detail`` = ``{"cards", "mean", "best_share",
-    "deals", "exact"}`` (float64 arrays per legal card).
+    "deals", "exact"}`` (float64 arrays per legal card; with ``infer`` also ``"drawn"``
+    and ``"ess"``, the worlds drawn and their effective size).
     """
     cands = legal_cards(info)
     if len(cands) == 1:
         return cands[0], {"cards": cands, "mean": None, "best_share": None, "deals": 0,
                           "exact": True}
     sampler = Sampler(info)
-    exact = sampler.can_enumerate(n)
-    hidden = sampler.enumerate(sampler.n_deals) if exact else sampler.sample(n, seed=seed)
+    extra: dict[str, Any] = {}
+    if infer:
+        worlds = worlds_for_player(info, sampler, n, seed)
+        hands, w, exact = worlds.hands, worlds.weights, worlds.exact
+        extra = {"drawn": worlds.drawn, "ess": worlds.ess}
+    else:
+        exact = sampler.can_enumerate(n)
+        hidden = sampler.enumerate(sampler.n_deals) if exact else sampler.sample(n, seed=seed)
+        hands = sampler.full_hands(hidden)
+        w = np.ones(hands.shape[0])
     ev = DoubleDummyEvaluator(info, cands, threads=threads, executor=executor)
     try:
-        vals = ev.measures(sampler.full_hands(hidden), 0)["diff"]
+        vals = ev.measures(hands, 0)["diff"]
     finally:
         ev.close()
-    mean = vals.mean(axis=0)
-    share = (vals >= vals.max(axis=1, keepdims=True)).mean(axis=0)
+    mean = (w[:, None] * vals).sum(axis=0) / w.sum()
+    share = (w[:, None] * (vals >= vals.max(axis=1, keepdims=True))).sum(axis=0) / w.sum()
     order = sorted(range(len(cands)),
                    key=lambda j: (-round(float(mean[j]), 9), -round(float(share[j]), 9),
                                   _tie_key(info, cands[j])))
     return cands[order[0]], {"cards": cands, "mean": mean, "best_share": share,
-                             "deals": vals.shape[0], "exact": exact}
+                             "deals": vals.shape[0], "exact": exact, **extra}
 
 
 def decide(policy: Any, info: InfoSet, *, seed: int, threads: int = 1,
@@ -124,7 +142,8 @@ def decide(policy: Any, info: InfoSet, *, seed: int, threads: int = 1,
     """The card a Python-driven seat of ``policy`` plays in ``info`` (the one place that
     maps a Python-driven policy kind of :mod:`catchten_sim.policies` to its player)."""
     if isinstance(policy, PimcPolicy):
-        return choose(info, policy.n, seed=seed, threads=threads, executor=executor)[0]
+        return choose(info, policy.n, seed=seed, threads=threads, executor=executor,
+                      infer=policy.infer)[0]
     raise TypeError(f"not a Python-driven policy: {policy!r}")   # pragma: no cover
 
 

@@ -31,6 +31,11 @@
     Perfect Information Monte Carlo (:mod:`catchten_sim.pimc`): at each decision, ``N``
     deals consistent with what the seat knows (default 50), each solved double-dummy;
     the card of the best mean value. Driven at the decision level (not a kernel id).
+``ipimc[:N]``
+    PIMC on inference-weighted worlds (:mod:`catchten_sim.inference`): at each decision
+    max(200, 20 N) deals drawn as pimc draws them, each weighted by how likely the other
+    seats' cards so far are in it under a model of their play (the heuristic mixed with a
+    uniform choice), then ``N`` of them kept by resampling and solved double-dummy.
 
 Every kind is data here: :class:`Policy` (the kernel ids) and :class:`PimcPolicy` (a
 Python-driven player: the spec only, the player is :mod:`catchten_sim.pimc`). A
@@ -68,8 +73,8 @@ class Policy(IntEnum):
 
     @classmethod
     def parse(cls, name: object, field: str = "policy") -> Policy:
-        """``Policy`` from a name (``random``, ``heuristic``), an id or a Policy; ``pimc``
-        or ``pimc:N`` give a :class:`PimcPolicy` instead.
+        """``Policy`` from a name (``random``, ``heuristic``), an id or a Policy; ``pimc``,
+        ``pimc:N``, ``ipimc`` or ``ipimc:N`` give a :class:`PimcPolicy` instead.
 
         Raises
         ------
@@ -80,13 +85,14 @@ class Policy(IntEnum):
             return name
         if isinstance(name, DRIVEN_KINDS):
             return name                        # type: ignore[return-value]
-        if isinstance(name, str) and name.strip().lower().startswith("pimc"):
+        if isinstance(name, str) and name.strip().lower().startswith(("pimc", "ipimc")):
             return PimcPolicy.parse(name, field)   # type: ignore[return-value]
         if isinstance(name, str) and name.strip().upper() in cls.__members__:
             return cls[name.strip().upper()]
         raise CatchTenError(field, "unknown policy",
                             f"{name!r}; known: "
-                            f"{', '.join(p.name.lower() for p in cls)}, pimc[:N]")
+                            f"{', '.join(p.name.lower() for p in cls)}, pimc[:N], "
+                            "ipimc[:N]")
 
     @classmethod
     def per_seat(cls, policies: object, players: int) -> tuple[Policy, ...]:
@@ -124,29 +130,35 @@ class PimcPolicy:
     """
 
     n: int = DEFAULT_N
+    #: ``ipimc``: the worlds weighted by what the other seats' cards show
+    #: (:func:`catchten_sim.inference.worlds_for_player`)
+    infer: bool = False
 
     @property
     def label(self) -> str:
-        return f"pimc:{self.n}"
+        return f"{'ipimc' if self.infer else 'pimc'}:{self.n}"
 
     @property
     def name(self) -> str:
-        return "PIMC"
+        return "IPIMC" if self.infer else "PIMC"
 
     def __str__(self) -> str:
         return self.label
 
     @classmethod
     def parse(cls, text: str, field: str = "policy") -> PimcPolicy:
-        """``pimc`` or ``pimc:N`` (1 <= N <= 100000)."""
+        """``pimc``, ``pimc:N``, ``ipimc`` or ``ipimc:N`` (1 <= N <= 100000)."""
         t = text.strip().lower()
-        if t == "pimc":
-            return cls()
         head, _, num = t.partition(":")
-        if head != "pimc" or not num.isdigit() or not 1 <= int(num) <= MAX_N:
+        if head not in ("pimc", "ipimc"):
+            raise CatchTenError(field, "unknown policy", f"{text!r}: pimc[:N] or ipimc[:N]")
+        infer = head == "ipimc"
+        if t == head:
+            return cls(DEFAULT_N, infer)
+        if not num.isdigit() or not 1 <= int(num) <= MAX_N:
             raise CatchTenError(field, "unknown policy",
-                                f"{text!r}: pimc:N needs N from 1 to {MAX_N}")
-        return cls(int(num))
+                                f"{text!r}: {head}:N needs N from 1 to {MAX_N}")
+        return cls(int(num), infer)
 
 
 #: the Python-driven policy kinds (not kernel ids: played decision by decision)

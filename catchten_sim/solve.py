@@ -13,10 +13,12 @@ tests, a fixed-size transposition table, equivalent cards searched once).
 """
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -27,7 +29,8 @@ from .rules import Rules
 from .state import PlayState, card_points
 from ._kernels import solve as _k
 
-__all__ = ["Solution", "solve", "solve_values", "solve_deals", "solver_tables", "Solver"]
+__all__ = ["Solution", "solve", "solve_values", "solve_deals", "solver_tables", "Solver",
+           "run_watched"]
 
 INF = _k.INF
 
@@ -53,17 +56,28 @@ class Solution:
     paranoid : bool
         True with three or more sides: the mover's side against the union of the others.
     value : int
-        The best value (points): the maximum of ``values``.
+        The best value (points): the maximum of ``values`` (when ``exact`` is False, the
+        best value's proven lower bound).
     values : Mapping[str, int]
         Each legal card (canonical text) -> its value in points, suits S H D C and high
-        cards first.
+        cards first (when ``exact`` is False, its proven lower bound).
     best : tuple of str
-        The cards of the best value, in the same order.
+        The cards of the best value, in the same order (when ``exact`` is False, every card
+        that may be best: its upper bound reaches the best lower bound).
     line : tuple of str or None
         With ``line=True``: the remaining cards of one optimal play to the end of the deal,
         this position's best card first.
     nodes : int
         Search nodes visited.
+    exact : bool
+        False when the solve stopped early (its node budget spent, a time limit, Ctrl-C):
+        then only ``ranges`` is proven.
+    ranges : Mapping[str, tuple of int]
+        Each legal card -> its proven ``(low, high)`` bounds (equal when exact).
+    value_range : tuple of int
+        The best value's proven ``(low, high)``.
+    stopped_by : str or None
+        Why a solve that is not exact stopped: "node budget", "time limit", "interrupted".
     """
 
     rules: str
@@ -76,6 +90,10 @@ class Solution:
     best: tuple[str, ...]
     line: tuple[str, ...] | None = None
     nodes: int = 0
+    exact: bool = True
+    ranges: Mapping[str, tuple[int, int]] | None = None
+    value_range: tuple[int, int] | None = None
+    stopped_by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The ``catchten solve --json`` object (``line`` only when computed)."""
@@ -87,6 +105,13 @@ class Solution:
             "cards": [{"card": c, "value": v} for c, v in self.values.items()],
             "best": list(self.best),
         }
+        if not self.exact and self.ranges is not None and self.value_range is not None:
+            # bounds only: each card's proven range beside its lower bound
+            out["exact"] = False
+            out["stopped_by"] = self.stopped_by
+            out["value_range"] = list(self.value_range)
+            for row in out["cards"]:
+                row["range"] = list(self.ranges[row["card"]])
         if self.line is not None:
             out["line"] = list(self.line)
         return out
@@ -202,13 +227,15 @@ def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.Solv
     return tables
 
 
-#: nodes one solve may search by default (~1 minute at ~4 million nodes a second)
+#: nodes one solve may search by default (~1 minute at ~4 million nodes a second); a solve
+#: that reaches it returns proven bounds instead of values
 DEFAULT_NODE_LIMIT = 200_000_000
 
 
 class SolveLimitError(CatchTenError):
-    """A solve that ran out of its node budget (``Solver(node_limit=...)``) unproved: not
-    bad input, so the CLI exits 1, not 2."""
+    """A solve that stopped before its values were exact (its node budget spent, or
+    stopped), where exact values are needed (:meth:`Solver.run`, the line): not bad input,
+    so the CLI exits 1, not 2."""
 
     exit_status = 1
 
@@ -222,10 +249,9 @@ class Solver:
         The table holds ``2**tt_bits`` entries (32 bytes each; 4 MB at the default 17); it
         never grows.
     node_limit : int or None
-        Most nodes one solve may search (default 200 million, roughly a minute); a solve
-        that needs more raises :class:`SolveLimitError` instead of running on (a whole
-        french52 deal from the opening lead takes a median 40 ms, a few take seconds).
-        ``None``: no limit.
+        Most nodes one solve may search (default 200 million, roughly a minute). A solve
+        that reaches it stops with proven lower and upper bounds for each card
+        (:meth:`run_bounds`) instead of running on. ``None``: no limit.
     """
 
     def __init__(self, tt_bits: int = 17, node_limit: int | None = DEFAULT_NODE_LIMIT) -> None:
@@ -238,30 +264,127 @@ class Solver:
         self.node_limit = None if node_limit is None else int(node_limit)
 
     def stats(self) -> dict[str, int]:
-        """Counters since creation: nodes, table probes, hits, stores."""
+        """Counters since creation: nodes, table probes, hits, stores, solves left with
+        bounds."""
         st = self.state.st
         return {"nodes": int(st[_k.S_NODES]), "probes": int(st[_k.S_PROBES]),
-                "hits": int(st[_k.S_HITS]), "stores": int(st[_k.S_STORES])}
+                "hits": int(st[_k.S_HITS]), "stores": int(st[_k.S_STORES]),
+                "bounded": int(st[_k.S_BOUNDED])}
+
+    def stop(self) -> None:
+        """Stop the solve under way (from another thread): it returns within a few
+        thousand nodes with the bounds proven so far, and so does every solve after it
+        until :meth:`resume`."""
+        self.state.st[_k.S_FLAG] = 1
+
+    def resume(self) -> None:
+        """Let solves run again after :meth:`stop`."""
+        self.state.st[_k.S_FLAG] = 0
+
+    @property
+    def stopped(self) -> bool:
+        return bool(self.state.st[_k.S_FLAG])
+
+    def run_bounds(self, tables: _k.SolveTables, deals: np.ndarray, play: Sequence[int], *,
+                   root_side: int = -1, all_cards: bool = True,
+                   deadline: float | None = None,
+                   interruptible: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Solve deals (int64, (n_deals, n_sets, n_seats) masks) after ``play``; returns
+        ``(low, high)``, int64 (n_deals, 53) each: the proven lower and upper bound of each
+        legal card's value at its index (INF elsewhere) and of the best value at 52. They
+        are equal (the exact value) unless a solve reached the node budget or was stopped.
+
+        ``deadline`` (a ``time.monotonic()`` time) stops the solves then; with
+        ``interruptible`` a Ctrl-C stops them within a few thousand nodes and is raised
+        here (as :class:`KeyboardInterrupt`, the bounds in its ``bounds`` attribute). Both
+        run the search in a helper thread while this one waits."""
+        deals = np.ascontiguousarray(deals, dtype=np.int64)
+        play_arr = np.zeros(max(1, len(play)), np.int64)
+        play_arr[:len(play)] = play
+        out = np.empty((deals.shape[0], 2, 53), np.int64)
+        self.state.st[_k.S_LIMIT] = 0 if self.node_limit is None else int(self.node_limit)
+        args = (tables, self.state, self.table, deals, play_arr, len(play), int(root_side),
+                int(bool(all_cards)), out)
+        if deadline is None and not interruptible:
+            _k.solve_batch(*args)
+        else:
+            self._watched(args, deadline)
+        return out[:, 0], out[:, 1]
+
+    def _watched(self, args: tuple, deadline: float | None) -> None:
+        """The kernel in a helper thread (it releases the GIL), this thread watching the
+        clock and Ctrl-C; the stop flag is ours, put down when the kernel has returned."""
+        try:
+            run_watched(lambda: _k.solve_batch(*args), self.stop, deadline)
+        except KeyboardInterrupt as exc:
+            out = args[-1]
+            exc.bounds = (out[:, 0], out[:, 1])   # type: ignore[attr-defined]
+            raise
+        finally:
+            self.resume()
 
     def run(self, tables: _k.SolveTables, deals: np.ndarray, play: Sequence[int], *,
             root_side: int = -1, all_cards: bool = True) -> np.ndarray:
         """Solve deals (int64, (n_deals, n_sets, n_seats) masks) after ``play``; returns
-        int64 (n_deals, 53): each legal card's value at its index (INF elsewhere), the best
-        value at 52."""
-        deals = np.ascontiguousarray(deals, dtype=np.int64)
-        play_arr = np.zeros(max(1, len(play)), np.int64)
-        play_arr[:len(play)] = play
-        out = np.empty((deals.shape[0], 53), np.int64)
-        self.state.st[_k.S_LIMIT] = 0 if self.node_limit is None else int(self.node_limit)
-        _k.solve_batch(tables, self.state, self.table, deals, play_arr, len(play),
-                       int(root_side), int(bool(all_cards)), out)
-        if self.state.st[_k.S_ABORT]:
+        int64 (n_deals, 53): each legal card's exact value at its index (INF elsewhere), the
+        best value at 52. Raises :class:`SolveLimitError` when a solve stopped with bounds
+        only (:meth:`run_bounds` returns them)."""
+        low, high = self.run_bounds(tables, deals, play, root_side=root_side,
+                                    all_cards=all_cards)
+        if (low != high).any():
+            why = (f"a deal needed more than {self.node_limit:,} nodes"
+                   if not self.stopped else "the solve was stopped")
             raise SolveLimitError(
-                "position", "too hard for the double-dummy solver",
-                f"a deal needed more than {self.node_limit:,} nodes; solve a later position "
-                "(about 1 in 4 whole french52 deals from the opening lead is beyond it); for "
-                "advice there, --evaluator rollout; from Python: Solver(node_limit=None)")
-        return out
+                "position", "not solved exactly",
+                f"{why}: only bounds on its values are proven (catchten solve prints them; "
+                "for advice here, --evaluator rollout; from Python: Solver.run_bounds, or "
+                "Solver(node_limit=None))")
+        return low
+
+
+def run_watched(work: Callable[[], None], stop: Callable[[], None],
+                deadline: float | None = None) -> None:
+    """Run ``work`` in a helper thread while this thread watches the clock and Ctrl-C: at
+    ``deadline`` (``time.monotonic()``) or on Ctrl-C it calls ``stop`` (e.g.
+    :meth:`Solver.stop` of the solvers ``work`` uses), waits for ``work`` to return, and
+    then raises the :class:`KeyboardInterrupt` (none for the deadline). ``work`` must
+    release the GIL while it runs long (the solver's kernels do)."""
+    err: list[BaseException] = []
+    # finished is an Event, not Thread.join: a join interrupted by Ctrl-C may take the
+    # thread for finished while it still runs (CPython's bpo-45274 handling)
+    finished = threading.Event()
+
+    def body() -> None:
+        try:
+            work()
+        except BaseException as exc:
+            err.append(exc)
+        finally:
+            finished.set()
+
+    threading.Thread(target=body, name="catchten-solve", daemon=True).start()
+    interrupted: KeyboardInterrupt | None = None
+    stopped = False
+    try:
+        while not finished.is_set():
+            wait = 0.05 if deadline is None or stopped else \
+                max(0.0, min(0.05, deadline - time.monotonic()))
+            finished.wait(wait)
+            if not stopped and deadline is not None and time.monotonic() >= deadline:
+                stop()
+                stopped = True
+    except KeyboardInterrupt as exc:
+        interrupted = exc
+        stop()
+    while not finished.is_set():
+        try:
+            finished.wait(0.05)
+        except KeyboardInterrupt:         # a second Ctrl-C: still wait for the work
+            pass
+    if interrupted is not None:           # (what ``work`` raised after the stop follows it)
+        raise interrupted
+    if err:
+        raise err[0]
 
 
 _DEFAULT: Solver | None = None
@@ -358,7 +481,9 @@ def _values(deal: _Deal, play: Sequence[int], root_side: int | None,
     return _mover(deal, play), int(out[52]), values
 
 
-def solve(record: Any, *, line: bool = False, solver: Solver | None = None) -> Solution:
+def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
+          max_nodes: int | None = -1, time_limit: float | None = None,
+          interruptible: bool = False) -> Solution:
     """Solve the position a hand record's ``play`` stops at.
 
     Parameters
@@ -366,9 +491,18 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None) -> S
     record : dict or str or Path
         A hand record (FORMATS.md "Hand record"), or the path of one.
     line : bool
-        Also find one optimal line of play to the end of the deal.
+        Also find one optimal line of play to the end of the deal (only when the values
+        are exact).
     solver : Solver, optional
         Reuse a search context (table size); default: one shared 2**17-entry table (4 MB).
+    max_nodes : int or None
+        The node budget of this solve (default: the solver's, 200 million; ``None``: no
+        limit). A solve that reaches it returns proven bounds (``Solution.exact`` False).
+    time_limit : float, optional
+        Seconds this solve may take; then it stops with the bounds proven so far.
+    interruptible : bool
+        A Ctrl-C stops the solve within a few thousand nodes and returns its bounds
+        (``stopped_by`` "interrupted"), instead of waiting for the kernel.
 
     Returns
     -------
@@ -386,17 +520,46 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None) -> S
     deal = _deal_of(record)
     r = deal.rules
     nodes0 = solver.stats()["nodes"]
-    to_move, value, vals = _values(deal, deal.play, None, solver)
-    order = sorted(vals, key=_card_order)
+    saved = solver.node_limit
+    if max_nodes != -1:
+        if max_nodes is not None and int(max_nodes) < 1:
+            raise ValueError("max_nodes must be positive or None")
+        solver.node_limit = None if max_nodes is None else int(max_nodes)
+    deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+    stopped_by = None
+    try:
+        try:
+            low, high = solver.run_bounds(_tables_of(deal), deal.masks[None], deal.play,
+                                          deadline=deadline, interruptible=interruptible)
+        except KeyboardInterrupt as exc:
+            low, high = exc.bounds        # type: ignore[attr-defined]
+            stopped_by = "interrupted"
+    finally:
+        solver.node_limit = saved
+    lo, hi = low[0], high[0]
+    to_move = _mover(deal, deal.play)
+    order = sorted((c for c in range(52) if lo[c] < INF), key=_card_order)
+    vals = {c: int(lo[c]) for c in order}
+    exact = bool((lo == hi).all())
+    value = int(lo[52])
     values = {format_card(c): vals[c] for c in order}
-    best = tuple(format_card(c) for c in order if vals[c] == value)
+    ranges = {format_card(c): (int(lo[c]), int(hi[c])) for c in order}
+    if exact:
+        best = tuple(format_card(c) for c in order if vals[c] == value)
+    else:
+        best = tuple(format_card(c) for c in order if hi[c] >= value)
+        if stopped_by is None:
+            stopped_by = ("time limit" if deadline is not None and time.monotonic() >= deadline
+                          else "node budget")
     side = r.side_of(to_move)
     line_cards = None
-    if line:
+    if line and exact:
         line_cards = tuple(format_card(c) for c in _line(deal, side, solver, order, vals))
     return Solution(rules=r.label(), to_move=to_move, side=side, n_sides=r.n_sides,
                     paranoid=r.n_sides > 2, value=value, values=values, best=best,
-                    line=line_cards, nodes=solver.stats()["nodes"] - nodes0)
+                    line=line_cards, nodes=solver.stats()["nodes"] - nodes0, exact=exact,
+                    ranges=ranges, value_range=(int(lo[52]), int(hi[52])),
+                    stopped_by=stopped_by)
 
 
 def _line(deal: _Deal, side: int, solver: Solver, order: list[int],
@@ -452,13 +615,31 @@ def format_solution(sol: Solution, record: Any = None) -> str:
         t = score_record(dict(data0, play=list(data0.get("play") or [])))["trumps"]
         trumps = f", trumps {t}" + (f" (turn-up {data0['turnup']})"
                                     if data0.get("turnup") else "")
-    lines = [f"seat {sol.to_move} to move (side {sol.side}){trumps}; value {sol.value:+d} "
-             f"points: the deal's final score difference, {who}, best play by all"]
     width = max(len(c) for c in sol.values)
-    for c, v in sol.values.items():
-        mark = "  best" if c in sol.best else ""
-        lines.append(f"  {c:<{width}}  {v:+4d}{mark}")
-    lines.append(f"best: {' '.join(sol.best)}")
+    if sol.exact or sol.ranges is None or sol.value_range is None:
+        lines = [f"seat {sol.to_move} to move (side {sol.side}){trumps}; value "
+                 f"{sol.value:+d} points: the deal's final score difference, {who}, best "
+                 "play by all"]
+        for c, v in sol.values.items():
+            mark = "  best" if c in sol.best else ""
+            lines.append(f"  {c:<{width}}  {v:+4d}{mark}")
+        lines.append(f"best: {' '.join(sol.best)}")
+    else:
+        lo, hi = sol.value_range
+        why = {"node budget": f"it reached its node budget ({sol.nodes:,} nodes searched; "
+                              "--max-nodes raises it)",
+               "time limit": "it reached its time limit",
+               "interrupted": "it was interrupted"}.get(sol.stopped_by or "", "it stopped")
+        lines = [f"seat {sol.to_move} to move (side {sol.side}){trumps}; value between "
+                 f"{lo:+d} and {hi:+d} points: the deal's final score difference, {who}, "
+                 "best play by all",
+                 f"not exact: the solve stopped early ({why}); each card's range below is "
+                 "proven: its exact value lies in it"]
+        for c, (a, b) in sol.ranges.items():
+            mark = "  maybe best" if c in sol.best else ""
+            rng = f"{a:+4d}" if a == b else f"{a:+4d} .. {b:+d}"
+            lines.append(f"  {c:<{width}}  {rng}{mark}")
+        lines.append(f"may be best: {' '.join(sol.best)}")
     if sol.line is not None and record is not None:
         data = dict(_load(record))
         done = list(data.get("play") or [])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import shutil
+import sys
 import textwrap
 from typing import TYPE_CHECKING, Any
 
@@ -91,7 +92,7 @@ def fit(text: str, width: int | None) -> str:
 def echo(text: str = "", err: bool = False) -> None:
     """``click.echo`` of plain text, each line wrapped to the stream's :func:`line_width`
     (80 columns when COLUMNS=80; error lines stay one line and do not come here)."""
-    stream = click.get_text_stream("stderr" if err else "stdout")
+    stream = sys.stderr if err else sys.stdout
     click.echo(fit(str(text), line_width(stream)), err=err)
 
 #: the width the rules table wraps its deck and switches values to
@@ -392,6 +393,11 @@ def print_advice(a: Advice, console=None) -> None:
     echo(f"{deals}, evaluator {a.evaluator}, policies {pols}"
          f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s"
          + _compiling(a.compile_s))
+    if a.inference is not None:
+        inf = a.inference
+        echo(f"deals weighted by inference ({inf['model']} mixed with uniform, eps "
+             f"{inf['eps']:g}): {inf['worlds_drawn']:,} drawn, effective size "
+             f"{inf['effective_size']:,.1f}")
     echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
     echo(a.intervals)
     _candidate_tables(a, con)

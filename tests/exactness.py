@@ -12,7 +12,7 @@ from bruteforce import brute_values, exact_advice, random_ending
 from catchten_sim.advise import advise
 from catchten_sim.cards import format_card
 from catchten_sim.position import Position
-from catchten_sim.solve import solve_values
+from catchten_sim.solve import Solver, solve, solve_values
 
 
 # ------------------------------------------------------------------ the solver
@@ -35,16 +35,22 @@ SOLVE_CONFIGS = [
     ("foster", 8, {}, 2), ("foster", 8, {"ten_of_diamonds_bonus": True, "must_trump": True}, 2),
     ("jaques", 4, {}, 4), ("jaques", 6, {}, 3), ("jaques", 6, {"six_as_three_pairs": True}, 3),
     ("jaques", 4, {"deck52": True}, 4), ("jaques", 6, {"card_points": "on"}, 3),
-    ("french52", 4, {}, 4), ("french52", 4, {"card_points": "on", "exposed_trump": True}, 3),
+    ("french52", 4, {}, 4), ("french52", 4, {}, 5),
+    ("french52", 4, {"card_points": "on", "exposed_trump": True}, 3),
 ]
 
 
-def check_solver(per_config: int, seed: int, verbose: bool = False) -> tuple[int, list[str]]:
-    """Solve ``per_config`` random endings of every configuration; returns (count, failures)."""
+def check_solver(per_config: int, seed: int, verbose: bool = False, only: str | None = None,
+                 budgets: bool = True) -> tuple[int, list[str]]:
+    """Solve ``per_config`` random endings of every configuration (``only``: those of this
+    preset); with ``budgets`` each ending is solved again under a random tiny node budget,
+    whose proven ranges must hold the exact values (issue 26). Returns (count, failures)."""
     rng = random.Random(seed)
     n = 0
     bad = []
     for preset, players, variants, left in SOLVE_CONFIGS:
+        if only and preset != only:
+            continue
         for _ in range(per_config):
             rec = random_ending(rng, preset, players, variants, rng.randint(1, left))
             to_move, want = brute_values(rec)
@@ -56,6 +62,18 @@ def check_solver(per_config: int, seed: int, verbose: bool = False) -> tuple[int
                            f"{got_move} {got}")
                 if verbose:
                     print(bad[-1])
+            if budgets:
+                budget = rng.choice((1, 2, 5, 20, 100, 1000))
+                sol = solve(rec, solver=Solver(node_limit=budget))
+                top = max(want.values())
+                rg = sol.ranges or {}
+                vr = sol.value_range or (top + 1, top - 1)
+                if set(rg) != set(want) or not vr[0] <= top <= vr[1] or any(
+                        not rg[c][0] <= v <= rg[c][1] for c, v in want.items()):
+                    bad.append(f"{preset} {players} {variants} budget {budget}: {rec} want "
+                               f"{want} got ranges {rg}")
+                    if verbose:
+                        print(bad[-1])
     return n, bad
 
 

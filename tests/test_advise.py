@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 import reference as ref
 from catchten_sim import Rules
-from catchten_sim.advise import advise, explain
+from catchten_sim.advise import advise
+from catchten_sim.explain import explain
 from catchten_sim.evaluators import legal_cards
 from catchten_sim.odds import odds
 from catchten_sim.cards import cards_of_mask, format_card, parse_cards

@@ -28,12 +28,13 @@ LAYERS: dict[str, int] = {
     "rules": 1, "switches": 1, "_kernels": 1,
     # 2: a position and what is known; statistics
     "state": 2, "deals": 2, "records": 2, "position": 2, "aggregate": 2,
-    "determinize": 2,
+    "determinize": 2, "inference": 2,
     # 3: players, the solver, evaluators, running work
     "policies": 3, "solve": 3, "evaluators": 3, "pimc": 3, "fusion": 3,
     "run": 3, "_dask_worker": 3,
     # 4: what a user asks for
-    "simulate": 4, "games": 4, "gamerollouts": 4, "equity": 4, "advise": 4, "odds": 4, "match": 4,
+    "simulate": 4, "games": 4, "gamerollouts": 4, "equity": 4, "advise": 4, "explain": 4,
+    "odds": 4, "match": 4,
     "play": 4, "endings": 4,
     # 5: showing results
     "plotting": 5, "report": 5, "tables": 5,
@@ -207,10 +208,6 @@ MAX_KERNEL_ARGS = 9
 SIZE_EXEMPT: dict[str, str] = {
     # issue 26 (the solver's work) splits the solver kernel by concern
     "module _kernels/solve.py": "issue 26",
-    # issue 27: the lead packs the equity kernels' arguments into named tuples last
-    "kernel _kernels/games.py:equity_two_sides": "issue 27 (lead)",
-    "kernel _kernels/games.py:equity_three_sides": "issue 27 (lead)",
-    "kernel _kernels/games.py:resolve_from_flags": "issue 27 (lead)",
 }
 
 

@@ -23,8 +23,7 @@ from catchten_sim.cli import cli  # noqa: E402
 from catchten_sim.errors import ParseError  # noqa: E402
 from catchten_sim.records import score_record  # noqa: E402
 from catchten_sim.rules import Rules  # noqa: E402
-from catchten_sim.solve import (Solution, SolveLimitError, Solver, solve, solve_deals,  # noqa: E402
-                                solve_values)
+from catchten_sim.solve import Solution, Solver, solve, solve_deals, solve_values  # noqa: E402
 
 DD = TESTS / "cases" / "dd"
 CASES = sorted(p.name[:-len(".expected.json")] for p in DD.glob("*.expected.json"))
@@ -121,27 +120,30 @@ def test_table_size_is_fixed_and_small_tables_still_exact():
     assert s.table.e.shape[0] // TT_WORDS == size == 16
 
 
-def test_node_limit_stops_a_solve_with_a_clear_error_and_the_solver_stays_usable():
+def test_node_limit_gives_bounds_and_the_solver_stays_usable():
+    """No refusal (issue 26): at the budget the solve returns proven ranges; the same
+    scratch and table with a larger budget are exact again."""
     record, want = _load("foster4_left5_lead_01")
+    exact = {c["card"]: c["value"] for c in want["cards"]}
     s = Solver(node_limit=20)
-    with pytest.raises(SolveLimitError, match="too hard for the double-dummy solver.*20 nodes"):
-        solve(record, solver=s)
-    s.node_limit = 10_000_000   # the same scratch and table, a larger budget: exact again
-    assert solve(record, solver=s).values == {c["card"]: c["value"] for c in want["cards"]}
+    sol = solve(record, solver=s)
+    assert not sol.exact and sol.stopped_by == "node budget"
+    assert all(lo <= exact[c] <= hi for c, (lo, hi) in sol.ranges.items())
+    s.node_limit = 10_000_000
+    assert solve(record, solver=s).values == exact
 
 
-def test_cli_a_solve_beyond_the_budget_is_a_failure_not_bad_input(monkeypatch):
-    """Exit 1 with one line naming the position (not 2, which says the input is bad); with
-    a bad record beside it, 2 (review finding: the error blamed the field ``play``)."""
+def test_cli_a_solve_beyond_the_budget_prints_ranges_not_an_error(monkeypatch):
+    """Exit 0 with the ranges and a line saying the values are not exact; with a bad record
+    beside it, 2."""
     import importlib
     solve_mod = importlib.import_module("catchten_sim.solve")
     monkeypatch.setattr(solve_mod, "_DEFAULT", Solver(node_limit=20))
     res = CliRunner().invoke(cli, ["solve", str(DD / "foster4_left5_lead_01.json")])
-    assert res.exit_code == 1, res.output
-    line = res.output.strip()
-    assert "\n" not in line and line.startswith("error: position: too hard")
+    assert res.exit_code == 0, res.output
+    assert "value between" in res.output and "not exact" in res.output
     res = CliRunner().invoke(cli, ["solve", str(DD / "foster4_left5_lead_01.json"), "--json"])
-    assert res.exit_code == 1 and json.loads(res.output)["field"] == "position"
+    assert res.exit_code == 0 and json.loads(res.output)["exact"] is False
     bad = DD / "missing.json"
     res = CliRunner().invoke(cli, ["solve", str(DD / "foster4_left5_lead_01.json"), str(bad)])
     assert res.exit_code == 2

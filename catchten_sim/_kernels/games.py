@@ -461,8 +461,7 @@ def _resolve_leaf(running, cur, flags, steps_k, tside_k, target, tie, at_once):
 
 
 @njit(**JIT)
-def equity_two_sides(steps, tside, g_ptr, g_tau, g_p, l_ptr, l_idx, l_p, nxt, target, tie,
-                     at_once, F, W, dmax):
+def equity_two_sides(out, nxt, end, F, W, dmax):
     """P(side 0 wins the game) before a deal of class ``c`` at scores ``(a, b)`` below the
     target, exactly, for the outcome distribution given.
 
@@ -485,6 +484,8 @@ def equity_two_sides(steps, tside, g_ptr, g_tau, g_p, l_ptr, l_idx, l_p, nxt, ta
     one side alone reaches it in the deal, it wins whatever the order (scores only grow),
     and when none does only the totals matter.
     """
+    steps, tside, g_ptr, g_tau, g_p, l_ptr, l_idx, l_p = out
+    target, tie, at_once = end
     c_n = nxt.shape[0]
     V = np.zeros((c_n, target, target))
     running = np.zeros(2, dtype=np.int64)
@@ -540,13 +541,14 @@ def equity_two_sides(steps, tside, g_ptr, g_tau, g_p, l_ptr, l_idx, l_p, nxt, ta
 
 
 @njit(**JIT)
-def equity_three_sides(steps, tside, g_ptr, g_tau, g_p, l_ptr, l_idx, l_p, nxt, target,
-                       at_once):
+def equity_three_sides(out, nxt, end):
     """Each side's P(win) before a deal of class ``c`` at scores ``(a, b, e)`` below the
     target, three sides, ``tie = count_out`` (arguments as :func:`equity_two_sides`).
 
     Returns float64 (C, target, target, target, 3).
     """
+    steps, tside, g_ptr, g_tau, g_p, l_ptr, l_idx, l_p = out
+    target, _, at_once = end
     c_n = nxt.shape[0]
     V = np.zeros((c_n, target, target, target, 3))
     running = np.zeros(3, dtype=np.int64)
@@ -600,12 +602,12 @@ def equity_three_sides(steps, tside, g_ptr, g_tau, g_p, l_ptr, l_idx, l_p, nxt, 
 
 
 @njit(**JIT)
-def resolve_from_flags(scores, flags0, unit0, steps, tside, idx, target, tie, at_once, code,
-                       after):
+def resolve_from_flags(scores, flags0, unit0, steps, tside, idx, end, code, after):
     """Play units ``unit0 …`` of the outcomes ``idx`` from ``scores`` (``flags0`` = 1: a
     tie carried in):
     ``code[i]`` = the winner, -1 (game goes on from ``after[i]``) or -2 (a tie carried,
     totals ``after[i]``)."""
+    target, tie, at_once = end
     ns = scores.shape[0]
     running = np.zeros(ns, dtype=np.int64)
     cur = np.zeros(ns, dtype=np.int64)

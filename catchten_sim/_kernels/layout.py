@@ -41,6 +41,15 @@ PlayRules = namedtuple("PlayRules", ["no_trump_first_lead", "exposed_trump", "mu
 #: ``Tables.deal_rules``, read by :mod:`.deal`.
 DealRules = namedtuple("DealRules", ["keep_six_of_spades", "dealer_declares"])
 
+#: a game's end as the games kernels read it: the target (int64), the tie rule (int64,
+#: ``games.TIE_*``) and whether the game is won at once (bool)
+GameEnd = namedtuple("GameEnd", ["target", "tie", "at_once"])
+
+#: the distinct deal outcomes of the equity DP and their grouping by deal totals
+#: (``equity._groups``; the arrays are described in ``games.equity_two_sides``)
+Outcomes = namedtuple("Outcomes", ["steps", "tside", "g_ptr", "g_tau", "g_p", "l_ptr",
+                                   "l_idx", "l_p"])
+
 # ----------------------------------------------------------------- rule parameters
 P_N = 0           # players
 P_NSIDES = 1      # sides (docs/rules.md §2, §7.8)

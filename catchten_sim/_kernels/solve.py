@@ -47,6 +47,21 @@ Search (as in bridge double-dummy solvers, on points instead of tricks)
 - the last trick is scored without search; a player with one card to play (after merging)
   skips the ordering.
 
+Never a refusal (issue 26): the zero-window tests of MTD(f) prove a lower or an upper bound
+each, so a solve stopped early keeps every card's bounds proven so far (``S.mtd``; the test
+under way is dropped, and nothing is stored in the table once a search stops). A solve stops
+at its node budget (each card first gets a fair share of it, the cards still unproven then
+share the rest, resumed where they stopped) or when the stop flag ``S_FLAG`` is raised from
+another thread (a time limit, Ctrl-C); both are looked at every ``CHECK_EVERY`` nodes at a
+trick start.
+
+Profile: every search counts per ply (``S.prof``, ``NPROF`` counters) the nodes, their
+cut-offs by the points in play, the table and the quick tricks, the table's probes and
+hits, the nodes searched move by move, their cut-offs and those on the first move tried;
+``S.log`` keeps each zero-window test's threshold, result and nodes
+(``benchmarks/bench_solve.py --profile``). The counters are compiled in only with
+``CATCHTEN_SOLVE_PROFILE=1`` (:data:`PROFILE`), so the search pays nothing for them.
+
 Cost per node (a node is ~70 ns): the tables, the scratch and the table are each one flat
 int64 buffer, and the recursive search passes the three buffers and rebuilds its named
 views inside (slices at constant offsets, free): numba passes a namedtuple of arrays field
@@ -74,6 +89,7 @@ Kernels assume valid input (the Python wrapper ``catchten_sim.solve`` validates 
 """
 from __future__ import annotations
 
+import os
 from collections import namedtuple
 
 import numpy as np
@@ -85,6 +101,14 @@ from .scoring import card_points
 from .trick import (legal_cards, lock_bit, play_rules_code, play_rules_of, suit_mask,
                     trump_lead_allowed, trump_mask, turnup_lock_bit, void_follower_must_trump,
                     winning_card)
+
+#: the search profile (``S.prof``) is counted only with ``CATCHTEN_SOLVE_PROFILE=1`` in the
+#: environment: the counters are compiled out otherwise, and a profiling build compiles
+#: without the on-disk cache (so that it never lands there)
+PROFILE = bool(os.environ.get("CATCHTEN_SOLVE_PROFILE"))
+if PROFILE:
+    JIT = dict(JIT, cache=False)
+    KERNEL_JIT = dict(KERNEL_JIT, cache=False)
 
 INF = 30000
 MAX_SEATS = 8
@@ -106,7 +130,23 @@ MODE_COUNTS = 2    # three or more sides with card points: counts per side in th
 
 # statistics (SolveState.st)
 S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_ITERS, S_LIMIT, S_STOP, S_ABORT, \
-    S_NST = range(11)
+    S_END, S_FLAG, S_BOUNDED, S_NLOG, S_NST = range(15)
+# why a solve stopped early (``S_ABORT``): its node budget spent, or told to stop
+# (``S_FLAG`` set from another thread: a time limit, Ctrl-C)
+ABORT_BUDGET = 1
+ABORT_STOP = 2
+#: nodes between two looks at the budget and at the stop flag (~1 ms)
+CHECK_EVERY = 4096
+_NO_END = np.int64(1) << np.int64(62)
+
+# search profile (SolveState.prof): counters per ply (``NPROF * ply + P_*``), summed over
+# every solve since the scratch was made: nodes entered, cut by the points still in play,
+# by the table, by the quick tricks, scored without search (the last trick), probes of the
+# table and hits (an entry of the same places found), nodes searched move by move,
+# those that cut off, those that cut off on the first move, moves searched, and the sum of
+# the 1-based place of the move that cut off
+P_NODE, P_BOUND, P_TT, P_QUICK, P_LEAF, P_PROBE, P_HIT, P_EXP, P_CUT, P_CUT1, P_TRIED, \
+    P_CUTAT, NPROF = range(13)
 
 # The tables and the scratch are each one flat int64 buffer (``buf``) with named views at
 # fixed offsets: the recursive search passes the buffers alone (a namedtuple of arrays is
@@ -117,7 +157,8 @@ _T_SIZES = (("p", 24), ("tp", 52), ("rp", 52), ("pw", 52), ("hon", 52), ("side",
 _S_SIZES = (("hands", MAX_SEATS), ("sets", MAX_SETS * MAX_SEATS), ("owner", 52),
             ("future", MAX_SETS + 1), ("trick", MAX_PLY), ("moves", MAX_PLY * MAX_MOVES),
             ("mscore", MAX_PLY * MAX_MOVES), ("winners", 128), ("tmp", 128), ("st", S_NST),
-            ("wr", MAX_PLY + 2), ("cw", MAX_SEATS))
+            ("wr", MAX_PLY + 2), ("cw", MAX_SEATS), ("prof", MAX_PLY * NPROF),
+            ("mtd", 3 * 53), ("log", 3 * 64))
 
 
 def _offsets(sizes):
@@ -136,7 +177,8 @@ _SO, S_BUF = _offsets(_S_SIZES)
     (T_TOP, T_TOP1) = (_TO[name] for name, _ in _T_SIZES)
 (O_HANDS, O_HANDS1), (O_SETS, O_SETS1), (O_OWNER, O_OWNER1), (O_FUTURE, O_FUTURE1), \
     (O_TRICK, O_TRICK1), (O_MOVES, O_MOVES1), (O_MSCORE, O_MSCORE1), (O_WIN, O_WIN1), \
-    (O_TMP, O_TMP1), (O_ST, O_ST1), (O_WR, O_WR1), (O_CW, O_CW1) = \
+    (O_TMP, O_TMP1), (O_ST, O_ST1), (O_WR, O_WR1), (O_CW, O_CW1), (O_PROF, O_PROF1), \
+    (O_MTD, O_MTD1), (O_LOG, O_LOG1) = \
     (_SO[name] for name, _ in _S_SIZES)
 
 SolveTables = namedtuple("SolveTables", "p tp rp pw hon side order zl1 zl2 top buf")
@@ -152,7 +194,7 @@ bits); top : (8192,) ``Tables.top_trump`` (the play core's trick winner).
 """
 SolveState = namedtuple("SolveState",
                         "hands sets owner future trick moves mscore winners tmp st wr cw "
-                        "buf")
+                        "prof mtd log buf")
 SolveState.__doc__ = """Scratch of one search thread (allocated once, reused per solve): views
 of one int64 buffer ``buf``.
 
@@ -164,8 +206,11 @@ dealt (set ``s``, seat ``q`` at ``8 * s + q``); owner : (52,) seat dealt each ca
 moves, mscore : (MAX_PLY * MAX_MOVES,) move lists per ply (``MAX_MOVES * ply + i``); winners :
 (64 * 2,) (winner seat, honour points) of each trick replayed; tmp : (128,) scratch
 (``tmp[64 + ply]``: the killer card of each ply); st : (S_NST,) root side, search id,
-counters, the node budget of one solve (``S_LIMIT``, 0 = none) and ``S_ABORT`` = 1 once a
-solve ran out of it (its values are then meaningless).
+counters, the node budget of one solve (``S_LIMIT``, 0 = none), ``S_ABORT`` (``ABORT_BUDGET``
+or ``ABORT_STOP`` once a search stopped: its result is dropped, the bounds proven before
+stand), the stop flag ``S_FLAG``; prof : (64 * NPROF,) the search
+profile; mtd : (3 * 53,) each card's (52: the position's) proven lower and upper bound and
+next guess; log : (3 * 64,) the first zero-window tests since ``S_NLOG`` was reset.
 """
 TTable = namedtuple("TTable", "e")
 TTable.__doc__ = """A fixed-size transposition table: ``e`` int64 (4 * 2**bits,), four words an
@@ -233,7 +278,8 @@ def _sview(b):
     return SolveState(b[O_HANDS:O_HANDS1], b[O_SETS:O_SETS1], b[O_OWNER:O_OWNER1],
                       b[O_FUTURE:O_FUTURE1], b[O_TRICK:O_TRICK1], b[O_MOVES:O_MOVES1],
                       b[O_MSCORE:O_MSCORE1], b[O_WIN:O_WIN1], b[O_TMP:O_TMP1],
-                      b[O_ST:O_ST1], b[O_WR:O_WR1], b[O_CW:O_CW1], b)
+                      b[O_ST:O_ST1], b[O_WR:O_WR1], b[O_CW:O_CW1], b[O_PROF:O_PROF1],
+                      b[O_MTD:O_MTD1], b[O_LOG:O_LOG1], b)
 
 
 def leader_keys():
@@ -730,6 +776,23 @@ def _quick(tb, sb, leader, t, root, allc):
     return q, cap, pin
 
 
+@njit(inline="always", **JIT)
+def _count(S, i):
+    """One more in the profile's counter ``i`` (nothing unless :data:`PROFILE`)."""
+    if PROFILE:
+        S.prof[i] += 1
+
+
+@njit(inline="always", **JIT)
+def _count_cut(S, pf, i):
+    """The profile of a cut-off by the ``i``-th move tried at the ply of ``pf``."""
+    if PROFILE:
+        S.prof[pf + P_CUT] += 1
+        S.prof[pf + P_CUTAT] += i + 1
+        if i == 0:
+            S.prof[pf + P_CUT1] += 1
+
+
 @njit(**KERNEL_JIT)
 def _search(tb, sb, tt, pos, cnt, alpha, beta):
     """Fail-soft alpha-beta: the future score difference (root side's view) of a position.
@@ -759,17 +822,21 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     maximizing = T.side[seat] == root
     n_tricks = p[K_NTRICKS]
     ply = t * n + k
+    pf = NPROF * ply
+    _count(S, pf + P_NODE)
     ttmove = -1
-    slot = -1
+    # typed, not the literal -1: a literal argument compiles the callee once more
+    slot = np.int64(-1)
     k1 = np.uint64(0)
     allc = np.int64(0)
     if k == 0:
         S.wr[ply] = 0
         if t >= n_tricks:
             return 0
-        if S.st[S_LIMIT] > 0 and S.st[S_NODES] > S.st[S_STOP]:
-            S.st[S_ABORT] = 1
-            return 0
+        if S.st[S_NODES] > S.st[S_STOP]:
+            _check(S.st)
+            if S.st[S_ABORT]:
+                return 0
         left = n_tricks - t
         if left == 1:
             # the last trick: every card is forced
@@ -781,6 +848,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
             w, hon, pin = _winner(T, S, leader, n, t * n)
             S.wr[ply] = pin
             v, _c = _trick_value(T, root, T.side[w], hon, cnt, t)
+            _count(S, pf + P_LEAF)
             return v
         # the points still in play bound the future value; the top trumps are sure
         for i in range(n):
@@ -798,16 +866,15 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
             upper += n * left
             lower -= n * left
         # (a longer run only tightens these bounds: the run is enough, not what ends it)
-        if upper <= alpha:
+        if upper <= alpha or lower >= beta:
             S.wr[ply] = run
-            return upper
-        if lower >= beta:
-            S.wr[ply] = run
-            return lower
+            _count(S, pf + P_BOUND)
+            return upper if upper <= alpha else lower
         # transposition table: entries of this key whose places agree
         k1 = _key(T, S, leader, t, cnt, allc)
         base = _bucket(tt, k1)
         S.st[S_PROBES] += 1
+        _count(S, pf + P_PROBE)
         i1 = np.int64(k1)
         nent = tt.shape[0] >> 2
         lastmask = np.int64(-2)
@@ -822,11 +889,13 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                 if tt[d] != pat:
                     continue
                 S.st[S_HITS] += 1
+                _count(S, pf + P_HIT)
                 rec = tt[d + 2]
                 lo = _lo(rec)
                 hi = _hi(rec)
                 if lo >= beta or hi <= alpha or lo == hi:
                     S.wr[ply] = expand(mask, allc)
+                    _count(S, pf + P_TT)
                     return lo if lo >= beta or lo == hi else hi
                 if slot < 0:
                     slot = e
@@ -842,6 +911,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     lower += 2 * p[K_HALFN] * (q - tr_)
                 if lower >= beta:
                     S.wr[ply] = spin | qpin
+                    _count(S, pf + P_QUICK)
                     return lower
             else:
                 if to > 0:
@@ -851,6 +921,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     upper -= 2 * p[K_HALFN] * (q - to)
                 if upper <= alpha:
                     S.wr[ply] = spin | qpin
+                    _count(S, pf + P_QUICK)
                     return upper
     legal = _legal(T, S, seat, k, t)
     cands = _thin(T, S, legal, seat, k, ply - k)
@@ -868,8 +939,10 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     best = -INF if maximizing else INF
     bestc = -1
     wall = np.int64(0)
+    _count(S, pf + P_EXP)
     for i in range(m):
         c = S.moves[MAX_MOVES * ply + i]
+        _count(S, pf + P_TRIED)
         v = _child(T, S, tt, pos, cnt, seat, c, alpha, beta)
         if S.st[S_ABORT]:
             return 0
@@ -892,6 +965,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     if alpha >= beta:
                         S.tmp[64 + ply] = c
                         wall = wc
+                        _count_cut(S, pf, i)
                         break
         else:
             if v < best:
@@ -902,6 +976,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                     if alpha >= beta:
                         S.tmp[64 + ply] = c
                         wall = wc
+                        _count_cut(S, pf, i)
                         break
     S.wr[ply] = wall
     if k == 0:
@@ -1069,26 +1144,84 @@ def _guess(T, S, t):
 
 
 @njit(**KERNEL_JIT)
-def _mtdf(T, S, tt, pos, cnt, guess, seat, c):
-    """The exact future value by zero-window tests (MTD(f)) from a first guess: of the
-    position itself (``c`` < 0) or of the position after ``seat`` plays card ``c``."""
-    g = guess
-    lo = -INF
-    hi = INF
+def _check(st):
+    """A look at the budget and the stop flag (every ``CHECK_EVERY`` nodes): sets
+    ``S_ABORT`` when the flag is up or the budget of this search (``S_END``) is spent, else
+    the next look."""
+    if st[S_FLAG]:
+        st[S_ABORT] = ABORT_STOP
+    elif st[S_NODES] > st[S_END]:
+        st[S_ABORT] = ABORT_BUDGET
+    else:
+        st[S_STOP] = min(st[S_END], st[S_NODES] + CHECK_EVERY)
+
+
+@njit(inline="always", **JIT)
+def _budget(S, end):
+    """This search may run until ``S_NODES`` reaches ``end`` (with the stop flag up: it
+    stops at its first look)."""
+    S.st[S_END] = end
+    S.st[S_STOP] = S.st[S_NODES] if S.st[S_FLAG] else min(end, S.st[S_NODES] + CHECK_EVERY)
+
+
+@njit(**KERNEL_JIT)
+def _mtdf(T, S, tt, pos, cnt, seat, c):
+    """The future value by zero-window tests (MTD(f)): of the position itself (``c`` < 0)
+    or of the position after ``seat`` plays card ``c``. Resumable: ``S.mtd[3 * i:3 * i +
+    3]`` (``i`` = ``c``, or 52 for the position) holds the proven lower and upper bounds and
+    the next guess; the tests run until they meet or the search stops (``S_ABORT``: the
+    test under way is dropped, the bounds proven so far stay)."""
+    i = 3 * (52 if c < 0 else c)
+    lo = S.mtd[i]
+    hi = S.mtd[i + 1]
+    g = S.mtd[i + 2]
     while lo < hi:
         S.st[S_ITERS] += 1
+        g = max(lo, min(hi, g))
         b = g + 1 if g == lo else g
+        n0 = S.st[S_NODES]
         if c < 0:
             g = _search(T.buf, S.buf, tt.e, pos, cnt, b - 1, b)
         else:
             g = _child(T, S, tt.e, pos, cnt, seat, c, b - 1, b)
         if S.st[S_ABORT]:
-            return 0
+            break
+        # the tests of this scratch, for the profile: threshold, result, nodes
+        j = S.st[S_NLOG]
+        if j < 64:
+            S.log[3 * j] = b
+            S.log[3 * j + 1] = g
+            S.log[3 * j + 2] = S.st[S_NODES] - n0
+            S.st[S_NLOG] = j + 1
         if g < b:
             hi = g
         else:
             lo = g
-    return g
+    S.mtd[i] = lo
+    S.mtd[i + 1] = hi
+    S.mtd[i + 2] = g
+    return lo == hi
+
+
+@njit(inline="always", **JIT)
+def _span(T, S, t, k):
+    """A bound ``B`` on the future value of the position (in ``[-B, B]`` whatever is
+    played): the honours still to be taken (the current trick's too) and the card points
+    the tricks left can still make, as the search's bounds count them."""
+    p = T.p
+    n = p[K_N]
+    rem = S.future[t // p[K_SETSIZE]]
+    for q in range(n):
+        rem |= S.hands[q]
+    for i in range(k):
+        rem |= _bit(S.trick[t * n + i])
+    b = _honours_of(T, rem)
+    left = p[K_NTRICKS] - t
+    if p[K_MODE] == MODE_LINEAR:
+        b += p[K_HALFN] * left
+    elif p[K_MODE] == MODE_COUNTS:
+        b += n * left
+    return b
 
 
 @njit(inline="always", **JIT)
@@ -1153,11 +1286,14 @@ def _set_up(T, S, deal, play, n_play, root_side):
 
 @njit(inline="always", **JIT)
 def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
-    """Solve one position; ``out`` (int64, 53): the value of each legal card of the player
-    to move at its card index (INF elsewhere; with ``all_cards`` = 0 only the best value is
-    exact, in ``out[52]``). Returns the best value for the player to move's side."""
+    """Solve one position; ``out`` (int64, (2, 53)): the proven lower (``out[0]``) and upper
+    (``out[1]``) bound of the value of each legal card of the player to move at its card
+    index (INF elsewhere; equal: exact), and of the best value at 52 (with ``all_cards`` =
+    0 only that one). Bounds that differ come from a search stopped early: its node budget
+    ``S.st[S_LIMIT]`` spent (> 0; each card first gets a fair share of it, the cards left
+    unproven then share what is left) or the stop flag ``S.st[S_FLAG]`` raised."""
     S.st[S_SID] += 1
-    S.st[S_STOP] = S.st[S_NODES] + S.st[S_LIMIT]
+    S.st[S_ABORT] = 0
     pos, cnt, acc = _set_up(T, S, deal, play, n_play, root_side)
     p = T.p
     n = p[K_N]
@@ -1166,27 +1302,65 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     t = pos >> 16
     seat = (leader + k) % n
     maximizing = T.side[seat] == S.st[S_ROOT]
+    limit = S.st[S_LIMIT]
+    end = S.st[S_NODES] + limit if limit > 0 else _NO_END
+    span = _span(T, S, t, k)
+    guess = _guess(T, S, t)
     for c in range(53):
-        out[c] = INF
+        out[0, c] = INF
+        out[1, c] = INF
+        S.mtd[3 * c] = -span
+        S.mtd[3 * c + 1] = span
+        S.mtd[3 * c + 2] = guess
     if not all_cards:
-        v = acc + _mtdf(T, S, tt, pos, cnt, _guess(T, S, t), seat, -1)
-        out[52] = v
-        return v
+        _budget(S, end)
+        if not _mtdf(T, S, tt, pos, cnt, seat, np.int64(-1)):   # (typed: one compile)
+            S.st[S_BOUNDED] += 1
+        out[0, 52] = acc + S.mtd[3 * 52]
+        out[1, 52] = acc + S.mtd[3 * 52 + 1]
+        return
     legal = _legal(T, S, seat, k, t)
     ply = t * n + k
     cands = _thin(T, S, legal, seat, k, ply - k)
     m = _order(T, S, cands, seat, k, leader, ply, maximizing, -1)
-    guess = _guess(T, S, t)
-    best = -INF if maximizing else INF
+    # the first pass: each card a fair share of the budget left (all of it with no
+    # budget); the second: the cards left unproven share the rest, resumed where they
+    # stopped (the table keeps what their first tests proved)
+    done = 0
+    for ps in range(2):
+        done = 0
+        for i in range(m):
+            c = S.moves[MAX_MOVES * ply + i]
+            if S.mtd[3 * c] < S.mtd[3 * c + 1]:
+                left = end - S.st[S_NODES]
+                share = left // (m - i) if ps == 0 and limit > 0 else left
+                _budget(S, S.st[S_NODES] + max(0, share))
+                S.mtd[3 * c + 2] = guess
+                _mtdf(T, S, tt, pos, cnt, seat, c)
+                if S.st[S_ABORT] == ABORT_STOP:
+                    break
+                S.st[S_ABORT] = 0
+            if S.mtd[3 * c] == S.mtd[3 * c + 1]:
+                guess = S.mtd[3 * c]
+                done += 1
+        if done == m or S.st[S_ABORT] == ABORT_STOP:
+            break
+    if done < m:
+        S.st[S_BOUNDED] += 1
+    blo = -INF if maximizing else INF
+    bhi = -INF if maximizing else INF
     for i in range(m):
         c = S.moves[MAX_MOVES * ply + i]
-        v = _mtdf(T, S, tt, pos, cnt, guess, seat, c)
-        if S.st[S_ABORT]:
-            return 0
-        guess = v
-        out[c] = acc + v
-        if (maximizing and v > best) or (not maximizing and v < best):
-            best = v
+        lo = S.mtd[3 * c]
+        hi = S.mtd[3 * c + 1]
+        out[0, c] = acc + lo
+        out[1, c] = acc + hi
+        if maximizing:
+            blo = max(blo, lo)
+            bhi = max(bhi, hi)
+        else:
+            blo = min(blo, lo)
+            bhi = min(bhi, hi)
     # equivalent cards share the value of the card kept for them
     # (the card kept is the first plain legal card above it that was searched)
     plain = legal & ~p[K_HONMASK]
@@ -1197,11 +1371,12 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
         s = c // 13
         for r in range(c % 13 + 1, 13):
             d = s * 13 + r
-            if (plain >> d) & 1 and out[d] < INF:
-                out[c] = out[d]
+            if (plain >> d) & 1 and out[0, d] < INF:
+                out[0, c] = out[0, d]
+                out[1, c] = out[1, d]
                 break
-    out[52] = acc + best
-    return acc + best
+    out[0, 52] = acc + blo
+    out[1, 52] = acc + bhi
 
 
 @njit(**KERNEL_JIT)
@@ -1213,7 +1388,10 @@ def solve_batch(T, S, tt, deals, play, n_play, root_side, all_cards, out):
     T : SolveTables
         The rules of the deals (one trump suit).
     S : SolveState
-        Scratch of this thread.
+        Scratch of this thread. ``S.st[S_LIMIT]``: the node budget of one solve (0: none);
+        ``S.st[S_FLAG]``: set it (from another thread) to stop the batch within
+        ``CHECK_EVERY`` nodes, each deal left with the bounds proven so far (the deals
+        after it searched for a moment only).
     tt : TTable
         The transposition table of this thread (entries of earlier solves are ignored).
     deals : int64 (n_deals, n_sets, n_seats)
@@ -1225,20 +1403,19 @@ def solve_batch(T, S, tt, deals, play, n_play, root_side, all_cards, out):
         The side whose score difference is computed; -1: the side of the player to move.
     all_cards : int
         1: the value of every legal card; 0: the best value only.
-    out : int64 (n_deals, 53)
-        Per deal, the value of each legal card at its card index (``INF`` = 30000 for cards
-        that cannot be played), and the best value at index 52.
+    out : int64 (n_deals, 2, 53)
+        Per deal, the lower (``out[d, 0]``) and upper (``out[d, 1]``) bound of the value of
+        each legal card at its card index (``INF`` = 30000 for cards that cannot be played)
+        and of the best value at index 52; equal bounds: the exact value. Bounds differ only
+        when a solve reached its node budget or the stop flag.
 
     Returns
     -------
     int
-        Nodes searched. When a solve exceeds the node budget ``S.st[S_LIMIT]`` (> 0), the
-        batch stops there with ``S.st[S_ABORT]`` = 1 (the caller raises).
+        Nodes searched. ``S.st[S_BOUNDED]`` counts the solves left with bounds (since the
+        scratch was made); ``S.st[S_ABORT]`` = ``ABORT_STOP`` after a stop.
     """
     n0 = S.st[S_NODES]
-    S.st[S_ABORT] = 0
     for d in range(deals.shape[0]):
         _solve_one(T, S, tt, deals[d], play, n_play, root_side, all_cards, out[d])
-        if S.st[S_ABORT]:
-            break
     return S.st[S_NODES] - n0

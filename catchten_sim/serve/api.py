@@ -84,7 +84,7 @@ def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int |
     kw["time_limit"] = _number("time", kw["time_limit"], 0, max_time)
     explain_n = kw.pop("explain", None)
     if explain_n is not None:
-        from ..advise import MAX_EXPLAIN
+        from ..explain import MAX_EXPLAIN
         explain_n = check_count("explain", explain_n, 1, MAX_EXPLAIN)
     return position, kw, explain_n
 
@@ -95,7 +95,8 @@ def advise_json(body: Any, progress: Callable[[int, int], None] | None = None,
     """What ``catchten advise POSITION --json`` prints for the request ``body``
     (``{"position": {...}, "options": {...}}``); ``running(done, {card: mean})`` gets the
     values so far after every batch."""
-    from ..advise import advise, explain
+    from ..advise import advise
+    from ..explain import explain
     position, kw, explain_n = advise_args(body, max_time)
     res = advise(position, threads=threads, progress=progress, running=running, **kw)
     d = res.to_dict()
