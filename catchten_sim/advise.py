@@ -306,6 +306,7 @@ class Advice:
     #: with ``infer``: ``{"model", "eps", "worlds_drawn", "effective_size"}`` (the deals
     #: weighted by :mod:`catchten_sim.inference`), else None
     inference: dict | None = None
+    p_win_method: str = ""    # P(win) by "exact" (the table), "rollouts", or "" (none)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "best", _card(self.best))
@@ -369,7 +370,7 @@ class Advice:
             "consistent_deals": float(self.n_consistent),
             "n_consistent_deals": int(round(self.n_consistent)),
             "exact": self.exact,
-            "p_win_available": self.p_win_available,
+            "p_win_available": self.p_win_available, "p_win_method": self.p_win_method or None,
             "best": format_card(self.best),
             "second": None if self.second is None else format_card(self.second),
             "margin": None if self.margin is None else self.margin.to_dict(),
@@ -505,7 +506,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     clock = Stopwatch()           # --time leaves out the engine's one-time compile
     ev_key = str(evaluator).strip().lower()
     eq, eq_why, objective, margin = _objective(info, pols, ev_key, objective, margin,
-                                               progress, time_limit)
+                                               progress, time_limit, seed, threads)
     min_samples = check_count("min_samples", min_samples, 1, MAX_SAMPLES)
     inference = for_advice(info, infer, ev_key)
     used = max_threads() if threads is None else threads
@@ -588,8 +589,8 @@ def _new_sums(n_cand: int, names: list[str], objective: str, with_other: bool,
 
 def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: str | None,
                margin: float | None, progress: Callable[[int, int], None] | None,
-               time_limit: float | None
-               ) -> tuple[Callable[[np.ndarray], np.ndarray] | None, str, str, float]:
+               time_limit: float | None, seed: int = 1, threads: int | None = None
+               ) -> tuple[Callable[..., np.ndarray] | None, str, str, float]:
     """``(eq, eq_why, objective, margin)`` of :func:`advise`: the P(win) hook (None and why
     when not available), the objective and the practical margin, checked.
 
@@ -609,9 +610,8 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
                                 "P(win) and the points/Ten measures need (use --objective "
                                 "diff, or --evaluator rollout for them)")
     else:
-        eq, eq_why = game_equity_hook(
-            info, pols, progress=progress,
-            time_limit=None if time_limit is None else time_limit / 2)
+        eq, eq_why = game_equity_hook(info, pols, progress=progress, seed=seed, threads=threads,
+                                      time_limit=None if time_limit is None else time_limit / 2)
     if objective is None:
         objective = "p_win" if eq is not None else "diff"
     if objective not in OBJECTIVES:
@@ -629,7 +629,7 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
 
 
 def _add_batch(hands: np.ndarray, done: int, ev: Any,
-               eq: Callable[[np.ndarray], np.ndarray] | None, my_side: int, n_sides: int,
+               eq: Callable[..., np.ndarray] | None, my_side: int, n_sides: int,
                acc: Any, other: tuple[Any, Any] | None, inference: Inference | None) -> None:
     """Evaluate one batch of deals (sample numbers from ``done``) into ``acc``, and with
     ``other`` = ``(rollout evaluator, its sums)`` the heuristic rollouts beside dd; with
@@ -641,7 +641,7 @@ def _add_batch(hands: np.ndarray, done: int, ev: Any,
         out = ev.evaluate(hands, done)
         meas = _measures(out, my_side, n_sides)
         if eq is not None:
-            meas["p_win"] = eq(out)[..., my_side]
+            meas["p_win"] = eq(out, done)[..., my_side]
     if other is not None:
         ev_o, acc_o = other
         meas_o = _measures(ev_o.evaluate(hands, done), my_side, n_sides, others_together=True)
@@ -720,7 +720,7 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
                   None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
                   intervals, margin, acc, tuple(cands), exact_done, other_d, model_note,
-                  clock.compile_s(elapsed))
+                  clock.compile_s(elapsed), p_win_method=getattr(eq, "method", ""))
 
 
 def _results(acc: AnySums, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],

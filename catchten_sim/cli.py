@@ -106,13 +106,16 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
 @click.option("--first-dealer", type=str, default=None,
               help="With --games: rotate (game g: seat g mod n; the default), random, or a "
                    "seat number.")
+@click.option("--start-score", "start_score", type=str, default=None, metavar="\"A B ...\"",
+              help="With --games: each side's score at the start of every game (side "
+                   "order; default 0s).")
 @run_options("time_limit", "run_dir", "scheduler", "workers", "chunk", time_limit={
     "metavar": "SECONDS",
     "help": "Stop at about this many seconds (at most a tenth, or 1 s, over) with the "
             "deals finished, marked partial."})
 def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opponents,
                  seat_policies, as_json, out_path, progress, report_dir, force, games,
-                 first_dealer, run):
+                 first_dealer, start_score, run):
     """Simulate DEALS deals and print the odds: P(Ten caught) with its 95% interval, and
     each position's expected honours, card points and hand total. With --games N: whole
     games to the target."""
@@ -124,6 +127,9 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     if games is None and first_dealer is not None:
         raise CatchTenError("first-dealer", "only with --games",
                             "who deals first is a setting of whole games")
+    if games is None and start_score is not None:
+        raise CatchTenError("start-score", "only with --games",
+                            "the score at the start is a setting of whole games")
     check_force(force, report_dir)
     if games is not None:
         if out_path or report_dir:
@@ -136,11 +142,19 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         from .checks import MAX_DEALS, check_count
         games = check_count("games", games, 1, MAX_DEALS)
         fd = "rotate" if first_dealer is None else first_dealer.strip()
+        start = None
+        if start_score is not None:
+            from .gamerollouts import parse_scores
+            try:
+                start = parse_scores(start_score, rules)
+            except CatchTenError as exc:
+                raise CatchTenError("start-score", exc.why, exc.detail) from None
         show = sys.stderr.isatty() if progress is None else progress
         bar = Progress(games, "games") if show else None
         try:
             gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=run.threads,
                                   first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd,
+                                  start_scores=start,
                                   progress=bar.update if bar else None, **run.engine())
         finally:
             if bar:
@@ -663,9 +677,9 @@ _MATCH_HELP = f"""Is strategy A better than B? A duplicate match: every deal pla
 @click.option("--force", is_flag=True,
               help="With --report: write into DIR even if it already holds files.")
 @click.option("--p-win-game", "p_win_game", is_flag=True,
-              help="Also P(A wins a game from 0-0) through the game-equity table of each "
-                   "seating (two or three sides, kernel policies; built once and cached, "
-                   "minutes on a cold cache).")
+              help="Also P(A wins a game from 0-0): through the game-equity table of each "
+                   "seating where it can be built (two or three sides, kernel policies; "
+                   "cached, minutes on a cold cache), else by game rollouts from 0-0 (se).")
 @JSON_OPTION
 @run_options("run_dir", "scheduler", "workers")
 def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
@@ -696,9 +710,12 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
             bar.close()
     d = res.to_dict()
     if p_win_game:
-        from .match import game_p_win
+        from .match import game_p_win_detail
         with errors_as_json(as_json):
-            d["p_win_game"] = game_p_win(rules, a, b, seed=seed, threads=run.threads)
+            g = game_p_win_detail(rules, a, b, seed=seed, threads=run.threads)
+            d["p_win_game"] = g["p"]
+            d["p_win_game_se"] = g["se"]
+            d["p_win_game_method"] = g["method"]
     if report_dir is not None:
         from .writers import write_match_report
         d["report"] = write_match_report(res, report_dir)
@@ -721,24 +738,47 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
 @click.option("--cache/--no-cache", default=True, show_default=True,
               help="Reuse / store the table in the cache directory ($CATCHTEN_CACHE_DIR, "
                    "default ~/.cache/catchten_sim); advise --score reads it.")
+@click.option("--scores", "scores", multiple=True, metavar="\"A B ...\"",
+              help="Each side's score before a deal (side order; repeatable): P(win) at "
+                   "these states only. Needed with 4 or more sides.")
+@click.option("--dealer", type=int, default=0, show_default=True,
+              help="With --scores: the seat that deals next.")
+@click.option("--method", type=click.Choice(["exact", "rollouts"]), default=None,
+              help="With --scores: exact (the DP table; 2 sides, or 3 with tie=count_out) "
+                   "or rollouts (games played out from each state, with se); default: "
+                   "exact where it can be.")
+@click.option("--games", type=int, default=None,
+              help="With --method rollouts: games played out per state (default 10,000: "
+                   "se <= 0.005).")
 @PROGRESS_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (errors too).")
 @run_options()
 def equity_cmd(preset, players, rules_file, variants, hands, seed, policy, opponents,
-               out_path, plot, cache, progress, as_json, run):
+               out_path, plot, cache, scores, dealer, method, games, progress, as_json, run):
     """The game-equity table: P(each side wins the game | scores before a deal, who deals),
     exact by dynamic programming over the deal outcomes of HANDS simulated deals (2 sides;
-    3 sides with tie=count_out; 4 or more sides are refused). Ctrl-C while the deals are
-    simulated solves from the deals finished, marked partial (exit 130)."""
+    3 sides with tie=count_out). With --scores, P(win) at those states, at any number of
+    sides: from the table, or by game rollouts (4 or more sides, or --method rollouts).
+    Ctrl-C while the deals are simulated solves from the deals finished, marked partial
+    (exit 130)."""
     from pathlib import Path
     from .equity import cached_equity_table, equity_table
     from .policies import seat_policies as make_policies
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
+    if scores or method or games is not None:
+        return _equity_states(preset, players, rules_file, variants, hands, seed, policy,
+                              opponents, out_path, plot, scores, dealer, method, games,
+                              as_json, run)
     try:
         with errors_as_json(as_json):
             rules = make_rules(preset, players, variants, rules_file)
             pols = make_policies(rules, policy, opponents)
+            if rules.n_sides >= 4:
+                raise CatchTenError("scores", "needed with 4 or more sides",
+                                    f"{rules.n_sides} sides: the full table is 2-3 sides "
+                                    f"only; name states with --scores "
+                                    f"\"{' '.join(['0'] * rules.n_sides)}\" (game rollouts)")
             if plot and not out_path:
                 raise CatchTenError("plot", "needs --out", "the PNG is written next to the table")
             if plot and rules.n_sides != 2:
@@ -805,6 +845,40 @@ def serve_cmd(host, port, no_browser, workers):
     from .serve import run_server
     run_server(host, port, open_browser=not no_browser, workers=workers,
                say=lambda msg: click.echo(msg, err=msg.startswith("warning")))
+
+
+def _equity_states(preset, players, rules_file, variants, hands, seed, policy, opponents,
+                   out_path, plot, scores, dealer, method, games, as_json, run):
+    """``catchten equity --scores``: P(win) at the named states (exact or rollouts)."""
+    from .equity import equity_states
+    from .gamerollouts import parse_scores
+    from .policies import seat_policies as make_policies
+    with errors_as_json(as_json):
+        rules = make_rules(preset, players, variants, rules_file)
+        pols = make_policies(rules, policy, opponents)
+        if not scores:
+            raise CatchTenError("scores", "needed", "--method/--games name states: give "
+                                "--scores \"" + " ".join(["0"] * rules.n_sides) + "\"")
+        if out_path or plot:
+            raise CatchTenError("out", "not with --scores", "--out/--plot write the full table")
+        if games is not None and method != "rollouts" and (
+                method == "exact" or rules.n_sides <= 3):
+            raise CatchTenError("games", "only with --method rollouts",
+                                "the exact table is built from --hands deals")
+        n = rules.players
+        if isinstance(dealer, bool) or not 0 <= dealer < n:
+            raise CatchTenError("dealer", "out of range", f"dealer={dealer} (a seat 0 … {n - 1})")
+        states = [(parse_scores(t, rules), dealer) for t in scores]
+        from .checks import check_count
+        kw = {} if games is None else {"n_games": check_count("games", games, 1, 10 ** 9)}
+        d = equity_states(rules, pols, states, method=method, n_hands=hands, seed=seed,
+                          threads=run.threads, **kw)
+    if as_json:
+        emit_json(d)
+        return None
+    from .text import print_equity_states
+    print_equity_states(d)
+    return None
 
 
 def main() -> None:

@@ -80,7 +80,8 @@ from .aggregate import LookPlan, RoundSums, json_number, normal_interval, verdic
 from . import compile_notice
 from .compile_notice import compiling_note
 from .errors import CatchTenError
-from .equity import cached_equity_table
+from .equity import cached_equity_table, exact_problem
+from .gamerollouts import game_rollouts
 from .policies import Policy, Seating
 from .rules import Rules
 from . import run
@@ -734,6 +735,45 @@ def from_run_dir(run_dir: Any, **options: Any) -> MatchResult:
     rd, kw = open_run(run_dir)
     rules = kw.pop("rules")
     return match(rules, kw.pop("a"), kw.pop("b"), run_dir=rd, **kw, **options)
+
+
+MATCH_ROLLOUT_GAMES = 4000     # games from 0-0 per seating and first dealer (4+ sides)
+
+
+def game_p_win_detail(rules: Rules, a: object, b: object, *, n_hands: int = 200_000,
+                      n_games: int = MATCH_ROLLOUT_GAMES, seed: int = 1,
+                      threads: int | None = None) -> dict[str, Any]:
+    """P(A wins a game from 0-0) as ``{"p", "se", "method"}``: through the exact table
+    (:func:`game_p_win`; ``se`` None: the table's own sampling error is not estimated)
+    where it can be built, else by game rollouts (every table: 4+ sides, or 3 without
+    ``tie=count_out``): ``n_games`` games from 0-0 per seating of :func:`seatings` and
+    first dealer, ``se`` their standard error.
+
+    Raises
+    ------
+    CatchTenError
+        A ``pimc`` side (the games are played by the kernel policies only), bad counts.
+    """
+    if exact_problem(rules) is None:
+        return {"p": game_p_win(rules, a, b, n_hands=n_hands, seed=seed, threads=threads),
+                "se": None, "method": "exact"}
+    pa, pb = Policy.parse(a, "a"), Policy.parse(b, "b")
+    n = rules.players
+    zero = (0,) * rules.n_sides
+    total = 0.0
+    var = 0.0
+    count = 0
+    for st in seatings(rules):
+        pols = [pa if st[rules.side_of(s)] == 0 else pb for s in range(n)]
+        Seating.of(pols).kernel_ids("the game rollouts")
+        ro = game_rollouts(rules, pols, [(zero, d) for d in range(n)], n_games=n_games,
+                           seed=seed, threads=threads)
+        mine = [sd for sd, who in enumerate(st) if who == 0]
+        q = ro.p_win[:, mine].sum(axis=1)           # A's share from each first dealer
+        total += float(q.sum())
+        var += float((q * (1.0 - q)).sum()) / ro.n_games
+        count += n
+    return {"p": total / count, "se": math.sqrt(var) / count, "method": "rollouts"}
 
 
 def game_p_win(rules: Rules, a: object, b: object, *, n_hands: int = 200_000, seed: int = 1,

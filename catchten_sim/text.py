@@ -491,8 +491,12 @@ def print_match(res: Any, d: dict[str, Any]) -> None:
     with any extra keys (``p_win_game``: the line of P(A wins a game from 0-0))."""
     echo(res.to_text())
     if "p_win_game" in d:
-        echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
-                   "(game-equity table of each seating)")
+        if d.get("p_win_game_method") == "rollouts":
+            echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
+                 f"(se {100 * d['p_win_game_se']:.1f}; game rollouts of each seating)")
+        else:
+            echo(f"  P({res.a.label} wins a game from 0-0): {100 * d['p_win_game']:.1f}% "
+                 "(game-equity table of each seating)")
 
 
 def print_equity(eq: Any, summary: dict[str, Any], run_dir: Any = None) -> None:
@@ -526,6 +530,28 @@ def print_equity(eq: Any, summary: dict[str, Any], run_dir: Any = None) -> None:
     for key in ("csv", "parquet", "png"):
         if key in summary:
             echo(f"{key}: {summary[key]}")
+
+
+def print_equity_states(d: dict[str, Any]) -> None:
+    """Print P(win) at named states (:func:`catchten_sim.equity.equity_states`), in 80
+    columns: a header, then per state its scores and dealer and each side's P(win) with
+    its standard error (in percentage points), three sides a line."""
+    from .rules import Rules
+    r = d["rules"]
+    rules = Rules(r["preset"], r["players"], r["variants"])
+    how = (f"game rollouts, {d['games']:,} games per state" if d["method"] == "rollouts"
+           else f"exact table of {d['hands']:,} deals (se not estimated)")
+    echo(f"{rules.label()}: P(win) to {d['target']}, tie={rules.tie}; seed {d['seed']}")
+    echo(f"method: {how}; {d['elapsed_s']:.2f} s")
+    for st in d["states"]:
+        echo(f"scores {' '.join(str(x) for x in st['scores'])}, seat {st['dealer']} "
+                   f"deals ({st['method']}):")
+        cells = [f"side {s} {100 * p:5.1f}%" + (f" (se {100 * e:.1f})" if e is not None else "")
+                 for s, (p, e) in enumerate(zip(st["p_win"], st["se"]))]
+        for i in range(0, len(cells), 3):
+            echo("  " + "   ".join(f"{c:<22s}" for c in cells[i:i + 3]).rstrip())
+    if d.get("unfinished"):
+        echo(f"unfinished games (the hand limit): {d['unfinished']}")
 
 
 # ---------------------------------------------------------------------------- solve, report

@@ -33,7 +33,8 @@ LAYERS: dict[str, int] = {
     "policies": 3, "solve": 3, "evaluators": 3, "pimc": 3, "fusion": 3,
     "run": 3, "_dask_worker": 3,
     # 4: what a user asks for
-    "simulate": 4, "games": 4, "equity": 4, "advise": 4, "explain": 4, "odds": 4, "match": 4,
+    "simulate": 4, "games": 4, "gamerollouts": 4, "equity": 4, "advise": 4, "explain": 4,
+    "odds": 4, "match": 4,
     "play": 4, "endings": 4,
     # 5: showing results
     "plotting": 5, "report": 5, "tables": 5,
