@@ -870,7 +870,8 @@ def equity_states(rules: Rules, policies: Sequence[object] | object,
     if method not in METHODS:
         raise CatchTenError("method", "unknown method", f"{method!r}; known: exact, rollouts")
     out: dict[str, Any] = {"rules": rules.to_dict(), "policies": [p.label for p in pols],
-                           "seed": seed, "target": rules.target, "method": method}
+                           "seed": seed, "target": rules.target, "tie": rules.tie,
+                           "method": method}
     t0 = time.perf_counter()
     if method == "exact":
         if why_not is not None:

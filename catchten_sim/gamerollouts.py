@@ -31,7 +31,7 @@ from ._kernels import rollout as KR
 from . import run
 from .checks import check_count, check_seed, check_threads, max_threads
 from .errors import CatchTenError
-from .games import _GamesTask, _gscratch, _policies, unit_shape
+from .games import _GamesTask, _gscratch, _policies, unit_mode, unit_shape
 from .policies import Policy, Seating
 from .position import InfoSet
 from .rules import Rules
@@ -145,8 +145,7 @@ def game_rollouts(rules: Rules, policies: Sequence[object] | object = "heuristic
     pols = _policies(rules, policies)
     rows = state_rows(rules, states)
     ns = rules.n_sides
-    at_once = rules.game_at_once
-    compact = not (at_once and ns > 2 and rules.tie != "count_out")
+    at_once, compact = unit_mode(rules)
     n_units, n_rows = unit_shape(rules, compact)
     pol_arr = Seating.of(pols).kernel_ids("the game rollouts")
     task = _RolloutTask(rules, rules.tables(), pol_arr, np.uint64(seed), (at_once, compact),
@@ -206,7 +205,7 @@ def rollout_hook(info: InfoSet, policies: Sequence[Policy], *, seed: int = 1,
     for u in range(unit):                     # earlier sets of this hand, already scored
         for sd in range(ns):
             before[sd] += info.cap_honours[u][sd] + card_points(r, info.cap_cards[u][sd])
-    if before.max() >= r.target:
+    if r.score_problem(before.tolist()) is not None:     # a side reached the target
         return None, "P(win) not available: the game was decided before this set"
     used = max_threads() if threads is None else threads
     tab = r.tables()

@@ -57,6 +57,14 @@ def _policies(rules: Rules, policies: Sequence[object] | object) -> tuple[Policy
     return Policy.per_seat(policies, rules.players)
 
 
+def unit_mode(rules: Rules) -> tuple[bool, bool]:
+    """``(at_once, compact)`` of the games kernels: the game won at once (``game_at_once``),
+    and outcome rows per scoring unit rather than per honour trick (all but ``game_at_once``
+    with three or more sides and a tie other than ``count_out``)."""
+    at_once = rules.game_at_once
+    return at_once, not (at_once and rules.n_sides > 2 and rules.tie != "count_out")
+
+
 def unit_shape(rules: Rules, compact: bool = True) -> tuple[int, int]:
     """``(U, S)``: scoring units per deal and rows of a unit's step matrix."""
     per_set = rules.per_set_scoring
@@ -405,8 +413,7 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
         if problem:
             raise CatchTenError("score", "bad score", problem)
         start[:] = list(start_scores)
-    at_once = rules.game_at_once
-    compact = not (at_once and ns > 2 and rules.tie != "count_out")
+    at_once, compact = unit_mode(rules)
     n_units, n_rows = unit_shape(rules, compact)
     tab = rules.tables()
     pol_arr = Seating.of(pols).kernel_ids("the game simulations")

@@ -541,7 +541,7 @@ def print_equity_states(d: dict[str, Any]) -> None:
     rules = Rules(r["preset"], r["players"], r["variants"])
     how = (f"game rollouts, {d['games']:,} games per state" if d["method"] == "rollouts"
            else f"exact table of {d['hands']:,} deals (se not estimated)")
-    echo(f"{rules.label()}: P(win) to {d['target']}, tie={rules.tie}; seed {d['seed']}")
+    echo(f"{rules.label()}: P(win) to {d['target']}, tie={d['tie']}; seed {d['seed']}")
     echo(f"method: {how}; {d['elapsed_s']:.2f} s")
     for st in d["states"]:
         echo(f"scores {' '.join(str(x) for x in st['scores'])}, seat {st['dealer']} "

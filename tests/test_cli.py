@@ -66,7 +66,7 @@ def test_help_names_the_commands_strategies_and_formats() -> None:
         assert f"catchten {cmd} " in top, cmd
     assert "docs/formats.md" in top
     m = " ".join(run("match", "--help").stdout.split())
-    assert "random, heuristic, or pimc[:N]" in m
+    assert "A and B are strategies: random, heuristic, pimc[:N]" in m and "ipimc[:N]" in m
     s = " ".join(run("solve", "--help").stdout.split())
     assert 'docs/formats.md "Hand record"' in s and "RECORD..." in s
 

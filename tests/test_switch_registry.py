@@ -111,7 +111,9 @@ def test_rules_switches_spells_words_as_the_registry() -> None:
 
     from catchten_sim.cli import cli
     out = CliRunner().invoke(cli, ["rules", "--switches"]).output
-    lines = {line.split()[0]: line.split() for line in out.splitlines() if line.strip()}
+    # a switch's line: "NAME  VALUES  (default VALUE; §N)"
+    lines = {line.split()[0]: line.replace("(", " ").replace(";", " ").split()
+             for line in out.splitlines() if line.strip()}
     assert lines["removed_six"][1:4] == ["S|C", "default", "S"]
     assert lines["must_trump"][1:4] == ["false|true", "default", "false"]
     assert lines["revoke"][1:4] == ["game|hand|forfeit", "default", "game"]

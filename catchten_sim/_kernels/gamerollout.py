@@ -20,8 +20,8 @@ from __future__ import annotations
 from numba import njit
 
 from .bits import JIT, KERNEL_JIT
-from .games import MAX_HANDS, _play_hand, apply_unit, unit_outcomes
-from .layout import N_STEPS, P_N, P_NSIDES, P_TARGET, P_TIE
+from .games import MAX_HANDS, _play_hand, apply_unit, game_end, unit_outcomes
+from .layout import N_STEPS, P_N, P_NSIDES
 from .policy import all_seats_random
 
 __all__ = ["rollout_after_unit", "rollout_states"]
@@ -33,8 +33,7 @@ def _game_from(tab, scr, gscr, policies, all_random, seed, g, dealer, mode):
     the next deal dealt by ``dealer``: the winner, or -1 (the hand limit)."""
     params = tab.params
     n = params[P_N]
-    target = params[P_TARGET]
-    tie = params[P_TIE]
+    target, tie = game_end(params)
     at_once, compact = mode
     running, cur, flags, steps, tside, logs = gscr
     h = 0
@@ -105,8 +104,7 @@ def rollout_after_unit(tab, scr, gscr, policies, seed, job, rows, out):
     """
     params = tab.params
     n_sides = params[P_NSIDES]
-    target = params[P_TARGET]
-    tie = params[P_TIE]
+    target, tie = game_end(params)
     before, after, next_dealer, base, first_sample, k_games = job
     running, cur, flags, steps, tside, logs = gscr
     all_random = all_seats_random(policies)

@@ -79,6 +79,13 @@ N_GCOLS = 7
 
 # ------------------------------------------------------------------------------ units
 @njit(inline="always", **JIT)
+def game_end(params):
+    """The game's target and tie rule (``TIE_*``) from the kernel tables' ``params``: the
+    one place the games kernels read them."""
+    return params[P_TARGET], params[P_TIE]
+
+
+@njit(inline="always", **JIT)
 def _higher_total(running, flags, target, tie):
     """§7.11 / §3 replay among the sides at or over the target: the winner, or -1 (another
     unit; ``flags[0]`` notes that a tie has been carried)."""
@@ -289,8 +296,7 @@ def run_games(tab, scr, gscr, policies, seed, first_game, count, gcfg, out):
     params = tab.params
     n = params[P_N]
     n_sides = params[P_NSIDES]
-    target = params[P_TARGET]
-    tie = params[P_TIE]
+    target, tie = game_end(params)
     dealer_mode, fixed_dealer, at_once, compact, start_scores = gcfg
     running, cur, flags, steps, tside, logs = gscr
     all_random = all_seats_random(policies)

@@ -178,5 +178,4 @@ def rules_json(body: Any) -> dict:
     return {"rules": d, "switches": switch_table(rules.preset), "players_allowed": allowed,
             "cards_per_player": rules.cards_per_player, "set_size": rules.set_size,
             "n_sets": rules.n_sets, "n_sides": rules.n_sides,
-            "side_of_seat": [rules.side_of(s) for s in range(rules.players)],
-            "dealer_declares": bool(rules.dealer_declares)}
+            "side_of_seat": [rules.side_of(s) for s in range(rules.players)]}

@@ -1,6 +1,8 @@
 // catchten serve: the analysis page. Plain JS, no build step; every number comes from the
 // JSON API (/api/...), which returns what the CLI prints with --json.
 "use strict";
+// the dealer declares trumps (jaques dealer_declares): the rules' own switch, as /api/rules gives it
+function declares(info) { return !!((info.rules && info.rules.variants) || {}).dealer_declares; }
 
 const $ = (sel) => document.querySelector(sel);
 // the deals of dd's first, preliminary run
@@ -122,10 +124,10 @@ async function loadRules() {
   if (state.seat >= n) state.seat = 0;
   fillSelect($("#dealer"), seats, state.dealer, seatName);
   fillSelect($("#seat"), seats, state.seat, seatName);
-  $("#trump-label").hidden = !info.dealer_declares;
+  $("#trump-label").hidden = !declares(info);
   // no turn-up when the dealer declares the trump
-  document.querySelector('.tab[data-target="turnup"]').hidden = info.dealer_declares;
-  if (info.dealer_declares && state.target === "turnup") setTarget("hand");
+  document.querySelector('.tab[data-target="turnup"]').hidden = declares(info);
+  if (declares(info) && state.target === "turnup") setTarget("hand");
   renderSwitches();
   renderScore();
   renderGrid();
@@ -293,7 +295,7 @@ function position() {
   const p = { rules: state.rules.rules, players: state.rules.players, dealer: state.dealer,
               seat: state.seat, hand: [...state.hand], play: [...state.play] };
   if (Object.keys(state.rules.variants).length) p.variants = { ...state.rules.variants };
-  if (state.info && state.info.dealer_declares) p.trump = state.trump || null;
+  if (state.info && declares(state.info)) p.trump = state.trump || null;
   else p.turnup = state.turnup;
   if (state.score) p.score = [...state.score];
   return p;
