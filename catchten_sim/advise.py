@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import math
 import os
+import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Mapping, Sequence
@@ -63,13 +64,16 @@ if TYPE_CHECKING:
     import pandas
 
 from ._kernels import rollout as KR
-from .aggregate import (FIRST_LOOK, Z95, AnySums, CandidateSums, LookPlan,
-                        WeightedCandidateSums, json_number, normal_interval, verdict, wilson)
+from .aggregate import (FIRST_LOOK, Z95, AnySums, BoundedSums, CandidateSums, Estimate,
+                        LookPlan, WeightedCandidateSums, json_number, mean_estimate as
+                        _mean_est, normal_interval, pair_estimate as _pair_est, verdict,
+                        wilson, widened as _widened)
 from .cards import Card, format_card, parse_card
 from .compile_notice import Stopwatch
 from .determinize import Sampler
 from .errors import CatchTenError
 from .equity import game_equity_hook
+from .solve import DEFAULT_NODE_LIMIT
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
 from .inference import Inference, for_advice
 from .pimc import PimcRolloutEvaluator
@@ -104,7 +108,8 @@ MAX_SAMPLES = 50_000_000
 
 
 def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
-                   policies: Sequence[Policy], seed: int, threads: int) -> Evaluator:
+                   policies: Sequence[Policy], seed: int, threads: int,
+                   max_nodes: int | None = DEFAULT_NODE_LIMIT) -> Evaluator:
     """The evaluator called ``name``: ``rollout`` (policies play the deal out) or ``dd``
     (every deal solved double-dummy, :class:`catchten_sim.evaluators.DoubleDummyEvaluator`).
 
@@ -120,7 +125,7 @@ def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
         return RolloutEvaluator(info, candidates, policies, seed, threads)
     if key == "dd":
         return DoubleDummyEvaluator(info, candidates, seed=seed,  # type: ignore[return-value]
-                                    threads=threads)   # (duck-typed: has measures())
+                                    threads=threads, node_limit=max_nodes)  # (measures())
     raise CatchTenError("evaluator", "unknown evaluator", f"{name!r}; known: rollout, dd")
 
 
@@ -153,37 +158,6 @@ def _measures(out: np.ndarray, my_side: int, n_sides: int,
         "card_points": out[..., base + my_side * KR.R_PER_SIDE + KR.R_CARD_POINTS
                            ].astype(np.float64),
     }
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A mean (or proportion) with its 95% interval and sample size."""
-
-    mean: float
-    lo: float
-    hi: float
-    n: int
-    se: float = math.nan
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"mean": json_number(self.mean, 4),
-                "ci95": [json_number(self.lo, 4), json_number(self.hi, 4)], "n": int(self.n),
-                **({"se": json_number(self.se, 4)} if not math.isnan(self.se) else {})}
-
-    def __str__(self) -> str:
-        return f"{self.mean:+.2f} ({self.lo:+.2f} to {self.hi:+.2f})"
-
-
-
-def _mean_est(m: float, se: float, n: int, z: float = Z95) -> Estimate:
-    """``m`` with its interval ``m -/+ z se``; ``z = 0`` marks an exact answer (every
-    consistent deal, no random play): the interval is ``[m, m]`` and ``se`` 0."""
-    if z == 0:
-        return Estimate(m, m, m, n, 0.0)
-    if math.isnan(se):
-        return Estimate(m, math.nan, math.nan, n, se)
-    lo, hi = normal_interval(m, se, z)
-    return Estimate(m, lo, hi, n, se)
 
 
 @dataclass(frozen=True)
@@ -307,6 +281,9 @@ class Advice:
     #: weighted by :mod:`catchten_sim.inference`), else None
     inference: dict | None = None
     p_win_method: str = ""    # P(win) by "exact" (the table), "rollouts", or "" (none)
+    #: dd: the deals whose solve stopped with bounds (node budget, clock, Ctrl-C): each
+    #: interval of the objective then spans every value within them (methods.md)
+    bounded: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "best", _card(self.best))
@@ -319,8 +296,8 @@ class Advice:
         cb = b if isinstance(b, int) else parse_card(b)
         if ca not in self._cands or cb not in self._cands:
             raise CatchTenError("card", "not a legal card", f"{a!r} / {b!r}")
-        d, se, _ = self._acc.pair(self._cands.index(ca), self._cands.index(cb))
-        return Comparison(Card(ca), Card(cb), _mean_est(d, se, self._acc.n, self.z),
+        return Comparison(Card(ca), Card(cb), _pair_est(self._acc, self._cands.index(ca),
+                                                        self._cands.index(cb), self.z),
                           self.practical_margin)
 
     @property
@@ -380,6 +357,7 @@ class Advice:
             "other_evaluator": self.other,
             "model_note": self.model_note,
             "inference": self.inference,
+            "bounded_deals": self.bounded,
         }
 
 
@@ -434,6 +412,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
            objective: str | None = None, min_samples: int = FIRST_BATCH,
            stop_early: bool = True, margin: float | None = None,
            exact_max: int | None = None, infer: str | None = None,
+           max_nodes: int | None = DEFAULT_NODE_LIMIT, clock_start: float | None = None,
            progress: Callable[[int, int], None] | None = None,
            running: Callable[[int, dict[str, float]], None] | None = None) -> Advice:
     """Evaluate every legal card of ``position`` on common determinizations.
@@ -463,6 +442,13 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         result is then exact (``stop = "exact"``, ``Advice.exact``), with no sampling
         error from the deals (with random rollout policies the rollouts' error remains).
     infer : ``heuristic``: deals weighted by inference (:mod:`catchten_sim.inference`; dd).
+    max_nodes : dd: the node budget of one deal's solve (None: none); a solve that reaches
+        it, or is stopped by ``time_limit`` or Ctrl-C, gives proven bounds, and the
+        intervals of the objective are widened to span them (``Advice.bounded`` counts
+        those deals; docs/methods.md).
+    clock_start : the ``time.perf_counter()`` reading ``time_limit`` counts from (default:
+        the call; the CLI gives its process's start). With dd the limit stops the solves
+        under way: the deals taken by then are kept (``stop = "time"``).
     progress : called as ``progress(done, total)`` while the game-equity table is built
         and after every batch.
     running : called after every batch as ``running(done, {card: mean})``, each legal
@@ -503,7 +489,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     cands = legal_cards(info)
     if not cands:
         raise CatchTenError("hand", "no legal card", "the player to move holds no card")
-    clock = Stopwatch()           # --time leaves out the engine's one-time compile
+    clock = Stopwatch(clock_start)   # --time leaves out the engine's one-time compile
     ev_key = str(evaluator).strip().lower()
     eq, eq_why, objective, margin = _objective(info, pols, ev_key, objective, margin,
                                                progress, time_limit, seed, threads)
@@ -519,14 +505,15 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             exact_max = min(exact_max, samples)
     exact_max = check_count("exact_max", exact_max, 0, 10 ** 9)
     exact = sampler.can_enumerate(exact_max)
-    ev = make_evaluator(evaluator, info, cands, pols, seed, used)
+    ev = make_evaluator(evaluator, info, cands, pols, seed, used, max_nodes)
     names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
     # with dd, the heuristic rollouts run on the same deals (cheap next to the solves), so
     # that a disagreement between the two models can be shown (not with pimc rollout
     # policies: they would repeat the dd model at a solve per decision)
     other = RolloutEvaluator(info, cands, pols, seed, used) \
         if ev_key == "dd" and not with_pimc else None
-    acc, acc_o = _new_sums(len(cands), names, objective, other is not None, inference)
+    acc, acc_o = _new_sums(len(cands), names, objective, other is not None, inference,
+                           ev_key == "dd")
     total, plan, stop_early_run = _sampling_plan(exact, sampler, samples, stop_early,
                                                  min_samples)
     looks = plan.looks
@@ -542,9 +529,19 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                 hidden = sampler.enumerate(m, start=done)
             else:
                 hidden = sampler.sample(m, seed=seed, start=done)
+            if hasattr(ev, "deadline"):   # dd: the clock and Ctrl-C cut a batch short
+                ev.deadline = None if time_limit is None else _deadline(clock, time_limit)
+                ev.keep_on_interrupt = True
+            n0 = acc.n
             _add_batch(sampler.full_hands(hidden), done, ev, eq, my_side, rules.n_sides, acc,
                        None if acc_o is None else (other, acc_o), inference)
-            done += m
+            done += acc.n - n0           # fewer than m when the clock cut the batch short
+            cut = getattr(ev, "stopped_by", None)
+            if cut is not None:          # the deals taken are kept (bounded in mid-solve)
+                stop = cut
+                if cut == "interrupted" and acc.n == 0:
+                    raise KeyboardInterrupt
+                break
             if progress is not None:
                 progress(done, total)
             if running is not None:
@@ -578,13 +575,21 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     return adv if inference is None else replace(adv, inference=inference.summary(acc))
 
 
+def _deadline(clock: Stopwatch, time_limit: float) -> Callable[[], float]:
+    """The ``time.monotonic()`` time at which ``time_limit`` working seconds of ``clock``
+    end, read again at every look (a compile under way moves it on)."""
+    return lambda: time.monotonic() + time_limit - clock.working()
+
+
 def _new_sums(n_cand: int, names: list[str], objective: str, with_other: bool,
-              inference: Inference | None) -> tuple[AnySums, AnySums | None]:
+              inference: Inference | None, bounded: bool) -> tuple[AnySums, AnySums | None]:
     """The running sums of the evaluator and, ``with_other``, of the rollouts beside dd
     (weighted with ``inference``)."""
     sums: type[AnySums] = CandidateSums if inference is None else WeightedCandidateSums
-    return (sums(n_cand, names, objective),
-            sums(n_cand, list(MEASURES), "diff") if with_other else None)
+    acc = sums(n_cand, names, objective)
+    if bounded:                    # dd: a solve may stop with bounds
+        acc.bounds = BoundedSums(n_cand, weighted=inference is not None)
+    return acc, sums(n_cand, list(MEASURES), "diff") if with_other else None
 
 
 def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: str | None,
@@ -634,14 +639,17 @@ def _add_batch(hands: np.ndarray, done: int, ev: Any,
     """Evaluate one batch of deals (sample numbers from ``done``) into ``acc``, and with
     ``other`` = ``(rollout evaluator, its sums)`` the heuristic rollouts beside dd; with
     ``inference``, weighted (:class:`~catchten_sim.aggregate.WeightedCandidateSums`)."""
-    w = None if inference is None else inference.weights(hands)
     if hasattr(ev, "measures"):
         meas = ev.measures(hands, done)
+        hands = hands[:meas[acc.objective].shape[0]]     # a batch cut short by the clock
     else:
         out = ev.evaluate(hands, done)
         meas = _measures(out, my_side, n_sides)
         if eq is not None:
             meas["p_win"] = eq(out, done)[..., my_side]
+    w = None if inference is None else inference.weights(hands)
+    if acc.bounds is not None:
+        acc.bounds.add(meas["diff_lo"], meas["diff_hi"], w)
     if other is not None:
         ev_o, acc_o = other
         meas_o = _measures(ev_o.evaluate(hands, done), my_side, n_sides, others_together=True)
@@ -658,6 +666,9 @@ def _look(acc: AnySums, cands: Sequence[int], equiv: dict[int, int], z: float,
         return None
     d, se, _ = acc.pair(order[0], second)
     lo, hi = normal_interval(d, se, z) if se > 0 else (d, d)
+    if acc.bounds is not None and acc.bounds.n_bounded:   # the conservative bounds
+        _, _, b_lo, b_hi = acc.bounds.pair(order[0], second, z)
+        lo, hi = min(lo, b_lo), max(hi, b_hi)
     v = verdict(lo, hi, margin)
     if v == "separated":
         return "separated"
@@ -696,10 +707,8 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
     best_j = order[0]
     best_margin = None
     if second_j is not None:
-        d, se, _ = acc.pair(best_j, second_j)
         best_margin = Comparison(Card(cands[best_j]), Card(cands[second_j]),
-                                 _mean_est(d, se, acc.n, z),
-                                 margin)
+                                 _pair_est(acc, best_j, second_j, z), margin)
     trump_lead, note = _trump_lead(acc, cands, order, info, z, margin)
     if eq_why:
         note = (note + "; " if note else "") + eq_why
@@ -708,6 +717,11 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
             f"the exact enumeration stopped after {acc.n:,} of {sampler.n_deals:,} deals: "
             "those are not a random sample, so the intervals do not hold (rerun with more "
             "--time, or --exact-max 0 to sample)")
+    if acc.bounds is not None and acc.bounds.n_bounded:
+        note = (note + "; " if note else "") + (
+            f"{acc.bounds.n_bounded:,} of {acc.n:,} deals solved within proven bounds only "
+            "(a solve stopped by its node budget or the clock): the intervals of the score "
+            "difference span every value within them; means are the bounds' midpoints")
     if ev_key == "dd" and rules.n_sides > 2:
         note = (note + "; " if note else "") + (
             "dd values with three or more sides: our side against the others together "
@@ -720,7 +734,8 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
                   None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
                   intervals, margin, acc, tuple(cands), exact_done, other_d, model_note,
-                  clock.compile_s(elapsed), p_win_method=getattr(eq, "method", ""))
+                  clock.compile_s(elapsed), p_win_method=getattr(eq, "method", ""),
+                  bounded=0 if acc.bounds is None else acc.bounds.n_bounded)
 
 
 def _results(acc: AnySums, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
@@ -737,6 +752,8 @@ def _results(acc: AnySums, cands: Sequence[int], order: Sequence[int], equiv: di
                 est[k] = Estimate(m_, lo, hi, acc.n, se if z > 0 else 0.0)
             else:
                 est[k] = _mean_est(m_, se, acc.n, z)
+                if k == acc.objective:
+                    est[k] = _widened(est[k], acc, z, j)
         results.append(CandidateResult(
             Card(cands[j]), _is_trump(info, cands[j]), acc.n, est,
             Card(cands[equiv[j]]) if j in equiv else None,
@@ -755,9 +772,8 @@ def _trump_lead(acc: AnySums, cands: Sequence[int], order: Sequence[int], info: 
     other = [j for j in order if not _is_trump(info, cands[j])]
     holds_trumps = bool(info.my_hand & (0x1FFF << (13 * info.trump)))
     if tr and other:
-        d, se, _ = acc.pair(tr[0], other[0])
-        return Comparison(Card(cands[tr[0]]), Card(cands[other[0]]), _mean_est(d, se, acc.n, z),
-                          margin), ""
+        return Comparison(Card(cands[tr[0]]), Card(cands[other[0]]),
+                          _pair_est(acc, tr[0], other[0], z), margin), ""
     if holds_trumps and not tr:
         return None, "a trump lead is not allowed here"
     if tr and not other:
@@ -814,8 +830,8 @@ def _compare_models(acc: AnySums, acc_o: AnySums, cands: Sequence[int], info: In
     def how(a: AnySums, x: int, y: int) -> str:
         # how firmly card x beats card y: "firm" = separated at 95% by more than the
         # practical margin
-        d, se, _ = a.pair(x, y)
-        v = Comparison(Card(cands[x]), Card(cands[y]), _mean_est(d, se, a.n, z),
+        d = a.pair(x, y)[0]
+        v = Comparison(Card(cands[x]), Card(cands[y]), _pair_est(a, x, y, z),
                        margin).verdict
         if v == "separated":
             return "firm" if d > margin else "separated, within the practical margin"
@@ -863,7 +879,7 @@ def _rank(acc: AnySums, cands: Sequence[int], equiv: dict[int, int]
     second = None
     for j in order[1:]:
         _, _, d2 = acc.pair(best, j)
-        if d2 <= 1e-9:
+        if d2 <= 1e-9 and (acc.bounds is None or acc.bounds.tied(best, j)):
             equiv[j] = best
         elif second is None:
             second = j

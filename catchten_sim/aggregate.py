@@ -9,7 +9,7 @@ DataFrames: means with standard errors, proportions with 95% Wilson intervals.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Union
@@ -277,6 +277,9 @@ class CandidateSums:
         #: per candidate, the samples in which it is a best card (objective within 1e-9
         #: of the sample's best)
         self.best_count = np.zeros(n_cand)
+        #: the objective's proven bounds beside these sums (:class:`BoundedSums`; double-
+        #: dummy advice, where a solve may stop with bounds), else None
+        self.bounds: BoundedSums | None = None
 
     def add(self, meas: dict[str, np.ndarray]) -> None:
         for k in self.names:
@@ -337,6 +340,7 @@ class WeightedCandidateSums:
         self.cross2 = z((n_cand, n_cand))
         #: per candidate, the weight of the samples in which it is a best card
         self.best_weight = z(n_cand)
+        self.bounds: BoundedSums | None = None     # as CandidateSums.bounds
 
     def add(self, meas: dict[str, np.ndarray], w: np.ndarray) -> None:
         w = np.asarray(w, dtype=np.float64)
@@ -389,6 +393,85 @@ class WeightedCandidateSums:
 
 #: the running sums of ``advise``: plain, or with a weight per sample
 AnySums = Union[CandidateSums, WeightedCandidateSums]   # noqa: UP007 (a runtime alias)
+
+
+class BoundedSums:
+    """The running sums of a measure known on some samples only within proven bounds
+    (a double-dummy solve stopped by its node budget or the clock): per sample and
+    candidate the bounds' midpoint and half-width (0 when exact), side by side in one
+    :class:`CandidateSums` (``2 n_cand`` columns, weighted or not, with their cross
+    products).
+
+    The widened interval of a mean (or of a paired difference ``a - b``, whose bounds are
+    ``low a - high b`` and ``high a - low b``) runs from the mean with every value at its
+    lower bound minus ``z se_max`` to the mean at the upper bounds plus ``z se_max``, where
+    ``se_max`` bounds the standard error whatever the exact values within the bounds are:
+    by the triangle inequality the spread of the values about their mean is at most that
+    of the midpoints plus the root sum of squared half-widths (weighted: plus the weighted
+    mean half-width's share). So the widened interval contains the interval the exact
+    values would give on the same samples, and keeps its coverage."""
+
+    def __init__(self, n_cand: int, weighted: bool = False) -> None:
+        self.k = n_cand
+        self.weighted = weighted
+        self.x: AnySums = (WeightedCandidateSums if weighted else CandidateSums)(
+            2 * n_cand, ["v"], "v")
+        #: samples with at least one candidate known within bounds only
+        self.n_bounded = 0
+
+    def add(self, lo: np.ndarray, hi: np.ndarray, w: np.ndarray | None = None) -> None:
+        meas = {"v": np.concatenate([(lo + hi) / 2, (hi - lo) / 2], axis=1)}
+        if w is None:
+            self.x.add(meas)                               # type: ignore[call-arg]
+        else:
+            self.x.add(meas, w)                            # type: ignore[call-arg]
+        self.n_bounded += int((lo != hi).any(axis=1).sum())
+
+    def _halfwidth(self, cols: list[int]) -> tuple[float, float]:
+        """The mean half-width of the sum of ``cols``' values (a card, or a difference of
+        two: its half-width is the sum of theirs) and the standard error ``se_max`` adds to
+        the midpoints' for it."""
+        x = self.x
+        hw = [self.k + c for c in cols]
+        if isinstance(x, WeightedCandidateSums):
+            s1 = sum(float(x.sx["v"][c]) for c in hw)
+            s2 = sum(float(x.s2xx["v"][c]) for c in hw) + (
+                2.0 * float(x.cross2[hw[0], hw[1]]) if len(hw) == 2 else 0.0)
+            denom = x.w1 * x.w1 - x.w2
+            if x.w1 <= 0 or denom <= 0:
+                return math.nan, math.nan
+            mean = s1 / x.w1
+            return mean, (math.sqrt(max(s2, 0.0)) + math.sqrt(x.w2) * mean) / math.sqrt(denom)
+        s1 = sum(float(x.s1["v"][c]) for c in hw)
+        s2 = sum(float(x.s2["v"][c]) for c in hw) + (
+            2.0 * float(x.cross[hw[0], hw[1]]) if len(hw) == 2 else 0.0)
+        n = x.n
+        if n < 2:
+            return (s1 / n if n else math.nan), math.nan
+        return s1 / n, math.sqrt(max(s2, 0.0) / (n * (n - 1)))
+
+    @staticmethod
+    def _span(m: float, se: float, hw: float, extra: float, z: float
+              ) -> tuple[float, float, float, float]:
+        if z == 0:                      # exact: no sampling error, the bounds only
+            return m - hw, m + hw, m - hw, m + hw
+        se_max = se + extra
+        return m - hw, m + hw, m - hw - z * se_max, m + hw + z * se_max
+
+    def mean(self, j: int, z: float) -> tuple[float, float, float, float]:
+        """Candidate ``j``'s ``(mean at the lower bounds, mean at the upper bounds, lower
+        end, upper end)`` of the widened interval (critical value ``z``)."""
+        m, se = self.x.mean_se("v", j)
+        return self._span(m, se, *self._halfwidth([j]), z)
+
+    def pair(self, a: int, b: int, z: float) -> tuple[float, float, float, float]:
+        """The same for the paired difference ``a - b``."""
+        m, se, _ = self.x.pair(a, b)
+        return self._span(m, se, *self._halfwidth([a, b]), z)
+
+    def tied(self, a: int, b: int) -> bool:
+        """True when ``a`` and ``b`` are proven equal on every sample (both exact)."""
+        return self.x.pair(a, b)[2] <= 1e-9 and self._halfwidth([a, b])[0] == 0
 
 
 @dataclass
@@ -668,3 +751,57 @@ class OutcomeAccumulator:
             rows.append({"deals": deals, "caught": c, "in_play": i,
                          "p_caught": c / i if i else math.nan, "lo": lo, "hi": hi})
         return pd.DataFrame(rows, columns=["deals", "caught", "in_play", "p_caught", "lo", "hi"])
+
+
+# ------------------------------------------------------------------------ estimates
+@dataclass(frozen=True)
+class Estimate:
+    """A mean (or proportion) with its 95% interval and sample size."""
+
+    mean: float
+    lo: float
+    hi: float
+    n: int
+    se: float = math.nan
+    #: with bounded deals (dd): the mean with every bounded value at its lower bound and
+    #: at its upper bound; ``lo``/``hi`` then span both intervals (``mean``: midpoints)
+    bounds: tuple[float, float] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mean": json_number(self.mean, 4),
+                "ci95": [json_number(self.lo, 4), json_number(self.hi, 4)], "n": int(self.n),
+                **({"se": json_number(self.se, 4)} if not math.isnan(self.se) else {}),
+                **({"mean_bounds": [json_number(x, 4) for x in self.bounds]}
+                   if self.bounds is not None else {})}
+
+    def __str__(self) -> str:
+        return f"{self.mean:+.2f} ({self.lo:+.2f} to {self.hi:+.2f})"
+
+
+def mean_estimate(m: float, se: float, n: int, z: float = Z95) -> Estimate:
+    """``m`` with its interval ``m -/+ z se``; ``z = 0`` marks an exact answer (every
+    consistent deal, no random play): the interval is ``[m, m]`` and ``se`` 0."""
+    if z == 0:
+        return Estimate(m, m, m, n, 0.0)
+    if math.isnan(se):
+        return Estimate(m, math.nan, math.nan, n, se)
+    lo, hi = normal_interval(m, se, z)
+    return Estimate(m, lo, hi, n, se)
+
+
+def pair_estimate(acc: AnySums, a: int, b: int, z: float) -> Estimate:
+    """The paired difference ``a - b`` of the objective, widened by the bounded deals."""
+    d, se, _ = acc.pair(a, b)
+    return widened(mean_estimate(d, se, acc.n, z), acc, z, a, b)
+
+
+def widened(est: Estimate, acc: AnySums, z: float, a: int, b: int | None = None
+             ) -> Estimate:
+    """``est`` (of the objective: card ``a``, or ``a - b``) widened to the union of its
+    intervals with every bounded value at its lower and at its upper bound
+    (:class:`~catchten_sim.aggregate.BoundedSums`); unchanged when no deal is bounded."""
+    bs = acc.bounds
+    if bs is None or not bs.n_bounded:
+        return est
+    m_lo, m_hi, lo, hi = bs.mean(a, z) if b is None else bs.pair(a, b, z)
+    return replace(est, lo=min(lo, est.lo), hi=max(hi, est.hi), bounds=(m_lo, m_hi))

@@ -554,6 +554,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     planned looks). Ctrl-C prints what finished, marked partial (exit 130).
     """
     from .advise import advise
+    from .compile_notice import process_started
     from .explain import MAX_EXPLAIN, explain
     from .checks import check_count
     if explain_n is not None:           # before the advice is computed
@@ -567,7 +568,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
             res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                          samples=samples, time_limit=time_limit, seed=seed, threads=threads,
                          objective=objective, stop_early=stop_early, margin=margin,
-                         exact_max=exact_max, infer=infer,
+                         exact_max=exact_max, infer=infer, clock_start=process_started(),
                          progress=bar.update if bar is not None else None)
             deals = explain(res, explain_n) if explain_n and not res.partial else None
     finally:

@@ -161,8 +161,9 @@ class Stopwatch:
     :meth:`working` (the one-time compile left out); a result reports
     :meth:`compile_s` beside its elapsed time."""
 
-    def __init__(self) -> None:
-        self.t0 = time.perf_counter()
+    def __init__(self, t0: float | None = None) -> None:
+        #: the start (a ``time.perf_counter()`` reading; default now)
+        self.t0 = time.perf_counter() if t0 is None else float(t0)
         self.c0 = compile_seconds()
 
     def elapsed(self) -> float:
@@ -204,3 +205,19 @@ def compiling_note(seconds: float) -> str:
     ``", N s of it compiling the engine"``, or ``""`` when it compiled nothing (under
     0.05 s)."""
     return f", {seconds:.1f} s of it compiling the engine" if seconds >= 0.05 else ""
+
+
+def process_started() -> float:
+    """The ``time.perf_counter()`` reading at which this process started (Linux: from
+    ``/proc``; elsewhere now), so that a command's ``--time`` covers its start-up too."""
+    import os
+    now = time.perf_counter()
+    try:
+        with open("/proc/self/stat") as f:
+            start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime") as f:
+            uptime = float(f.read().split()[0])
+        age = uptime - start_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - min(max(age, 0.0), 60.0)

@@ -25,7 +25,7 @@ heuristic rollouts (``rollout``) assume the club player of :mod:`catchten_sim.po
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -40,7 +40,7 @@ from .errors import CatchTenError
 from .policies import Policy, Seating
 from .position import InfoSet
 from .rules import NO_TRUMPS
-from .solve import Solver, run_watched, solver_tables
+from .solve import DEFAULT_NODE_LIMIT, Solver, run_watched, solver_tables
 
 __all__ = ["DD_MEASURES", "DoubleDummyEvaluator", "Evaluator", "ROLLOUT_SALT",
            "RolloutEvaluator", "dealt_hands", "legal_cards", "play_of", "played_masks"]
@@ -257,7 +257,8 @@ class DoubleDummyEvaluator:
     names = DD_MEASURES
 
     def __init__(self, info: InfoSet, candidates: Sequence[int], *, seed: int = 1,
-                 threads: int = 1, tt_bits: int = 17, executor: Any = None) -> None:
+                 threads: int = 1, tt_bits: int = 17, executor: Any = None,
+                 node_limit: int | None = DEFAULT_NODE_LIMIT) -> None:
         r = info.rules
         self.info = info
         self.candidates = np.array(list(candidates), dtype=np.int64)
@@ -269,27 +270,45 @@ class DoubleDummyEvaluator:
         self._executor = run.make_executor(max(1, int(threads))) if executor is None \
             else executor
         self.threads = self._executor.threads
-        self._task = _SolveBatch(tt_bits)
+        self._task = _SolveBatch(tt_bits, node_limit)
         self.nodes = 0
+        #: ``time.monotonic()`` time at which the solves under way stop (None: never)
+        self.deadline: float | Callable[[], float] | None = None
+        #: True: a Ctrl-C keeps the batch's finished deals (``stopped_by``) instead of
+        #: raising at once (``advise``; a ``pimc`` decision raises)
+        self.keep_on_interrupt = False
+        #: why the last batch was cut short: "time", "interrupted" or None
+        self.stopped_by: str | None = None
 
     def close(self) -> None:
         if self._own and self._executor is not None:
             self._executor.close()
         self._executor = None
 
-    def solve(self, hands: np.ndarray) -> np.ndarray:
-        """int64 (m, 53): every legal card's value at its index (``INF`` elsewhere), the
-        best value at 52, for the deals ``hands`` (cards held now and in later sets)."""
+    def solve(self, hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)``, int64 (k, 53) each: the proven bounds of every legal card's
+        value at its index (``INF`` elsewhere), the best value at 52, for the first ``k``
+        deals of ``hands`` (cards held now and in later sets). ``low == high`` (exact)
+        unless a solve reached its node budget or was stopped. ``k`` is every deal unless
+        :attr:`deadline` passed (or a Ctrl-C came with :attr:`keep_on_interrupt`) during
+        the batch: then the deals taken by then, the ones stopped in mid-solve with the
+        bounds proven so far (:attr:`stopped_by` says why)."""
         deals = np.ascontiguousarray(hands | self._played[None], dtype=np.int64)
-        out = np.empty((deals.shape[0], 53), dtype=np.int64)
-        self._task.solve(self._executor, self.tables, deals, self.play, out)
-        return out
+        out = np.empty((deals.shape[0], 2, 53), dtype=np.int64)
+        k, self.stopped_by = self._task.solve(self._executor, self.tables, deals, self.play,
+                                              out, self.deadline, self.keep_on_interrupt)
+        return out[:k, 0], out[:k, 1]
 
     def measures(self, hands: np.ndarray, first: int) -> dict[str, np.ndarray]:
-        vals = self.solve(hands)[:, self.candidates]
-        if (vals >= _k.INF).any():          # pragma: no cover - a solver/legality mismatch
+        """``diff``: each candidate's value on each deal, the midpoint of its bounds on a
+        bounded deal (exact elsewhere); ``diff_lo`` / ``diff_hi``: the proven bounds. Fewer
+        rows than ``hands`` when the batch was cut short (:meth:`solve`)."""
+        low, high = self.solve(hands)
+        lo, hi = low[:, self.candidates], high[:, self.candidates]
+        if (hi >= _k.INF).any():          # pragma: no cover - a solver/legality mismatch
             raise RuntimeError("the solver found a candidate card illegal")
-        return {"diff": vals.astype(np.float64)}
+        lo_f, hi_f = lo.astype(np.float64), hi.astype(np.float64)
+        return {"diff": (lo_f + hi_f) / 2, "diff_lo": lo_f, "diff_hi": hi_f}
 
 
 class _SolveBatch:
@@ -298,8 +317,9 @@ class _SolveBatch:
     area, kept by the executor under :attr:`key`: the same ``tt_bits``, the same
     solvers, whichever position is solved)."""
 
-    def __init__(self, tt_bits: int) -> None:
+    def __init__(self, tt_bits: int, node_limit: int | None = DEFAULT_NODE_LIMIT) -> None:
         self.tt_bits = int(tt_bits)
+        self.node_limit = node_limit
         self._failed = False
         self.key = f"dd-solver-{self.tt_bits}"
         self._batch: Any = None
@@ -309,24 +329,41 @@ class _SolveBatch:
         return Solver(self.tt_bits)
 
     def solve(self, executor: Any, tables: Any, deals: np.ndarray, play: list[int],
-              out: np.ndarray) -> None:
-        """Solve ``deals`` after ``play`` into ``out`` (int64 (m, 53)). The batch runs in a
-        helper thread while this one watches Ctrl-C: a Ctrl-C stops the solves under way
-        within a few thousand nodes (their solvers' stop flags) and is raised here once
-        every thread has stopped (the batch's values are then dropped)."""
+              out: np.ndarray, deadline: float | Callable[[], float] | None = None,
+              keep: bool = False
+              ) -> tuple[int, str | None]:
+        """Solve ``deals`` after ``play`` into ``out`` (int64 (m, 2, 53): lower and upper
+        bounds); returns ``(k, stopped_by)``: the first ``k`` deals are filled. The batch
+        runs in a helper thread while this one watches the clock and Ctrl-C: at
+        ``deadline`` or a Ctrl-C the solves under way stop within a few thousand nodes
+        (their solvers' stop flags, keeping their bounds) and no thread takes another
+        deal; ``k`` is then the deals taken. A Ctrl-C is raised here once every thread
+        has stopped, unless ``keep`` (then ``stopped_by`` is "interrupted")."""
         m = deals.shape[0]
-        self._batch = (tables, deals, play, out, itertools.count())
+        taken = itertools.count()
+        filled = np.zeros(m, dtype=bool)
+        self._batch = (tables, deals, play, out, taken, filled)
         self._failed = False
         self._solvers = []
+        stopped_by = None
         try:
-            run_watched(lambda: run.run_batch(executor, self, m), self._stop)
+            run_watched(lambda: run.run_batch(executor, self, m), self._stop, deadline)
+        except KeyboardInterrupt:
+            if not keep:
+                raise
+            stopped_by = "interrupted"
         finally:
             for s in self._solvers:
                 s.resume()
             self._batch = None
+        k = int(np.argmin(filled)) if not filled.all() else m
+        if k < m and stopped_by is None:
+            stopped_by = "time"
+        return k, stopped_by
 
     def _stop(self) -> None:
-        """Ctrl-C: no thread takes another deal, and the solves under way stop."""
+        """The deadline or Ctrl-C: no thread takes another deal, and the solves under way
+        stop."""
         self._failed = True
         for s in list(self._solvers):
             s.stop()
@@ -336,9 +373,11 @@ class _SolveBatch:
         none is left (the slice ``first, count`` the executor gives each thread is only a
         share of the work, not which deals): solve times are heavy-tailed (the 99th
         percentile ~12 times the median), so fixed halves left one thread idle at the end
-        of each batch. A deal's values do not depend on which thread solves it."""
-        tables, deals, play, out, taken = self._batch
+        of each batch. A deal's values do not depend on which thread solves it; a solve
+        that reaches the node budget (or is stopped) keeps its proven bounds."""
+        tables, deals, play, out, taken, filled = self._batch
         m = deals.shape[0]
+        solver.node_limit = self.node_limit
         self._solvers.append(solver)
         if self._failed:                 # stopped before this thread began
             solver.stop()
@@ -347,7 +386,9 @@ class _SolveBatch:
                 a = next(taken)
                 if a >= m:
                     return
-                out[a:a + 1] = solver.run(tables, deals[a:a + 1], play)
+                low, high = solver.run_bounds(tables, deals[a:a + 1], play)
+                out[a, 0], out[a, 1] = low[0], high[0]
+                filled[a] = True
         except BaseException:
             self._failed = True          # the other threads stop at their next deal
             raise

@@ -343,12 +343,14 @@ class Solver:
 
 
 def run_watched(work: Callable[[], None], stop: Callable[[], None],
-                deadline: float | None = None) -> None:
+                deadline: float | Callable[[], float] | None = None) -> None:
     """Run ``work`` in a helper thread while this thread watches the clock and Ctrl-C: at
     ``deadline`` (``time.monotonic()``) or on Ctrl-C it calls ``stop`` (e.g.
     :meth:`Solver.stop` of the solvers ``work`` uses), waits for ``work`` to return, and
-    then raises the :class:`KeyboardInterrupt` (none for the deadline). ``work`` must
-    release the GIL while it runs long (the solver's kernels do)."""
+    then raises the :class:`KeyboardInterrupt` (none for the deadline; a callable
+    ``deadline`` is read again at every look, e.g. one that leaves a compile out). ``work``
+    must release the GIL while it runs long (the solver's kernels do)."""
+    due = deadline if callable(deadline) or deadline is None else (lambda: deadline)
     err: list[BaseException] = []
     # finished is an Event, not Thread.join: a join interrupted by Ctrl-C may take the
     # thread for finished while it still runs (CPython's bpo-45274 handling)
@@ -367,10 +369,10 @@ def run_watched(work: Callable[[], None], stop: Callable[[], None],
     stopped = False
     try:
         while not finished.is_set():
-            wait = 0.05 if deadline is None or stopped else \
-                max(0.0, min(0.05, deadline - time.monotonic()))
+            wait = 0.05 if due is None or stopped else \
+                max(0.0, min(0.05, due() - time.monotonic()))
             finished.wait(wait)
-            if not stopped and deadline is not None and time.monotonic() >= deadline:
+            if not stopped and due is not None and time.monotonic() >= due():
                 stop()
                 stopped = True
     except KeyboardInterrupt as exc:

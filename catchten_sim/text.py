@@ -315,10 +315,11 @@ def _dd_table(a: Advice, con) -> None:
         e = x.estimates[a.objective]
         name = x.name + (f"={format_card(x.equivalent_to)}"
                          if x.equivalent_to is not None else "")
-        t.add_row(name, f"{e.mean:.2f}" if a.z == 0 else _iv(e),
+        t.add_row(name, f"{e.mean:.2f}" if a.z == 0 and not a.bounded else _iv(e),
                   "" if x.best_share is None else f"{_p(x.best_share)}%")
     con.print("\nPer card: our side's points minus the others', best play by all with all "
-              "hands\nseen" + (" (exact):" if a.z == 0 else " (mean [95% interval]):"),
+              "hands\nseen" + (" (exact):" if a.z == 0 and not a.bounded
+                                else " (mean [95% interval]):"),
               markup=False, highlight=False)
     con.print(t)
     con.print("best in: the share of the deals in which the card is a best card.",
@@ -400,6 +401,9 @@ def print_advice(a: Advice, console=None) -> None:
              f"{inf['effective_size']:,.1f}")
     echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
     echo(a.intervals)
+    if a.bounded:
+        echo(f"bounded: {a.bounded:,} of {a.n_samples:,} deals known within proven bounds "
+             "only (solves stopped early); the intervals span them")
     _candidate_tables(a, con)
     if a.margin is None:
         echo(f"best: {format_card(a.best)}" + (" (the only legal card)" if a.stop == "single"
@@ -407,15 +411,15 @@ def print_advice(a: Advice, console=None) -> None:
     else:
         d = a.margin.diff
         v = a.margin.verdict
-        span = (f"paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)}" if a.z > 0 else
-                "exact, every consistent deal")
+        span = (f"paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)}"
+                if a.z > 0 or a.bounded else "exact, every consistent deal")
         if v == "no practical difference":
             echo(f"best: no practical difference between {format_card(a.best)} and "
                  f"{a.second}: {_fx(d.mean, 3, True)} {a.objective} ({span}; inside "
                  f"the practical margin ±{a.practical_margin:g})")
         else:
             verdict = "separated at 95%" if v == "separated" else "not separated at 95%"
-            if a.z == 0:
+            if a.z == 0 and not a.bounded:
                 verdict = "no sampling error"
             echo(f"best: {format_card(a.best)}, by {_fx(d.mean, 3, True)} {a.objective} over "
                  f"{a.second} ({span}; {verdict})")
@@ -424,8 +428,8 @@ def print_advice(a: Advice, console=None) -> None:
         ans = trump_answer(a.trump_lead)
         echo(f"lead a trump? {ans}: best trump lead {format_card(a.trump_lead.a)} vs best "
              f"other lead {format_card(a.trump_lead.b)}: {_fx(d.mean, 3, True)} {a.objective} "
-             + (f"(paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)})" if a.z > 0
-                else "(exact)"))
+             + (f"(paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)})"
+                if a.z > 0 or a.bounded else "(exact)"))
     from .serve.words import plain_lines      # the page's wording (docs/serve.md)
     for line in plain_lines(a.to_dict()):
         if line is not None:

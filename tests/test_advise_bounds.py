@@ -1,0 +1,112 @@
+"""Double-dummy advice that never refuses (issue 26 items 3, 5; issue 29 item 2): a deal
+whose solve stops (its node budget, the clock, Ctrl-C) gives proven bounds, and advise
+widens its intervals to span them; ``--time`` binds inside a solve."""
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from catchten_sim.advise import advise
+from catchten_sim.evaluators import DoubleDummyEvaluator, legal_cards
+from catchten_sim.determinize import Sampler
+from catchten_sim.position import Position
+
+ROOT = Path(__file__).resolve().parents[1]
+LEAD = ROOT / "examples" / "position-lead.json"
+#: the french52 opening lead of issue 26 (a deal of it needed over 200 million nodes)
+FRENCH = ["--rules", "french52", "--players", "4", "--seed", "3", "--dealer", "3",
+          "--seat", "0", "--turnup", "7S", "--hand",
+          "JS AS 9S KH QH 7D 8C 9C TC 2H 3H 4D 5C", "--play", ""]
+
+
+def _contains(outer, inner) -> None:
+    assert outer.lo <= inner.lo + 1e-9 and inner.hi <= outer.hi + 1e-9, (outer, inner)
+
+
+def test_a_tiny_node_budget_widens_the_intervals_around_the_exact_ones():
+    """The same deals solved exactly and with a budget of 300 nodes: every card's interval
+    and every paired difference's (the best-vs-second margin, "lead a trump?") of the
+    bounded run contains the exact run's, and the output counts the bounded deals."""
+    kw = dict(evaluator="dd", threads=1, samples=48, time_limit=None, seed=5,
+              stop_early=False, exact_max=0)
+    exact = advise(LEAD, max_nodes=None, **kw)
+    bnd = advise(LEAD, max_nodes=300, **kw)
+    assert exact.bounded == 0 and exact.n_samples == bnd.n_samples == 48
+    assert 0 < bnd.bounded <= 48
+    want = {x.name: x.estimates["diff"] for x in exact.candidates}
+    for x in bnd.candidates:
+        e = x.estimates["diff"]
+        _contains(e, want[x.name])
+        lo_mean, hi_mean = e.bounds
+        assert lo_mean <= want[x.name].mean <= hi_mean
+    for a, b in itertools.permutations(want, 2):
+        _contains(bnd.compare(a, b).diff, exact.compare(a, b).diff)
+    _contains(bnd.margin.diff, exact.compare(bnd.margin.a, bnd.margin.b).diff)
+    tl = bnd.trump_lead
+    _contains(tl.diff, exact.compare(tl.a, tl.b).diff)
+    d = bnd.to_dict()
+    assert d["bounded_deals"] == bnd.bounded and "mean_bounds" in d["candidates"][0]["diff"]
+    assert f"{bnd.bounded} of 48 deals solved within proven bounds" in bnd.note
+
+
+def test_an_exact_enumeration_with_bounded_deals_keeps_the_exact_answer_inside():
+    """Every consistent deal (z 0): the widened interval is the range of the means at
+    the bounds, and it holds the exact mean of every card and pair."""
+    pos = ROOT / "tests" / "cases" / "advise" / "foster4_left3_lead_01.json"
+    kw = dict(evaluator="dd", threads=1, time_limit=None, seed=1)
+    exact = advise(pos, max_nodes=None, **kw)
+    bnd = advise(pos, max_nodes=1, **kw)
+    assert exact.exact and bnd.exact and bnd.bounded > 0
+    want = {x.name: x.estimates["diff"].mean for x in exact.candidates}
+    for x in bnd.candidates:
+        e = x.estimates["diff"]
+        assert e.lo <= want[x.name] <= e.hi and e.bounds == (e.lo, e.hi)
+    for a, b in itertools.permutations(want, 2):
+        c = bnd.compare(a, b).diff
+        assert c.lo <= want[a] - want[b] <= c.hi
+
+
+def test_the_pimc_values_of_a_bounded_deal_are_the_bounds_midpoints():
+    """The evaluator the pimc player uses gives every deal a value: the midpoint of the
+    proven bounds when a solve reaches its budget (it raised before)."""
+    info = Position.from_json(str(LEAD)).info()
+    cands = legal_cards(info)
+    hands = Sampler(info).full_hands(Sampler(info).sample(6, seed=2))
+    full = DoubleDummyEvaluator(info, cands, node_limit=None)
+    tiny = DoubleDummyEvaluator(info, cands, node_limit=100)
+    try:
+        exact = full.measures(hands, 0)
+        m = tiny.measures(hands, 0)
+    finally:
+        full.close()
+        tiny.close()
+    assert (m["diff_lo"] < m["diff_hi"]).any()
+    assert np.array_equal(m["diff"], (m["diff_lo"] + m["diff_hi"]) / 2)
+    assert (m["diff_lo"] <= exact["diff"]).all() and (exact["diff"] <= m["diff_hi"]).all()
+
+
+def _advise_cli(*args: str) -> tuple[float, dict]:
+    t0 = time.monotonic()
+    out = subprocess.run([sys.executable, "-m", "catchten_sim.cli", "advise", *args,
+                          "--json", "--no-progress"], capture_output=True, text=True,
+                         cwd=ROOT, timeout=300)
+    took = time.monotonic() - t0
+    assert out.returncode == 0, out.stderr
+    return took, json.loads(out.stdout)
+
+
+def test_time_binds_dd_advice_on_a_french52_opening_lead():
+    """--time 2 on a french52 opening lead returns within 2 s plus start-up slack (the
+    command used to run the first batch's 256 deals, tens of seconds, then refuse); the
+    deals taken are kept, stopped by time."""
+    _advise_cli(*FRENCH, "--evaluator", "dd", "--time", "0.5", "--threads", "1")   # warm
+    took, d = _advise_cli(*FRENCH, "--evaluator", "dd", "--time", "2", "--threads", "1")
+    assert took < 2 + 2.5, took
+    assert d["stop"] == "time" and d["samples"] >= 1
+    assert 0 <= d["bounded_deals"] <= d["samples"]
