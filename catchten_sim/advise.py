@@ -442,13 +442,10 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         result is then exact (``stop = "exact"``, ``Advice.exact``), with no sampling
         error from the deals (with random rollout policies the rollouts' error remains).
     infer : ``heuristic``: deals weighted by inference (:mod:`catchten_sim.inference`; dd).
-    max_nodes : dd: the node budget of one deal's solve (None: none); a solve that reaches
-        it, or is stopped by ``time_limit`` or Ctrl-C, gives proven bounds, and the
-        intervals of the objective are widened to span them (``Advice.bounded`` counts
-        those deals; docs/methods.md).
+    max_nodes : dd: one deal's node budget (None: none); a solve stopped by it, the clock
+        or Ctrl-C gives bounds, and the intervals span them (``Advice.bounded``).
     clock_start : the ``time.perf_counter()`` reading ``time_limit`` counts from (default:
-        the call; the CLI gives its process's start). With dd the limit stops the solves
-        under way: the deals taken by then are kept (``stop = "time"``).
+        the call); with dd the limit stops the solves under way.
     progress : called as ``progress(done, total)`` while the game-equity table is built
         and after every batch.
     running : called after every batch as ``running(done, {card: mean})``, each legal
@@ -499,21 +496,11 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     sampler = Sampler(info)
     seating = Seating.of(pols)
     with_pimc = seating.any_driven
-    if exact_max is None:
-        exact_max = EXACT_MAX.get(ev_key, 0)
-        if with_pimc:               # pimc rollouts: enumerate no more deals than asked
-            exact_max = min(exact_max, samples)
-    exact_max = check_count("exact_max", exact_max, 0, 10 ** 9)
-    exact = sampler.can_enumerate(exact_max)
+    exact = sampler.can_enumerate(_exact_max(exact_max, ev_key, with_pimc, samples))
     ev = make_evaluator(evaluator, info, cands, pols, seed, used, max_nodes)
     names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
-    # with dd, the heuristic rollouts run on the same deals (cheap next to the solves), so
-    # that a disagreement between the two models can be shown (not with pimc rollout
-    # policies: they would repeat the dd model at a solve per decision)
-    other = RolloutEvaluator(info, cands, pols, seed, used) \
-        if ev_key == "dd" and not with_pimc else None
-    acc, acc_o = _new_sums(len(cands), names, objective, other is not None, inference,
-                           ev_key == "dd")
+    other, acc, acc_o = _new_sums(info, cands, pols, seed, used, names, objective,
+                                  ev_key == "dd" and not with_pimc, inference, ev_key == "dd")
     total, plan, stop_early_run = _sampling_plan(exact, sampler, samples, stop_early,
                                                  min_samples)
     looks = plan.looks
@@ -525,28 +512,21 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             # batches double up to MAX_BATCH and end exactly at the planned looks
             nxt = next(x for x in looks if x > done)
             m = min(MAX_BATCH, nxt - done, MAX_BATCH if exact else max(plan.first, done))
-            if exact:
-                hidden = sampler.enumerate(m, start=done)
-            else:
-                hidden = sampler.sample(m, seed=seed, start=done)
-            if hasattr(ev, "deadline"):   # dd: the clock and Ctrl-C cut a batch short
-                ev.deadline = None if time_limit is None else _deadline(clock, time_limit)
-                ev.keep_on_interrupt = True
+            hidden = (sampler.enumerate(m, start=done) if exact
+                      else sampler.sample(m, seed=seed, start=done))
+            _arm(ev, clock, time_limit)
             n0 = acc.n
             _add_batch(sampler.full_hands(hidden), done, ev, eq, my_side, rules.n_sides, acc,
                        None if acc_o is None else (other, acc_o), inference)
             done += acc.n - n0           # fewer than m when the clock cut the batch short
-            cut = getattr(ev, "stopped_by", None)
-            if cut is not None:          # the deals taken are kept (bounded in mid-solve)
-                stop = cut
-                if cut == "interrupted" and acc.n == 0:
-                    raise KeyboardInterrupt
-                break
             if progress is not None:
                 progress(done, total)
             if running is not None:
                 running(done, {format_card(c): acc.mean_se(objective, j)[0]
                                for j, c in enumerate(cands)})
+            if (cut := _cut(ev, acc)) is not None:
+                stop = cut
+                break
             if len(cands) == 1 and stop_early_run:
                 stop = "single"
                 break
@@ -575,21 +555,49 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     return adv if inference is None else replace(adv, inference=inference.summary(acc))
 
 
-def _deadline(clock: Stopwatch, time_limit: float) -> Callable[[], float]:
-    """The ``time.monotonic()`` time at which ``time_limit`` working seconds of ``clock``
-    end, read again at every look (a compile under way moves it on)."""
-    return lambda: time.monotonic() + time_limit - clock.working()
+def _exact_max(exact_max: int | None, ev_key: str, with_pimc: bool, samples: int) -> int:
+    """The most consistent deals :func:`advise` enumerates (checked)."""
+    if exact_max is None:
+        exact_max = EXACT_MAX.get(ev_key, 0)
+        if with_pimc:               # pimc rollouts: enumerate no more deals than asked
+            exact_max = min(exact_max, samples)
+    return check_count("exact_max", exact_max, 0, 10 ** 9)
 
 
-def _new_sums(n_cand: int, names: list[str], objective: str, with_other: bool,
-              inference: Inference | None, bounded: bool) -> tuple[AnySums, AnySums | None]:
-    """The running sums of the evaluator and, ``with_other``, of the rollouts beside dd
-    (weighted with ``inference``)."""
+def _arm(ev: Any, clock: Stopwatch, time_limit: float | None) -> None:
+    """dd: the clock's limit stops the solves under way (at the ``time.monotonic()`` time
+    ``time_limit`` working seconds of ``clock`` end, read again at every look: a compile
+    under way moves it on), and a Ctrl-C keeps the deals taken."""
+    if hasattr(ev, "deadline"):
+        ev.deadline = None if time_limit is None else \
+            (lambda: time.monotonic() + time_limit - clock.working())
+        ev.keep_on_interrupt = True
+
+
+def _cut(ev: Any, acc: AnySums) -> str | None:
+    """Why a dd batch was cut short ("time", "interrupted"; the deals taken are kept,
+    those stopped in mid-solve with their bounds), else None."""
+    cut = getattr(ev, "stopped_by", None)
+    if cut == "interrupted" and acc.n == 0:
+        raise KeyboardInterrupt
+    return cut
+
+
+def _new_sums(info: InfoSet, cands: Sequence[int], pols: tuple[Policy, ...], seed: int,
+              threads: int, names: list[str], objective: str, with_other: bool,
+              inference: Inference | None, bounded: bool
+              ) -> tuple[RolloutEvaluator | None, AnySums, AnySums | None]:
+    """``(other, acc, acc_o)``: with dd (``with_other``) the heuristic rollouts run on the
+    same deals (cheap next to the solves), so that a disagreement between the two models
+    can be shown (not with pimc rollout policies: they would repeat the dd model at a
+    solve per decision); the running sums of the evaluator (with ``bounded``, the bounds
+    of a solve that stops) and of those rollouts (weighted with ``inference``)."""
+    other = RolloutEvaluator(info, cands, pols, seed, threads) if with_other else None
     sums: type[AnySums] = CandidateSums if inference is None else WeightedCandidateSums
-    acc = sums(n_cand, names, objective)
+    acc = sums(len(cands), names, objective)
     if bounded:                    # dd: a solve may stop with bounds
-        acc.bounds = BoundedSums(n_cand, weighted=inference is not None)
-    return acc, sums(n_cand, list(MEASURES), "diff") if with_other else None
+        acc.bounds = BoundedSums(len(cands), weighted=inference is not None)
+    return other, acc, sums(len(cands), list(MEASURES), "diff") if with_other else None
 
 
 def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: str | None,
