@@ -207,9 +207,11 @@ def compiling_note(seconds: float) -> str:
     return f", {seconds:.1f} s of it compiling the engine" if seconds >= 0.05 else ""
 
 
-def process_started() -> float:
+def process_started(max_age: float = 10.0) -> float:
     """The ``time.perf_counter()`` reading at which this process started (Linux: from
-    ``/proc``; elsewhere now), so that a command's ``--time`` covers its start-up too."""
+    ``/proc``), so that a command's ``--time`` covers its start-up too; now when that is
+    unknown or more than ``max_age`` seconds ago (not a command's start-up: a command run
+    inside a longer process, e.g. a test's)."""
     import os
     now = time.perf_counter()
     try:
@@ -220,4 +222,4 @@ def process_started() -> float:
         age = uptime - start_ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return now
-    return now - min(max(age, 0.0), 60.0)
+    return now - age if 0.0 <= age <= max_age else now
