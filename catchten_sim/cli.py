@@ -513,7 +513,8 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
                    "sample).")
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="At most this many sampled deals (every legal card is played on each).")
-@run_option("time_limit", default=30.0, show_default=True, help="At most this many seconds.")
+@run_option("time_limit", default=30.0, show_default=True,
+            help="At most this many seconds (dd: a solve under way stops, its bounds kept).")
 @click.option("--early-stop/--no-early-stop", "stop_early", default=True, show_default=True,
               help="Stop once the best card is separated from the second (or within the "
                    "practical margin of it) at 95%, with intervals valid under early "
@@ -551,7 +552,8 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     "lead a trump or not?". Sampling stops when the best card is separated from the second
     at 95% (or the two are within --margin), or at --samples / --time (the output says
     which); the intervals are then valid under early stopping (alpha spending over the
-    planned looks). Ctrl-C prints what finished, marked partial (exit 130).
+    planned looks). With dd a deal whose solve stops early counts with proven bounds (the
+    intervals span them). Ctrl-C prints what finished, marked partial (exit 130).
     """
     from .advise import advise
     from .compile_notice import process_started
