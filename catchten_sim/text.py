@@ -413,6 +413,8 @@ def print_advice(a: Advice, console=None) -> None:
         v = a.margin.verdict
         span = (f"paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)}"
                 if a.z > 0 or a.bounded else "exact, every consistent deal")
+        if math.isnan(d.lo):             # a dd run stopped before its second deal
+            span = "no interval from fewer than 2 deals"
         if v == "no practical difference":
             echo(f"best: no practical difference between {format_card(a.best)} and "
                  f"{a.second}: {_fx(d.mean, 3, True)} {a.objective} ({span}; inside "
@@ -428,7 +430,8 @@ def print_advice(a: Advice, console=None) -> None:
         ans = trump_answer(a.trump_lead)
         echo(f"lead a trump? {ans}: best trump lead {format_card(a.trump_lead.a)} vs best "
              f"other lead {format_card(a.trump_lead.b)}: {_fx(d.mean, 3, True)} {a.objective} "
-             + (f"(paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)})"
+             + ("(no interval from fewer than 2 deals)" if math.isnan(d.lo) else
+                f"(paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)})"
                 if a.z > 0 or a.bounded else "(exact)"))
     from .serve.words import plain_lines      # the page's wording (docs/serve.md)
     for line in plain_lines(a.to_dict()):

@@ -110,3 +110,23 @@ def test_time_binds_dd_advice_on_a_french52_opening_lead():
     assert took < 2 + 2.5, took
     assert d["stop"] == "time" and d["samples"] >= 1
     assert 0 <= d["bounded_deals"] <= d["samples"]
+
+
+def test_a_run_stopped_at_one_bounded_deal_still_answers_in_words_and_text():
+    """A dd run cut short after its first deal (the clock, Ctrl-C) has no interval yet:
+    JSON null ends, "unknown" in words, and the page's checker takes the answer."""
+    from rich.console import Console
+
+    from catchten_sim.serve.words import check_advice, plain_lines
+    from catchten_sim.text import print_advice
+    a = advise(LEAD, evaluator="dd", threads=1, samples=1, time_limit=None, seed=2,
+               stop_early=False, exact_max=0, max_nodes=300)
+    assert a.n_samples == 1 and a.bounded == 1
+    d = json.loads(json.dumps(a.to_dict()))
+    assert d["margin"]["ci95"] == [None, None]
+    check_advice(d, "advice")
+    best, trump = plain_lines(d)
+    assert "unknown" in best and trump is not None and "close to call" in trump.lower()
+    con = Console(record=True, width=80)
+    print_advice(a, con)
+    assert "no interval from fewer than 2 deals" in con.export_text()

@@ -32,8 +32,9 @@ def _check_comparison(c: Any, field: str, card: bool, verdict: bool = True) -> N
     _need(ci, (list,), f"{field}.ci95", "a list [low, high]")
     if len(ci) != 2:
         raise ParseError(f"{field}.ci95", "wrong length", f"[low, high], not {len(ci)} items")
-    for i, x in enumerate(ci):
-        _need(x, (int, float), f"{field}.ci95[{i}]", "a number")
+    for i, x in enumerate(ci):        # null: no interval (fewer than 2 deals)
+        if x is not None:
+            _need(x, (int, float), f"{field}.ci95[{i}]", "a number or null")
     if card:
         _need(c["b"], (str,), f"{field}.b", "a card")
     if "practical_margin" in c:
@@ -131,8 +132,16 @@ def model(advice: Advice) -> str:
     return f"with the play of {' / '.join(sorted(pols))} after it"
 
 
-def _num(x: float) -> str:
+def _num(x: float | None) -> str:
+    if x is None:                     # no interval (a dd run stopped before 2 deals)
+        return "unknown"
     return f"{x:.1f}" if abs(x) >= 0.05 or x == 0 else f"{x:.2f}"
+
+
+def _scaled(c: dict, k: float) -> tuple[float | None, float | None]:
+    """A comparison's interval times ``k`` (None ends: no interval)."""
+    lo, hi = c["ci95"]
+    return (None if lo is None else lo * k), (None if hi is None else hi * k)
 
 
 def _amount(c: dict, objective: str, better: bool, than: str = "") -> str:
@@ -157,6 +166,8 @@ def trump_answer(advice: Advice) -> str | None:
     if c.get("verdict") == "no practical difference":
         return "same"
     lo, hi = c["ci95"]
+    if lo is None or hi is None:
+        return "close"
     if lo > 0 or (lo == hi and c["mean"] > 0):
         return "yes"
     if hi < 0 or (lo == hi and c["mean"] < 0):
@@ -174,12 +185,12 @@ def trump_words(advice: Advice) -> str | None:
     if a == "same":
         return (f"no difference (within {_num(c['practical_margin'] * scale(obj))} "
                 f"{units(obj)})")
-    lo, hi = c["ci95"]
     if a in ("yes", "no"):
         return f"{a}, {_amount(c, obj, a == 'yes')}"
     k = scale(obj)
+    lo, hi = _scaled(c, k)
     return (f"too close to call ({c['mean'] * k:+.1f} {units(obj)}, 95%: "
-            f"{_num(lo * k)} to {_num(hi * k)})")
+            f"{_num(lo)} to {_num(hi)})")
 
 
 def best_words(advice: Advice) -> str:
@@ -194,9 +205,9 @@ def best_words(advice: Advice) -> str:
         return f"play {best} or {m['b']}: no practical difference between them"
     if v == "separated":
         return f"play {best}, {_amount(m, obj, True, m['b'])}"
-    k = scale(obj)
-    return (f"{best} by a lean over {m['b']}, not separated ({m['mean'] * k:+.1f} "
-            f"{units(obj)}, 95%: {_num(m['ci95'][0] * k)} to {_num(m['ci95'][1] * k)})")
+    lo, hi = _scaled(m, scale(obj))
+    return (f"{best} by a lean over {m['b']}, not separated ({m['mean'] * scale(obj):+.1f} "
+            f"{units(obj)}, 95%: {_num(lo)} to {_num(hi)})")
 
 
 def _cap(text: str) -> str:
