@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from catchten_sim.advise import advise
 from catchten_sim.evaluators import DoubleDummyEvaluator, legal_cards
@@ -29,12 +30,14 @@ def _contains(outer, inner) -> None:
     assert outer.lo <= inner.lo + 1e-9 and inner.hi <= outer.hi + 1e-9, (outer, inner)
 
 
-def test_a_tiny_node_budget_widens_the_intervals_around_the_exact_ones():
+@pytest.mark.parametrize("infer", [None, "heuristic"])
+def test_a_tiny_node_budget_widens_the_intervals_around_the_exact_ones(infer):
     """The same deals solved exactly and with a budget of 300 nodes: every card's interval
     and every paired difference's (the best-vs-second margin, "lead a trump?") of the
-    bounded run contains the exact run's, and the output counts the bounded deals."""
+    bounded run contains the exact run's, and the output counts the bounded deals; the
+    same with the deals weighted by inference."""
     kw = dict(evaluator="dd", threads=1, samples=48, time_limit=None, seed=5,
-              stop_early=False, exact_max=0)
+              stop_early=False, exact_max=0, infer=infer)
     exact = advise(LEAD, max_nodes=None, **kw)
     bnd = advise(LEAD, max_nodes=300, **kw)
     assert exact.bounded == 0 and exact.n_samples == bnd.n_samples == 48
