@@ -337,8 +337,8 @@ class Solver:
             raise SolveLimitError(
                 "position", "not solved exactly",
                 f"{why}: only bounds on its values are proven (catchten solve prints them; "
-                "for advice here, --evaluator rollout; from Python: Solver.run_bounds, or "
-                "Solver(node_limit=None))")
+                "from Python: Solver.run_bounds, or Solver(node_limit=None); advise and the "
+                "pimc players use the bounds)")
         return low
 
 
