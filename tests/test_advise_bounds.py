@@ -133,3 +133,55 @@ def test_a_run_stopped_at_one_bounded_deal_still_answers_in_words_and_text():
     con = Console(record=True, width=80)
     print_advice(a, con)
     assert "no interval from fewer than 2 deals" in con.export_text()
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_widened_intervals_contain_every_exact_choice_within_the_bounds(weighted):
+    """The statistics alone: random bounds, exact values drawn anywhere within them
+    (at the ends too); the widened interval of every card and paired difference
+    contains the interval the exact values give (z 3.2 and z 0)."""
+    from catchten_sim.aggregate import (BoundedSums, CandidateSums, WeightedCandidateSums,
+                                        mean_estimate, pair_estimate, widened)
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        n, k = int(rng.integers(2, 40)), int(rng.integers(2, 5))
+        mid = rng.normal(0, 10, (n, k)).round()
+        hw = np.where(rng.random((n, k)) < 0.3, rng.integers(0, 20, (n, k)), 0)
+        lo, hi = mid - hw, mid + hw
+        pick = rng.choice([0.0, 1.0, rng.random()], size=(n, k))
+        x = lo + pick * (hi - lo)
+        w = rng.random(n) + 0.1 if weighted else None
+        sums = WeightedCandidateSums if weighted else CandidateSums
+        ex, mids = sums(k, ["diff"], "diff"), sums(k, ["diff"], "diff")
+        mids.bounds = BoundedSums(k, weighted)
+        for acc, vals in ((ex, x), (mids, (lo + hi) / 2)):
+            acc.add({"diff": vals}) if w is None else acc.add({"diff": vals}, w)
+        mids.bounds.add(lo, hi, w)
+        for z in (3.2, 0.0):
+            for a in range(k):
+                want = mean_estimate(*ex.mean_se("diff", a), n, z)
+                got = widened(mean_estimate(*mids.mean_se("diff", a), n, z), mids, z, a)
+                _contains(got, want)
+                for b in range(k):
+                    if a != b:
+                        _contains(pair_estimate(mids, a, b, z), pair_estimate(ex, a, b, z))
+
+
+def test_ctrl_c_keeps_the_deals_taken_in_dd_advice():
+    """A Ctrl-C in mid-batch returns the deals taken (those in mid-solve with their
+    bounds), marked partial, within a second (it raised before, dropping the batch)."""
+    import _thread
+    import threading
+    pos = ["french52", 4, 3, 0, "7S", "JS AS 9S KH QH 7D 8C 9C TC 2H 3H 4D 5C"]
+    pos = {"rules": pos[0], "players": pos[1], "dealer": pos[2], "seat": pos[3],
+           "turnup": pos[4], "hand": pos[5].split(), "play": []}
+    advise(pos, evaluator="dd", threads=1, samples=1, time_limit=0.5, exact_max=0)  # warm
+    timer = threading.Timer(1.5, _thread.interrupt_main)
+    t0 = time.monotonic()
+    timer.start()
+    try:
+        a = advise(pos, evaluator="dd", threads=1, samples=256, time_limit=None, seed=3)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - t0 < 1.5 + 1.0
+    assert a.partial and a.n_samples >= 1 and a.bounded >= 1
