@@ -402,8 +402,8 @@ def print_advice(a: Advice, console=None) -> None:
     echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
     echo(a.intervals)
     if a.bounded:
-        echo(f"bounded: {a.bounded:,} of {a.n_samples:,} deals known within proven bounds "
-             "only (solves stopped early); the intervals span them")
+        echo(f"bounded deals: {a.bounded:,} of {a.n_samples:,} known within proven bounds only")
+        echo("(their solves stopped early); the intervals span every value within them")
     _candidate_tables(a, con)
     if a.margin is None:
         echo(f"best: {format_card(a.best)}" + (" (the only legal card)" if a.stop == "single"
