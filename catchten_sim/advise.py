@@ -758,6 +758,10 @@ def _results(acc: AnySums, cands: Sequence[int], order: Sequence[int], equiv: di
             if k in PROPORTIONS:
                 lo, hi = wilson(int(round(acc.s1[k][j])), acc.n, z) if z > 0 else (m_, m_)
                 est[k] = Estimate(m_, lo, hi, acc.n, se if z > 0 else 0.0)
+            elif k == "p_win":          # a mean of probabilities: its interval in [0, 1]
+                e = _mean_est(m_, se, acc.n, z)
+                est[k] = Estimate(m_, min(max(e.lo, 0.0), 1.0), min(max(e.hi, 0.0), 1.0),
+                                  e.n, e.se)
             else:
                 est[k] = _mean_est(m_, se, acc.n, z)
                 if k == acc.objective:

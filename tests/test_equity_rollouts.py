@@ -139,6 +139,22 @@ def test_advise_score_five_players_by_rollouts():
         [c.estimates["p_win"].mean for c in a.candidates]
 
 
+def test_advise_score_p_win_interval_stays_within_0_and_1():
+    # seven players, a card that nearly never wins the game: the normal interval of the
+    # mean P(win) would reach below 0; a probability's interval is cut at 0 and 1
+    from catchten_sim.advise import advise
+    pos = {"players": 7, "dealer": 6, "seat": 0, "hand": "JS KH 9C QS QD".split(),
+           "turnup": "8H", "play": [], "score": [9, 34, 7, 36, 19, 35, 11]}
+    a = advise(pos, samples=512, seed=1, threads=1)
+    low = min(a.candidates, key=lambda c: c.estimates["p_win"].mean).estimates["p_win"]
+    assert 0.0 < low.mean < a.z * low.se       # the case: the interval would cross 0
+    for c in a.candidates:
+        e = c.estimates["p_win"]
+        assert 0.0 <= e.lo <= e.mean <= e.hi <= 1.0
+    assert low.lo == 0.0
+    assert low.hi == pytest.approx(low.mean + a.z * low.se)
+
+
 def test_match_p_win_game_five_players_by_rollouts():
     from catchten_sim.match import game_p_win_detail
     r = Rules("foster", 5)
