@@ -746,19 +746,15 @@ _EQUITY_CACHE: dict = {}
 
 
 def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
-                     n_hands: int = EQUITY_HANDS,
-                     progress: Callable[[int, int], None] | None = None,
-                     time_limit: float | None = None, seed: int = 1,
-                     threads: int | None = None
+                     n_hands: int = EQUITY_HANDS, progress: Callable | None = None,
+                     time_limit: float | None = None, seed: int = 1, threads: int | None = None
                      ) -> tuple[Callable[..., np.ndarray] | None, str]:
     """``(fn, why)``: ``fn`` maps outcome rows (…, ``rollout.n_out_cols``) to each side's
     P(winning the game) (float (…, n_sides)), or None with ``why`` it is not available.
 
-    Uses issue 5's game-equity table (:func:`equity_table`, built once
-    per rules and policies from ``n_hands`` simulated deals, cached in memory and on disk
-    by :func:`cached_equity_table`; a build that would take longer than
-    ``time_limit`` seconds stops sampling early and uses the deals it has, saying so in
-    ``why``; ``progress(done, total)`` is called while it builds): P(win) after this
+    Uses the game-equity table (:func:`equity_table` from ``n_hands`` deals, cached by
+    :func:`cached_equity_table`; ``progress(done, total)`` while it builds; a build cut by
+    ``time_limit`` gives way to game rollouts where they apply, saying so): P(win) after this
     scoring unit = the table's ``p_win_after(score before the unit, the unit's count-out
     steps, dealer, set)``, which is exact when the unit decides the game and the table's
     value of the next state otherwise. With per-set scoring the unit is the current set
@@ -790,6 +786,10 @@ def game_equity_hook(info: InfoSet, policies: Sequence[Policy], *,
         if table.stopped == "interrupted":      # Ctrl-C while building: nothing to advise yet
             raise KeyboardInterrupt
         if table.n_hands < n_hands:
+            fn_r, _ = rollout_hook(info, policies, seed=seed, threads=threads)
+            if fn_r is not None:    # a cut table errs more than its use says: play games out
+                return fn_r, (f"P(win) by game rollouts (the table of {n_hands:,} deals "
+                              f"takes longer than --time: `catchten equity` caches it)")
             why = (f"P(win) from a game-equity table of {table.n_hands:,} deals (of "
                    f"{n_hands:,}: the --time limit); run `catchten equity` with these rules "
                    f"and --hands {n_hands} once to cache the full table")

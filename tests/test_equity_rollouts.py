@@ -139,6 +139,33 @@ def test_advise_score_five_players_by_rollouts():
         [c.estimates["p_win"].mean for c in a.candidates]
 
 
+def test_a_table_cut_by_the_time_limit_gives_way_to_game_rollouts():
+    # three sides, no table cached (the tests' own cache dir), the last set of the deal:
+    # a table cut short by the time limit errs more than the advice's intervals would say,
+    # so the game rollouts answer instead, and the hook says why
+    from catchten_sim.cards import cards_of_mask, format_card
+    from catchten_sim.equity import game_equity_hook
+    from catchten_sim.play import deal, play
+    from catchten_sim.policies import Policy
+    from catchten_sim.position import Position
+    r = Rules("foster", 3)
+    d = deal(r, seed=4, index=0)
+    seq = play(d, "heuristic").play[:18]              # set 1 played: six tricks of three
+    st = d.play_state()
+    for c in seq:
+        st.play(c)
+    assert st.set_index == r.n_sets - 1
+    hand = [c for c in cards_of_mask(d.set_hands[1][st.to_move]) if c not in seq]
+    pos = Position.from_dict({
+        "dealer": d.dealer, "seat": st.to_move, "hand": [format_card(c) for c in hand],
+        "turnup": format_card(d.turnup), "play": [format_card(c) for c in seq],
+        "score": [0, 0, 0]}, r)
+    fn, why = game_equity_hook(pos.info(), [Policy.HEURISTIC] * 3, n_hands=10_000_000,
+                               time_limit=0.01, threads=1)
+    assert fn is not None and fn.method == "rollouts"
+    assert "game rollouts" in why and "--time" in why
+
+
 def test_advise_score_p_win_interval_stays_within_0_and_1():
     # seven players, a card that nearly never wins the game: the normal interval of the
     # mean P(win) would reach below 0; a probability's interval is cut at 0 and 1
