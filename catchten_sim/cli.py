@@ -154,9 +154,8 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         try:
             with long_step(f"simulate: {games:,} whole games", progress) as step:
                 gres = simulate_games(rules, pols, n_games=games, seed=seed,
-                                      threads=run.threads,
+                                      threads=run.threads, start_scores=start,
                                       first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd,
-                                      start_scores=start,
                                       progress=bar.update if bar else None, **run.engine())
                 step.append(not gres.interrupted)
         finally:
@@ -567,14 +566,11 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
         with errors_as_json(as_json):
             pos = load_position(position, preset, players, rules_file, variants, dealer,
                                  seat, hand, turnup, play, score, dead, trump)
-            with long_step(f"advise: every legal card by {evaluator or 'rollout'}"
-                           + (" (double-dummy)" if evaluator == "dd" else ""),
-                           progress) as step:
+            with long_step(f"advise: every legal card by {evaluator}", progress) as step:
                 res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
-                             samples=samples, time_limit=time_limit, seed=seed,
-                             threads=threads, objective=objective, stop_early=stop_early,
-                             margin=margin, exact_max=exact_max, infer=infer,
-                             progress=bar.update if bar is not None else None)
+                             samples=samples, time_limit=time_limit, seed=seed, threads=threads,
+                             objective=objective, stop_early=stop_early, margin=margin,
+                             exact_max=exact_max, infer=infer, progress=bar.update if bar else None)
                 step.append(not res.partial)
             deals = explain(res, explain_n) if explain_n and not res.partial else None
     finally:

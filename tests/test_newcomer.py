@@ -227,7 +227,7 @@ def test_equity_cache_says_where_and_how_big(tmp_path):
     (["match", "heuristic", "random", "--deals", "100"], "match: heuristic against random"),
     (["simulate", "--games", "20"], "simulate: 20 whole games"),
     (["advise", str(ROOT / "examples" / "position-lead.json"), "--evaluator", "dd",
-      "--samples", "20"], "advise: every legal card by dd (double-dummy)"),
+      "--samples", "20"], "advise: every legal card by dd"),
     (["advise", str(ROOT / "examples" / "position-lead.json"), "--samples", "200"],
      "advise: every legal card by rollout"),
 ])
