@@ -152,10 +152,12 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
         show = sys.stderr.isatty() if progress is None else progress
         bar = Progress(games, "games") if show else None
         try:
-            gres = simulate_games(rules, pols, n_games=games, seed=seed, threads=run.threads,
-                                  first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd,
-                                  start_scores=start,
-                                  progress=bar.update if bar else None, **run.engine())
+            with long_step(f"simulate: {games:,} whole games", progress) as step:
+                gres = simulate_games(rules, pols, n_games=games, seed=seed,
+                                      threads=run.threads, start_scores=start,
+                                      first_dealer=int(fd) if fd.lstrip("-").isdigit() else fd,
+                                      progress=bar.update if bar else None, **run.engine())
+                step.append(not gres.interrupted)
         finally:
             if bar:
                 bar.close()
@@ -567,11 +569,13 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
         with errors_as_json(as_json):
             pos = load_position(position, preset, players, rules_file, variants, dealer,
                                  seat, hand, turnup, play, score, dead, trump)
-            res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
-                         samples=samples, time_limit=time_limit, seed=seed, threads=threads,
-                         objective=objective, stop_early=stop_early, margin=margin,
-                         exact_max=exact_max, infer=infer, clock_start=process_started(),
-                         progress=bar.update if bar is not None else None)
+            with long_step(f"advise: every legal card by {evaluator}", progress) as step:
+                res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
+                             samples=samples, time_limit=time_limit, seed=seed, threads=threads,
+                             objective=objective, stop_early=stop_early, margin=margin,
+                             exact_max=exact_max, infer=infer, clock_start=process_started(),
+                             progress=bar.update if bar else None)
+                step.append(not res.partial)
             deals = explain(res, explain_n) if explain_n and not res.partial else None
     finally:
         if bar is not None:

@@ -55,10 +55,12 @@ class CatchtenGroup(click.Group):
             self._main(args, prog_name, complete_var, **extra)
 
     def _main(self, args, prog_name, complete_var, **extra):
-        from .compile_notice import compile_notice
+        from .compile_notice import compile_notice, first_run_kinds
         from .run import notices
+        argv = list(sys.argv[1:] if args is None else args)
         try:
-            with compile_notice(lambda msg: echo(msg, err=True)), \
+            with compile_notice(lambda msg: echo(msg, err=True), first_run_kinds(argv),
+                                _kernel_cached), \
                     notices(lambda msg: echo(msg, err=True)):
                 rv = super().main(args=args, prog_name=prog_name or "catchten",
                                   complete_var=complete_var, standalone_mode=False, **extra)
@@ -115,6 +117,21 @@ class CatchtenGroup(click.Group):
         if isinstance(rv, int) and not isinstance(rv, bool):
             sys.exit(rv)
         sys.exit(0)
+
+
+def _kernel_cached(entry: str) -> bool:
+    """Whether entry kernel ``entry`` (``"module.function"`` under
+    ``catchten_sim._kernels``, e.g. ``"solve.solve_batch"``) has a compiled version in
+    numba's cache for this code (its index exists and carries this code's stamp and
+    numba's version), so that its first call loads it instead of compiling. False when it
+    cannot be told (another numba): the compile notice then counts it, erring long."""
+    import importlib
+    mod, _, name = entry.rpartition(".")
+    try:
+        disp = getattr(importlib.import_module(f"{__package__}._kernels.{mod}"), name)
+        return bool(disp._cache._cache_file._load_index())
+    except Exception:       # noqa: BLE001 - numba internals: any failure means "not known"
+        return False
 
 
 @contextmanager

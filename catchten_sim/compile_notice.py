@@ -6,10 +6,15 @@ silence. numba broadcasts a ``numba:compile`` event only when a kernel is really
 (a cache hit loads without it), so listening to it is exact and costs nothing when the
 cache is warm. With ``NUMBA_DISABLE_JIT=1`` nothing compiles and nothing is said.
 
+A command says so once, with one estimate for its whole first run: the kinds of kernels it
+compiles (:func:`first_run_kinds`, from its name and flags), less those already in the
+cache, each with its measured cold compile time (:data:`KINDS`).
+
 Usage::
 
-    with compile_notice(lambda msg: print(msg, file=sys.stderr)):
-        simulate(...)
+    with compile_notice(lambda msg: print(msg, file=sys.stderr), ("advice", "solver"),
+                        is_cached):
+        advise(...)
 """
 from __future__ import annotations
 
@@ -19,105 +24,179 @@ from collections.abc import Callable, Iterator
 
 from numba.core import event as _event
 
-__all__ = ["Stopwatch", "compile_notice", "compile_seconds", "compiling_note", "notice_text",
-           "COMPILE_SECONDS", "WHAT"]
+__all__ = ["KINDS", "Stopwatch", "compile_notice", "compile_seconds", "compiling_note",
+           "first_run_kinds", "first_run_text"]
 
-#: cold compile time of each entry kernel (seconds, measured on a 2-core machine with
-#: ``NUMBA_CACHE_DIR`` pointing at an empty directory), by the kernel's function name;
-#: a kernel compiled with others (the advice sampler and rollout) is counted with its group
-COMPILE_SECONDS: dict[str, float] = {
-    "solve_batch": 35.0,        # solve, advise --evaluator dd, pimc (idle: 35 s wall, 35 s
-                                # of CPU; 47 s wall at load average 3)
-    "_run_policies": 13.0,      # simulate, report (any policy but all-random)
-    "_run_random": 9.0,         # simulate --policy random
-    "run_games": 9.0,           # simulate --games
-    "run_unit_samples": 9.0,    # equity
-    "equity_two_sides": 2.0,
-    "_solve_cycle": 1.0,
-    "apply_unit_py": 1.0,
-    "rollout_chunk": 12.0,      # advise, odds
-    "sample_hidden": 3.0,
-    "class_table": 1.0,
-    "_sum_splits": 1.0,
-    "_fact_table": 1.0,
-}
-#: kernels compiled one after the other by the same command: the notice gives the sum
-_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("rollout_chunk", "sample_hidden", "class_table", "_sum_splits", "_fact_table"),
-    ("run_unit_samples", "equity_two_sides", "_solve_cycle", "apply_unit_py"),
-)
-
-
-#: what the kernels of each module are, for the notice (by the entry kernel's module)
-WHAT: dict[str, str] = {
-    "engine": "deal-and-play kernels",
-    "games": "whole-game and game-equity kernels",    # by kernel: KERNEL_WHAT
-    "rollout": "advice kernels (sampler and rollouts)",
-    "sampler": "advice kernels (sampler and rollouts)",
-    "unrank": "advice kernels (sampler and rollouts)",
-    "solve": "double-dummy solver",
-    "pimc": "pimc replay kernels",
+#: the kinds of kernels a command may compile on its first run: name -> (its entry
+#: kernels, ``"module.function"`` under ``catchten_sim._kernels``; the seconds a cold
+#: compile of them takes, measured one command at a time with ``NUMBA_CACHE_DIR`` pointing
+#: at an empty directory on the project's 2-core machine, load average 1.3 to 2.8: the
+#: numbers of docs/speed.md, "First compiles")
+KINDS: dict[str, tuple[tuple[str, ...], float]] = {
+    "play": (("engine._run_policies",), 16.0),          # simulate, report, match
+    "play_random": (("engine._run_random",), 12.0),     # simulate --policy random, report
+    "games": (("games.run_games",), 19.0),              # simulate --games
+    "advice": (("rollout.rollout_chunk", "sampler.sample_hidden"), 13.0),   # advise, odds
+    "solver": (("solve.solve_batch",), 40.0),           # solve, advise --evaluator dd
+    "equity": (("games.run_unit_samples",), 14.0),      # equity, advise with a score
+    "pimc": (("pimc.scripted_deal",), 6.0),             # match pimc / ipimc
+    "infer": (("infer.log_weights",), 4.0),             # --infer, ipimc
+    "game_rollouts": (("gamerollout.rollout_states",), 15.0),   # P(win) at 4+ sides
 }
 
-
-def _estimate(name: str) -> int | None:
-    """Seconds a cold compile of entry kernel ``name`` (and its group) takes, or None when
-    it was not measured."""
-    for g in _GROUPS:
-        if name in g:
-            return int(round(sum(COMPILE_SECONDS[k] for k in g)))
-    sec = COMPILE_SECONDS.get(name)
-    return None if sec is None else int(round(sec))
-
-
-#: entry kernels of a module that holds two kinds (the games module: whole games, and the
-#: game-equity table that advice with a score uses too)
-KERNEL_WHAT: dict[str, str] = {
-    "run_games": "whole-game kernels",
-    "apply_unit_py": "game-equity kernels",
-    "run_unit_samples": "game-equity kernels",
-    "equity_two_sides": "game-equity kernels",
-    "_solve_cycle": "game-equity kernels",
-}
+#: the entry kernel's module (under ``_kernels``) -> its kind, for a kernel that compiles
+#: outside a command's plan (the kind of its module; helpers compiled on their own, like
+#: ``trick.turnup_lock_bit``, belong to no kind and add nothing)
+_MODULE_KIND = {"engine": "play", "games": "games", "rollout": "advice", "sampler": "advice",
+                "unrank": "advice", "solve": "solver", "pimc": "pimc", "infer": "infer",
+                "gamerollout": "game_rollouts"}
+_KERNEL_KIND = {f"{m}.{f}": k for k, (entries, _) in KINDS.items()
+                for m, f in (e.split(".") for e in entries)}
+_KERNEL_KIND.update({"engine._run_random": "play_random", "games.run_unit_samples": "equity",
+                     "games.equity_two_sides": "equity", "games.apply_unit_py": "equity",
+                     "games._solve_cycle": "equity"})
 
 
-def _what(name: str, module: str) -> str:
-    return KERNEL_WHAT.get(name) or WHAT.get(module.rsplit(".", 1)[-1], "kernels")
+def _flag(args: list[str], *names: str) -> str | None:
+    """The value of the last of option ``names`` in ``args`` (``--x V`` or ``--x=V``), or
+    ``""`` for a flag given without a value, None when absent."""
+    found = None
+    for i, a in enumerate(args):
+        for n in names:
+            if a == n:
+                found = args[i + 1] if i + 1 < len(args) else ""
+            elif a.startswith(n + "=") and n.startswith("--"):
+                found = a[len(n) + 1:]
+    return found
 
 
-def notice_text(name: str, module: str) -> str:
-    """The notice for entry kernel ``name`` of module ``module`` starting to compile (the
-    time is that of the whole kind compiled from an empty cache: a kind partly cached
-    takes less, hence "up to")."""
-    sec = _estimate(name)
-    about = "" if sec is None else f"; up to about {sec} s, more on a busy machine"
-    return (f"compiling the engine's {_what(name, module)} (first run of this kind of "
-            f"command only{about})")
+def _has_score(args: list[str]) -> bool:
+    """An advice with a game score (``--score``, or a position file that gives one): it
+    needs the game-equity kernels too."""
+    if _flag(args, "--score") is not None:
+        return True
+    import json
+    for a in args[1:]:
+        if a.endswith(".json"):
+            try:
+                with open(a, encoding="utf-8") as f:
+                    data = json.load(f)
+            except (OSError, ValueError, RecursionError):
+                continue
+            if isinstance(data, dict) and data.get("score") is not None:
+                return True
+    return False
+
+
+def _pimc(strategy: str) -> tuple[str, ...]:
+    s = strategy.split(":")[0].strip().lower()
+    if s == "pimc":
+        return ("pimc", "advice", "solver")
+    if s == "ipimc":
+        return ("pimc", "advice", "solver", "infer")
+    return ()
+
+
+def first_run_kinds(args: list[str]) -> tuple[str, ...] | None:
+    """The kinds of kernels (:data:`KINDS`) the command ``args`` (``sys.argv[1:]``) compiles
+    on its first run, read from its name and the flags that choose kernels (a policy, the
+    evaluator, a score, whole games, pimc strategies); None for a command not planned here
+    (its notice then counts the kind that starts compiling alone)."""
+    words = [a for a in args if not a.startswith("-")]
+    if not words:
+        return None
+    cmd = words[0]
+    if cmd == "simulate":
+        if _flag(args, "--games", "-g") is not None:
+            return ("games",)
+        pol = (_flag(args, "--policy", "-p") or "heuristic").strip().lower()
+        opp = (_flag(args, "--opponents") or pol).strip().lower()
+        kinds: tuple[str, ...] = ("play_random",) if pol == opp == "random" and \
+            _flag(args, "--seat-policy") is None else ("play",)
+        return kinds + (("play", "play_random") if _flag(args, "--report") is not None
+                        else ())
+    if cmd == "report":
+        return ("play", "play_random")
+    if cmd in ("advise", "odds"):
+        kinds = ("advice",)
+        if cmd == "advise" and (_flag(args, "--evaluator") or "").lower() in ("dd", "pimc"):
+            kinds += ("solver",)
+        if cmd == "advise" and _flag(args, "--infer") is not None:
+            kinds += ("infer",)
+        if cmd == "advise" and _has_score(args):
+            kinds += ("equity",)
+        return kinds
+    if cmd == "solve":
+        return ("solver",)
+    if cmd == "equity":
+        if _flag(args, "--scores") is not None and (
+                (_flag(args, "--method") or "").lower() == "rollouts"):
+            return ("game_rollouts",)
+        return ("equity",)
+    if cmd == "match":
+        kinds = ("play",)
+        for w in words[1:3]:
+            kinds += _pimc(w)
+        if _flag(args, "--p-win-game") is not None:
+            kinds += ("game_rollouts",)
+        return kinds
+    return None
+
+
+def _kind_of(disp) -> str | None:
+    func = getattr(disp, "py_func", None)
+    module = (getattr(func, "__module__", "") or "").rsplit(".", 1)[-1]
+    name = f"{module}.{getattr(func, '__name__', '')}"
+    return _KERNEL_KIND.get(name) or _MODULE_KIND.get(module)
+
+
+def first_run_text(seconds: float | None) -> str:
+    """The one notice of a command's first run: ``compiling the engine for this command's
+    first run (about LO-HI s, once)``; LO the measured cold compile of the kinds it still
+    has to compile (:data:`KINDS`), HI twice that (a busy machine: 47 s for the solver's
+    35 at load 3, more when the cores are shared further); no time when none was
+    measured."""
+    if seconds is None or seconds <= 0:
+        return "compiling the engine for this command's first run (once)"
+    lo = max(5, int(round(seconds / 5.0)) * 5)
+    return f"compiling the engine for this command's first run (about {lo}-{2 * lo} s, once)"
+
+
+def _estimate(kinds: tuple[str, ...] | None, first: str | None,
+              cached: Callable[[str], bool] | None) -> float | None:
+    """Seconds of cold compile left: each planned kind whose entry kernels are not all in
+    the cache (``cached``), and the kind starting to compile now (it is not cached, even
+    when a command not planned here compiles it)."""
+    todo = [k for k in (kinds or ()) if cached is None
+            or not all(cached(e) for e in KINDS[k][0])]
+    if first is not None and first not in todo:
+        todo.append(first)
+    if not todo:
+        return None
+    return sum(KINDS[k][1] for k in todo)
 
 
 class _Notice(_event.Listener):
-    """Says, once per process for each kind of kernel (:data:`WHAT`), that it has begun
-    compiling; nested compiles (helpers compiled for an entry kernel), more signatures and
-    more entry kernels of a kind already named stay quiet."""
+    """Says once, when the first top-level kernel of the command starts compiling, that the
+    engine is compiling for this command's first run, with one estimate for everything the
+    command still has to compile (:func:`first_run_kinds`, less the kinds already
+    cached); later compiles (nested helpers, more signatures, more kinds) stay quiet."""
 
-    def __init__(self, say: Callable[[str], None]) -> None:
+    def __init__(self, say: Callable[[str], None], kinds: tuple[str, ...] | None,
+                 cached: Callable[[str], bool] | None) -> None:
         self.say = say
+        self.kinds = kinds
+        self.cached = cached
         self.depth = 0
-        self.said: set[str] = set()
+        self.said = False
 
     def on_start(self, event) -> None:
         self.depth += 1
-        if self.depth > 1:
+        if self.depth > 1 or self.said:
             return
-        disp = (event.data or {}).get("dispatcher")
-        func = getattr(disp, "py_func", None)
-        name = getattr(func, "__name__", "")
-        module = getattr(func, "__module__", "") or ""
-        what = _what(name, module)
-        if what in self.said:
-            return
-        self.said.add(what)
-        self.say(notice_text(name, module))
+        self.said = True
+        first = _kind_of((event.data or {}).get("dispatcher"))
+        self.say(first_run_text(_estimate(self.kinds, first, self.cached)))
 
     def on_end(self, event) -> None:
         self.depth = max(0, self.depth - 1)
@@ -179,20 +258,23 @@ class Stopwatch:
 
 
 @contextmanager
-def compile_notice(say: Callable[[str], None]) -> Iterator[None]:
-    """Within the block, call ``say(message)`` once when a numba kernel starts compiling.
+def compile_notice(say: Callable[[str], None], kinds: tuple[str, ...] | None = None,
+                   cached: Callable[[str], bool] | None = None) -> Iterator[None]:
+    """Within the block, call ``say(message)`` once, when the first numba kernel starts
+    compiling (nothing when every kernel loads from the cache).
 
     Parameters
     ----------
     say : callable(str)
-        Receives ``"compiling the engine's WHAT (first run of this kind of command only;
-        up to about N s, more on a busy machine)"`` once for each kind of kernel that compiles
-        (:data:`WHAT`: each kind of command compiles its own kernels on its first run, then
-        loads them from the cache); N is the measured cold compile time on an idle 2-core
-        machine of the entry kernel (and its group) that compiles first, left out when not
-        measured.
+        Receives :func:`first_run_text` of the seconds the command still has to compile.
+    kinds : the kinds of kernels (:data:`KINDS`) the command compiles on its first run
+        (:func:`first_run_kinds`); None: only the kind that starts compiling is counted.
+    cached : callable(entry) -> bool
+        Whether an entry kernel is in the cache (``catchten_sim._kernels.is_cached``);
+        kinds all of whose entry kernels are cached add nothing. None: every planned
+        kind counts.
     """
-    listener = _Notice(say)
+    listener = _Notice(say, kinds, cached)
     _event.register("numba:compile", listener)
     try:
         yield

@@ -6,6 +6,7 @@ Used by hand and game records (:mod:`catchten_sim.records`) and positions
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -13,8 +14,8 @@ from typing import Any, NoReturn
 from .cards import parse_card
 from .errors import ParseError, RulesError
 
-__all__ = ["MAX_NESTING", "check_nesting", "check_text_nesting", "json_kind", "preset_name",
-           "read_json_object", "read_text"]
+__all__ = ["MAX_NESTING", "check_nesting", "check_text_nesting", "json_kind", "parse_json",
+           "preset_name", "read_json_object", "read_text"]
 
 #: the deepest nesting of lists and objects an input file may have (a record nests 4
 #: deep; anything near this is not a record, position or rules file)
@@ -99,19 +100,78 @@ def read_json_object(path: str | Path, field: str) -> dict[str, Any]:
     """
     text = read_text(path, field)
     where = "standard input" if str(path) == "-" else str(path)
+    data = parse_json(text, field, where)
+    if not isinstance(data, dict):
+        raise ParseError(field, "not an object",
+                         f"{where}: the top level is {json_kind(data)}, not an object")
+    return data
+
+
+def parse_json(text: str, field: str, where: str) -> Any:
+    """JSON text read strictly, the one reader of the CLI's files and the page's requests:
+    nesting limited (checked before parsing), a key twice in one object refused (Python
+    would keep the last silently), and no number that is not finite (``1e999`` parses as
+    inf; ``NaN`` and ``Infinity`` are not JSON).
+
+    Raises
+    ------
+    ParseError
+        ``not JSON`` (line and column) or ``nested too deeply``, naming ``field``;
+        ``duplicate key`` naming the key; ``not a finite number`` naming the key whose
+        value (or list of values) holds the first such number (``field`` at the top level).
+    """
     check_text_nesting(text, field, where)
+    bad: list[str] = []
+
+    def number(s: str) -> float:
+        x = float(s)
+        if not math.isfinite(x):
+            bad.append(s)
+        return x
+
+    def constant(s: str) -> float:
+        bad.append(s)
+        return float(s)
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj: dict[str, Any] = {}
+        for k, v in items:
+            if k in obj:
+                raise ParseError(k, "duplicate key", f"{k!r} twice in one object of {where}; "
+                                 "give each key once")
+            obj[k] = v
+        return obj
+
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=pairs, parse_float=number,
+                          parse_constant=constant)
     except json.JSONDecodeError as exc:
         raise ParseError(field, "not JSON",
                          f"{where}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except RecursionError:
         _too_deep(field, where)
+    except ValueError as exc:           # an integer of more digits than Python converts
+        raise ParseError(field, "not JSON", f"{where}: {exc}".split(";")[0]) from None
     check_nesting(data, field, where)
-    if not isinstance(data, dict):
-        raise ParseError(field, "not an object",
-                         f"{where}: the top level is {json_kind(data)}, not an object")
+    if bad:
+        raise ParseError(_non_finite_field(data, field), "not a finite number",
+                         f"{bad[0]} in {where}; JSON numbers are finite")
     return data
+
+
+def _non_finite_field(data: Any, field: str) -> str:
+    """The key whose value holds the first non-finite number of ``data`` in document order
+    (``field`` when it is at the top level)."""
+    stack: list[tuple[Any, str]] = [(data, field)]
+    while stack:
+        value, name = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return name
+        if isinstance(value, dict):
+            stack.extend((v, str(k)) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((v, name) for v in reversed(value))
+    return field
 
 
 def _too_deep(field: str, where: str) -> NoReturn:

@@ -309,7 +309,46 @@ def test_load_a_hand_record_and_step_through_it(server, browser):
         got = {int(c.get_attribute("data-index"))
                for c in page.query_selector_all("#deal-played .chip.mistake")}
         assert got == want
+        # the verdict is said in words too, each card that lost named
+        out = page.inner_text("#deal-check-out")
+        assert page.is_visible("#deal-check-out")
+        assert int(page.get_attribute("#deal-check-out", "data-mistakes")) == len(want)
+        assert out.startswith(f"Checked all {n_play} played cards: {len(want)} lost points")
         TIMINGS["record_mistakes"] = sorted(want)
+    assert p.errors == []
+
+
+def test_a_check_that_finds_nothing_says_so(server, browser):
+    """A play with no double-dummy loss (the first cards of an optimal line) gets a visible
+    line saying that none lost anything, not silence."""
+    record = json.loads((CASES / "dd" / "foster4_left4_lead_01.json").read_text())
+    line = _post(server + "/api/solve", {"record": {**record, "play": []},
+                                         "options": {"line": True}})["line"]
+    clean = {**record, "play": line[:8]}
+    p = Page(browser)
+    with p as page:
+        _open(page, server, load_box=True)
+        page.fill("#paste", json.dumps(clean))
+        page.click("#load")
+        page.wait_for_selector("#hands button[data-dd]")
+        _wait_state(page)
+        assert not page.is_visible("#deal-check-out")      # nothing said before a check
+        page.click("#deal-check")
+        page.wait_for_selector('#deal-played[data-checked="8"]', timeout=120_000)
+        assert page.is_visible("#deal-check-out")
+        assert page.inner_text("#deal-check-out") == (
+            "Checked all 8 played cards: none lost anything double-dummy (each was an "
+            "optimal card).")
+        assert page.query_selector_all("#deal-played .chip.mistake") == []
+        page.screenshot(path=str(ARTIFACTS / "check-clean-wide.png"), full_page=True)
+        # playing another card changes the play: the old verdict goes
+        page.click('#deal-played .chip[data-index="4"]')
+        _wait_state(page)
+        other = page.query_selector_all(f'#hands button[data-dd]:not([data-card="{line[4]}"])')
+        if other:
+            other[0].click()
+            _wait_state(page)
+            assert not page.is_visible("#deal-check-out")
     assert p.errors == []
 
 

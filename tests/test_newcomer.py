@@ -225,6 +225,11 @@ def test_equity_cache_says_where_and_how_big(tmp_path):
     (["simulate", "--deals", "2000"], "simulate: 2,000 deals"),
     (["equity", "--players", "2", "--hands", "2000", "--no-cache"], "equity: simulating"),
     (["match", "heuristic", "random", "--deals", "100"], "match: heuristic against random"),
+    (["simulate", "--games", "20"], "simulate: 20 whole games"),
+    (["advise", str(ROOT / "examples" / "position-lead.json"), "--evaluator", "dd",
+      "--samples", "20"], "advise: every legal card by dd"),
+    (["advise", str(ROOT / "examples" / "position-lead.json"), "--samples", "200"],
+     "advise: every legal card by rollout"),
 ])
 def test_long_steps_say_what_they_do_when_stderr_is_not_a_terminal(monkeypatch, args, what):
     from catchten_sim import cli_kit

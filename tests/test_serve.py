@@ -459,3 +459,72 @@ def test_a_job_past_its_time_limit_is_stopped(monkeypatch):
         assert ev[1]["stop"] == "interrupted" and ev[1]["partial"] is True
     else:
         assert ev[:2] == ("error", 5) and ev[2].startswith("time: past the limit")
+
+
+def _raw(client, route: str, text: str):
+    return client.post(route, content=text.encode(),
+                       headers={"content-type": "application/json"})
+
+
+@pytest.mark.parametrize("route, text, field", [
+    ("/api/advise", '{"position": {}, "position": {}}', "position"),
+    ("/api/advise", '{"position": {}, "options": {"samples": 10, "samples": 20}}',
+     "samples"),
+    ("/api/rules", '{"rules": "foster", "variants": {"target": 31, "target": 11}}',
+     "target"),
+    ("/api/solve", '{"record": {"dealer": 3, "dealer": 2}}', "dealer"),
+])
+def test_duplicate_keys_are_refused_naming_the_key(client, route, text, field):
+    """JSON allows a key twice in one object and Python keeps the last: a request that
+    says two things must be refused, not read as one of them."""
+    r = _raw(client, route, text)
+    assert r.status_code == 400, r.text
+    err = r.json()
+    assert err["field"] == field and err["why"] == "duplicate key"
+    assert err["error"].startswith(f"error: {field}: duplicate key")
+    assert f"'{field}'" in err["error"] and "\n" not in err["error"]
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999", "NaN", "Infinity", "-Infinity"])
+@pytest.mark.parametrize("route, template, field", [
+    ("/api/advise", '{"position": {}, "options": {"time": %s}}', "time"),
+    ("/api/advise", '{"position": {}, "options": {"margin": [%s]}}', "margin"),
+    ("/api/simulate", '{"options": {"deals": %s}}', "deals"),
+    ("/api/rules", '%s', "body"),
+])
+def test_non_finite_numbers_are_refused_naming_the_field(client, route, template, field,
+                                                         number):
+    """1e999 parses as inf in Python (and NaN/Infinity are accepted by its parser): no
+    such number is JSON's, and none may reach the work."""
+    r = _raw(client, route, template % number)
+    assert r.status_code == 400, r.text
+    err = r.json()
+    assert err["field"] == field and err["why"] == "not a finite number", err
+    assert err["error"].startswith(f"error: {field}: not a finite number ({number}")
+
+
+def test_unknown_keys_are_refused_at_every_level(client):
+    pos = json.loads(EXAMPLE.read_text())
+    for body, field in [({"position": {**pos, "hnad": pos["hand"]}}, "hnad"),
+                        ({"position": pos, "options": {"sampels": 10}}, "sampels"),
+                        ({"position": pos, "opts": {}}, "opts"),
+                        ({"rules": "foster", "players": 4, "variant": {}}, "variant")]:
+        route = "/api/rules" if "rules" in body else "/api/advise"
+        r = client.post(route, json=body)
+        assert r.status_code == 400, (body, r.text)
+        assert r.json()["field"] == field and r.json()["why"] == "unknown field", r.text
+
+
+def test_cli_reads_input_files_as_strictly(tmp_path):
+    """The one JSON reader of the CLI and the page: a position file with a key twice or a
+    non-finite number is refused by the CLI the same way (exit 2, one line)."""
+    text = EXAMPLE.read_text()
+    dup = tmp_path / "dup.json"
+    dup.write_text(text.replace('{', '{"dealer": 0, ', 1))
+    res = _cli("advise", str(dup), "--samples", "100")
+    assert res.exit_code == 2 and res.stderr.startswith("error: dealer: duplicate key")
+    inf = tmp_path / "inf.json"
+    inf.write_text(text.replace('{', '{"score": [1e999, 0], ', 1))
+    res = _cli("advise", str(inf), "--samples", "100")
+    assert res.exit_code == 2, res.stderr
+    assert res.stderr.startswith("error: score: not a finite number (1e999")

@@ -204,44 +204,104 @@ def test_compile_notice_is_said_once_when_numba_compiles():
     with compile_notice(said.append):
         f(1)
         f(2.0)          # a second signature compiles too: still one notice
-    assert said == ["compiling the engine's kernels (first run of this kind of command "
-                    "only)"]                     # no time for a kernel never measured
-    said.clear()
+    assert said == ["compiling the engine for this command's first run (once)"]   # no time
+    said.clear()                                 # for a kernel of no measured kind
     with compile_notice(said.append):
         f(3)            # compiled already: nothing to say
     assert said == []
 
 
-@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="nothing compiles")
-def test_compile_notice_names_each_kind_of_kernel_once_with_its_time():
-    """A command that compiles two kinds of kernels (a pimc match: deal-and-play, then the
-    solver) says so for each, with the measured time when there is one."""
+def _fake_kernel(module, name):
     from numba import njit
 
-    from catchten_sim.compile_notice import compile_notice, notice_text
+    def g(x):
+        return x * 2
+    g.__module__, g.__name__ = module, name
+    return njit(cache=False)(g)
 
-    def kernel(module, name):
-        def g(x):
-            return x * 2
-        g.__module__, g.__name__ = module, name
-        return njit(cache=False)(g)
 
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="nothing compiles")
+def test_a_cold_first_run_says_one_notice_with_one_estimate():
+    """Issue 29: a first dd advice compiled three kinds of kernels and said three notices
+    whose times added to 53 s while it took 83 s. Now: one notice, when the first kernel
+    starts compiling, with one estimate for every kind the command still has to compile."""
+    from catchten_sim.compile_notice import KINDS, compile_notice, first_run_text
     said = []
-    with compile_notice(said.append):
-        kernel("catchten_sim._kernels.engine", "_run_policies")(1)
-        kernel("catchten_sim._kernels.solve", "solve_batch")(1)
-        kernel("catchten_sim._kernels.engine", "_play_given")(1)   # a kind already named
-    assert said == [notice_text("_run_policies", "catchten_sim._kernels.engine"),
-                    notice_text("solve_batch", "catchten_sim._kernels.solve")]
-    assert said[1] == ("compiling the engine's double-dummy solver (first run of this kind "
-                       "of command only; up to about 35 s, more on a busy machine)")
-    # the games module holds two kinds: each is named for itself
+    with compile_notice(said.append, ("advice", "solver"), lambda entry: False):
+        _fake_kernel("catchten_sim._kernels.rollout", "rollout_chunk")(1)
+        _fake_kernel("catchten_sim._kernels.trick", "turnup_lock_bit")(1)
+        _fake_kernel("catchten_sim._kernels.solve", "solve_batch")(1)
+    whole = KINDS["advice"][1] + KINDS["solver"][1]
+    assert said == [first_run_text(whole)]
+    lo = int(round(whole / 5)) * 5
+    assert said[0] == (f"compiling the engine for this command's first run (about {lo}-"
+                       f"{2 * lo} s, once)") and len(said[0]) <= 80
+    # a match of pimc against the heuristic: deal-and-play, pimc, sampler, solver: one line
     said.clear()
-    with compile_notice(said.append):
-        kernel("catchten_sim._kernels.games", "run_unit_samples")(1)
-        kernel("catchten_sim._kernels.games", "run_games")(1)
-    assert [m.split(" (")[0] for m in said] == [
-        "compiling the engine's game-equity kernels", "compiling the engine's whole-game kernels"]
+    with compile_notice(said.append, ("play", "pimc", "advice", "solver"), lambda e: False):
+        for mod, name in [("engine", "_run_policies"), ("pimc", "scripted_deal"),
+                          ("rollout", "rollout_chunk"), ("solve", "solve_batch")]:
+            _fake_kernel(f"catchten_sim._kernels.{mod}", name)(1)
+    assert said == [first_run_text(sum(KINDS[k][1] for k in ("play", "pimc", "advice",
+                                                                  "solver")))]
+
+
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="nothing compiles")
+def test_the_estimate_leaves_out_kinds_already_cached():
+    """A dd advice after a rollout advice: the sampler and rollouts load from the cache
+    (the 'is it cached' check, mocked here), so only the solver's time is said; a kind
+    that starts compiling counts even when the plan did not name it."""
+    from catchten_sim.compile_notice import KINDS, compile_notice, first_run_text
+    said = []
+    with compile_notice(said.append, ("advice", "solver"),
+                        lambda entry: not entry.startswith("solve.")):
+        _fake_kernel("catchten_sim._kernels.solve", "solve_batch")(1)
+    assert said == [first_run_text(KINDS["solver"][1])]
+    said.clear()
+    with compile_notice(said.append, ("advice",), lambda entry: True):
+        _fake_kernel("catchten_sim._kernels.games", "run_unit_samples")(1)
+    assert said == [first_run_text(KINDS["equity"][1])]
+
+
+@pytest.mark.parametrize("args, kinds", [
+    (["simulate", "-d", "1000"], ("play",)),
+    (["simulate", "--policy", "random"], ("play_random",)),
+    (["simulate", "-p", "random", "--opponents", "heuristic"], ("play",)),
+    (["simulate", "--games", "50"], ("games",)),
+    (["report"], ("play", "play_random")),
+    (["advise", str(EXAMPLES / "position-lead.json")], ("advice",)),
+    (["advise", str(EXAMPLES / "position-lead.json"), "--evaluator", "dd"],
+     ("advice", "solver")),
+    (["advise", str(EXAMPLES / "position-score.json")], ("advice", "equity")),
+    (["advise", "--hand", "JS", "--score", "3 4", "--evaluator=dd"],
+     ("advice", "solver", "equity")),
+    (["odds", "--turnup", "7S"], ("advice",)),
+    (["solve", "x.json"], ("solver",)),
+    (["equity", "--players", "2"], ("equity",)),
+    (["match", "pimc:5", "heuristic"], ("play", "pimc", "advice", "solver")),
+    (["match", "heuristic", "random"], ("play",)),
+    (["rules"], None),
+    ([], None),
+])
+def test_each_command_names_what_its_first_run_compiles(args, kinds):
+    from catchten_sim.compile_notice import first_run_kinds
+    assert first_run_kinds(args) == kinds
+
+
+def test_the_command_line_passes_its_plan_and_the_cache_check(monkeypatch):
+    """The CLI hands the notice the command's kinds and a real 'is it cached' check."""
+    from contextlib import nullcontext
+
+    from catchten_sim import compile_notice
+    from catchten_sim.cli_kit import _kernel_cached
+    seen = []
+    monkeypatch.setattr(compile_notice, "compile_notice",
+                        lambda say, kinds=None, cached=None: seen.append((kinds, cached))
+                        or nullcontext())
+    res = _invoke(["solve", str(EXAMPLES / "hand.json")])
+    assert res.exit_code == 2                    # a finished hand: nothing to solve
+    assert seen == [(("solver",), _kernel_cached)]
+    assert _kernel_cached("solve.no_such_kernel") is False
 
 
 # --------------------------------------------------------------------------- Python API

@@ -25,7 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import CatchTenError, ParseError
-from ..inputs import check_text_nesting
+from ..inputs import parse_json
 from . import api
 from .pool import Busy, Job, Pool
 from .words import plain_answer
@@ -56,12 +56,6 @@ def _cli_error(exc: CatchTenError) -> HttpError:
                      exc.why)
 
 
-def _finite(x: Any) -> Any:
-    """JSON's numbers: a float that is not finite is refused (the CLI prints
-    ``allow_nan=False`` JSON)."""
-    raise ValueError("not a finite number")
-
-
 async def read_json(request: Request) -> Any:
     """The request's JSON body, checked: content type, size, JSON."""
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -85,18 +79,9 @@ async def read_json(request: Request) -> Any:
         raise HttpError(400, f"error: body: not UTF-8 text (byte {exc.start})", "body",
                         "not UTF-8") from None
     try:
-        check_text_nesting(text, "body", "the request body")
+        return parse_json(text, "body", "the request body")
     except CatchTenError as exc:
         raise _cli_error(exc) from None
-    try:
-        return json.loads(text, parse_constant=_finite)
-    except RecursionError:      # not reached after the check above; never a traceback
-        raise HttpError(400, "error: body: nested too deeply", "body",
-                        "nested too deeply") from None
-    except ValueError as exc:
-        where = (f"line {exc.lineno} column {exc.colno}: {exc.msg}"
-                 if isinstance(exc, json.JSONDecodeError) else str(exc))
-        raise HttpError(400, f"error: body: not JSON ({where})", "body", "not JSON") from None
 
 
 def _time_limit(kind: str, body: Any, max_time: float) -> float:

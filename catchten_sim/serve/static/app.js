@@ -509,7 +509,7 @@ function dealKey() { return state.deal.record.play.slice(0, state.deal.cursor).j
 async function openDeal(record) {
   if (typeof record !== "object" || record === null || !Array.isArray(record.hands)) throw new Error("error: record: not a hand record");
   state.deal = { record: { ...record, play: [...(record.play || [])] }, cursor: (record.play || []).length, solves: {} };
-  delete $("#deal-played").dataset.checked;
+  clearCheck();
   $("#deal-view").hidden = false;
   $("#deal-title").textContent = `${record.rules || "foster"}, ${record.players} players, dealer seat ${record.dealer}` +
     (record.turnup ? `, turn-up ${pretty(record.turnup)}` : "");
@@ -607,10 +607,35 @@ async function renderDeal() {
     if (state.deal === d && dealKey() === key) $("#deal-line").textContent = lineText(d.lines[key]);
   }
 }
+// the check's verdict in words, the clean case said too (a check that finds nothing must
+// not look like a check that did not run)
+function playLosses(d) {
+  const play = d.record.play, out = [];
+  play.forEach((c, i) => {
+    const before = d.solves[play.slice(0, i).join(" ")];
+    const v = before && before.cards.find((x) => x.card === c);
+    if (v && before.value - v.value) out.push(`${pretty(c)} (card ${i + 1}, \u2212${before.value - v.value})`);
+  });
+  return out;
+}
+function showCheck(d) {
+  const el = $("#deal-check-out"), n = d.record.play.length;
+  const losses = playLosses(d);
+  el.dataset.mistakes = losses.length;
+  el.textContent = !n ? "No card has been played yet: nothing to check."
+    : !losses.length ? `Checked all ${n} played cards: none lost anything double-dummy (each was an optimal card).`
+    : `Checked all ${n} played cards: ${losses.length} lost points double-dummy (marked in red): ${losses.join(", ")}.`;
+  el.hidden = false;
+}
+function clearCheck() {
+  const el = $("#deal-check-out");
+  el.hidden = true; el.textContent = ""; delete el.dataset.mistakes;
+  delete $("#deal-played").dataset.checked;
+}
 async function playDealCard(card) {
   clearError();
   const d = state.deal;
-  if (d.record.play[d.cursor] !== card) d.record.play = d.record.play.slice(0, d.cursor).concat([card]);
+  if (d.record.play[d.cursor] !== card) { d.record.play = d.record.play.slice(0, d.cursor).concat([card]); clearCheck(); }
   d.cursor += 1;
   await renderDeal();
 }
@@ -711,6 +736,8 @@ function wire() {
       }
     } catch (e) { showError(e.message); setState("error"); return; }
     await renderDeal();
+    if (state.deal !== d) return;
+    showCheck(d);
     $("#deal-played").dataset.checked = d.record.play.length;
   };
   $("#deal-close").onclick = () => { $("#deal-view").hidden = true; state.deal = null; };
