@@ -19,9 +19,10 @@ from .cli_kit import (CatchtenGroup, PathName, Progress, cards_flag, check_force
                       one_line, say, seat_policy_flags)
 from .cli_out import (print_equity_result, print_games_result, print_match_result,
                       print_run, print_simulation_result, warn_small_pilot)
-from .cli_options import (DEAD_OPTION, JSON_OPTION, PROGRESS_OPTION, RESULT_JSON_OPTION,
-                          TIMED_CHUNK, make_rules, play_options, position_options,
-                          rules_options, run_option, run_options, turnup_option)
+from .cli_options import (DEAD_OPTION, JSON_OPTION, ONLY_CARDS_OPTION, PROGRESS_OPTION,
+                          RESULT_JSON_OPTION, TIMED_CHUNK, make_rules, play_options,
+                          position_options, rules_options, run_option, run_options,
+                          turnup_option)
 from .errors import CatchTenError
 from .policies import POLICY_NAMES
 
@@ -507,6 +508,7 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
                    "heuristic mixed with a uniform choice; the output says how many deals "
                    "were drawn and their effective size), or none (default: every "
                    "consistent deal equally likely).")
+@ONLY_CARDS_OPTION
 @click.option("--exact-max", type=int, default=None,
               help="Enumerate every consistent deal (an exact answer) when there are at "
                    "most this many (default 20000 with dd, 100000 with rollout; 0: always "
@@ -533,7 +535,7 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
                    "after the recommended card.")
 @JSON_OPTION
 def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
-               play, score, trump, dead, policy, opponents, evaluator, infer, exact_max,
+               play, score, trump, dead, policy, opponents, evaluator, infer, only, exact_max,
                samples, time_limit, stop_early, margin, progress, objective, seed, threads,
                explain_n, as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
@@ -567,7 +569,7 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
             res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                          samples=samples, time_limit=time_limit, seed=seed, threads=threads,
                          objective=objective, stop_early=stop_early, margin=margin,
-                         exact_max=exact_max, infer=infer,
+                         exact_max=exact_max, infer=infer, cards=only,
                          progress=bar.update if bar is not None else None)
             deals = explain(res, explain_n) if explain_n and not res.partial else None
     finally:

@@ -130,6 +130,11 @@ RESULT_JSON_OPTION = click.option("--json", "as_json", is_flag=True,
                                   help="Print the result as JSON.")
 DEAD_OPTION = click.option("--dead", type=str, default=None, metavar="\"CARDS\"",
                            help="Cards laid aside (keep_six_of_spades).")
+#: ``advise --cards``: a subset of the legal cards (with pimc rollouts: a 2-card question)
+ONLY_CARDS_OPTION = click.option(
+    "--cards", "only", type=str, default=None, metavar="\"CARDS\"",
+    help="Evaluate only these legal cards, e.g. \"JS 7D\" (default: every legal card); "
+         "with pimc rollouts two cards of a 9-card lead take 2/9 of the time.")
 
 
 def turnup_option(required: bool):
