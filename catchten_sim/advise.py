@@ -100,6 +100,7 @@ EXACT_MAX = {"dd": 20_000, "rollout": 100_000}
 FIRST_BATCH = FIRST_LOOK
 DEFAULT_MARGIN = {"diff": 0.25, "points": 0.25, "p_win": 0.01}   # practical margin
 MAX_BATCH = 8192
+PIMC_BATCH = 4                # deals a batch with pimc rollouts: --time is checked often
 MAX_SAMPLES = 50_000_000
 
 
@@ -464,8 +465,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         result is then exact (``stop = "exact"``, ``Advice.exact``), with no sampling
         error from the deals (with random rollout policies the rollouts' error remains).
     infer : ``heuristic``: deals weighted by inference (:mod:`catchten_sim.inference`; dd).
-    cards : evaluate only these legal cards (e.g. ``"JS 7D"``; None: every legal card):
-        with slow rollout policies (``pimc``) two cards cost 2/9 of a 9-card lead.
+    cards : evaluate only these legal cards (e.g. ``"JS 7D"``; None: every legal card).
     progress : called as ``progress(done, total)`` while the game-equity table is built
         and after every batch.
     running : called after every batch as ``running(done, {card: mean})``, each legal
@@ -540,9 +540,10 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     equiv: dict[int, int] = {}
     try:
         while True:
-            # batches double up to MAX_BATCH and end exactly at the planned looks
+            # batches double up to MAX_BATCH (PIMC_BATCH: pimc), end exactly at the looks
             nxt = next(x for x in looks if x > done)
-            m = min(MAX_BATCH, nxt - done, MAX_BATCH if exact else max(plan.first, done))
+            m = min(PIMC_BATCH if with_pimc else MAX_BATCH, nxt - done,
+                    MAX_BATCH if exact else max(plan.first, done))
             if exact:
                 hidden = sampler.enumerate(m, start=done)
             else:

@@ -349,3 +349,12 @@ def test_only_cards_refuses_an_illegal_card_and_leaves_the_trump_question_open()
                                    "0", "--turnup", "7S", "--hand", " ".join(OPENING["hand"]),
                                    "--play", "", "--cards", "XX"])
     assert bad.exit_code == 2 and "cards" in bad.output
+
+
+def test_pimc_rollouts_stop_at_the_time_limit_within_a_small_batch():
+    """pimc rollouts cost seconds a deal: batches of PIMC_BATCH deals, so ``--time`` stops
+    the run after a few deals, not after a first look of hundreds."""
+    from catchten_sim.advise import PIMC_BATCH
+    adv = advise(OPENING, policy="pimc:2", cards="JS 7D", samples=256, time_limit=0.001,
+                 threads=1, seed=2)
+    assert adv.stop == "time" and adv.n_samples == PIMC_BATCH
