@@ -434,8 +434,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
            time_limit: float | None = 30.0, seed: int = 1, threads: int | None = None,
            objective: str | None = None, min_samples: int = FIRST_BATCH,
            stop_early: bool = True, margin: float | None = None,
-           exact_max: int | None = None, infer: str | None = None,
-           cards: object = None,
+           exact_max: int | None = None, infer: str | None = None, cards: object = None,
            progress: Callable[[int, int], None] | None = None,
            running: Callable[[int, dict[str, float]], None] | None = None) -> Advice:
     """Evaluate every legal card of ``position`` on common determinizations.
@@ -503,11 +502,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     rules = position.rules
     my_side = rules.side_of(info.seat)
     pols = _policies(rules, policy, opponents, info.seat)
-    cands = legal_cards(info)
-    if not cands:
-        raise CatchTenError("hand", "no legal card", "the player to move holds no card")
-    if cards is not None:
-        cands = only_cards(cands, cards)
+    cands = only_cards(legal_cards(info), cards)
     clock = Stopwatch()           # --time leaves out the engine's one-time compile
     ev_key = str(evaluator).strip().lower()
     eq, eq_why, objective, margin = _objective(info, pols, ev_key, objective, margin,
@@ -534,7 +529,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     acc, acc_o = _new_sums(len(cands), names, objective, other is not None, inference)
     total, plan, stop_early_run = _sampling_plan(exact, sampler, samples, stop_early,
                                                  min_samples)
-    looks = plan.looks
+    looks, top = plan.looks, PIMC_BATCH if with_pimc else MAX_BATCH
     done = 0
     stop = "samples"
     equiv: dict[int, int] = {}
@@ -542,8 +537,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         while True:
             # batches double up to MAX_BATCH (PIMC_BATCH: pimc), end exactly at the looks
             nxt = next(x for x in looks if x > done)
-            m = min(PIMC_BATCH if with_pimc else MAX_BATCH, nxt - done,
-                    MAX_BATCH if exact else max(plan.first, done))
+            m = min(top, nxt - done, MAX_BATCH if exact else max(plan.first, done))
             if exact:
                 hidden = sampler.enumerate(m, start=done)
             else:
@@ -581,21 +575,25 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             other.close()
     adv = _advice(position, pols, ev.name, ev_key, objective, margin, acc, acc_o, cands,
                   equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
-    if cards is not None:
-        adv = replace(adv, note=(adv.note + "; " if adv.note else "")
-                      + "only the cards asked for were evaluated")
+    adv = adv if cards is None else replace(adv, note=(adv.note + "; " if adv.note else "")
+                                            + "only the cards asked for were evaluated")
     return adv if inference is None else replace(adv, inference=inference.summary(acc))
 
 
 def only_cards(legal: Sequence[int], cards: object) -> list[int]:
     """The cards of ``cards`` (a string like ``"JS 7D"`` or card-likes), each legal
-    (in ``legal``), ascending and without repeats.
+    (in ``legal``), ascending and without repeats; ``cards`` None: every legal card.
 
     Raises
     ------
     CatchTenError
-        ``cards``: a malformed card, none given, or a card that is not legal here.
+        ``hand``: no legal card; ``cards``: a malformed card, none given, or a card that
+        is not legal here.
     """
+    if not legal:
+        raise CatchTenError("hand", "no legal card", "the player to move holds no card")
+    if cards is None:
+        return list(legal)
     chosen = sorted(set(parse_cards(cards, "cards")))
     if not chosen:
         raise CatchTenError("cards", "no card", "give at least one legal card")

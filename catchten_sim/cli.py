@@ -498,10 +498,10 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
 @play_options("your side in the rollouts")
 @position_options
 @click.option("--evaluator", type=str, default="rollout", show_default=True,
-              help="How a deal is evaluated: rollout (the policies play it out after the "
-                   "card) or dd (solved double-dummy: perfect play, all hands seen; the "
-                   "heuristic rollouts run alongside and a MODEL line says when they "
-                   "disagree).")
+              help="rollout: the policies play the deal out (as good as their play); dd: "
+                   "solved double-dummy, perfect play seeing every hand (MODEL line when the "
+                   "heuristic rollouts disagree). Where they differ pimc:10 rollouts sided "
+                   "with dd 5 times in 30, rollout once, 24 too close (docs/findings.md).")
 @click.option("--infer", type=str, default=None, metavar="MODEL",
               help="With --evaluator dd: weight each deal by how likely the other seats' "
                    "cards so far are in it under a model of their play: heuristic (the "
