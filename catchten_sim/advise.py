@@ -68,7 +68,7 @@ from .aggregate import (FIRST_LOOK, Z95, AnySums, BoundedSums, CandidateSums, Es
                         LookPlan, WeightedCandidateSums, json_number, mean_estimate as
                         _mean_est, normal_interval, pair_estimate as _pair_est, verdict,
                         wilson, widened as _widened)
-from .cards import Card, format_card, parse_card
+from .cards import Card, format_card, only_cards, parse_card
 from .compile_notice import Stopwatch
 from .determinize import Sampler
 from .errors import CatchTenError
@@ -94,16 +94,16 @@ STOP_REASONS = {
     "single": "only one legal card",
     "exact": "every consistent deal was evaluated (exact: no sampling error)",
 }
-#: enumerate every consistent deal instead of sampling when there are at most this many,
-#: per evaluator. Measured (benchmarks/bench_pimc.py, 4 players, 2 threads on a shared
-#: machine): double-dummy solves of every card run at 2,000-3,300 deals/s with five cards
-#: left each and 5,000-26,000 with four, so 100,000 deals could take over the default 30 s
-#: --time; 20,000 (the default --samples) never costs more than the sampled run it
-#: replaces. Heuristic rollouts of every card run at several 100,000 deals/s: 100,000.
+#: enumerate every consistent deal instead of sampling when there are at most this many, per
+#: evaluator. Measured (benchmarks/bench_pimc.py, 4 players, 2 threads, shared machine): dd
+#: solves of every card run at 2,000-3,300 deals/s with five cards left each and 5,000-26,000
+#: with four, so 100,000 deals could take over the default 30 s --time; 20,000 (the default
+#: --samples) never costs more than the sampled run. Heuristic rollouts: 100,000.
 EXACT_MAX = {"dd": 20_000, "rollout": 100_000}
 FIRST_BATCH = FIRST_LOOK
 DEFAULT_MARGIN = {"diff": 0.25, "points": 0.25, "p_win": 0.01}   # practical margin
 MAX_BATCH = 8192
+PIMC_BATCH = 4                # deals a batch with pimc rollouts: --time is checked often
 MAX_SAMPLES = 50_000_000
 
 
@@ -411,7 +411,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
            time_limit: float | None = 30.0, seed: int = 1, threads: int | None = None,
            objective: str | None = None, min_samples: int = FIRST_BATCH,
            stop_early: bool = True, margin: float | None = None,
-           exact_max: int | None = None, infer: str | None = None,
+           exact_max: int | None = None, infer: str | None = None, cards: object = None,
            max_nodes: int | None = DEFAULT_NODE_LIMIT, clock_start: float | None = None,
            progress: Callable[[int, int], None] | None = None,
            running: Callable[[int, dict[str, float]], None] | None = None) -> Advice:
@@ -446,6 +446,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         or Ctrl-C gives bounds, and the intervals span them (``Advice.bounded``).
     clock_start : the ``time.perf_counter()`` reading ``time_limit`` counts from (default:
         the call); with dd the limit stops the solves under way.
+    cards : evaluate only these legal cards (e.g. ``"JS 7D"``; None: every legal card).
     progress : called as ``progress(done, total)`` while the game-equity table is built
         and after every batch.
     running : called after every batch as ``running(done, {card: mean})``, each legal
@@ -483,9 +484,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     rules = position.rules
     my_side = rules.side_of(info.seat)
     pols = _policies(rules, policy, opponents, info.seat)
-    cands = legal_cards(info)
-    if not cands:
-        raise CatchTenError("hand", "no legal card", "the player to move holds no card")
+    cands = only_cards(legal_cards(info), cards)
     clock = Stopwatch(clock_start)   # --time leaves out the engine's one-time compile
     ev_key = str(evaluator).strip().lower()
     eq, eq_why, objective, margin = _objective(info, pols, ev_key, objective, margin,
@@ -503,15 +502,15 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                                   ev_key == "dd" and not with_pimc, inference, ev_key == "dd")
     total, plan, stop_early_run = _sampling_plan(exact, sampler, samples, stop_early,
                                                  min_samples)
-    looks = plan.looks
+    looks, top = plan.looks, PIMC_BATCH if with_pimc else MAX_BATCH
     done = 0
     stop = "samples"
     equiv: dict[int, int] = {}
     try:
         while True:
-            # batches double up to MAX_BATCH and end exactly at the planned looks
+            # batches double up to MAX_BATCH (PIMC_BATCH: pimc), end exactly at the looks
             nxt = next(x for x in looks if x > done)
-            m = min(MAX_BATCH, nxt - done, MAX_BATCH if exact else max(plan.first, done))
+            m = min(top, nxt - done, MAX_BATCH if exact else max(plan.first, done))
             hidden = (sampler.enumerate(m, start=done) if exact
                       else sampler.sample(m, seed=seed, start=done))
             _arm(ev, clock, time_limit)
@@ -552,6 +551,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             other.close()
     adv = _advice(position, pols, ev.name, ev_key, objective, margin, acc, acc_o, cands,
                   equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
+    adv = adv if cards is None else replace(adv, note=(adv.note + "; " if adv.note else "")
+                                            + "only the cards asked for were evaluated")
     return adv if inference is None else replace(adv, inference=inference.summary(acc))
 
 
@@ -786,9 +787,10 @@ def _trump_lead(acc: AnySums, cands: Sequence[int], order: Sequence[int], info: 
     if tr and other:
         return Comparison(Card(cands[tr[0]]), Card(cands[other[0]]),
                           _pair_est(acc, tr[0], other[0], z), margin), ""
-    if holds_trumps and not tr:
+    legal = legal_cards(info)     # (the question is open when --cards left a side out)
+    if holds_trumps and not tr and not any(_is_trump(info, c) for c in legal):
         return None, "a trump lead is not allowed here"
-    if tr and not other:
+    if tr and not other and all(_is_trump(info, c) for c in legal):
         return None, "only trumps can be led"
     return None, ""
 

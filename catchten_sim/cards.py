@@ -11,9 +11,9 @@ import json
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Union
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from .errors import ParseError
+from .errors import CatchTenError, ParseError
 
 
 class Suit(IntEnum):
@@ -266,3 +266,28 @@ class Hand:
 
     def __str__(self) -> str:
         return " ".join(format_card(i) for i in cards_of_mask(self.mask))
+
+
+def only_cards(legal: Sequence[int], cards: object) -> list[int]:
+    """The cards of ``cards`` (a string like ``"JS 7D"`` or card-likes), each legal
+    (in ``legal``), ascending and without repeats; ``cards`` None: every legal card.
+
+    Raises
+    ------
+    CatchTenError
+        ``hand``: no legal card; ``cards``: a malformed card, none given, or a card that
+        is not legal here.
+    """
+    if not legal:
+        raise CatchTenError("hand", "no legal card", "the player to move holds no card")
+    if cards is None:
+        return list(legal)
+    chosen = sorted(set(parse_cards(cards, "cards")))
+    if not chosen:
+        raise CatchTenError("cards", "no card", "give at least one legal card")
+    bad = [c for c in chosen if c not in legal]
+    if bad:
+        raise CatchTenError("cards", "not a legal card",
+                            f"{format_card(bad[0])}; legal here: "
+                            + " ".join(format_card(c) for c in legal))
+    return chosen

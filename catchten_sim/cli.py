@@ -19,9 +19,10 @@ from .cli_kit import (CatchtenGroup, PathName, Progress, cards_flag, check_force
                       one_line, say, seat_policy_flags)
 from .cli_out import (print_equity_result, print_games_result, print_match_result,
                       print_run, print_simulation_result, warn_small_pilot)
-from .cli_options import (DEAD_OPTION, JSON_OPTION, PROGRESS_OPTION, RESULT_JSON_OPTION,
-                          TIMED_CHUNK, make_rules, play_options, position_options,
-                          rules_options, run_option, run_options, turnup_option)
+from .cli_options import (ADVISE_EVALUATOR_OPTIONS, DEAD_OPTION, JSON_OPTION, PROGRESS_OPTION,
+                          RESULT_JSON_OPTION, TIMED_CHUNK, make_rules, play_options,
+                          position_options, rules_options, run_option, run_options,
+                          turnup_option)
 from .errors import CatchTenError
 from .policies import POLICY_NAMES
 
@@ -498,21 +499,7 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
 @rules_options
 @play_options("your side in the rollouts")
 @position_options
-@click.option("--evaluator", type=str, default="rollout", show_default=True,
-              help="How a deal is evaluated: rollout (the policies play it out after the "
-                   "card) or dd (solved double-dummy: perfect play, all hands seen; the "
-                   "heuristic rollouts run alongside and a MODEL line says when they "
-                   "disagree).")
-@click.option("--infer", type=str, default=None, metavar="MODEL",
-              help="With --evaluator dd: weight each deal by how likely the other seats' "
-                   "cards so far are in it under a model of their play: heuristic (the "
-                   "heuristic mixed with a uniform choice; the output says how many deals "
-                   "were drawn and their effective size), or none (default: every "
-                   "consistent deal equally likely).")
-@click.option("--exact-max", type=int, default=None,
-              help="Enumerate every consistent deal (an exact answer) when there are at "
-                   "most this many (default 20000 with dd, 100000 with rollout; 0: always "
-                   "sample).")
+@ADVISE_EVALUATOR_OPTIONS
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="At most this many sampled deals (every legal card is played on each).")
 @run_option("time_limit", default=30.0, show_default=True,
@@ -536,7 +523,7 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
                    "after the recommended card.")
 @JSON_OPTION
 def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, hand, turnup,
-               play, score, trump, dead, policy, opponents, evaluator, infer, exact_max,
+               play, score, trump, dead, policy, opponents, evaluator, infer, only, exact_max,
                samples, time_limit, stop_early, margin, progress, objective, seed, threads,
                explain_n, as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
@@ -573,7 +560,8 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
                 res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                              samples=samples, time_limit=time_limit, seed=seed, threads=threads,
                              objective=objective, stop_early=stop_early, margin=margin,
-                             exact_max=exact_max, infer=infer, clock_start=process_started(),
+                             exact_max=exact_max, infer=infer, cards=only,
+                             clock_start=process_started(),
                              progress=bar.update if bar else None)
                 step.append(not res.partial)
             deals = explain(res, explain_n) if explain_n and not res.partial else None

@@ -130,6 +130,31 @@ RESULT_JSON_OPTION = click.option("--json", "as_json", is_flag=True,
                                   help="Print the result as JSON.")
 DEAD_OPTION = click.option("--dead", type=str, default=None, metavar="\"CARDS\"",
                            help="Cards laid aside (keep_six_of_spades).")
+#: ``advise --cards``: a subset of the legal cards (with pimc rollouts: a 2-card question)
+ONLY_CARDS_OPTION = click.option(
+    "--cards", "only", type=str, default=None, metavar="\"CARDS\"",
+    help="Evaluate only these legal cards, e.g. \"JS 7D\" (default: every legal card); "
+         "with pimc rollouts two cards of a 9-card lead take 2/9 of the time.")
+
+
+#: ``advise``: how each card is valued, the inference, the cards asked for, enumeration
+ADVISE_EVALUATOR_OPTIONS = options(
+    click.option("--evaluator", type=str, default="rollout", show_default=True,
+                 help="rollout: the policies play the deal out (as good as their play); dd: "
+                      "solved double-dummy, perfect play seeing every hand (MODEL line when the "
+                      "heuristic rollouts disagree). Where they differ pimc:10 rollouts sided "
+                      "with dd 5 times in 30, rollout once, 24 too close (docs/findings.md)."),
+    click.option("--infer", type=str, default=None, metavar="MODEL",
+                 help="With --evaluator dd: weight each deal by how likely the other seats' "
+                      "cards so far are in it under a model of their play: heuristic (the "
+                      "heuristic mixed with a uniform choice; the output says how many deals "
+                      "were drawn and their effective size), or none (default: every "
+                      "consistent deal equally likely)."),
+    ONLY_CARDS_OPTION,
+    click.option("--exact-max", type=int, default=None,
+                 help="Enumerate every consistent deal (an exact answer) when there are at "
+                      "most this many (default 20000 with dd, 100000 with rollout; 0: always "
+                      "sample)."))
 
 
 def turnup_option(required: bool):

@@ -16,6 +16,7 @@ from catchten_sim.evaluators import legal_cards
 from catchten_sim.odds import odds
 from catchten_sim.cards import cards_of_mask, format_card, parse_cards
 from catchten_sim.cli import cli
+from catchten_sim.errors import CatchTenError
 from catchten_sim.position import Position
 
 from _positions import cut_position, enumerate_hidden
@@ -314,3 +315,46 @@ def test_cli_advise_flags():
     assert d["samples"] == 1000 and d["intervals"]["z"] == 1.96
     r = CliRunner().invoke(cli, args + ["--margin", "100"])
     assert r.exit_code == 0 and "no practical difference" in r.output
+
+
+# --------------------------------------------------------------------------- --cards
+@pytest.mark.parametrize("evaluator", ["rollout", "dd"])
+def test_only_cards_gives_those_cards_the_full_runs_values(evaluator):
+    """``cards``: only the cards asked for, each with the very values it has in the run of
+    every legal card (the same deals and rollout streams: a candidate's row does not depend
+    on which others are evaluated), and the trump-lead question between them."""
+    kw = dict(evaluator=evaluator, samples=64, stop_early=False, seed=3, threads=1,
+              time_limit=None)
+    full = advise(OPENING, **kw)
+    two = advise(OPENING, cards="7D JS", **kw)
+    assert sorted(x.name for x in two.candidates) == ["7D", "JS"]
+    for x in two.candidates:
+        assert x.estimates["diff"].mean == full.candidate(x.card).estimates["diff"].mean
+    assert two.trump_lead is not None and str(two.trump_lead.a) == "JS"
+    assert "only the cards asked for" in two.note
+
+
+def test_only_cards_refuses_an_illegal_card_and_leaves_the_trump_question_open():
+    with pytest.raises(CatchTenError) as e:
+        advise(OPENING, cards="JS 7H", samples=16, threads=1)
+    assert e.value.field == "cards" and "7H" in str(e.value)
+    r = CliRunner().invoke(cli, ["advise", "--players", "4", "--dealer", "3", "--seat", "0",
+                                 "--turnup", "7S", "--hand", " ".join(OPENING["hand"]),
+                                 "--play", "", "--cards", "7D 8C", "--samples", "32",
+                                 "--threads", "1"])
+    assert r.exit_code == 0, r.output
+    # no trump among the cards asked for: no answer, and not "a trump lead is not allowed"
+    assert "lead a trump?" not in r.output and "not allowed" not in r.output
+    bad = CliRunner().invoke(cli, ["advise", "--players", "4", "--dealer", "3", "--seat",
+                                   "0", "--turnup", "7S", "--hand", " ".join(OPENING["hand"]),
+                                   "--play", "", "--cards", "XX"])
+    assert bad.exit_code == 2 and "cards" in bad.output
+
+
+def test_pimc_rollouts_stop_at_the_time_limit_within_a_small_batch():
+    """pimc rollouts cost seconds a deal: batches of PIMC_BATCH deals, so ``--time`` stops
+    the run after a few deals, not after a first look of hundreds."""
+    from catchten_sim.advise import PIMC_BATCH
+    adv = advise(OPENING, policy="pimc:2", cards="JS 7D", samples=256, time_limit=0.001,
+                 threads=1, seed=2)
+    assert adv.stop == "time" and adv.n_samples == PIMC_BATCH
