@@ -747,6 +747,20 @@ def _figure_specs(rules: Rules, main: Any, runs: _Runs, pol_text: str, mixed: bo
     return specs
 
 
+def simulation_figures(main: Any) -> list[tuple[str, pd.DataFrame, Callable, dict]]:
+    """The report's figures of one simulation result alone (no sweeps, no holdings table),
+    as :func:`_figure_specs` gives them, each style with its stamp if the run was cut short
+    (for the page's simulate panel)."""
+    pols, mine, theirs = _split_policies(main.rules, main.policies)
+    runs = _Runs(main.rules, main.seed, None, None, None, lambda _msg: None)
+    stamp = (f"INTERRUPTED after {main.n_deals:,} of {main.requested:,} deals"
+             if main.interrupted else None)
+    return [(n, df, fn, {**style, "stamp": stamp} if stamp else style)
+            for n, df, fn, style in _figure_specs(main.rules, main, runs,
+                                                  _policy_text(mine, theirs, pols),
+                                                  mine != theirs, _versions()["catchten_sim"])]
+
+
 def runs_status(run_dir: Any) -> list[dict[str, Any]]:
     """The runs of a report's run directory so far: ``part``, ``rules`` (label),
     ``policies``, ``deals`` done and ``requested`` (from the chunk files, nothing run).

@@ -464,5 +464,43 @@ def test_simulate_from_the_page(server, browser):
                                                "options": {"deals": 4000, "seed": 2}})
         assert float(page.get_attribute("#sim-ten", "data-p-caught")) == api["ten"]["p_caught"]
         assert len(page.query_selector_all("#sim-out tr[data-position]")) == 3
+        _check_figures(page, 1280)
         page.screenshot(path=str(ARTIFACTS / "simulate-wide.png"), full_page=True)
+    assert p.errors == []
+
+
+def _check_figures(page, width: int) -> None:
+    """The report's figures under the table: each loaded, named by its title, and within
+    the page's width."""
+    page.wait_for_function("[...document.querySelectorAll('#sim-figures img')].every("
+                           "i => i.complete && i.naturalWidth > 0)")
+    figs = page.eval_on_selector_all("#sim-figures img", "els => els.map(i => ({"
+                                     "name: i.dataset.figure, alt: i.alt, "
+                                     "w: i.naturalWidth, shown: i.getBoundingClientRect()"
+                                     ".width, right: i.getBoundingClientRect().right}))")
+    names = [f["name"] for f in figs]
+    assert {"summary", "points_distribution", "seat_advantage"} <= set(names), names
+    for f in figs:
+        assert f["w"] > 0 and f["alt"] and f["alt"] != f["name"], f
+        assert 0 < f["shown"] <= width and f["right"] <= width, f
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_simulate_figures_fit_a_phone(server, browser):
+    p = Page(browser, "phone")
+    with p as page:
+        _open(page, server)
+        page.click("#sim-box summary")
+        page.fill("#sim-deals", "2000")
+        page.click("#simulate")
+        _wait_state(page)
+        _check_figures(page, SIZES["phone"][0])
+        page.locator("#sim-figures img").nth(1).scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "simulate-figures-phone.png"))
+        page.locator(".sim-fig").nth(1).click()          # full size, to pan on a phone
+        shown = page.eval_on_selector(".sim-fig.open img", "i => [i.naturalWidth, "
+                                      "i.getBoundingClientRect().width]")
+        assert shown[0] > SIZES["phone"][0] and shown[1] == shown[0], shown
+        page.keyboard.press("Escape")
+        assert page.query_selector(".sim-fig.open") is None
     assert p.errors == []

@@ -444,6 +444,44 @@ def test_simulate_equals_cli(client):
     assert big.status_code == 400 and big.json()["field"] == "deals"
 
 
+def test_simulate_with_figures_draws_the_reports_figures(client):
+    """``"figures": true`` adds the report's figures of the run as PNG data URLs; the rest
+    of the answer is the one without the option (which has no ``figures`` key)."""
+    import base64
+    import struct
+    body = {"players": 3, "options": {"deals": 2000, "seed": 5}}
+    plain = client.post("/api/simulate", json=body)
+    assert plain.status_code == 200, plain.text
+    assert "figures" not in plain.json()
+    r = client.post("/api/simulate", json={**body, "options": {**body["options"],
+                                                               "figures": True}})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    figs = d.pop("figures")
+    timing = ("elapsed_s", "compile_s", "deals_per_s", "threads")
+    assert _strip(d, timing) == _strip(plain.json(), timing)
+    names = [f["name"] for f in figs]
+    assert names[:4] == ["summary", "points_distribution", "seat_advantage", "convergence"]
+    assert "fate_by_holder" in names
+    for f in figs:
+        assert f["title"] and f["title"] != f["name"], f["name"]
+        head, b64 = f["png"].split(",", 1)
+        assert head == "data:image/png;base64"
+        png = base64.b64decode(b64, validate=True)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
+        w, h = struct.unpack(">II", png[16:24])
+        assert 600 <= w <= 2000 and 400 <= h <= 1500, (f["name"], w, h)
+        assert len(png) > 10_000, f["name"]
+    lo, hi = (f"{100 * x:.2f}%" for x in d["ten"]["wilson95"])   # this run's numbers
+    assert f"(95% CI {lo}\u2013{hi})" in figs[0]["title"], figs[0]["title"]
+    bad = client.post("/api/simulate", json={"options": {"deals": 10, "figures": "yes"}})
+    assert bad.status_code == 400 and bad.json()["field"] == "figures"
+
+
+def _strip(d: dict, keys: tuple[str, ...]) -> dict:
+    return {k: v for k, v in d.items() if k not in keys}
+
+
 def test_a_job_past_its_time_limit_is_stopped(monkeypatch):
     """The watchdog interrupts a job running past its time limit (plus the grace): an
     advice returns what it finished, marked partial; a job with nothing finished is the

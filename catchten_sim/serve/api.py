@@ -29,7 +29,9 @@ DEAL_BODY_KEYS = ("rules", "players", "variants", "seed", "index")
 RULES_BODY_KEYS = ("rules", "players", "variants")
 SIMULATE_BODY_KEYS = ("rules", "players", "variants", "options")
 #: the options of ``POST /api/simulate``, named as ``catchten simulate``'s flags
-SIMULATE_OPTIONS = ("deals", "seed", "policy", "opponents")
+SIMULATE_OPTIONS = ("deals", "seed", "policy", "opponents", "figures")
+#: resolution of the figures a simulate answer carries with ``"figures": true``
+FIGURE_DPI = 110
 #: the most deals one request may simulate on this server (a few seconds warm)
 MAX_SIM_DEALS = 2_000_000
 #: the server's own ceiling on ``time`` (seconds of one request's work)
@@ -122,16 +124,43 @@ def simulate_json(body: Any, progress: Callable[[int, int], None] | None = None,
                   threads: int | None = None) -> dict:
     """What ``catchten simulate --json`` prints with the same rules and flags
     (``{"rules", "players", "variants", "options": {"deals", "seed", "policy",
-    "opponents"}}``; the CLI's defaults but 100,000 deals)."""
+    "opponents", "figures"}}``; the CLI's defaults but 100,000 deals). With ``"figures":
+    true`` the answer also has ``figures``: the report's figures of this run (see
+    :func:`figures_json`)."""
     from ..policies import seat_policies
     from ..simulate import simulate
     body = _object(body, "body", SIMULATE_BODY_KEYS)
     opts = _options(body, SIMULATE_OPTIONS)
     rules = _rules(body)
     deals = check_count("deals", opts.get("deals", 100_000), 1, MAX_SIM_DEALS)
+    figures = opts.get("figures", False)
+    if not isinstance(figures, bool):
+        raise CatchTenError("figures", "not true or false", f"figures={figures!r}")
     pols = seat_policies(rules, opts.get("policy", "heuristic"), opts.get("opponents"), {})
-    return simulate(rules, pols, n_deals=deals, seed=opts.get("seed", 1), threads=threads,
-                    progress=progress).to_dict()
+    res = simulate(rules, pols, n_deals=deals, seed=opts.get("seed", 1), threads=threads,
+                   progress=progress)
+    d = res.to_dict()
+    if figures:
+        d["figures"] = figures_json(res)
+    return d
+
+
+def figures_json(res: Any) -> list[dict[str, str]]:
+    """The report's figures of the simulation ``res`` (:func:`catchten_sim.report.
+    simulation_figures`), each ``{"name", "title", "png"}`` with the PNG drawn in memory
+    as a ``data:image/png;base64,`` URL."""
+    import base64
+    import io
+    from ..report import simulation_figures
+    out = []
+    for name, df, fn, style in simulation_figures(res):
+        fig = fn(df, **style)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=FIGURE_DPI, metadata={"Software": None})
+        out.append({"name": name, "title": str(style.get("title") or name),
+                    "png": "data:image/png;base64,"
+                           + base64.b64encode(buf.getvalue()).decode("ascii")})
+    return out
 
 
 def _rules(body: Mapping):

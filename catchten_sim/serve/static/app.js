@@ -647,7 +647,7 @@ async function simulateRules() {
   out.textContent = "";
   prog.value = 0;
   setState("working");
-  const body = { ...state.rules, options: { deals: Number($("#sim-deals").value), seed: Number($("#sim-seed").value) } };
+  const body = { ...state.rules, options: { deals: Number($("#sim-deals").value), seed: Number($("#sim-seed").value), figures: true } };
   let res = null, err = null;
   try {
     await postStream("/api/simulate/stream", body, undefined, (name, data) => {
@@ -666,8 +666,26 @@ async function simulateRules() {
   out.innerHTML = `<p id="sim-ten" data-p-caught="${t.p_caught}">Ten of trumps caught: <b>${pct(t.p_caught)}</b> ` +
     `(95%: ${pct(t.wilson95[0])} to ${pct(t.wilson95[1])}) of ${t.in_play.toLocaleString()} deals with the Ten in play; ` +
     `${res.deals.toLocaleString()} deals, seed ${res.seed}, ${res.elapsed_s.toFixed(2)} s.</p>` +
-    `<table class="cards"><thead><tr><th>Position</th><th>Honours</th><th>Card points</th><th>Total</th><th>Advantage (95%)</th></tr></thead><tbody>${rows}</tbody></table>` +
+    `<div class="wide-table"><table class="cards"><thead><tr><th>Position</th><th>Honours</th><th>Card points</th><th>Total</th><th>Advantage (95%)</th></tr></thead><tbody>${rows}</tbody></table></div>` +
     '<p class="hint">Mean points a deal of the side holding each position (1 = eldest hand); advantage: the position\'s total minus the mean over all positions.</p>';
+  const figs = document.createElement("div");
+  figs.id = "sim-figures";
+  if ((res.figures || []).length) {
+    const hint = document.createElement("p");
+    hint.className = "hint";
+    hint.textContent = "The report's figures of this run (catchten report draws them too); click one to see it full size, click again to close.";
+    figs.appendChild(hint);
+  }
+  for (const f of res.figures || []) {
+    const box = document.createElement("div");
+    box.className = "sim-fig";
+    const img = document.createElement("img");    // alt and src set as properties: no markup
+    img.src = f.png; img.alt = f.title; img.title = f.title; img.dataset.figure = f.name;
+    box.onclick = () => box.classList.toggle("open");
+    box.appendChild(img);
+    figs.appendChild(box);
+  }
+  out.appendChild(figs);
   setState("done");
 }
 
@@ -708,6 +726,9 @@ function wire() {
   $("#clear").onclick = () => { state.hand = []; state.play = []; state.turnup = null; refreshGrid(); };
   $("#advise").onclick = () => advise();
   $("#simulate").onclick = () => simulateRules();
+  document.addEventListener("keydown", (e) => {     // Escape closes a figure shown full size
+    if (e.key === "Escape") document.querySelectorAll(".sim-fig.open").forEach((b) => b.classList.remove("open"));
+  });
   $("#cancel").onclick = () => cancelRuns();
   $("#load").onclick = () => loadText($("#paste").value).catch((e) => { showError(e.message); setState("error"); });
   $("#file").onchange = async () => {
