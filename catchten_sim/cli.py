@@ -497,7 +497,7 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
 @cli.command("advise")
 @click.argument("position", required=False, type=PathName(dir_okay=False, allow_dash=True))
 @rules_options
-@play_options("your side in the rollouts")
+@play_options("your side in the rollouts", pimc=True)
 @position_options
 @ADVISE_EVALUATOR_OPTIONS
 @click.option("--samples", type=int, default=20_000, show_default=True,

@@ -178,12 +178,14 @@ def rules_options(f):
     return f
 
 
-def play_options(whose: str):
+def play_options(whose: str, pimc: bool = False):
     """``--policy``, ``--opponents``, ``--seed`` and ``--threads``, shared by every command
-    that plays deals (``whose``: whose policy ``--policy`` sets)."""
+    that plays deals (``whose``: whose policy ``--policy`` sets; ``pimc``: the command also
+    takes the PIMC players)."""
+    more = ", pimc[:N] or ipimc[:N] (PIMC players, N worlds a decision)" if pimc else ""
     return options(
         click.option("--policy", "-p", type=str, default="heuristic", show_default=True,
-                     help=f"Policy of {whose}: {', '.join(POLICY_NAMES)}."),
+                     help=f"Policy of {whose}: {', '.join(POLICY_NAMES)}{more}."),
         click.option("--opponents", type=str, default=None,
                      help="Policy of the other sides (default: the same as --policy)."),
         run_option("seed"), run_option("threads"))

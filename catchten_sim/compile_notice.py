@@ -113,8 +113,9 @@ def first_run_kinds(args: list[str]) -> tuple[str, ...] | None:
         opp = (_flag(args, "--opponents") or pol).strip().lower()
         kinds: tuple[str, ...] = ("play_random",) if pol == opp == "random" and \
             _flag(args, "--seat-policy") is None else ("play",)
-        return kinds + (("play", "play_random") if _flag(args, "--report") is not None
-                        else ())
+        if _flag(args, "--report") is not None:      # the report's runs: both kinds once
+            kinds = tuple(dict.fromkeys(kinds + ("play", "play_random")))
+        return kinds
     if cmd == "report":
         return ("play", "play_random")
     if cmd in ("advise", "odds"):
@@ -153,13 +154,14 @@ def _kind_of(disp) -> str | None:
 def first_run_text(seconds: float | None) -> str:
     """The one notice of a command's first run: ``compiling the engine for this command's
     first run (about LO-HI s, once)``; LO the measured cold compile of the kinds it still
-    has to compile (:data:`KINDS`), HI twice that (a busy machine: 47 s for the solver's
-    35 at load 3, more when the cores are shared further); no time when none was
-    measured."""
+    has to compile (:data:`KINDS`, measured at load 1-3) from half to one and a half times
+    that (a new user measured 0.15-0.8 of it on an idle machine, 1.3-1.7 times it with
+    another player count or a loaded one), rounded to 5 s; no time when none was measured."""
     if seconds is None or seconds <= 0:
         return "compiling the engine for this command's first run (once)"
-    lo = max(5, int(round(seconds / 5.0)) * 5)
-    return f"compiling the engine for this command's first run (about {lo}-{2 * lo} s, once)"
+    lo = max(5, int(round(seconds / 10.0)) * 5)
+    hi = max(lo + 5, int(round(seconds * 1.5 / 5.0)) * 5)
+    return f"compiling the engine for this command's first run (about {lo}-{hi} s, once)"
 
 
 def _estimate(kinds: tuple[str, ...] | None, first: str | None,
@@ -167,7 +169,7 @@ def _estimate(kinds: tuple[str, ...] | None, first: str | None,
     """Seconds of cold compile left: each planned kind whose entry kernels are not all in
     the cache (``cached``), and the kind starting to compile now (it is not cached, even
     when a command not planned here compiles it)."""
-    todo = [k for k in (kinds or ()) if cached is None
+    todo = [k for k in dict.fromkeys(kinds or ()) if cached is None
             or not all(cached(e) for e in KINDS[k][0])]
     if first is not None and first not in todo:
         todo.append(first)

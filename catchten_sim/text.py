@@ -162,7 +162,8 @@ def print_simulation(res, console: Console | None = None) -> None:
               f"deals: {d['deals']:,}  seed: {d['seed']}  "
               + (f"({d['elapsed_s']:.1f} s{compiling} on {res.executor}, deal rotates)"
                  if d["threads"] and getattr(res, "executor", "").startswith("Dask") else
-                 f"({d['elapsed_s']:.1f} s{compiling}, {d['threads']} threads, deal rotates)"
+                 f"({d['elapsed_s']:.1f} s{compiling}, {_plural(d['threads'], 'thread')}, "
+                 "deal rotates)"
                  if d["threads"] else "(read from a run directory, deal rotates)"))
     if ten["in_play"]:
         con.print(
@@ -300,9 +301,20 @@ def _iv(e, pct: bool = False) -> str:
         if math.isnan(e.lo):
             return f"{_p(e.mean)}%"
         return f"{_p(e.mean)}% [{_p(e.lo)}, {_p(e.hi)}]"
-    if math.isnan(e.lo):
-        return _fx(e.mean, 2)
+    if math.isnan(e.lo):                # one deal: no interval; a bounded one, its range
+        b = getattr(e, "bounds", None)
+        return _fx(e.mean, 2) + ("" if b is None or b[0] == b[1]
+                                 else f" (in {_fx(b[0], 2)}..{_fx(b[1], 2)})")
     return f"{_fx(e.mean, 2)} [{_fx(e.lo, 2)}, {_fx(e.hi, 2)}]"
+
+
+def _one_deal(d) -> str:
+    """The span said for a difference from one deal: no interval; its proven range when
+    the deal is bounded (a mean of midpoints alone would read as a value)."""
+    b = getattr(d, "bounds", None)
+    return "no interval from fewer than 2 deals" + (
+        "" if b is None or b[0] == b[1]
+        else f"; proven only within {_fx(b[0], 3, True)} to {_fx(b[1], 3, True)}")
 
 
 def _dd_table(a: Advice, con) -> None:
@@ -365,7 +377,8 @@ def _candidate_tables(a: Advice, console=None) -> None:
                   highlight=False)
         con.print(ten)
     if any(x.equivalent_to is not None for x in a.candidates):
-        con.print("X=Y: X is played exactly as Y (cards next in rank are worth the same).",
+        what = {"p_win": "P(win)", "points": "points"}.get(a.objective, "point difference")
+        con.print(f"X=Y: X gave Y's {what} exactly, on every deal evaluated.",
                   markup=False, highlight=False)
 
 
@@ -389,7 +402,8 @@ def print_advice(a: Advice, console=None) -> None:
          + (f"   trick so far: {' '.join(format_card(c) for _, c in info.trick)}"
             if info.trick else "   (on lead)"))
     deals = (f"exact ({a.n_samples:,} deals: every consistent deal)" if a.exact else
-             f"{a.n_samples:,} sampled deals (of {a.n_consistent:.3g} consistent)")
+             f"{a.n_samples:,} sampled deal{'' if a.n_samples == 1 else 's'} (of "
+             f"{a.n_consistent:.3g} consistent)")
     pols = "/".join(sorted({p.label for p in a.policies}))
     echo(f"{deals}, evaluator {a.evaluator}, policies {pols}"
          f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s"
@@ -414,7 +428,7 @@ def print_advice(a: Advice, console=None) -> None:
         span = (f"paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)}"
                 if a.z > 0 or a.bounded else "exact, every consistent deal")
         if math.isnan(d.lo):             # a dd run stopped before its second deal
-            span = "no interval from fewer than 2 deals"
+            span = _one_deal(d)
         if v == "no practical difference":
             echo(f"best: no practical difference between {format_card(a.best)} and "
                  f"{a.second}: {_fx(d.mean, 3, True)} {a.objective} ({span}; inside "
@@ -430,7 +444,7 @@ def print_advice(a: Advice, console=None) -> None:
         ans = trump_answer(a.trump_lead)
         echo(f"lead a trump? {ans}: best trump lead {format_card(a.trump_lead.a)} vs best "
              f"other lead {format_card(a.trump_lead.b)}: {_fx(d.mean, 3, True)} {a.objective} "
-             + ("(no interval from fewer than 2 deals)" if math.isnan(d.lo) else
+             + (f"({_one_deal(d)})" if math.isnan(d.lo) else
                 f"(paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)})"
                 if a.z > 0 or a.bounded else "(exact)"))
     from .serve.words import plain_lines      # the page's wording (docs/serve.md)

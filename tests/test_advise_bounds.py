@@ -132,7 +132,14 @@ def test_a_run_stopped_at_one_bounded_deal_still_answers_in_words_and_text():
     assert "unknown" in best and trump is not None and "close to call" in trump.lower()
     con = Console(record=True, width=80)
     print_advice(a, con)
-    assert "no interval from fewer than 2 deals" in con.export_text()
+    text = con.export_text()
+    assert "no interval from fewer than 2 deals" in text
+    # a card known only within bounds shows its proven range, not a bare midpoint
+    ranged = [x for x in a.candidates if x.estimates["diff"].bounds is not None
+              and x.estimates["diff"].bounds[0] < x.estimates["diff"].bounds[1]]
+    assert ranged
+    b = ranged[0].estimates["diff"].bounds
+    assert f"(in {b[0]:.2f}..{b[1]:.2f})" in text
 
 
 @pytest.mark.parametrize("weighted", [False, True])

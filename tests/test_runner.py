@@ -969,7 +969,7 @@ def test_compile_time_is_reported_apart_and_left_out_of_the_speed(monkeypatch, c
     buf = io.StringIO()
     print_simulation(dataclasses.replace(res, elapsed_s=5.0, compile_s=3.5),
                      Console(file=buf, width=120))
-    assert "(5.0 s, 3.5 s of it compiling the engine, 1 threads, deal" in buf.getvalue()
+    assert "(5.0 s, 3.5 s of it compiling the engine, 1 thread, deal" in buf.getvalue()
     g = simulate_games(Rules("foster", 4), "random", n_games=20, seed=3, threads=1)
     assert g.compile_s == pytest.approx(min(1.25, g.elapsed_s))
     text = dataclasses.replace(g, elapsed_s=2.0, compile_s=1.25).to_text()

@@ -126,6 +126,11 @@ def test_advise_options_as_flags_spelled(client):
     ({"position": json.loads(EXAMPLE.read_text()), "options": {"policy": "psychic"}},
      "policy"),
     ({"position": {**json.loads(EXAMPLE.read_text()), "hand": ["JS", "JS"]}}, "hand"),
+    # "false" is a string (truthy): early stopping would run, the opposite of what was asked
+    ({"position": json.loads(EXAMPLE.read_text()), "options": {"early_stop": "false"}},
+     "early_stop"),
+    ({"position": json.loads(EXAMPLE.read_text()), "options": {"early_stop": 0}},
+     "early_stop"),
 ])
 def test_bad_input_is_one_line_and_the_server_goes_on(client, body, field):
     r = client.post("/api/advise", json=body)

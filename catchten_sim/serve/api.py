@@ -84,6 +84,8 @@ def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int |
     for k, v in opts.items():
         kw[ADVISE_OPTIONS[k]] = v
     kw["time_limit"] = _number("time", kw["time_limit"], 0, max_time)
+    if not isinstance(kw.get("stop_early", True), bool):     # "false" would mean true
+        raise CatchTenError("early_stop", "not true or false", f"early_stop={opts['early_stop']!r}")
     explain_n = kw.pop("explain", None)
     if explain_n is not None:
         from ..explain import MAX_EXPLAIN
