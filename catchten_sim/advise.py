@@ -75,6 +75,7 @@ from .errors import CatchTenError
 from .equity import game_equity_hook
 from .solve import DEFAULT_NODE_LIMIT
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
+from .fusion import for_advice as fusion_for
 from .inference import Inference, for_advice
 from .pimc import PimcRolloutEvaluator
 from .policies import Policy, Seating
@@ -284,6 +285,8 @@ class Advice:
     #: dd: the deals whose solve stopped with bounds (node budget, clock, Ctrl-C): each
     #: interval of the objective then spans every value within them (methods.md)
     bounded: int = 0
+    #: fusion-aware values (dd, few deals; :func:`catchten_sim.fusion.for_advice`)
+    fusion: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "best", _card(self.best))
@@ -352,7 +355,9 @@ class Advice:
             "second": None if self.second is None else format_card(self.second),
             "margin": None if self.margin is None else self.margin.to_dict(),
             "trump_lead": None if self.trump_lead is None else self.trump_lead.to_dict(),
-            "candidates": [x.to_dict() for x in self.candidates],
+            "candidates": [x.to_dict() | {"fusion": self.fusion.get("values", {}).get(
+                x.name)} for x in self.candidates],
+            "fusion": self.fusion.get("summary"), "fusion_reason": self.fusion.get("reason"),
             "note": self.note,
             "other_evaluator": self.other,
             "model_note": self.model_note,
@@ -553,6 +558,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                   equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
     adv = adv if cards is None else replace(adv, note=(adv.note + "; " if adv.note else "")
                                             + "only the cards asked for were evaluated")
+    adv = replace(adv, fusion=fusion_for(info, ev_key == "dd", adv.exact))
     return adv if inference is None else replace(adv, inference=inference.summary(acc))
 
 
@@ -632,10 +638,8 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
         raise CatchTenError("objective", "unknown objective",
                             f"{objective!r}; known: {', '.join(OBJECTIVES)}")
     if objective == "p_win" and eq is None:
-        raise CatchTenError("objective", "not available",
-                            f"p_win: {eq_why}")
-    if margin is None:
-        margin = DEFAULT_MARGIN[objective]
+        raise CatchTenError("objective", "not available", f"p_win: {eq_why}")
+    margin = DEFAULT_MARGIN[objective] if margin is None else margin
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or \
             not 0 <= margin < math.inf:
         raise CatchTenError("margin", "out of range", f"margin={margin!r} (allowed: 0 or more)")
@@ -678,12 +682,8 @@ def _look(acc: AnySums, cands: Sequence[int], equiv: dict[int, int], z: float,
     if acc.bounds is not None and acc.bounds.n_bounded:   # the conservative bounds
         _, _, b_lo, b_hi = acc.bounds.pair(order[0], second, z)
         lo, hi = min(lo, b_lo), max(hi, b_hi)
-    v = verdict(lo, hi, margin)
-    if v == "separated":
-        return "separated"
-    if v == "no practical difference":
-        return "equivalent"
-    return None
+    return {"separated": "separated", "no practical difference": "equivalent"}.get(
+        verdict(lo, hi, margin))
 
 
 def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: str,

@@ -42,10 +42,12 @@ from .determinize import Sampler
 from .pimc import _info_of
 from .rules import Rules
 from .solve import solve_deals
-from .state import RuleTables
+from .cards import format_card
+from .state import RuleTables, rule_tables
 
 if TYPE_CHECKING:
     from .play import Deal
+    from .position import InfoSet
 
 
 # ------------------------------------------------------------------ a small ending engine
@@ -331,3 +333,51 @@ def fusion_values(rules: Rules, t: RuleTables, worlds: list[Node], seat: int,
     return out
 
 
+
+
+# ------------------------------------------------------------------ in advise (issue 25)
+#: the most consistent deals for which ``advise --evaluator dd`` adds the fusion values
+FUSION_MAX_WORLDS = 200
+
+
+def for_advice(info: InfoSet, dd: bool, exact: bool) -> dict:
+    """What ``advise`` shows of :func:`fusion_values` at ``info``: ``{"summary": {"worlds",
+    "best", "model"}, "values": {card name: value}}`` (the value of committing to one card
+    per information set over the next trick, others double-dummy: points of the rest of
+    the set for the mover's side, up to the points already banked), or ``{"reason"}``
+    saying why it does not apply (foster, four players, no switches, the last set, at most
+    three tricks left, at most :data:`FUSION_MAX_WORLDS` consistent deals, all evaluated
+    by the dd evaluator)."""
+    r = info.rules
+    n_left = bin(info.my_hand).count("1")
+    why = ("only with the dd evaluator" if not dd else
+           "only foster rules, 4 players, no switches"
+           if r.to_dict() != Rules("foster", 4).to_dict() else
+           "only in the last set" if info.set_index != r.n_sets - 1 else
+           f"only with at most 3 tricks left ({n_left} left)" if n_left > 3 else
+           "only when every consistent deal is evaluated (exact)" if not exact else "")
+    worlds = None if why else worlds_of_info(info, FUSION_MAX_WORLDS)
+    if not why and worlds is None:
+        why = f"only with at most {FUSION_MAX_WORLDS} consistent deals"
+    vals = None if why or worlds is None else fusion_values(
+        r, rule_tables(r, info.trump), worlds, info.seat)
+    if vals is None or worlds is None:
+        return {"reason": why or "too many linked information sets to search"}
+    best = max(sorted(vals), key=lambda c: vals[c][1])        # ties: the lower card
+    return {"summary": {"worlds": len(worlds), "best": format_card(best),
+                        "model": "one card per information set over the next trick; "
+                                 "the other seats double-dummy"},
+            "values": {format_card(c): round(v[1], 6) for c, v in vals.items()}}
+
+
+def worlds_of_info(info: InfoSet, limit: int) -> list[Node] | None:
+    """Every deal consistent with ``info`` (current set) as ending nodes; None when
+    there are more than ``limit``."""
+    s = Sampler(info)
+    if not s.can_enumerate(limit):
+        return None
+    full = s.full_hands(s.enumerate(s.n_deals))
+    trick = tuple(c for _, c in info.trick)
+    return [Node(tuple(frozenset(c for c in range(52) if full[w, info.set_index, k] >> c & 1)
+                       for k in range(info.rules.players)), info.leader, trick)
+            for w in range(full.shape[0])]

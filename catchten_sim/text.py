@@ -447,6 +447,12 @@ def print_advice(a: Advice, console=None) -> None:
              + (f"({_one_deal(d)})" if math.isnan(d.lo) else
                 f"(paired 95%: {_fx(d.lo, 3, True)} to {_fx(d.hi, 3, True)})"
                 if a.z > 0 or a.bounded else "(exact)"))
+    if (fu := a.fusion.get("summary")) is not None:
+        vals = ", ".join(f"{c} {v:+.3f}" for c, v in sorted(
+            a.fusion["values"].items(), key=lambda kv: -kv[1]))
+        echo(f"one card per information set (fusion-aware, {fu['worlds']:,} deals): "
+             f"best {fu['best']}")
+        echo(f"  values (rest of the set, others double-dummy): {vals}")
     from .serve.words import plain_lines      # the page's wording (docs/serve.md)
     for line in plain_lines(a.to_dict()):
         if line is not None:
