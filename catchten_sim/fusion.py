@@ -359,8 +359,11 @@ def for_advice(info: InfoSet, dd: bool, exact: bool) -> dict:
     worlds = None if why else worlds_of_info(info, FUSION_MAX_WORLDS)
     if not why and worlds is None:
         why = f"only with at most {FUSION_MAX_WORLDS} consistent deals"
-    vals = None if why or worlds is None else fusion_values(
-        r, rule_tables(r, info.trump), worlds, info.seat)
+    try:                        # a Ctrl-C here keeps the dd advice (without these values)
+        vals = None if why or worlds is None else fusion_values(
+            r, rule_tables(r, info.trump), worlds, info.seat)
+    except KeyboardInterrupt:
+        return {"reason": "interrupted (Ctrl-C) before the fusion-aware values"}
     if vals is None or worlds is None:
         return {"reason": why or "too many linked information sets to search"}
     best = max(sorted(vals), key=lambda c: vals[c][1])        # ties: the lower card

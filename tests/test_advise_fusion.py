@@ -70,3 +70,14 @@ def test_fusion_is_null_with_a_reason_outside_its_scope(the_ending):
     js = advise(_position(r5, d5, node_of(d5, p5).to_move, p5), evaluator="dd",
                 seed=1).to_dict()
     assert js["fusion"] is None and "4 players" in js["fusion_reason"]
+
+
+def test_a_ctrl_c_in_the_fusion_search_keeps_the_dd_advice(the_ending, monkeypatch):
+    import catchten_sim.fusion as F
+
+    def stop(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(F, "fusion_values", stop)
+    js = advise(the_ending[2], evaluator="dd", seed=1).to_dict()
+    assert js["exact"] and js["best"] == "7S"
+    assert js["fusion"] is None and "interrupted" in js["fusion_reason"]
