@@ -402,8 +402,7 @@ def print_advice(a: Advice, console=None) -> None:
          + (f"   trick so far: {' '.join(format_card(c) for _, c in info.trick)}"
             if info.trick else "   (on lead)"))
     deals = (f"exact ({a.n_samples:,} deals: every consistent deal)" if a.exact else
-             f"{a.n_samples:,} sampled deal{'' if a.n_samples == 1 else 's'} (of "
-             f"{a.n_consistent:.3g} consistent)")
+             f"{_plural(a.n_samples, 'sampled deal')} (of {a.n_consistent:.3g} consistent)")
     pols = "/".join(sorted({p.label for p in a.policies}))
     echo(f"{deals}, evaluator {a.evaluator}, policies {pols}"
          f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s"

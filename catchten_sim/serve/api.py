@@ -74,6 +74,14 @@ def _number(name: str, v: Any, lo: float, hi: float) -> float:
     return float(v)
 
 
+def _flag(opts: Mapping, name: str, default: bool) -> bool:
+    """Option ``name`` of ``opts``: JSON true or false only ("false" is a string, truthy)."""
+    v = opts.get(name, default)
+    if not isinstance(v, bool):
+        raise CatchTenError(name, "not true or false", f"{name}={v!r}")
+    return v
+
+
 def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int | None]:
     """The position, the :func:`catchten_sim.advise` keywords and the ``explain`` count of
     an advise request (checked here: unknown keys, ``time`` within the server's limit)."""
@@ -84,8 +92,7 @@ def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int |
     for k, v in opts.items():
         kw[ADVISE_OPTIONS[k]] = v
     kw["time_limit"] = _number("time", kw["time_limit"], 0, max_time)
-    if not isinstance(kw.get("stop_early", True), bool):     # "false" would mean true
-        raise CatchTenError("early_stop", "not true or false", f"early_stop={opts['early_stop']!r}")
+    kw["stop_early"] = _flag(opts, "early_stop", True)
     explain_n = kw.pop("explain", None)
     if explain_n is not None:
         from ..explain import MAX_EXPLAIN
@@ -116,10 +123,7 @@ def solve_json(body: Any) -> dict:
     body = _object(body, "body", SOLVE_BODY_KEYS)
     record = _inner(body, "record")
     opts = _options(body, SOLVE_OPTIONS)
-    line = opts.get("line", False)
-    if not isinstance(line, bool):
-        raise CatchTenError("line", "not true or false", f"line={line!r}")
-    return solve(record, line=line).to_dict()
+    return solve(record, line=_flag(opts, "line", False)).to_dict()
 
 
 def simulate_json(body: Any, progress: Callable[[int, int], None] | None = None,
@@ -135,9 +139,7 @@ def simulate_json(body: Any, progress: Callable[[int, int], None] | None = None,
     opts = _options(body, SIMULATE_OPTIONS)
     rules = _rules(body)
     deals = check_count("deals", opts.get("deals", 100_000), 1, MAX_SIM_DEALS)
-    figures = opts.get("figures", False)
-    if not isinstance(figures, bool):
-        raise CatchTenError("figures", "not true or false", f"figures={figures!r}")
+    figures = _flag(opts, "figures", False)
     pols = seat_policies(rules, opts.get("policy", "heuristic"), opts.get("opponents"), {})
     res = simulate(rules, pols, n_deals=deals, seed=opts.get("seed", 1), threads=threads,
                    progress=progress)
