@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .determinize import Sampler
-from .pimc import _info_of
+from .position import info_at
 from .rules import Rules
 from .solve import solve_deals
 from .cards import format_card
@@ -161,7 +161,7 @@ def solve_children(rules: Rules, d: Deal, play_: Sequence[int]) -> dict[int, int
 def worlds_of(d: Deal, prefix: Sequence[int], seat: int, limit: int) -> list[Node] | None:
     """Every deal consistent with what ``seat`` knows after ``prefix`` (current set), as
     ending nodes; None when there are more than ``limit``."""
-    info = _info_of(d, seat, prefix)
+    info = info_at(d, seat, prefix)
     s = Sampler(info)
     if not s.can_enumerate(limit):
         return None
@@ -340,34 +340,52 @@ def fusion_values(rules: Rules, t: RuleTables, worlds: list[Node], seat: int,
 FUSION_MAX_WORLDS = 200
 
 
+def scope_reason(info: InfoSet, dd: bool = True, exact: bool = True) -> str:
+    """Why the fusion-aware values do not apply at ``info`` ("" when they may: foster,
+    four players, no switches, the last set, at most three tricks left, the dd evaluator,
+    every consistent deal evaluated). Cheap: counts no deal."""
+    r = info.rules
+    n_left = bin(info.my_hand).count("1")
+    return ("only with the dd evaluator" if not dd else
+            "only foster rules, 4 players, no switches"
+            if r.to_dict() != Rules("foster", 4).to_dict() else
+            "only in the last set" if info.set_index != r.n_sets - 1 else
+            f"only with at most 3 tricks left ({n_left} left)" if n_left > 3 else
+            "only when every consistent deal is evaluated (exact)" if not exact else "")
+
+
+def values_at(info: InfoSet) -> tuple[dict[int, tuple[float, float, int]], int] | str:
+    """:func:`fusion_values` at ``info`` over every consistent deal and their number, or
+    why not (:func:`scope_reason`, more than :data:`FUSION_MAX_WORLDS` consistent deals,
+    too many linked information sets)."""
+    why = scope_reason(info)
+    if why:
+        return why
+    worlds = worlds_of_info(info, FUSION_MAX_WORLDS)
+    if worlds is None:
+        return f"only with at most {FUSION_MAX_WORLDS} consistent deals"
+    vals = fusion_values(info.rules, rule_tables(info.rules, info.trump), worlds, info.seat)
+    if vals is None:
+        return "too many linked information sets to search"
+    return vals, len(worlds)
+
+
 def for_advice(info: InfoSet, dd: bool, exact: bool) -> dict:
     """What ``advise`` shows of :func:`fusion_values` at ``info``: ``{"summary": {"worlds",
     "best", "model"}, "values": {card name: value}}`` (the value of committing to one card
     per information set over the next trick, others double-dummy: points of the rest of
     the set for the mover's side, up to the points already banked), or ``{"reason"}``
-    saying why it does not apply (foster, four players, no switches, the last set, at most
-    three tricks left, at most :data:`FUSION_MAX_WORLDS` consistent deals, all evaluated
-    by the dd evaluator)."""
-    r = info.rules
-    n_left = bin(info.my_hand).count("1")
-    why = ("only with the dd evaluator" if not dd else
-           "only foster rules, 4 players, no switches"
-           if r.to_dict() != Rules("foster", 4).to_dict() else
-           "only in the last set" if info.set_index != r.n_sets - 1 else
-           f"only with at most 3 tricks left ({n_left} left)" if n_left > 3 else
-           "only when every consistent deal is evaluated (exact)" if not exact else "")
-    worlds = None if why else worlds_of_info(info, FUSION_MAX_WORLDS)
-    if not why and worlds is None:
-        why = f"only with at most {FUSION_MAX_WORLDS} consistent deals"
+    saying why it does not apply (:func:`scope_reason`, :func:`values_at`)."""
+    why = scope_reason(info, dd, exact)
     try:                        # a Ctrl-C here keeps the dd advice (without these values)
-        vals = None if why or worlds is None else fusion_values(
-            r, rule_tables(r, info.trump), worlds, info.seat)
+        got = why or values_at(info)
     except KeyboardInterrupt:
         return {"reason": "interrupted (Ctrl-C) before the fusion-aware values"}
-    if vals is None or worlds is None:
-        return {"reason": why or "too many linked information sets to search"}
+    if isinstance(got, str):
+        return {"reason": got}
+    vals, n_worlds = got
     best = max(sorted(vals), key=lambda c: vals[c][1])        # ties: the lower card
-    return {"summary": {"worlds": len(worlds), "best": format_card(best),
+    return {"summary": {"worlds": n_worlds, "best": format_card(best),
                         "model": "one card per information set over the next trick; "
                                  "the other seats double-dummy"},
             "values": {format_card(c): round(v[1], 6) for c, v in vals.items()}}

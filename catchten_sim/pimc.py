@@ -52,7 +52,7 @@ from .inference import worlds_for_player
 from .deals import Deal
 from .deals import deal as make_deal
 from .policies import DEFAULT_N, PimcPolicy, Seating
-from .position import InfoSet, Position
+from .position import InfoSet, info_at
 from .rules import Rules
 
 PIMC_SALT = 0x5DEECE66D2545F49
@@ -230,16 +230,8 @@ class DealDriver:
         return [c for _, c in seq]
 
 
-def _info_of(d: Any, seat: int, prefix: Sequence[int]) -> InfoSet:
-    """What ``seat`` knows after ``prefix`` in deal ``d``: its own hand now and the public
-    play only (the position a player at the table would write down)."""
-    r = d.rules
-    n = r.players
-    st = (len(prefix) // n) // r.set_size
-    hand = [c for c in cards_of_mask(d.set_hands[st][seat]) if c not in set(prefix)]
-    pos = Position(r, d.dealer, seat, tuple(hand), d.turnup, tuple(prefix), tuple(d.dead),
-                   None, d.trump if d.turnup is None else None)
-    return pos.info()
+#: what ``seat`` knows after ``prefix`` in deal ``d`` (kept under its old name here)
+_info_of = info_at
 
 
 def simulate_pimc(rules: Rules, pols: Sequence[object], seed: int, start: int, count: int,

@@ -529,3 +529,16 @@ def _deal_state(rules: Rules, dealer: int, seat: int, hand: Sequence[int], turnu
     set_hands: list[list[Any]] = [[None] * rules.players for _ in range(rules.n_sets)]
     set_hands[0][seat] = hand
     return PlayState(rules, dealer, set_hands, turnup=turnup, dead=dead)
+
+
+def info_at(d: Any, seat: int, prefix: Sequence[int]) -> InfoSet:
+    """What ``seat`` knows after ``prefix`` in the dealt deal ``d`` (a
+    :class:`catchten_sim.deals.Deal`): its own hand now and the public play only (the
+    position a player at the table would write down)."""
+    r = d.rules
+    n = r.players
+    st = (len(prefix) // n) // r.set_size
+    hand = [c for c in cards_of_mask(d.set_hands[st][seat]) if c not in set(prefix)]
+    pos = Position(r, d.dealer, seat, tuple(hand), d.turnup, tuple(prefix), tuple(d.dead),
+                   None, d.trump if d.turnup is None else None)
+    return pos.info()
