@@ -571,3 +571,34 @@ def test_cli_reads_input_files_as_strictly(tmp_path):
     res = _cli("advise", str(inf), "--samples", "100")
     assert res.exit_code == 2, res.stderr
     assert res.stderr.startswith("error: score: not a finite number (1e999")
+
+
+def test_the_fusion_aware_values_reach_the_page(client):
+    """On a small ending the dd answer carries the fusion-aware values (issue 25 item 4:
+    one card per information set, the others double-dummy) and /api/words says them in
+    plain words; elsewhere (a rollout run, or dd outside the scope) no such line."""
+    from catchten_sim import Rules
+    from catchten_sim.endings import ending
+    from catchten_sim.cards import cards_of_mask
+    from catchten_sim.position import Position
+    r = Rules("foster", 4)
+    d, prefix = ending(r, seed=2, index=71, tricks=3, into=2)
+    hand = [c for c in cards_of_mask(d.set_hands[0][0]) if c not in set(prefix)]
+    pos = Position(r, d.dealer, 0, tuple(hand), d.turnup, tuple(prefix), tuple(d.dead),
+                   None, d.trump if d.turnup is None else None).to_dict()
+    dd = client.post("/api/advise", json={"position": pos, "options": {
+        "evaluator": "dd", "seed": 1}}).json()
+    assert dd["fusion"]["best"] == "JD" and dd["fusion"]["worlds"] == 120
+    vals = {c["card"]: c["fusion"] for c in dd["candidates"]}
+    w = client.post("/api/words", json={"dd": dd}).json()
+    assert w["fusion"].startswith("If you must play the same card in every deal you "
+                                  "cannot tell apart")
+    assert "the best card is JD" in w["fusion"] and "all 120 consistent deals" in w["fusion"]
+    assert f"JD {vals['JD']:+.2f}" in w["fusion"]
+    ro = client.post("/api/advise", json={"position": pos, "options": {
+        "samples": 64, "seed": 1}}).json()
+    assert ro["fusion"] is None
+    assert client.post("/api/words", json={"rollout": ro}).json()["fusion"] == ""
+    bad = dict(dd, fusion={"best": 7, "worlds": 120})
+    r = client.post("/api/words", json={"dd": bad})
+    assert r.status_code == 400 and "dd.fusion.best" in r.text

@@ -224,13 +224,36 @@ def plain_lines(advice: Advice) -> tuple[str, str | None]:
             None if t is None else f"Lead a trump, {model(advice)}? {_cap(t)}.")
 
 
+def fusion_words(dd: Advice | None) -> str:
+    """The dd run's fusion-aware answer in words (``fusion``, each candidate's ``fusion``:
+    :func:`catchten_sim.fusion.for_advice`); "" when it does not apply."""
+    f = (dd or {}).get("fusion")
+    if f is None:
+        return ""
+    _need(f, (dict,), "dd.fusion", "an object or null")
+    _need(f.get("best"), (str,), "dd.fusion.best", "a card")
+    _need(f.get("worlds"), (int,), "dd.fusion.worlds", "a number of deals")
+    vals = []
+    for i, c in enumerate((dd or {}).get("candidates") or []):
+        v = c.get("fusion")
+        if v is not None:
+            _need(v, (int, float), f"dd.candidates[{i}].fusion", "a number or null")
+            vals.append((-v, c["card"]))
+    shown = ", ".join(f"{card} {-v:+.2f}" for v, card in sorted(vals))
+    return (f"If you must play the same card in every deal you cannot tell apart "
+            f"(the others seeing all the cards), the best card is {f['best']}"
+            + (f" (your side's points from the rest of the deal: {shown}" if shown else " (")
+            + f"; all {f['worlds']} consistent deals).")
+
+
 def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     """The headline lines of the page: ``{"best": [...], "trump": [...], "disagree": str,
-    "p_win": str}``, each line ``"<model>: <answer>"`` quoted from that model's run."""
+    "p_win": str, "fusion": str}``, each line ``"<model>: <answer>"`` quoted from that model's run."""
     check_advice(rollout, "rollout")
     check_advice(dd, "dd")
     runs = [a for a in (dd, rollout) if a]
-    out: dict[str, Any] = {"best": [], "trump": [], "disagree": "", "p_win": ""}
+    out: dict[str, Any] = {"best": [], "trump": [], "disagree": "", "p_win": "",
+                           "fusion": fusion_words(dd)}
     for a in runs:
         best, trump = plain_lines(a)
         out["best"].append(best)

@@ -424,6 +424,8 @@ function renderAdvice() {
   $("#unit-dd").textContent = MEASURE.dd + (ddLive ? `; ${ddLive.done.toLocaleString()} deals so far`
     : dd && !ddFull ? `; first ${dd.samples} deals, more coming` : "");
   $("#unit-rollout").textContent = roLive ? `${roLive.done.toLocaleString()} deals so far` : MEASURE.diff;
+  const fusion = ddFull && ddFull.fusion;   // null outside its scope (fusion_reason)
+  $("#th-fusion").hidden = !fusion;
   const tbody = $("#cards tbody");
   const order = [];
   for (const a of [ro, dd]) if (a) for (const c of a.candidates) if (!order.includes(c.card)) order.push(c.card);
@@ -466,6 +468,13 @@ function renderAdvice() {
     };
     tr.append(td0, cell(cr, ro && ro.objective, ro && card === ro.best, "ro", roLive),
               cell(cd, dd && dd.objective, dd && card === dd.best, "dd", ddLive));
+    if (fusion) {       // the fusion-aware value (one card per information set), exact
+      const td = document.createElement("td"); td.className = "fusion";
+      const v = cd ? cd.fusion : null;
+      td.innerHTML = v === null || v === undefined ? "…" : `<span class="v">${fmt(v, 2)}</span>` +
+        (card === fusion.best ? ' <span class="star" title="best card, same card in every deal you cannot tell apart">\u2605</span>' : "");
+      tr.appendChild(td);
+    }
     tbody.appendChild(tr);
   }
   const det = [];
@@ -501,6 +510,7 @@ async function renderWords() {
   if (w.trump_line) p(w.trump_line, "headline trump");
   if (w.p_win) p(w.p_win);
   if (w.disagree) p(w.disagree, "disagree");
+  if (w.fusion) p(w.fusion, "fusion");
   if (!dd) p("Double-dummy values coming…", "hint");
 }
 
