@@ -504,3 +504,41 @@ def test_simulate_figures_fit_a_phone(server, browser):
         page.keyboard.press("Escape")
         assert page.query_selector(".sim-fig.open") is None
     assert p.errors == []
+
+
+def test_a_small_ending_shows_the_fusion_aware_column(server, browser):
+    """The ending of tests/test_advise_fusion.py (120 consistent deals, PIMC ruffs, the
+    fusion-aware value prefers the discard JD): the page shows the dd answer's
+    fusion-aware values as their own column and says its best card in words."""
+    from catchten_sim import Rules
+    from catchten_sim.cards import cards_of_mask
+    from catchten_sim.endings import ending
+    from catchten_sim.position import Position
+    r = Rules("foster", 4)
+    d, prefix = ending(r, seed=2, index=71, tricks=3, into=2)
+    hand = [c for c in cards_of_mask(d.set_hands[0][0]) if c not in set(prefix)]
+    pos = Position(r, d.dealer, 0, tuple(hand), d.turnup, tuple(prefix), tuple(d.dead),
+                   None, d.trump if d.turnup is None else None).to_dict()
+    for size in ("wide", "phone"):
+        _fusion_page(server, browser, pos, size)
+
+
+def _fusion_page(server, browser, pos: dict, size: str) -> None:
+    p = Page(browser, size)
+    with p as page:
+        page.goto(server + "/?position=" + quote(json.dumps(pos)))
+        assert _wait_state(page, ("done", "error"), timeout=180_000) == "done"
+        dd = _post(server + "/api/advise", {"position": pos, "options": {
+            "evaluator": "dd", "samples": int(page.input_value("#dd-samples")),
+            "seed": int(page.input_value("#seed"))}})
+        assert dd["fusion"]["best"] == "JD"
+        assert page.is_visible("#th-fusion")
+        rows = page.query_selector_all("#cards tbody tr[data-card]")
+        shown = {x.get_attribute("data-card"): x.get_attribute("data-fusion") for x in rows}
+        assert {c: float(v) for c, v in shown.items()} == {
+            c["card"]: c["fusion"] for c in dd["candidates"]}
+        assert "If you must play the same card in every deal you cannot tell apart" \
+            in page.inner_text("#answer")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"advice-fusion-{size}.png"), full_page=True)
+    assert p.errors == []

@@ -240,15 +240,17 @@ def fusion_words(dd: Advice | None) -> str:
             _need(v, (int, float), f"dd.candidates[{i}].fusion", "a number or null")
             vals.append((-v, c["card"]))
     shown = ", ".join(f"{card} {-v:+.2f}" for v, card in sorted(vals))
+    how = (f"your side's points minus the others', rest of the deal only: {shown}; "
+           if shown else "")
     return (f"If you must play the same card in every deal you cannot tell apart "
-            f"(the others seeing all the cards), the best card is {f['best']}"
-            + (f" (your side's points from the rest of the deal: {shown}" if shown else " (")
-            + f"; all {f['worlds']} consistent deals).")
+            f"(the others seeing all the cards), the best card is {f['best']} "
+            f"({how}all {f['worlds']} consistent deals).")
 
 
 def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     """The headline lines of the page: ``{"best": [...], "trump": [...], "disagree": str,
-    "p_win": str, "fusion": str}``, each line ``"<model>: <answer>"`` quoted from that model's run."""
+    "p_win": str, "fusion": str}``, each line ``"<model>: <answer>"`` quoted from that
+    model's run."""
     check_advice(rollout, "rollout")
     check_advice(dd, "dd")
     runs = [a for a in (dd, rollout) if a]

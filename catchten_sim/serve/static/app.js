@@ -471,6 +471,7 @@ function renderAdvice() {
     if (fusion) {       // the fusion-aware value (one card per information set), exact
       const td = document.createElement("td"); td.className = "fusion";
       const v = cd ? cd.fusion : null;
+      if (v !== null && v !== undefined) tr.dataset.fusion = v;
       td.innerHTML = v === null || v === undefined ? "…" : `<span class="v">${fmt(v, 2)}</span>` +
         (card === fusion.best ? ' <span class="star" title="best card, same card in every deal you cannot tell apart">\u2605</span>' : "");
       tr.appendChild(td);
