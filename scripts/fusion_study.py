@@ -13,7 +13,7 @@ consistent deals), the cards of these rules are compared:
 * ``ipimc_all``: the same, each deal with its inference weight;
 * ``X+fusion@M``: rule X, overridden by the best fusion-aware card (one card per
   information set over the next trick, others double-dummy) when fusion values it
-  strictly above X's card and by at least ``M`` points (``fusion.pick``).
+  strictly above X's card and by at least ``M`` points.
 
 Where any two rules differ, every legal card is valued by playing out the rest of the
 deal with every seat ``pimc:10`` (the mover too, at its later decisions) in every deal
@@ -153,7 +153,7 @@ def ci(x: list[float]) -> tuple[float, float, float]:
 def rule_card(rec: dict, rule: str) -> str:
     """The card ``rule`` plays: a baseline's card, or with ``+fusion@M`` fusion's best
     card (ties: the lower card) when fusion values it above the baseline's by more than
-    0 and at least ``M`` (:func:`catchten_sim.fusion.pick`)."""
+    0 and at least ``M``."""
     base, _, m = rule.partition("+fusion@")
     c = rec["cards"][base]
     if not m:
@@ -225,16 +225,16 @@ def show(s: dict) -> None:
           f"{s['in_scope']} in scope, {s['valued']} valued")
     for why, n in s["out_of_scope"].items():
         print(f"  out of scope: {n} {why}")
-    print("rule A vs rule B: decisions where they differ (A better, worse); mean A-B")
-    print("there [95%], uniform / true deal; per decision in scope, uniform [95%]")
+    print("rule A vs rule B: decisions where they differ (A better, worse by the")
+    print("uniform values); for each measure the mean of A-B there [95%] and per")
+    print("decision in scope [95%]")
     for name, c in s["comparisons"].items():
-        u, t = c["uniform"], c["true"]
         print(f"{name}: {c['differ']} (+{c['better']} -{c['worse']})")
-        if c["differ"]:
-            print(f"  {u['mean']:+.3f} [{u['ci'][0]:+.3f}, {u['ci'][1]:+.3f}] / "
-                  f"{t['mean']:+.3f} [{t['ci'][0]:+.3f}, {t['ci'][1]:+.3f}]; "
-                  f"{u['per_decision']:+.4f} [{u['per_decision_ci'][0]:+.4f}, "
-                  f"{u['per_decision_ci'][1]:+.4f}]")
+        for _, m in MEASURES if c["differ"] else ():
+            u = c[m]
+            print(f"  {m:>8} {u['mean']:+.3f} [{u['ci'][0]:+.3f}, {u['ci'][1]:+.3f}]; "
+                  f"per decision {u['per_decision']:+.4f} [{u['per_decision_ci'][0]:+.4f},"
+                  f" {u['per_decision_ci'][1]:+.4f}]")
         if name.endswith("@0.0 vs ipimc10"):
             for k, v in c["by_kind"].items():
                 print(f"    {k}: n {v['n']}, {v['mean']:+.3f} "
