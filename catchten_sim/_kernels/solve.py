@@ -777,6 +777,252 @@ def _quick(tb, sb, leader, t, root, allc):
 
 
 @njit(inline="always", **JIT)
+def _keep(T, S, root, allc):
+    """Honour points of the trumps each team surely keeps whatever is played: a team takes
+    an honour trump ``c`` of the other team only in a trick it wins with a higher trump of
+    its own, and one trump wins one trick, so the honours it takes from one seat can be
+    matched each to its own higher trump (the ``j``-th highest of them to ``j`` or more
+    higher trumps: Hall's condition on nested sets). Per seat the most the other team can
+    take is found greedily (most points first: a transversal matroid) and the rest is
+    sure; an honour with no higher trump of the other team (the top run) is always sure.
+    Only the current hands count (a trick is played from one set). Returns
+    ``(keep_root, keep_others, root_cards)``: the honour points the root side and the others
+    surely keep, and the cards the root side holds. The places they rest on (trumps down
+    to the lowest honour) are pinned in every entry already (:func:`_pins`)."""
+    p = T.p
+    n = p[K_N]
+    tr = p[K_TRUMP]
+    rootc = np.int64(0)
+    for q in range(n):
+        if T.side[q] == root:
+            rootc |= S.hands[q]
+    if tr > 3:
+        return 0, 0, rootc
+    lane = allc & trump_mask(tr)
+    if not lane & p[K_HONMASK]:
+        return 0, 0, rootc
+    # each trump's number of higher trumps of the other team: S.tmp[8 + place] (place:
+    # 1, 2, ... from the top in the trump order), the trump at S.tmp[24 + place]
+    n_root = 0
+    n_oth = 0
+    j = 0
+    o = 0
+    m = lane
+    while m:
+        c = T.order[14 * tr + o]
+        o += 1
+        if not (m >> c) & 1:
+            continue
+        m ^= _bit(c)
+        j += 1
+        own = (rootc >> c) & 1
+        S.tmp[8 + j] = n_oth if own else n_root
+        S.tmp[24 + j] = c
+        if own:
+            n_root += 1
+        else:
+            n_oth += 1
+    kr = 0
+    ko = 0
+    for q in range(n):
+        hm = S.hands[q] & lane & p[K_HONMASK]
+        if not hm:
+            continue
+        # the other team's greedy choice: most points first, kept if still matchable
+        tot = 0
+        took = 0
+        chosen = np.int64(0)   # places chosen (bit j)
+        left = np.int64(0)
+        for i in range(1, j + 1):
+            if (hm >> S.tmp[24 + i]) & 1:
+                left |= np.int64(1) << i
+        while left:
+            bi = -1
+            bv = -1
+            x = left
+            while x:
+                i = lowest_index(x)
+                x &= x - 1
+                v = T.hon[S.tmp[24 + i]]
+                if v > bv:
+                    bv = v
+                    bi = i
+            left ^= np.int64(1) << bi
+            tot += bv
+            trial = chosen | (np.int64(1) << bi)
+            # matchable: the r-th chosen from the top has r or more higher trumps
+            ok = True
+            r = 0
+            x = trial
+            while x:
+                i = lowest_index(x)
+                x &= x - 1
+                r += 1
+                if S.tmp[8 + i] < r:
+                    ok = False
+                    break
+            if ok:
+                chosen = trial
+                took += bv
+        if T.side[q] == root:
+            kr += tot - took
+        else:
+            ko += tot - took
+    return kr, ko, rootc
+
+
+@njit(**KERNEL_JIT)
+def _draw(tb, sb, leader, t, root, allc):
+    """Trumps the leader's team surely draws at a trick start: while the seat on lead holds
+    a trump and the team holds the top trumps (its *run*, every trump of the other team
+    lower), it leads trumps: its highest run card, or a low trump to a partner's run card
+    (the partner with most run cards); the team's other seats follow with a trump not of
+    the run if they can. Every round is the team's (a run card beats every trump of the
+    other team) and every seat holding a trump must follow with one. The run card played
+    highest wins and leads the next round. Nothing while an exposed turn-up is still in play
+    (its lock changes who can follow) or the leader may not lead a trump.
+    Returns ``(rounds, cap, extra, pin)``: ``cap`` the run (the team's, whatever is played)
+    and the trumps that surely fall in those rounds (every trump of a seat of the other team
+    holding no more trumps than the rounds, of a seat of the team that played all of its),
+    ``extra`` the honour points a seat of the other team with more trumps loses at least
+    (its cheapest honours once its plain trumps are spent), ``pin`` the run and the trump
+    ending it. ``tb``, ``sb``: the buffers of the tables and the scratch (``S.tmp[40:56]``)."""
+    T = _tview(tb)
+    S = _sview(sb)
+    p = T.p
+    n = p[K_N]
+    tr = p[K_TRUMP]
+    z = np.int64(0)
+    if tr > 3 or p[K_TLOCK] & allc:
+        return 0, z, 0, z
+    tmask = trump_mask(tr)
+    lh = S.hands[leader]
+    team = T.side[leader] == root
+    if not lh & tmask or not trump_lead_allowed(play_rules_of(p[K_RULES]), lh,
+                                                t % p[K_SETSIZE] == 0, tmask):
+        return 0, z, 0, z
+    lane = allc & tmask
+    run = np.int64(0)
+    brk = np.int64(0)
+    j = 0
+    while lane:
+        c = T.order[14 * tr + j]
+        j += 1
+        if not (lane >> c) & 1:
+            continue
+        lane ^= _bit(c)
+        if (T.side[S.owner[c]] == root) != team:
+            brk = _bit(c)
+            break
+        run |= _bit(c)
+    if not run:
+        return 0, z, 0, z
+    # the team's run cards by seat (S.tmp[40 + q]) and its other trumps (S.tmp[48 + q])
+    for q in range(n):
+        S.tmp[40 + q] = S.hands[q] & run
+        S.tmp[48 + q] = popcount(S.hands[q] & tmask & ~run)
+    lead = leader
+    r = 0
+    while True:
+        w = -1
+        if S.tmp[40 + lead]:
+            w = lead
+        elif S.tmp[48 + lead] > 0:
+            most = 0
+            for q in range(n):
+                if q != lead and (T.side[q] == root) == team:
+                    k = popcount(S.tmp[40 + q])
+                    if k > most:
+                        most = k
+                        w = q
+            if w < 0:
+                break
+            S.tmp[48 + lead] -= 1
+        else:
+            break
+        c = 13 * tr + T.top[(S.tmp[40 + w] >> (13 * tr)) & 0x1FFF]
+        S.tmp[40 + w] ^= _bit(c)
+        win = w
+        wp = T.tp[c]
+        for q in range(n):
+            if q == lead or q == w or (T.side[q] == root) != team:
+                continue
+            if S.tmp[48 + q] > 0:
+                S.tmp[48 + q] -= 1
+            elif S.tmp[40 + q]:
+                # only run cards left: its lowest (it may win the round)
+                x = S.tmp[40 + q]
+                lo = lowest_index(x)
+                while x:
+                    d = lowest_index(x)
+                    x &= x - 1
+                    if T.tp[d] < T.tp[lo]:
+                        lo = d
+                S.tmp[40 + q] ^= _bit(lo)
+                if T.tp[lo] > wp:
+                    wp = T.tp[lo]
+                    win = q
+        r += 1
+        lead = win
+    cap = run
+    extra = 0
+    hm = p[K_HONMASK]
+    for q in range(n):
+        h = S.hands[q] & tmask
+        if (T.side[q] == root) == team:
+            if not S.tmp[40 + q] and not S.tmp[48 + q]:
+                cap |= h
+        elif popcount(h) <= r:
+            cap |= h
+        else:
+            # it follows r times: its plain trumps first, then its cheapest honours
+            x = h & hm
+            k = r - popcount(h & ~hm)
+            while k > 0 and x:
+                lo = lowest_index(x)
+                y = x
+                while y:
+                    d = lowest_index(y)
+                    y &= y - 1
+                    if T.hon[d] < T.hon[lo]:
+                        lo = d
+                x ^= _bit(lo)
+                extra += T.hon[lo]
+                k -= 1
+    return r, cap, extra, run | brk
+
+
+@njit(**KERNEL_JIT)
+def _lead_sure(tb, sb, leader, t, root, allc, keep, runmask):
+    """What the leader's team surely makes by the better of two plans from this trick
+    start: cashing its quick tricks (:func:`_quick`) or drawing trumps (:func:`_draw`).
+    ``keep``: the honour points of its own it keeps whatever is played (:func:`_keep`);
+    ``runmask``: the top run of trumps if the team holds it (else 0). A plan's points are
+    the honours of its own it surely keeps (``keep``, or those falling in its tricks if
+    more) and those of the other team that fall in its tricks; its tricks count with card
+    points that are linear (``MODE_LINEAR``) only. Returns ``(points, tricks, pin)`` of the
+    plan worth more (``pin``: the winning ranks of both plans)."""
+    T = _tview(tb)
+    S = _sview(sb)
+    p = T.p
+    n = p[K_N]
+    team = T.side[leader] == root
+    mine = np.int64(0)
+    for q in range(n):
+        if (T.side[q] == root) == team:
+            mine |= S.hands[q]
+    q1, cap1, pin1 = _quick(tb, sb, leader, t, root, allc)
+    cap1 |= runmask
+    h1 = max(keep, _honours_of(T, cap1 & mine)) + _honours_of(T, cap1 & ~mine)
+    r2, cap2, x2, pin2 = _draw(tb, sb, leader, t, root, allc)
+    h2 = max(keep, _honours_of(T, cap2 & mine)) + _honours_of(T, cap2 & ~mine) + x2
+    lin = p[K_MODE] == MODE_LINEAR
+    if (h2 + (p[K_HALFN] * r2 if lin else 0)) > (h1 + (p[K_HALFN] * q1 if lin else 0)):
+        return h2, r2, pin1 | pin2
+    return h1, q1, pin1 | pin2
+
+
+@njit(inline="always", **JIT)
 def _count(S, i):
     """One more in the profile's counter ``i`` (nothing unless :data:`PROFILE`)."""
     if PROFILE:
@@ -856,9 +1102,11 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         rem = S.future[t // p[K_SETSIZE]] | allc
         honours = _honours_of(T, rem)
         pr, tr_, po, to, run, spin = _sure(T, S, root, S.tmp)
+        # the honours each team keeps whatever is played (its top run and more)
+        kr, ko, _rc = _keep(T, S, root, allc)
         mode = p[K_MODE]
-        upper = honours - 2 * po
-        lower = -honours + 2 * pr
+        upper = honours - 2 * ko
+        lower = -honours + 2 * kr
         if mode == MODE_LINEAR:
             upper += p[K_HALFN] * (left - 2 * to)
             lower -= p[K_HALFN] * (left - 2 * tr_)
@@ -900,29 +1148,28 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                 if slot < 0:
                     slot = e
                     ttmove = _move(rec)
-        # the leader's team cashes its quick tricks; the trumps that fall to them are sure
-        q, cap, qpin = _quick(tb, sb, leader, t, root, allc)
-        if q > 0:
-            if T.side[leader] == root:
-                if tr_ > 0:
-                    cap |= run
-                lower += 2 * (_honours_of(T, cap) - pr)
-                if mode == MODE_LINEAR and q > tr_:
-                    lower += 2 * p[K_HALFN] * (q - tr_)
-                if lower >= beta:
-                    S.wr[ply] = spin | qpin
-                    _count(S, pf + P_QUICK)
-                    return lower
-            else:
-                if to > 0:
-                    cap |= run
-                upper -= 2 * (_honours_of(T, cap) - po)
-                if mode == MODE_LINEAR and q > to:
-                    upper -= 2 * p[K_HALFN] * (q - to)
-                if upper <= alpha:
-                    S.wr[ply] = spin | qpin
-                    _count(S, pf + P_QUICK)
-                    return upper
+        # the leader's team cashes its quick tricks or draws trumps; the trumps that fall
+        # to it are sure
+        if T.side[leader] == root:
+            hs, q, qpin = _lead_sure(tb, sb, leader, t, root, allc, kr,
+                                     run if tr_ > 0 else np.int64(0))
+            lower += 2 * (hs - kr)
+            if mode == MODE_LINEAR and q > tr_:
+                lower += 2 * p[K_HALFN] * (q - tr_)
+            if lower >= beta:
+                S.wr[ply] = spin | qpin
+                _count(S, pf + P_QUICK)
+                return lower
+        else:
+            hs, q, qpin = _lead_sure(tb, sb, leader, t, root, allc, ko,
+                                     run if to > 0 else np.int64(0))
+            upper -= 2 * (hs - ko)
+            if mode == MODE_LINEAR and q > to:
+                upper -= 2 * p[K_HALFN] * (q - to)
+            if upper <= alpha:
+                S.wr[ply] = spin | qpin
+                _count(S, pf + P_QUICK)
+                return upper
     legal = _legal(T, S, seat, k, t)
     cands = _thin(T, S, legal, seat, k, ply - k)
     if ttmove >= 0 and not (cands >> ttmove) & 1:
