@@ -777,7 +777,7 @@ def _quick(tb, sb, leader, t, root, allc):
 
 
 @njit(inline="always", **JIT)
-def _keep(T, S, root, allc):
+def _keep(T, S, root, allc, exempt):
     """Honour points of the trumps each team surely keeps whatever is played: a team takes
     an honour trump ``c`` of the other team only in a trick it wins with a higher trump of
     its own, and one trump wins one trick, so the honours it takes from one seat can be
@@ -785,7 +785,8 @@ def _keep(T, S, root, allc):
     higher trumps: Hall's condition on nested sets). Per seat the most the other team can
     take is found greedily (most points first: a transversal matroid) and the rest is
     sure; an honour with no higher trump of the other team (the top run) is always sure.
-    Only the current hands count (a trick is played from one set). Returns
+    Only the current hands count (a trick is played from one set). The honours in
+    ``exempt`` count as kept (a plan of the caller keeps them). Returns
     ``(keep_root, keep_others, root_cards)``: the honour points the root side and the others
     surely keep, and the cards the root side holds. The places they rest on (trumps down
     to the lowest honour) are pinned in every entry already (:func:`_pins`)."""
@@ -829,12 +830,12 @@ def _keep(T, S, root, allc):
         if not hm:
             continue
         # the other team's greedy choice: most points first, kept if still matchable
-        tot = 0
+        tot = _honours_of(T, hm)
         took = 0
         chosen = np.int64(0)   # places chosen (bit j)
         left = np.int64(0)
         for i in range(1, j + 1):
-            if (hm >> S.tmp[24 + i]) & 1:
+            if ((hm & ~exempt) >> S.tmp[24 + i]) & 1:
                 left |= np.int64(1) << i
         while left:
             bi = -1
@@ -848,7 +849,6 @@ def _keep(T, S, root, allc):
                     bv = v
                     bi = i
             left ^= np.int64(1) << bi
-            tot += bv
             trial = chosen | (np.int64(1) << bi)
             # matchable: the r-th chosen from the top has r or more higher trumps
             ok = True
@@ -994,14 +994,16 @@ def _draw(tb, sb, leader, t, root, allc):
 
 @njit(**KERNEL_JIT)
 def _lead_sure(tb, sb, leader, t, root, allc, keep, runmask):
-    """What the leader's team surely makes by the better of two plans from this trick
-    start: cashing its quick tricks (:func:`_quick`) or drawing trumps (:func:`_draw`).
+    """What the leader's team surely makes by the best of its plans from this trick start:
+    cashing its quick tricks (:func:`_quick`), drawing trumps (:func:`_draw`), a lead to a
+    partner's top card then the partner drawing trumps, or a partner's ruff with an honour
+    (:func:`_ruff_save`).
     ``keep``: the honour points of its own it keeps whatever is played (:func:`_keep`);
     ``runmask``: the top run of trumps if the team holds it (else 0). A plan's points are
     the honours of its own it surely keeps (``keep``, or those falling in its tricks if
     more) and those of the other team that fall in its tricks; its tricks count with card
     points that are linear (``MODE_LINEAR``) only. Returns ``(points, tricks, pin)`` of the
-    plan worth more (``pin``: the winning ranks of both plans)."""
+    plan worth most (``pin``: the winning ranks of the plans)."""
     T = _tview(tb)
     S = _sview(sb)
     p = T.p
@@ -1017,9 +1019,95 @@ def _lead_sure(tb, sb, leader, t, root, allc, keep, runmask):
     r2, cap2, x2, pin2 = _draw(tb, sb, leader, t, root, allc)
     h2 = max(keep, _honours_of(T, cap2 & mine)) + _honours_of(T, cap2 & ~mine) + x2
     lin = p[K_MODE] == MODE_LINEAR
+    pin = pin1 | pin2
     if (h2 + (p[K_HALFN] * r2 if lin else 0)) > (h1 + (p[K_HALFN] * q1 if lin else 0)):
-        return h2, r2, pin1 | pin2
-    return h1, q1, pin1 | pin2
+        h1 = h2
+        q1 = r2
+    # or a lead to a partner's top card of a plain suit that no seat can ruff (each holds
+    # the suit or no trump), then the partner draws trumps
+    tr = p[K_TRUMP]
+    tmask = trump_mask(tr)
+    lh = S.hands[leader]
+    if tr <= 3 and (t + 1) % p[K_SETSIZE] != 0:
+        for s in range(4):
+            sm = suit_mask(s)
+            if s == tr or not lh & sm:
+                continue
+            tc = highest_index(allc & sm)
+            x = S.owner[tc]
+            if x == leader or (T.side[x] == root) != team:
+                continue
+            ok = True
+            for o in range(n):
+                if o != leader and o != x and not S.hands[o] & sm and S.hands[o] & tmask:
+                    ok = False
+            if not ok:
+                continue
+            r4, cap4, x4, pin4 = _draw(tb, sb, x, t + 1, root, allc)
+            if r4 == 0:
+                continue
+            pin |= pin4 | _bit(tc)
+            h4 = max(keep, _honours_of(T, cap4 & mine)) + _honours_of(T, cap4 & ~mine) + x4
+            if (h4 + (p[K_HALFN] * (r4 + 1) if lin else 0)) > (
+                    h1 + (p[K_HALFN] * q1 if lin else 0)):
+                h1 = h4
+                q1 = r4 + 1
+    # or a ruff with an honour by a partner (card points: not counted)
+    if not lin:
+        h3 = _ruff_save(T, S, leader, root, allc)
+        if h3 > h1:
+            return h3, 0, pin
+    return h1, q1, pin
+
+
+@njit(inline="always", **JIT)
+def _ruff_save(T, S, leader, root, allc):
+    """The honour points of its own the leader's team surely keeps when the leader leads a
+    plain suit in which a partner is void and the partner ruffs with an honour trump ``c``:
+    every seat of the other team holding a trump higher than ``c`` holds the suit and must
+    follow, so the trick and ``c`` are the team's; the rest as :func:`_keep` (``c`` kept).
+    The best such ``c`` (0 if none; nothing while an exposed turn-up is in play). The
+    places it rests on (the trumps above ``c``, the honours) are pinned in every entry."""
+    p = T.p
+    n = p[K_N]
+    tr = p[K_TRUMP]
+    if tr > 3 or p[K_TLOCK] & allc:
+        return 0
+    tmask = trump_mask(tr)
+    team = T.side[leader] == root
+    lh = S.hands[leader]
+    best = np.int64(-1)
+    for s in range(4):
+        sm = suit_mask(s)
+        if s == tr or not lh & sm:
+            continue
+        for y in range(n):
+            if y == leader or (T.side[y] == root) != team or S.hands[y] & sm:
+                continue
+            hm = S.hands[y] & tmask & p[K_HONMASK]
+            while hm:
+                c = lowest_index(hm)
+                hm &= hm - 1
+                if best >= 0 and T.hon[c] <= T.hon[best]:
+                    continue
+                ok = True
+                for o in range(n):
+                    if (T.side[o] == root) == team or S.hands[o] & sm:
+                        continue
+                    x = S.hands[o] & tmask
+                    while x:
+                        d = lowest_index(x)
+                        x &= x - 1
+                        if T.tp[d] > T.tp[c]:
+                            ok = False
+                    if not ok:
+                        break
+                if ok:
+                    best = c
+    if best < 0:
+        return 0
+    kr, ko, _rc = _keep(T, S, root, allc, _bit(best))
+    return kr if team else ko
 
 
 @njit(inline="always", **JIT)
@@ -1103,7 +1191,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         honours = _honours_of(T, rem)
         pr, tr_, po, to, run, spin = _sure(T, S, root, S.tmp)
         # the honours each team keeps whatever is played (its top run and more)
-        kr, ko, _rc = _keep(T, S, root, allc)
+        kr, ko, _rc = _keep(T, S, root, allc, np.int64(0))
         mode = p[K_MODE]
         upper = honours - 2 * ko
         lower = -honours + 2 * kr
