@@ -2,8 +2,9 @@
 honours each team keeps whatever is played (``_keep``) and what the leader's team surely
 makes by its best plan (``_lead_sure``: quick tricks, drawing trumps, a lead to a
 partner's top card then a draw, a partner's ruff with an honour). Each bound, as the
-search uses it, must hold the exact value of random endings of every preset, player count
-and switch, seen from each side."""
+search would use it, must hold the exact value of random endings of every preset, player
+count and switch, seen from each side (the search uses them with honours only, the
+quick tricks alone with card points; they are checked in every scoring mode)."""
 from __future__ import annotations
 
 import random

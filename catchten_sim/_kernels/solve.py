@@ -1060,6 +1060,44 @@ def _lead_sure(tb, sb, leader, t, root, allc, keep, runmask):
     return h1, q1, pin
 
 
+
+
+@njit(**KERNEL_JIT)
+def _quick_plan(tb, sb, leader, t, root, allc, pts, tricks, runs):
+    """With card points: how far the quick tricks of the leader's team (:func:`_quick`)
+    raise the lower bound (the root side leads) or lower the upper bound (the others
+    lead) beyond its top run of trumps (``pts``, ``tricks``: its honours and tricks, or 0;
+    ``runs``: the run if the team holds it, else 0). Returns ``(raise, lower_by, pin)``."""
+    T = _tview(tb)
+    p = T.p
+    q, cap, pin = _quick(tb, sb, leader, t, root, allc)
+    if q == 0:
+        return 0, 0, pin
+    d = 2 * (_honours_of(T, cap | runs) - pts)
+    if p[K_MODE] == MODE_LINEAR and q > tricks:
+        d += 2 * p[K_HALFN] * (q - tricks)
+    if T.side[leader] == root:
+        return d, 0, pin
+    return 0, d, pin
+
+@njit(**KERNEL_JIT)
+def _honour_plans(tb, sb, leader, t, root, allc, pr, po, runs):
+    """With honours only (``MODE_HONOURS``): how far the honours each team keeps whatever
+    is played (:func:`_keep`) and the best plan of the leader's team (:func:`_lead_sure`)
+    raise the lower bound and lower the upper bound beyond the top run of trumps (``pr``,
+    ``po``: its honours, of the root side or of the others; ``runs``: the run if the
+    leader's team holds it). Returns ``(raise, lower_by, pin)``. With card points the
+    search keeps to the top run and the quick tricks (:func:`_quick`): there these bounds
+    did not save nodes and cost time a node."""
+    T = _tview(tb)
+    S = _sview(sb)
+    kr, ko, _rc = _keep(T, S, root, allc, np.int64(0))
+    if T.side[leader] == root:
+        hs, _q, pin = _lead_sure(tb, sb, leader, t, root, allc, kr, runs)
+        return 2 * (hs - pr), 2 * (ko - po), pin
+    hs, _q, pin = _lead_sure(tb, sb, leader, t, root, allc, ko, runs)
+    return 2 * (kr - pr), 2 * (hs - po), pin
+
 @njit(inline="always", **JIT)
 def _ruff_save(T, S, leader, root, allc):
     """The honour points of its own the leader's team surely keeps when the leader leads a
@@ -1190,11 +1228,9 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         rem = S.future[t // p[K_SETSIZE]] | allc
         honours = _honours_of(T, rem)
         pr, tr_, po, to, run, spin = _sure(T, S, root, S.tmp)
-        # the honours each team keeps whatever is played (its top run and more)
-        kr, ko, _rc = _keep(T, S, root, allc, np.int64(0))
         mode = p[K_MODE]
-        upper = honours - 2 * ko
-        lower = -honours + 2 * kr
+        upper = honours - 2 * po
+        lower = -honours + 2 * pr
         if mode == MODE_LINEAR:
             upper += p[K_HALFN] * (left - 2 * to)
             lower -= p[K_HALFN] * (left - 2 * tr_)
@@ -1236,28 +1272,20 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                 if slot < 0:
                     slot = e
                     ttmove = _move(rec)
-        # the leader's team cashes its quick tricks or draws trumps; the trumps that fall
-        # to it are sure
-        if T.side[leader] == root:
-            hs, q, qpin = _lead_sure(tb, sb, leader, t, root, allc, kr,
-                                     run if tr_ > 0 else np.int64(0))
-            lower += 2 * (hs - kr)
-            if mode == MODE_LINEAR and q > tr_:
-                lower += 2 * p[K_HALFN] * (q - tr_)
-            if lower >= beta:
-                S.wr[ply] = spin | qpin
-                _count(S, pf + P_QUICK)
-                return lower
+        # honours only: the honours each team keeps whatever is played and the best plan
+        # of the leader's team; with card points its quick tricks (the trumps that fall
+        # to them are sure)
+        mine = T.side[leader] == root
+        runs = run if (tr_ if mine else to) > 0 else np.int64(0)
+        if mode == MODE_HONOURS:
+            dlo, dhi, qpin = _honour_plans(tb, sb, leader, t, root, allc, pr, po, runs)
         else:
-            hs, q, qpin = _lead_sure(tb, sb, leader, t, root, allc, ko,
-                                     run if to > 0 else np.int64(0))
-            upper -= 2 * (hs - ko)
-            if mode == MODE_LINEAR and q > to:
-                upper -= 2 * p[K_HALFN] * (q - to)
-            if upper <= alpha:
-                S.wr[ply] = spin | qpin
-                _count(S, pf + P_QUICK)
-                return upper
+            dlo, dhi, qpin = _quick_plan(tb, sb, leader, t, root, allc, pr if mine else po,
+                                         tr_ if mine else to, runs)
+        if lower + dlo >= beta or upper - dhi <= alpha:
+            S.wr[ply] = spin | qpin
+            _count(S, pf + P_QUICK)
+            return lower + dlo if lower + dlo >= beta else upper - dhi
     legal = _legal(T, S, seat, k, t)
     cands = _thin(T, S, legal, seat, k, ply - k)
     if ttmove >= 0 and not (cands >> ttmove) & 1:
