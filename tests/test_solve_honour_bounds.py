@@ -39,7 +39,7 @@ def _bounds(rec: dict, root: int):
     honours = K._honours_of(T, rem)
     left = p[K.K_NTRICKS] - t
     pr, tr_, po, to, run, _spin = K._sure(T, S, root, S.tmp)
-    kr, ko, _rc = K._keep(T, S, root, allc, np.int64(0))
+    kr, ko, _rc = K._keep(T.buf, S.buf, root, allc, np.int64(0))
     assert kr >= pr and ko >= po
     upper = honours - 2 * ko
     lower = -honours + 2 * kr

@@ -18,7 +18,13 @@ Search (as in bridge double-dummy solvers, on points instead of tricks)
   tricks), the *quick tricks* of the side on lead (the leader's top trumps, then plain-suit
   winners no opponent can ruff, or a cheap lead to a partner's top cards), and the trumps
   that must fall under the leader's top trumps (honours of seats with no more trumps than
-  the run is long);
+  the run is long); with honours only (no card points), after the table's probe, the
+  honours each team keeps whatever is played (a higher trump takes one honour a trick:
+  per seat, the honours the other team can match each to its own higher trump, :func:`_keep`)
+  and the best plan of the leader's team (:func:`_lead_sure`: its quick tricks, drawing
+  trumps with its top trumps wherever they are, a lead to a partner's top card that no
+  one can ruff and then the partner's draw, a partner's ruff with an honour trump that no
+  higher trump can overruff);
 - a transposition table (fixed size, 32-way buckets of 32-byte entries: upper and lower
   bounds, the best lead, a mask of places and a pattern hash) stored at trick boundaries
   and probed before the quick tricks (a table cut-off saves them), with *winning ranks*
@@ -776,8 +782,8 @@ def _quick(tb, sb, leader, t, root, allc):
     return q, cap, pin
 
 
-@njit(inline="always", **JIT)
-def _keep(T, S, root, allc, exempt):
+@njit(**KERNEL_JIT)
+def _keep(tb, sb, root, allc, exempt):
     """Honour points of the trumps each team surely keeps whatever is played: a team takes
     an honour trump ``c`` of the other team only in a trick it wins with a higher trump of
     its own, and one trump wins one trick, so the honours it takes from one seat can be
@@ -789,7 +795,10 @@ def _keep(T, S, root, allc, exempt):
     ``exempt`` count as kept (a plan of the caller keeps them). Returns
     ``(keep_root, keep_others, root_cards)``: the honour points the root side and the others
     surely keep, and the cards the root side holds. The places they rest on (trumps down
-    to the lowest honour) are pinned in every entry already (:func:`_pins`)."""
+    to the lowest honour) are pinned in every entry already (:func:`_pins`). ``tb``,
+    ``sb``: the buffers of the tables and the scratch (not inlined: compiled once)."""
+    T = _tview(tb)
+    S = _sview(sb)
     p = T.p
     n = p[K_N]
     tr = p[K_TRUMP]
@@ -992,7 +1001,7 @@ def _draw(tb, sb, leader, t, root, allc):
     return r, cap, extra, run | brk
 
 
-@njit(**KERNEL_JIT)
+@njit(inline="always", **JIT)
 def _lead_sure(tb, sb, leader, t, root, allc, keep, runmask):
     """What the leader's team surely makes by the best of its plans from this trick start:
     cashing its quick tricks (:func:`_quick`), drawing trumps (:func:`_draw`), a lead to a
@@ -1062,7 +1071,7 @@ def _lead_sure(tb, sb, leader, t, root, allc, keep, runmask):
 
 
 
-@njit(**KERNEL_JIT)
+@njit(inline="always", **JIT)
 def _quick_plan(tb, sb, leader, t, root, allc, pts, tricks, runs):
     """With card points: how far the quick tricks of the leader's team (:func:`_quick`)
     raise the lower bound (the root side leads) or lower the upper bound (the others
@@ -1091,11 +1100,11 @@ def _honour_plans(tb, sb, leader, t, root, allc, pr, po, runs):
     did not save nodes and cost time a node."""
     T = _tview(tb)
     S = _sview(sb)
-    kr, ko, _rc = _keep(T, S, root, allc, np.int64(0))
-    if T.side[leader] == root:
-        hs, _q, pin = _lead_sure(tb, sb, leader, t, root, allc, kr, runs)
+    kr, ko, _rc = _keep(tb, sb, root, allc, np.int64(0))
+    mine = T.side[leader] == root
+    hs, _q, pin = _lead_sure(tb, sb, leader, t, root, allc, kr if mine else ko, runs)
+    if mine:
         return 2 * (hs - pr), 2 * (ko - po), pin
-    hs, _q, pin = _lead_sure(tb, sb, leader, t, root, allc, ko, runs)
     return 2 * (kr - pr), 2 * (hs - po), pin
 
 @njit(inline="always", **JIT)
@@ -1144,7 +1153,7 @@ def _ruff_save(T, S, leader, root, allc):
                     best = c
     if best < 0:
         return 0
-    kr, ko, _rc = _keep(T, S, root, allc, _bit(best))
+    kr, ko, _rc = _keep(T.buf, S.buf, root, allc, _bit(best))
     return kr if team else ko
 
 
