@@ -1099,7 +1099,6 @@ def _honour_plans(tb, sb, leader, t, root, allc, pr, po, runs):
     search keeps to the top run and the quick tricks (:func:`_quick`): there these bounds
     did not save nodes and cost time a node."""
     T = _tview(tb)
-    S = _sview(sb)
     kr, ko, _rc = _keep(tb, sb, root, allc, np.int64(0))
     mine = T.side[leader] == root
     hs, _q, pin = _lead_sure(tb, sb, leader, t, root, allc, kr if mine else ko, runs)
