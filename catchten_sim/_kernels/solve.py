@@ -18,7 +18,13 @@ Search (as in bridge double-dummy solvers, on points instead of tricks)
   tricks), the *quick tricks* of the side on lead (the leader's top trumps, then plain-suit
   winners no opponent can ruff, or a cheap lead to a partner's top cards), and the trumps
   that must fall under the leader's top trumps (honours of seats with no more trumps than
-  the run is long);
+  the run is long); with honours only (no card points), after the table's probe, the
+  honours each team keeps whatever is played (a higher trump takes one honour a trick:
+  per seat, the honours the other team can match each to its own higher trump, :func:`_keep`)
+  and the best plan of the leader's team (:func:`_lead_sure`: its quick tricks, drawing
+  trumps with its top trumps wherever they are, a lead to a partner's top card that no
+  one can ruff and then the partner's draw, a partner's ruff with an honour trump that no
+  higher trump can overruff);
 - a transposition table (fixed size, 32-way buckets of 32-byte entries: upper and lower
   bounds, the best lead, a mask of places and a pattern hash) stored at trick boundaries
   and probed before the quick tricks (a table cut-off saves them), with *winning ranks*
@@ -776,6 +782,380 @@ def _quick(tb, sb, leader, t, root, allc):
     return q, cap, pin
 
 
+@njit(**KERNEL_JIT)
+def _keep(tb, sb, root, allc, exempt):
+    """Honour points of the trumps each team surely keeps whatever is played: a team takes
+    an honour trump ``c`` of the other team only in a trick it wins with a higher trump of
+    its own, and one trump wins one trick, so the honours it takes from one seat can be
+    matched each to its own higher trump (the ``j``-th highest of them to ``j`` or more
+    higher trumps: Hall's condition on nested sets). Per seat the most the other team can
+    take is found greedily (most points first: a transversal matroid) and the rest is
+    sure; an honour with no higher trump of the other team (the top run) is always sure.
+    Only the current hands count (a trick is played from one set). The honours in
+    ``exempt`` count as kept (a plan of the caller keeps them). Returns
+    ``(keep_root, keep_others, root_cards)``: the honour points the root side and the others
+    surely keep, and the cards the root side holds. The places they rest on (trumps down
+    to the lowest honour) are pinned in every entry already (:func:`_pins`). ``tb``,
+    ``sb``: the buffers of the tables and the scratch (not inlined: compiled once)."""
+    T = _tview(tb)
+    S = _sview(sb)
+    p = T.p
+    n = p[K_N]
+    tr = p[K_TRUMP]
+    rootc = np.int64(0)
+    for q in range(n):
+        if T.side[q] == root:
+            rootc |= S.hands[q]
+    if tr > 3:
+        return 0, 0, rootc
+    lane = allc & trump_mask(tr)
+    if not lane & p[K_HONMASK]:
+        return 0, 0, rootc
+    # each trump's number of higher trumps of the other team: S.tmp[8 + place] (place:
+    # 1, 2, ... from the top in the trump order), the trump at S.tmp[24 + place]
+    n_root = 0
+    n_oth = 0
+    j = 0
+    o = 0
+    m = lane
+    while m:
+        c = T.order[14 * tr + o]
+        o += 1
+        if not (m >> c) & 1:
+            continue
+        m ^= _bit(c)
+        j += 1
+        own = (rootc >> c) & 1
+        S.tmp[8 + j] = n_oth if own else n_root
+        S.tmp[24 + j] = c
+        if own:
+            n_root += 1
+        else:
+            n_oth += 1
+    kr = 0
+    ko = 0
+    for q in range(n):
+        hm = S.hands[q] & lane & p[K_HONMASK]
+        if not hm:
+            continue
+        # the other team's greedy choice: most points first, kept if still matchable
+        tot = _honours_of(T, hm)
+        took = 0
+        chosen = np.int64(0)   # places chosen (bit j)
+        left = np.int64(0)
+        for i in range(1, j + 1):
+            if ((hm & ~exempt) >> S.tmp[24 + i]) & 1:
+                left |= np.int64(1) << i
+        while left:
+            bi = -1
+            bv = -1
+            x = left
+            while x:
+                i = lowest_index(x)
+                x &= x - 1
+                v = T.hon[S.tmp[24 + i]]
+                if v > bv:
+                    bv = v
+                    bi = i
+            left ^= np.int64(1) << bi
+            trial = chosen | (np.int64(1) << bi)
+            # matchable: the r-th chosen from the top has r or more higher trumps
+            ok = True
+            r = 0
+            x = trial
+            while x:
+                i = lowest_index(x)
+                x &= x - 1
+                r += 1
+                if S.tmp[8 + i] < r:
+                    ok = False
+                    break
+            if ok:
+                chosen = trial
+                took += bv
+        if T.side[q] == root:
+            kr += tot - took
+        else:
+            ko += tot - took
+    return kr, ko, rootc
+
+
+@njit(**KERNEL_JIT)
+def _draw(tb, sb, leader, t, root, allc):
+    """Trumps the leader's team surely draws at a trick start: while the seat on lead holds
+    a trump and the team holds the top trumps (its *run*, every trump of the other team
+    lower), it leads trumps: its highest run card, or a low trump to a partner's run card
+    (the partner with most run cards); the team's other seats follow with a trump not of
+    the run if they can. Every round is the team's (a run card beats every trump of the
+    other team) and every seat holding a trump must follow with one. The run card played
+    highest wins and leads the next round. Nothing while an exposed turn-up is still in play
+    (its lock changes who can follow) or the leader may not lead a trump.
+    Returns ``(rounds, cap, extra, pin)``: ``cap`` the run (the team's, whatever is played)
+    and the trumps that surely fall in those rounds (every trump of a seat of the other team
+    holding no more trumps than the rounds, of a seat of the team that played all of its),
+    ``extra`` the honour points a seat of the other team with more trumps loses at least
+    (its cheapest honours once its plain trumps are spent), ``pin`` the run and the trump
+    ending it. ``tb``, ``sb``: the buffers of the tables and the scratch (``S.tmp[40:56]``)."""
+    T = _tview(tb)
+    S = _sview(sb)
+    p = T.p
+    n = p[K_N]
+    tr = p[K_TRUMP]
+    z = np.int64(0)
+    if tr > 3 or p[K_TLOCK] & allc:
+        return 0, z, 0, z
+    tmask = trump_mask(tr)
+    lh = S.hands[leader]
+    team = T.side[leader] == root
+    if not lh & tmask or not trump_lead_allowed(play_rules_of(p[K_RULES]), lh,
+                                                t % p[K_SETSIZE] == 0, tmask):
+        return 0, z, 0, z
+    lane = allc & tmask
+    run = np.int64(0)
+    brk = np.int64(0)
+    j = 0
+    while lane:
+        c = T.order[14 * tr + j]
+        j += 1
+        if not (lane >> c) & 1:
+            continue
+        lane ^= _bit(c)
+        if (T.side[S.owner[c]] == root) != team:
+            brk = _bit(c)
+            break
+        run |= _bit(c)
+    if not run:
+        return 0, z, 0, z
+    # the team's run cards by seat (S.tmp[40 + q]) and its other trumps (S.tmp[48 + q])
+    for q in range(n):
+        S.tmp[40 + q] = S.hands[q] & run
+        S.tmp[48 + q] = popcount(S.hands[q] & tmask & ~run)
+    lead = leader
+    r = 0
+    while True:
+        w = -1
+        if S.tmp[40 + lead]:
+            w = lead
+        elif S.tmp[48 + lead] > 0:
+            most = 0
+            for q in range(n):
+                if q != lead and (T.side[q] == root) == team:
+                    k = popcount(S.tmp[40 + q])
+                    if k > most:
+                        most = k
+                        w = q
+            if w < 0:
+                break
+            S.tmp[48 + lead] -= 1
+        else:
+            break
+        c = 13 * tr + T.top[(S.tmp[40 + w] >> (13 * tr)) & 0x1FFF]
+        S.tmp[40 + w] ^= _bit(c)
+        win = w
+        wp = T.tp[c]
+        for q in range(n):
+            if q == lead or q == w or (T.side[q] == root) != team:
+                continue
+            if S.tmp[48 + q] > 0:
+                S.tmp[48 + q] -= 1
+            elif S.tmp[40 + q]:
+                # only run cards left: its lowest (it may win the round)
+                x = S.tmp[40 + q]
+                lo = lowest_index(x)
+                while x:
+                    d = lowest_index(x)
+                    x &= x - 1
+                    if T.tp[d] < T.tp[lo]:
+                        lo = d
+                S.tmp[40 + q] ^= _bit(lo)
+                if T.tp[lo] > wp:
+                    wp = T.tp[lo]
+                    win = q
+        r += 1
+        lead = win
+    cap = run
+    extra = 0
+    hm = p[K_HONMASK]
+    for q in range(n):
+        h = S.hands[q] & tmask
+        if (T.side[q] == root) == team:
+            if not S.tmp[40 + q] and not S.tmp[48 + q]:
+                cap |= h
+        elif popcount(h) <= r:
+            cap |= h
+        else:
+            # it follows r times: its plain trumps first, then its cheapest honours
+            x = h & hm
+            k = r - popcount(h & ~hm)
+            while k > 0 and x:
+                lo = lowest_index(x)
+                y = x
+                while y:
+                    d = lowest_index(y)
+                    y &= y - 1
+                    if T.hon[d] < T.hon[lo]:
+                        lo = d
+                x ^= _bit(lo)
+                extra += T.hon[lo]
+                k -= 1
+    return r, cap, extra, run | brk
+
+
+@njit(inline="always", **JIT)
+def _lead_sure(tb, sb, leader, t, root, allc, keep, runmask):
+    """What the leader's team surely makes by the best of its plans from this trick start:
+    cashing its quick tricks (:func:`_quick`), drawing trumps (:func:`_draw`), a lead to a
+    partner's top card then the partner drawing trumps, or a partner's ruff with an honour
+    (:func:`_ruff_save`).
+    ``keep``: the honour points of its own it keeps whatever is played (:func:`_keep`);
+    ``runmask``: the top run of trumps if the team holds it (else 0). A plan's points are
+    the honours of its own it surely keeps (``keep``, or those falling in its tricks if
+    more) and those of the other team that fall in its tricks; its tricks count with card
+    points that are linear (``MODE_LINEAR``) only. Returns ``(points, tricks, pin)`` of the
+    plan worth most (``pin``: the winning ranks of the plans)."""
+    T = _tview(tb)
+    S = _sview(sb)
+    p = T.p
+    n = p[K_N]
+    team = T.side[leader] == root
+    mine = np.int64(0)
+    for q in range(n):
+        if (T.side[q] == root) == team:
+            mine |= S.hands[q]
+    q1, cap1, pin1 = _quick(tb, sb, leader, t, root, allc)
+    cap1 |= runmask
+    h1 = max(keep, _honours_of(T, cap1 & mine)) + _honours_of(T, cap1 & ~mine)
+    r2, cap2, x2, pin2 = _draw(tb, sb, leader, t, root, allc)
+    h2 = max(keep, _honours_of(T, cap2 & mine)) + _honours_of(T, cap2 & ~mine) + x2
+    lin = p[K_MODE] == MODE_LINEAR
+    pin = pin1 | pin2
+    if (h2 + (p[K_HALFN] * r2 if lin else 0)) > (h1 + (p[K_HALFN] * q1 if lin else 0)):
+        h1 = h2
+        q1 = r2
+    # or a lead to a partner's top card of a plain suit that no seat can ruff (each holds
+    # the suit or no trump), then the partner draws trumps
+    tr = p[K_TRUMP]
+    tmask = trump_mask(tr)
+    lh = S.hands[leader]
+    if tr <= 3 and (t + 1) % p[K_SETSIZE] != 0:
+        for s in range(4):
+            sm = suit_mask(s)
+            if s == tr or not lh & sm:
+                continue
+            tc = highest_index(allc & sm)
+            x = S.owner[tc]
+            if x == leader or (T.side[x] == root) != team:
+                continue
+            ok = True
+            for o in range(n):
+                if o != leader and o != x and not S.hands[o] & sm and S.hands[o] & tmask:
+                    ok = False
+            if not ok:
+                continue
+            r4, cap4, x4, pin4 = _draw(tb, sb, x, t + 1, root, allc)
+            if r4 == 0:
+                continue
+            pin |= pin4 | _bit(tc)
+            h4 = max(keep, _honours_of(T, cap4 & mine)) + _honours_of(T, cap4 & ~mine) + x4
+            if (h4 + (p[K_HALFN] * (r4 + 1) if lin else 0)) > (
+                    h1 + (p[K_HALFN] * q1 if lin else 0)):
+                h1 = h4
+                q1 = r4 + 1
+    # or a ruff with an honour by a partner (card points: not counted)
+    if not lin:
+        h3 = _ruff_save(T, S, leader, root, allc)
+        if h3 > h1:
+            return h3, 0, pin
+    return h1, q1, pin
+
+
+
+
+@njit(inline="always", **JIT)
+def _quick_plan(tb, sb, leader, t, root, allc, pts, tricks, runs):
+    """With card points: how far the quick tricks of the leader's team (:func:`_quick`)
+    raise the lower bound (the root side leads) or lower the upper bound (the others
+    lead) beyond its top run of trumps (``pts``, ``tricks``: its honours and tricks, or 0;
+    ``runs``: the run if the team holds it, else 0). Returns ``(raise, lower_by, pin)``."""
+    T = _tview(tb)
+    p = T.p
+    q, cap, pin = _quick(tb, sb, leader, t, root, allc)
+    if q == 0:
+        return 0, 0, pin
+    d = 2 * (_honours_of(T, cap | runs) - pts)
+    if p[K_MODE] == MODE_LINEAR and q > tricks:
+        d += 2 * p[K_HALFN] * (q - tricks)
+    if T.side[leader] == root:
+        return d, 0, pin
+    return 0, d, pin
+
+@njit(**KERNEL_JIT)
+def _honour_plans(tb, sb, leader, t, root, allc, pr, po, runs):
+    """With honours only (``MODE_HONOURS``): how far the honours each team keeps whatever
+    is played (:func:`_keep`) and the best plan of the leader's team (:func:`_lead_sure`)
+    raise the lower bound and lower the upper bound beyond the top run of trumps (``pr``,
+    ``po``: its honours, of the root side or of the others; ``runs``: the run if the
+    leader's team holds it). Returns ``(raise, lower_by, pin)``. With card points the
+    search keeps to the top run and the quick tricks (:func:`_quick`): there these bounds
+    did not save nodes and cost time a node."""
+    T = _tview(tb)
+    kr, ko, _rc = _keep(tb, sb, root, allc, np.int64(0))
+    mine = T.side[leader] == root
+    hs, _q, pin = _lead_sure(tb, sb, leader, t, root, allc, kr if mine else ko, runs)
+    if mine:
+        return 2 * (hs - pr), 2 * (ko - po), pin
+    return 2 * (kr - pr), 2 * (hs - po), pin
+
+@njit(inline="always", **JIT)
+def _ruff_save(T, S, leader, root, allc):
+    """The honour points of its own the leader's team surely keeps when the leader leads a
+    plain suit in which a partner is void and the partner ruffs with an honour trump ``c``:
+    every seat of the other team holding a trump higher than ``c`` holds the suit and must
+    follow, so the trick and ``c`` are the team's; the rest as :func:`_keep` (``c`` kept).
+    The best such ``c`` (0 if none; nothing while an exposed turn-up is in play). The
+    places it rests on (the trumps above ``c``, the honours) are pinned in every entry."""
+    p = T.p
+    n = p[K_N]
+    tr = p[K_TRUMP]
+    if tr > 3 or p[K_TLOCK] & allc:
+        return 0
+    tmask = trump_mask(tr)
+    team = T.side[leader] == root
+    lh = S.hands[leader]
+    best = np.int64(-1)
+    for s in range(4):
+        sm = suit_mask(s)
+        if s == tr or not lh & sm:
+            continue
+        for y in range(n):
+            if y == leader or (T.side[y] == root) != team or S.hands[y] & sm:
+                continue
+            hm = S.hands[y] & tmask & p[K_HONMASK]
+            while hm:
+                c = lowest_index(hm)
+                hm &= hm - 1
+                if best >= 0 and T.hon[c] <= T.hon[best]:
+                    continue
+                ok = True
+                for o in range(n):
+                    if (T.side[o] == root) == team or S.hands[o] & sm:
+                        continue
+                    x = S.hands[o] & tmask
+                    while x:
+                        d = lowest_index(x)
+                        x &= x - 1
+                        if T.tp[d] > T.tp[c]:
+                            ok = False
+                    if not ok:
+                        break
+                if ok:
+                    best = c
+    if best < 0:
+        return 0
+    kr, ko, _rc = _keep(T.buf, S.buf, root, allc, _bit(best))
+    return kr if team else ko
+
+
 @njit(inline="always", **JIT)
 def _count(S, i):
     """One more in the profile's counter ``i`` (nothing unless :data:`PROFILE`)."""
@@ -900,29 +1280,20 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
                 if slot < 0:
                     slot = e
                     ttmove = _move(rec)
-        # the leader's team cashes its quick tricks; the trumps that fall to them are sure
-        q, cap, qpin = _quick(tb, sb, leader, t, root, allc)
-        if q > 0:
-            if T.side[leader] == root:
-                if tr_ > 0:
-                    cap |= run
-                lower += 2 * (_honours_of(T, cap) - pr)
-                if mode == MODE_LINEAR and q > tr_:
-                    lower += 2 * p[K_HALFN] * (q - tr_)
-                if lower >= beta:
-                    S.wr[ply] = spin | qpin
-                    _count(S, pf + P_QUICK)
-                    return lower
-            else:
-                if to > 0:
-                    cap |= run
-                upper -= 2 * (_honours_of(T, cap) - po)
-                if mode == MODE_LINEAR and q > to:
-                    upper -= 2 * p[K_HALFN] * (q - to)
-                if upper <= alpha:
-                    S.wr[ply] = spin | qpin
-                    _count(S, pf + P_QUICK)
-                    return upper
+        # honours only: the honours each team keeps whatever is played and the best plan
+        # of the leader's team; with card points its quick tricks (the trumps that fall
+        # to them are sure)
+        mine = T.side[leader] == root
+        runs = run if (tr_ if mine else to) > 0 else np.int64(0)
+        if mode == MODE_HONOURS:
+            dlo, dhi, qpin = _honour_plans(tb, sb, leader, t, root, allc, pr, po, runs)
+        else:
+            dlo, dhi, qpin = _quick_plan(tb, sb, leader, t, root, allc, pr if mine else po,
+                                         tr_ if mine else to, runs)
+        if lower + dlo >= beta or upper - dhi <= alpha:
+            S.wr[ply] = spin | qpin
+            _count(S, pf + P_QUICK)
+            return lower + dlo if lower + dlo >= beta else upper - dhi
     legal = _legal(T, S, seat, k, t)
     cands = _thin(T, S, legal, seat, k, ply - k)
     if ttmove >= 0 and not (cands >> ttmove) & 1:
