@@ -49,6 +49,11 @@ DEFAULT_EPS = 0.7
 #: at least :data:`MIN_DRAW`)
 DRAW_FACTOR = 20
 MIN_DRAW = 200
+#: a resampling player solves every consistent deal, each with its weight, when they are
+#: at most this many (the bridge engines enumerate every layout once few cards are unknown;
+#: the fusion study found exact weighted endings better than ipimc:10's resampled ten:
+#: docs/findings.md)
+EXACT_WORLDS = 200
 #: mixed into a decision's seed for its resampling draw (not the sampler's stream)
 RESAMPLE_SALT = 0x2545F4914F6CDD1D
 #: the inference models by name (``--infer``)
@@ -241,7 +246,8 @@ def worlds_for_player(info: InfoSet, sampler: Any, n: int, seed: int,
     """The worlds of a player that solves ``n`` of them (``ipimc:n``): ``max(MIN_DRAW,
     DRAW_FACTOR * n)`` drawn uniformly (every consistent deal when there are no more),
     weighted by the model, then ``n`` draws by systematic resampling (the distinct worlds
-    and their counts); every consistent deal with its weight when they are at most ``n``.
+    and their counts); every consistent deal with its weight when they are at most
+    ``max(n, EXACT_WORLDS)``.
     Reproducible from ``seed``."""
     draw = max(MIN_DRAW, DRAW_FACTOR * int(n))
     exact = sampler.can_enumerate(draw)
@@ -249,7 +255,7 @@ def worlds_for_player(info: InfoSet, sampler: Any, n: int, seed: int,
     hands = sampler.full_hands(hidden)
     w = Inference(info, model).weights(hands)
     ess = effective_size(w)
-    if exact and hands.shape[0] <= n:
+    if exact and hands.shape[0] <= max(int(n), EXACT_WORLDS):
         keep = w > 0
         return Worlds(hands[keep], w[keep], hands.shape[0], ess, True)
     idx, counts = resample(w, int(n), seed ^ RESAMPLE_SALT)

@@ -357,6 +357,19 @@ def test_worlds_for_a_player_resample_the_weighted_draw():
     c = worlds_for_player(late, s2, 50, seed=1)
     assert c.exact and c.drawn == s2.n_deals <= 50
     assert np.isclose(c.weights.max(), 1.0)
+    # more consistent deals than n but at most EXACT_WORLDS: every one too, not n of them
+    from catchten_sim.inference import EXACT_WORLDS
+    for cut in range(16, 31):
+        _d, _seq, mid = _cut(rules, 3, cut, "heuristic")
+        s3 = Sampler(mid)
+        if 10 < s3.n_deals <= EXACT_WORLDS:
+            break
+    else:
+        raise AssertionError("no position with 11 to EXACT_WORLDS consistent deals")
+    e = worlds_for_player(mid, s3, 10, seed=1)
+    assert e.exact and e.drawn == s3.n_deals
+    assert len(e.hands) == int((Inference(mid).weights(s3.full_hands(
+        s3.enumerate(s3.n_deals))) > 0).sum()) > 10
 
 
 def test_ipimc_is_a_python_driven_policy_on_weighted_worlds():
