@@ -26,7 +26,8 @@ from pathlib import Path
 from catchten_sim import Rules
 from catchten_sim.advise import advise
 from catchten_sim.cards import cards_of_mask
-from catchten_sim.pimc import DealDriver, _info_of, choose
+from catchten_sim.pimc import DealDriver, choose
+from catchten_sim.position import info_at
 from catchten_sim.play import deal as make_deal
 from catchten_sim.play import play
 from catchten_sim.policies import PimcPolicy, Policy
@@ -69,7 +70,7 @@ def bench_decision(threads: int, repeat: int, n: int = 50) -> float:
     times, cpu = [], []
     for k in range(repeat + 1):
         d = make_deal(r, seed=100 + k, index=0)
-        info = _info_of(d, (d.dealer + 1) % 4, [])
+        info = info_at(d, (d.dealer + 1) % 4, [])
         t = time.perf_counter()
         c = time.process_time()
         choose(info, n, seed=k, threads=threads)
@@ -132,7 +133,7 @@ def bench_default_n(threads: int, positions: int, ref_n: int = 400,
     ref = {}
     for k in range(positions):
         d = make_deal(r, seed=500 + k, index=0)
-        info = _info_of(d, (d.dealer + 1) % 4, [])
+        info = info_at(d, (d.dealer + 1) % 4, [])
         c_ref, x = choose(info, ref_n, seed=7, threads=threads)
         ref[k] = (info, c_ref, dict(zip(x["cards"], x["mean"], strict=True)))
     for n in ns:

@@ -35,7 +35,7 @@ import numpy as np
 
 from .determinize import Sampler
 from .fusion import child, is_preterminal, legal, node_of, solve_children
-from .pimc import _info_of
+from .position import info_at
 from .play import Deal, deal, play
 from .rules import Rules
 from .state import rule_tables
@@ -71,7 +71,7 @@ def measure(rules: Rules, seed: int, endings: int, tricks: int) -> dict:
         t = rule_tables(rules, d.trump)
         root_seat = node.to_move
         root_side = rules.side_of(root_seat)
-        info0 = _info_of(d, root_seat, prefix)
+        info0 = info_at(d, root_seat, prefix)
         n0 = Sampler(info0).n_consistent
         path: list[int] = []
         found = None
@@ -80,7 +80,7 @@ def measure(rules: Rules, seed: int, endings: int, tricks: int) -> dict:
             if found is None and is_preterminal(node, t):
                 found = (node, list(path))
             if path and node.to_move == root_seat and n1 is None:
-                n1 = Sampler(_info_of(d, root_seat, prefix + path)).n_consistent
+                n1 = Sampler(info_at(d, root_seat, prefix + path)).n_consistent
             cards = legal(node)
             c = rng.choice(cards)
             if node.trick:                 # a follower: did it show a void?

@@ -161,18 +161,7 @@ def solve_children(rules: Rules, d: Deal, play_: Sequence[int]) -> dict[int, int
 def worlds_of(d: Deal, prefix: Sequence[int], seat: int, limit: int) -> list[Node] | None:
     """Every deal consistent with what ``seat`` knows after ``prefix`` (current set), as
     ending nodes; None when there are more than ``limit``."""
-    info = info_at(d, seat, prefix)
-    s = Sampler(info)
-    if not s.can_enumerate(limit):
-        return None
-    full = s.full_hands(s.enumerate(s.n_deals))
-    base = node_of(d, prefix)
-    out = []
-    for w in range(full.shape[0]):
-        hands = tuple(frozenset(c for c in range(52) if full[w, info.set_index, k] >> c & 1)
-                      for k in range(d.rules.players))
-        out.append(Node(hands, base.leader, base.trick))
-    return out
+    return worlds_of_info(info_at(d, seat, prefix), limit)
 
 
 class _Tree:

@@ -215,11 +215,11 @@ class DealDriver:
                 break
             seat = seq[k][0]
             prefix = [c for _, c in seq[:k]]
-            info = _info_of(d, seat, prefix)
+            info = info_at(d, seat, prefix)
             card = decide(self.policies[seat], info, seed=decision_seed(self.seed, index, k),
                           threads=self.threads, executor=self.executor)
             self.decisions += 1
-            assert info.state is not None   # _info_of replays the play
+            assert info.state is not None   # info_at replays the play
             legal = info.state.legal_cards()
             script[used] = sorted(legal).index(card)
             used += 1
@@ -228,10 +228,6 @@ class DealDriver:
                                empty64 if acc is None else acc,
                                empty64 if off is None else off)
         return [c for _, c in seq]
-
-
-#: what ``seat`` knows after ``prefix`` in deal ``d`` (kept under its old name here)
-_info_of = info_at
 
 
 def simulate_pimc(rules: Rules, pols: Sequence[object], seed: int, start: int, count: int,
@@ -318,7 +314,7 @@ class PimcRolloutEvaluator:
                 return row
             t, j = divmod(nxt, n)
             seat = (int(leaders[t]) + j) % n
-            info = _info_of(d, seat, seq[:nxt])
+            info = info_at(d, seat, seq[:nxt])
             c = decide(self.policies[seat], info, seed=decision_seed(self.seed, sample, nxt),
                        threads=self.threads, executor=self.executor)
             self.decisions += 1

@@ -11,7 +11,7 @@ Deals ``0 … deals-1`` of ``--seed`` (foster rules) are played out by every sea
 ``--play`` policy (``heuristic``: the model's own play, "self-play"; ``random`` and
 ``pimc:N``: a policy other than the model). At every decision of every deal (each card
 played, the observer being the seat to play it, knowing what it knows then:
-:func:`catchten_sim.pimc._info_of`), ``--worlds`` worlds are drawn uniformly
+:func:`catchten_sim.position.info_at`), ``--worlds`` worlds are drawn uniformly
 (:class:`catchten_sim.determinize.Sampler`) and weighted by the inference model
 (:class:`catchten_sim.inference.Inference`, heuristic mixed with uniform, for each
 ``--eps``). For every unseen card the predicted probability that it lies in each hidden
@@ -47,7 +47,8 @@ from catchten_sim import Rules  # noqa: E402
 from catchten_sim.determinize import Sampler  # noqa: E402
 from catchten_sim.inference import (DEFAULT_EPS, Inference, PlayModel,  # noqa: E402
                                     card_terms, effective_size, fit_eps)
-from catchten_sim.pimc import DealDriver, PimcPolicy, _info_of  # noqa: E402
+from catchten_sim.pimc import DealDriver, PimcPolicy  # noqa: E402
+from catchten_sim.position import info_at  # noqa: E402
 from catchten_sim.play import deal as make_deal  # noqa: E402
 from catchten_sim.play import play as play_deal  # noqa: E402
 
@@ -103,7 +104,7 @@ def decisions(rules: Rules, games: list, eps_list: list[float], worlds: int, see
             st = d.play_state()
             for c in seq[:k]:
                 st.play(c)
-            info = _info_of(d, st.to_move, seq[:k])
+            info = info_at(d, st.to_move, seq[:k])
             sampler = Sampler(info)
             buckets = sampler.buckets
             if len(buckets) < 2:

@@ -49,7 +49,8 @@ from catchten_sim.evaluators import dealt_hands
 from catchten_sim.inference import Inference
 from catchten_sim.fusion import (FUSION_MAX_WORLDS, child, for_advice, legal, node_of,
                                  trick_value)
-from catchten_sim.pimc import DealDriver, _info_of, choose, decision_seed
+from catchten_sim.pimc import DealDriver, choose, decision_seed
+from catchten_sim.position import info_at
 from catchten_sim.policies import PimcPolicy
 from catchten_sim.state import rule_tables
 
@@ -97,7 +98,7 @@ def playout(d: Deal, prefix: list[int], card: int, side: int, key: int,
         if len(cands) == 1:
             c = cands[0]
             continue
-        info = _info_of(d, node.to_move, seq)
+        info = info_at(d, node.to_move, seq)
         c = choose(info, 10, seed=decision_seed(key, 0, len(seq)), executor=executor)[0]
 
 
@@ -111,7 +112,7 @@ def study_decision(rules: Rules, d: Deal, seed: int, index: int, k: int, play: l
     if len(legal(node)) < 2:
         return None
     seat = node.to_move
-    info = _info_of(d, seat, prefix)
+    info = info_at(d, seat, prefix)
     t0 = time.perf_counter()
     fu = for_advice(info, True, True)
     t_fusion = time.perf_counter() - t0

@@ -4,7 +4,7 @@ At every decision with a choice (after the first trick) of deals played by ``pim
 every seat (foster), the cards chosen by ``pimc:10`` with two decision seeds, ``ipimc:10``,
 and ``pimc:BIG`` / ``ipimc:BIG`` (BIG worlds: nearly free of sampling noise), and every
 legal card's double-dummy value on the true deal (the mover's side, points of the rest of
-the set) as a proxy of how good each choice was. Prints how often the choices differ and
+the deal) as a proxy of how good each choice was. Prints how often the choices differ and
 the paired differences of the true-deal values, per deal (summed over every seat's
 decisions; 95% interval over deals).
 
@@ -24,7 +24,8 @@ from catchten_sim import Rules, run
 from catchten_sim.deals import deal as make_deal
 from catchten_sim.errors import PositionError
 from catchten_sim.evaluators import DoubleDummyEvaluator, legal_cards
-from catchten_sim.pimc import DealDriver, _info_of, choose, decision_seed
+from catchten_sim.pimc import DealDriver, choose, decision_seed
+from catchten_sim.position import info_at
 from catchten_sim.policies import Policy
 
 
@@ -33,7 +34,7 @@ def _mover(d, prefix):
     other seat)."""
     for seat in range(d.rules.players):
         try:
-            return seat, _info_of(d, seat, prefix)
+            return seat, info_at(d, seat, prefix)
         except PositionError:
             continue
     raise RuntimeError("no seat to play")

@@ -52,7 +52,7 @@ def test_advise_dd_shows_the_fusion_values_where_pimc_errs(the_ending):
     lines = out.getvalue().splitlines()
     assert any(f"fusion-aware, {len(worlds)} deals): best {js['fusion']['best']}" in x
                for x in lines)
-    ours = [x for x in lines if "fusion-aware" in x or "values (rest of the set" in x]
+    ours = [x for x in lines if "fusion-aware" in x or "values (rest of deal" in x]
     assert len(ours) == 2 and all(len(x) <= 80 for x in ours)
 
 

@@ -16,7 +16,7 @@ from catchten_sim.errors import CatchTenError
 from catchten_sim.inference import (Inference, PlayModel, card_terms, effective_size,
                                     fit_eps, log_likelihood, resample,
                                     weighted_mean)
-from catchten_sim.pimc import _info_of
+from catchten_sim.position import info_at
 from catchten_sim.play import deal as make_deal
 from catchten_sim.play import play as play_deal
 from catchten_sim.state import PlayState, rule_tables
@@ -80,7 +80,7 @@ def _cut(rules, seed, k, policy):
     st = d.play_state()
     for c in seq[:k]:
         st.play(c)
-    return d, seq, _info_of(d, st.to_move, seq[:k])
+    return d, seq, info_at(d, st.to_move, seq[:k])
 
 
 def _position(rules, seed, index, k):

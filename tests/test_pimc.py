@@ -22,12 +22,12 @@ from catchten_sim.evaluators import DoubleDummyEvaluator, dealt_hands, legal_car
 from catchten_sim.determinize import Sampler
 from catchten_sim.pimc import (
     DealDriver,
-    _info_of,
     _tie_key,
     choose,
     decision_seed,
 )
 from catchten_sim.play import deal as make_deal
+from catchten_sim.position import info_at
 from catchten_sim.play import play as play_deal
 from catchten_sim.policies import PimcPolicy, Policy
 from catchten_sim.position import Position
@@ -254,12 +254,12 @@ def test_pimc_never_sees_the_hidden_hands(players, seed, n_played, variants):
     # gives the same information set and the same decision (cards, means, shares)
     rules = Rules("foster", players, variants)
     d, seq, seat = _cut(rules, seed, n_played)
-    info = _info_of(d, seat, seq)
+    info = info_at(d, seat, seq)
     sampler = Sampler(info)
     other_hands = dealt_hands(info, sampler.full_hands(sampler.sample(1, seed=99)))[0]
     d2 = replace(d, set_hands=tuple(tuple(int(x) for x in row) for row in other_hands))
     assert d2.set_hands != d.set_hands or sampler.n_deals == 1
-    info2 = _info_of(d2, seat, seq)
+    info2 = info_at(d2, seat, seq)
     assert info2 == info
     c1, x1 = choose(info, 12, seed=5)
     c2, x2 = choose(info2, 12, seed=5)
@@ -271,7 +271,7 @@ def test_pimc_never_sees_the_hidden_hands(players, seed, n_played, variants):
 def test_pimc_tie_rule_and_exact_when_few_deals():
     for seed in range(1, 30):
         d, seq, seat = _cut(Rules("foster", 4), seed, 0)
-        info = _info_of(d, seat, seq)
+        info = info_at(d, seat, seq)
         c, x = choose(info, 20, seed=seed)
         mean, share, cards = x["mean"], x["best_share"], x["cards"]
         top = [j for j in range(len(cards)) if mean[j] == mean.max()]
@@ -284,8 +284,8 @@ def test_pimc_tie_rule_and_exact_when_few_deals():
         pytest.skip("no tie in the tried deals")
     # late in a deal the consistent deals are few: the decision takes every one
     d, seq, seat = _cut(Rules("foster", 4), 3, 27)
-    _, x = choose(_info_of(d, seat, seq), 50)
-    assert x["exact"] and x["deals"] == Sampler(_info_of(d, seat, seq)).n_deals
+    _, x = choose(info_at(d, seat, seq), 50)
+    assert x["exact"] and x["deals"] == Sampler(info_at(d, seat, seq)).n_deals
 
 
 def test_simulate_with_pimc_seats_cli(tmp_path):
@@ -335,7 +335,7 @@ def test_pimc_rollouts_play_pimc_decisions(players, left):
                 st.play(x)
             while not st.finished:
                 seat = st.to_move
-                card, _ = choose(_info_of(d, seat, play), 3,
+                card, _ = choose(info_at(d, seat, play), 3,
                                  seed=decision_seed(9, 10 + i, len(play)))
                 st.play(card)
                 play.append(card)
