@@ -558,7 +558,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                   equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
     adv = adv if cards is None else replace(adv, note=(adv.note + "; " if adv.note else "")
                                             + "only the cards asked for were evaluated")
-    adv = replace(adv, fusion=fusion_for(info, ev_key == "dd", adv.exact))
+    adv = replace(adv, fusion=fusion_for(info, ev_key == "dd", adv.exact, adv.candidates))
     return adv if inference is None else replace(adv, inference=inference.summary(acc))
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -359,12 +359,17 @@ def values_at(info: InfoSet) -> tuple[dict[int, tuple[float, float, int]], int] 
     return vals, len(worlds)
 
 
-def for_advice(info: InfoSet, dd: bool, exact: bool) -> dict:
+def for_advice(info: InfoSet, dd: bool, exact: bool, candidates: Sequence[Any] = ()) -> dict:
     """What ``advise`` shows of :func:`fusion_values` at ``info``: ``{"summary": {"worlds",
     "best", "model"}, "values": {card name: value}}`` (the value of committing to one card
-    per information set over the next trick, others double-dummy: points of the rest of
-    the set for the mover's side, up to the points already banked), or ``{"reason"}``
-    saying why it does not apply (:func:`scope_reason`, :func:`values_at`)."""
+    per information set over the next trick, others double-dummy), or ``{"reason"}``
+    saying why it does not apply (:func:`scope_reason`, :func:`values_at`).
+    ``candidates``: the dd run's cards (:class:`catchten_sim.advise.CandidateResult`);
+    with their exact means of ``diff``, the values are on the dd column's scale: each
+    card's dd value minus what committing to one card per information set costs it
+    (PIMC's mean minus the fusion-aware value, both on the rest of the set), so the two
+    columns differ only by that cost. Without it: points of the
+    rest of the set (the points already taken left out)."""
     why = scope_reason(info, dd, exact)
     try:                        # a Ctrl-C here keeps the dd advice (without these values)
         got = why or values_at(info)
@@ -373,6 +378,10 @@ def for_advice(info: InfoSet, dd: bool, exact: bool) -> dict:
     if isinstance(got, str):
         return {"reason": got}
     vals, n_worlds = got
+    dd_diff = {int(x.card): x.estimates["diff"].mean for x in candidates
+               if "diff" in x.estimates}
+    if dd_diff and all(c in dd_diff for c in vals):
+        vals = {c: (v[0], dd_diff[c] - (v[0] - v[1]), v[2]) for c, v in vals.items()}
     best = max(sorted(vals), key=lambda c: vals[c][1])        # ties: the lower card
     return {"summary": {"worlds": n_worlds, "best": format_card(best),
                         "model": "one card per information set over the next trick; "

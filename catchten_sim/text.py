@@ -451,7 +451,7 @@ def print_advice(a: Advice, console=None) -> None:
             a.fusion["values"].items(), key=lambda kv: -kv[1]))
         echo(f"one card per information set (fusion-aware, {fu['worlds']:,} deals): "
              f"best {fu['best']}")
-        echo(f"  values (rest of deal, others double-dummy): {vals}")
+        echo(f"  values (as the dd column): {vals}")
     from .serve.words import plain_lines      # the page's wording (docs/serve.md)
     for line in plain_lines(a.to_dict()):
         if line is not None:

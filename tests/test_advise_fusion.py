@@ -41,7 +41,13 @@ def test_advise_dd_shows_the_fusion_values_where_pimc_errs(the_ending):
     assert js["exact"] and js["fusion_reason"] is None
     assert js["fusion"]["worlds"] == len(worlds) == js["n_consistent_deals"]
     got = {x["card"]: x["fusion"] for x in js["candidates"]}
-    assert got == pytest.approx({format_card(c): v[1] for c, v in direct.items()}, abs=1e-6)
+    # on the dd column's scale: each card's dd mean minus what committing to one card
+    # per information set costs it (PIMC's mean minus the fusion value, rest of the set)
+    dd_mean = {x.name: x.estimates["diff"].mean for x in adv.candidates}
+    assert got == pytest.approx({format_card(c): dd_mean[format_card(c)] - (v[0] - v[1])
+                                 for c, v in direct.items()}, abs=1e-6)
+    assert all(got[c] <= dd_mean[c] + 1e-6 for c in got)  # (JSON rounds to 6 places)
+    assert got[js["best"]] < dd_mean[js["best"]] - 0.1       # and costs PIMC's card here
     fusion_best = max(got.values())
     assert got[js["fusion"]["best"]] == fusion_best
     # PIMC (the dd means) picks a card the fusion-aware value ranks strictly lower
@@ -52,7 +58,7 @@ def test_advise_dd_shows_the_fusion_values_where_pimc_errs(the_ending):
     lines = out.getvalue().splitlines()
     assert any(f"fusion-aware, {len(worlds)} deals): best {js['fusion']['best']}" in x
                for x in lines)
-    ours = [x for x in lines if "fusion-aware" in x or "values (rest of deal" in x]
+    ours = [x for x in lines if "fusion-aware" in x or "values (as the dd column)" in x]
     assert len(ours) == 2 and all(len(x) <= 80 for x in ours)
 
 

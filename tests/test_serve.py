@@ -599,6 +599,11 @@ def test_the_fusion_aware_values_reach_the_page(client):
         "samples": 64, "seed": 1}}).json()
     assert ro["fusion"] is None
     assert client.post("/api/words", json={"rollout": ro}).json()["fusion"] == ""
+    # two cards equally best: the words name both and say they are equal
+    tied = dict(dd, candidates=[dict(c, fusion=vals["JD"] if c["card"] == "7S" else c["fusion"])
+                                for c in dd["candidates"]])
+    wt = client.post("/api/words", json={"dd": tied}).json()["fusion"]
+    assert "the best cards are 7S and JD (equal)" in wt and "the best card is" not in wt
     bad = dict(dd, fusion={"best": 7, "worlds": 120})
     r = client.post("/api/words", json={"dd": bad})
     assert r.status_code == 400 and "dd.fusion.best" in r.text

@@ -240,10 +240,13 @@ def fusion_words(dd: Advice | None) -> str:
             _need(v, (int, float), f"dd.candidates[{i}].fusion", "a number or null")
             vals.append((-v, c["card"]))
     shown = ", ".join(f"{card} {-v:+.2f}" for v, card in sorted(vals))
-    how = (f"your side's points minus the others', rest of the deal only: {shown}; "
+    how = (f"your side's points minus the others', as the double-dummy column: {shown}; "
            if shown else "")
+    top = [card for v, card in vals if round(v, 6) == round(min(vals)[0], 6)]
+    best = (f"the best card is {f['best']}" if len(top) < 2 else
+            "the best cards are " + " and ".join(sorted(top)) + " (equal)")
     return (f"If you must play the same card in every deal you cannot tell apart "
-            f"(the others seeing all the cards), the best card is {f['best']} "
+            f"(the others seeing all the cards), {best} "
             f"({how}all {f['worlds']} consistent deals).")
 
 
