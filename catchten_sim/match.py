@@ -85,7 +85,8 @@ from .gamerollouts import game_rollouts
 from .policies import Policy, Seating
 from .rules import Rules
 from . import run
-from .checks import MAX_DEALS, check_count, check_seed, check_threads, max_threads
+from .checks import (MAX_DEALS, check_count, check_number, check_seed, check_threads,
+                     max_threads)
 
 __all__ = ["match", "MatchResult", "seatings", "game_p_win", "PILOT_FIRST", "STOPS"]
 
@@ -579,17 +580,12 @@ def _check_stops(time_limit: object, precision: object, stop_early: bool) -> Non
     Raises
     ------
     CatchTenError
-        ``time``/``precision``: out of range; ``precision``: needs the early looks.
+        ``time``/``precision``: not a number, out of range; ``precision``: needs the early looks.
     """
-    if time_limit is not None and (isinstance(time_limit, bool) or
-                                   not isinstance(time_limit, (int, float)) or
-                                   not 0 < time_limit < math.inf):
-        raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
-    if precision is not None and (isinstance(precision, bool) or
-                                  not isinstance(precision, (int, float)) or
-                                  not 0 < precision < math.inf):
-        raise CatchTenError("precision", "out of range",
-                            f"precision={precision!r} (points per deal > 0)")
+    if time_limit is not None:
+        check_number("time", time_limit, 0, what="seconds")
+    if precision is not None:
+        check_number("precision", precision, 0, what="points per deal")
     if precision is not None and not stop_early:
         raise CatchTenError("precision", "needs the early looks",
                             "without them the match plays every deal; drop "

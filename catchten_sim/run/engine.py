@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_number
 from ..errors import CatchTenError
 from .dirs import RunDir
 from .plan import Chunk, plan_chunks
@@ -564,12 +565,9 @@ def check_seconds(seconds: Any, field: str = "time") -> float:
     Raises
     ------
     CatchTenError
-        ``time: out of range``.
+        ``time: not a number`` or ``time: out of range``.
     """
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
-            or not 0 < seconds < float("inf"):
-        raise CatchTenError(field, "out of range", f"{field}={seconds!r} (seconds > 0)")
-    return float(seconds)
+    return check_number(field, seconds, 0, what="seconds")
 
 
 @contextlib.contextmanager
