@@ -245,9 +245,12 @@ def test_a_cold_first_run_says_one_notice_with_one_estimate():
         _fake_kernel("catchten_sim._kernels.solve", "solve_batch")(1)
     whole = KINDS["advice"][1] + KINDS["solver"][1]
     assert said == [first_run_text(whole)]
-    lo, hi = int(round(whole / 10)) * 5, int(round(whole * 1.5 / 5)) * 5
-    assert said[0] == (f"compiling the engine for this command's first run (about {lo}-"
-                       f"{hi} s, once)") and len(said[0]) <= 80
+    # the measured figure and its conditions, and what a busy machine may take (review2:
+    # "about 25-80 s" was printed before a 158 s compile on a busy machine)
+    n = int(round(whole / 5)) * 5
+    assert said[0] == (f"compiling the engine for this command's first run (once): about "
+                       f"{n} s on a lightly loaded 2-core machine, up to 3 times that on a "
+                       "busy one")
     # a match of pimc against the heuristic: deal-and-play, pimc, sampler, solver: one line
     said.clear()
     with compile_notice(said.append, ("play", "pimc", "advice", "solver"), lambda e: False):
