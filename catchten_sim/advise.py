@@ -50,7 +50,6 @@ so they are the hand's final scores):
 """
 from __future__ import annotations
 
-import math
 import os
 import time
 from dataclasses import dataclass, field, replace

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+from typing import TypeGuard
 
 import numpy as np
 
@@ -37,7 +38,7 @@ def check_count(name: str, value: object, lo: int, hi: int | None = None) -> int
     return v
 
 
-def is_whole(value: object) -> bool:
+def is_whole(value: object) -> TypeGuard[int | np.integer]:
     """True for a whole number as JSON or Python gives one (an int, not a bool or float:
     ``0.0`` is refused as a seat or count, the files and flags write ``0``)."""
     return not isinstance(value, bool) and isinstance(value, (int, np.integer))

@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterator
 
 from numba.core import event as _event
 
-__all__ = ["BUSY_FACTOR", "KINDS", "Stopwatch", "compile_notice", "compile_seconds", "compiling_note",
-           "first_run_kinds", "first_run_text"]
+__all__ = ["BUSY_FACTOR", "KINDS", "Stopwatch", "compile_notice", "compile_seconds",
+           "compiling_note", "first_run_kinds", "first_run_text"]
 
 #: the kinds of kernels a command may compile on its first run: name -> (its entry
 #: kernels, ``"module.function"`` under ``catchten_sim._kernels``; the seconds a cold

@@ -26,7 +26,6 @@ played; see docs/findings.md "Inference" for the fitted values and the default.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 

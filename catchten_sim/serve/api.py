@@ -179,7 +179,7 @@ def _rules(body: Mapping):
     if not isinstance(variants, Mapping):
         raise ParseError("variants", "not an object",
                          f"variants is {json_kind(variants)}, not an object")
-    return Rules(preset_name(body.get("rules")), players, dict(variants))
+    return Rules(preset_name(body.get("rules")), int(players), dict(variants))
 
 
 def deal_json(body: Any) -> dict:
