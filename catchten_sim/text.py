@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -79,10 +80,15 @@ def line_width(stream: Any) -> int:
     return PIPE_WIDTH
 
 
+#: a command to copy in a message (``catchten resume DIR``): never split across lines
+_COMMAND = re.compile(r"\bcatchten [a-z]+ [^\s;)]+")
+
+
 def fit(text: str, width: int | None) -> str:
     """``text`` with every line longer than ``width`` wrapped at spaces, its continuation
     lines indented two more than the line (a word longer than the width, a path, is kept
-    whole)."""
+    whole, and so is a command to copy, ``catchten resume DIR``: on a line of its own
+    when it does not fit the rest)."""
     if not width:
         return text
     out = []
@@ -91,9 +97,10 @@ def fit(text: str, width: int | None) -> str:
             out.append(line)
             continue
         indent = line[:len(line) - len(line.lstrip(" "))]
-        out.append(textwrap.fill(line.strip(), width, initial_indent=indent,
+        glued = _COMMAND.sub(lambda m: m.group(0).replace(" ", "\0"), line.strip())
+        out.append(textwrap.fill(glued, width, initial_indent=indent,
                                  subsequent_indent=indent + "  ", break_long_words=False,
-                                 break_on_hyphens=False))
+                                 break_on_hyphens=False).replace("\0", " "))
     return "\n".join(out)
 
 

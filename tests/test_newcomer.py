@@ -11,6 +11,8 @@ from click.testing import CliRunner
 
 from catchten_sim.cli import cli
 
+from _text import messages
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
@@ -30,17 +32,6 @@ def _one_error(res, *words):
 
 
 # --------------------------------------------------------------------------- item 4
-
-def _messages(text: str) -> list[str]:
-    """The messages of ``text`` with the lines the 80-column wrapping split joined again
-    (a continuation line is indented more than its first line)."""
-    out: list[str] = []
-    for ln in text.splitlines():
-        if out and ln.startswith("  ") and not out[-1].startswith("  "):
-            out[-1] += " " + ln.strip()
-        else:
-            out.append(ln)
-    return out
 
 @pytest.mark.parametrize("args", [
     ["simulate", "--deals", "200", "--no-progress", "--out"],
@@ -225,12 +216,12 @@ def test_equity_cache_says_where_and_how_big(tmp_path):
     assert res.exit_code == 0, res.output
     files = list((tmp_path / "cache").glob("*.npz"))
     assert len(files) == 1
-    line = [ln for ln in _messages(res.stderr) if "cached in" in ln]
+    line = [ln for ln in messages(res.stderr) if "cached in" in ln]
     assert len(line) == 1, res.stderr
     assert str(files[0]) in line[0] and "--no-cache" in line[0]
     assert " MB" in line[0] or " kB" in line[0]
     res = _invoke(["equity", "--players", "2", "--hands", "2000", "--no-progress"], env=env)
-    assert f"read from the cache, {files[0]}" in " ".join(_messages(res.stderr))
+    assert f"read from the cache, {files[0]}" in " ".join(messages(res.stderr))
 
 
 @pytest.mark.parametrize("args, what", [

@@ -15,6 +15,8 @@ from rich.console import Console
 from catchten_sim import Rules
 from catchten_sim.cli import cli
 
+from _text import messages
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 FORBIDDEN = ("internal error", "Traceback", "NoneType", "None", "1 deals")
@@ -31,17 +33,6 @@ def _clean(res) -> str:
     return out
 
 
-
-def _messages(text: str) -> list[str]:
-    """The messages of ``text`` with the lines the 80-column wrapping split joined again
-    (a continuation line is indented more than its first line)."""
-    out: list[str] = []
-    for ln in text.splitlines():
-        if out and ln.startswith("  ") and not out[-1].startswith("  "):
-            out[-1] += " " + ln.strip()
-        else:
-            out.append(ln)
-    return out
 
 @pytest.fixture
 def files(tmp_path):
@@ -176,7 +167,7 @@ def test_interrupted_report_is_marked_numbered_as_a_full_one_and_exits_130(tmp_p
     assert not any(n.startswith("fig07") for n in names)      # not run: left out
     # ... and named as left out, in report.json and on stderr (issue 29)
     assert side["left_out"] == ["fig07_holding_value"]
-    line = [ln for ln in _messages(res.stderr) if ln.startswith("interrupted: ")]
+    line = [ln for ln in messages(res.stderr) if ln.startswith("interrupted: ")]
     assert len(line) == 1 and "left out: fig07_holding_value" in line[0], res.stderr
     from catchten_sim.writers import FIGURE_NUMBERS
     for f in side["figures"]:
