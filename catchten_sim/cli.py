@@ -840,7 +840,7 @@ def serve_cmd(host, port, no_browser, workers):
     rollouts and double-dummy side by side, play through a deal (docs/serve.md)."""
     from .serve import run_server
     run_server(host, port, open_browser=not no_browser, workers=workers,
-               say=lambda msg: click.echo(msg, err=msg.startswith("warning")))
+               say=lambda msg: echo(msg, err=msg.startswith("warning")))
 
 
 def _equity_states(preset, players, rules_file, variants, hands, seed, policy, opponents,

@@ -48,7 +48,10 @@ def main() -> int:
     bad = 0
     with tempfile.TemporaryDirectory() as d:
         runs = [["simulate", "--deals", "2000", "--threads", "1", "--run-dir", f"{d}/r"],
-                ["summarize", f"{d}/r"]]
+                ["summarize", f"{d}/r"],
+                ["report", "--deals", "2000", "--sweep-deals", "500", "--no-sweep-variants",
+                 "--no-compare-policies", "--format", "png", "--out", f"{d}/rep",
+                 "--threads", "1"]]
         for args in COMMANDS + runs:
             p = subprocess.run([sys.executable, "-m", "catchten_sim.cli", *args], env=env,
                                capture_output=True, text=True)
