@@ -9,6 +9,7 @@ same options (the same :func:`catchten_sim.advise` call and ``Advice.to_dict``);
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -174,7 +175,8 @@ def _rules(body: Mapping):
     players = body.get("players", 4)
     if not is_whole(players):
         raise CatchTenError("players", "not a whole number",
-                            f"players={players!r} (a JSON integer such as 4)")
+                            f"players={json.dumps(players, default=str)} (a JSON integer "
+                            "such as 4)")
     variants = body.get("variants") or {}
     if not isinstance(variants, Mapping):
         raise ParseError("variants", "not an object",
