@@ -14,6 +14,9 @@ for a readonly and a writable array, shows here)::
         examples/position-lead.json --evaluator dd --samples 20 --threads 1
     PYTHONPATH=$PWD python benchmarks/bench_compile.py --pimc
 
+The code measured is the one on ``PYTHONPATH`` (the child runs with ``-P``: the current
+directory is not put first), so another tree's code is measured with ``PYTHONPATH=TREE``.
+
 ``--pimc``: one ``pimc:5`` decision (the first seat's opening lead of a 4-player foster
 deal), :func:`catchten_sim.pimc.choose` as a match's driver calls it.
 """
@@ -81,7 +84,7 @@ def run(mode: str, argv: list[str]) -> tuple[float, float, list]:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         env.pop("CATCHTEN_NO_CACHE", None)
         t0 = time.perf_counter()
-        p = subprocess.Popen([sys.executable, "-c", _CHILD, fh.name, mode, *argv], env=env,
+        p = subprocess.Popen([sys.executable, "-P", "-c", _CHILD, fh.name, mode, *argv], env=env,
                              stdout=subprocess.DEVNULL)
         _, status, ru = os.wait4(p.pid, 0)
         wall = time.perf_counter() - t0

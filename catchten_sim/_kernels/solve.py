@@ -101,12 +101,11 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .bits import INLINE_JIT, JIT, KERNEL_JIT, compress, expand, highest_index, lowest_index, mix64, \
-    popcount
+from . import bits, trick
+from .bits import INLINE_JIT, INLINE_PY_JIT, JIT, KERNEL_JIT
 from .scoring import card_points
-from .trick import (legal_cards, lock_bit, play_rules_code, play_rules_of, suit_mask,
-                    trump_lead_allowed, trump_mask, turnup_lock_bit, void_follower_must_trump,
-                    winning_card)
+from .trick import (legal_cards, lock_bit, play_rules_code, play_rules_of, trump_lead_allowed,
+                    turnup_lock_bit, void_follower_must_trump, winning_card)
 
 #: the search profile (``S.prof``) is counted only with ``CATCHTEN_SOLVE_PROFILE=1`` in the
 #: environment: the counters are compiled out otherwise, and a profiling build compiles
@@ -116,6 +115,52 @@ if PROFILE:
     JIT = dict(JIT, cache=False)
     KERNEL_JIT = dict(KERNEL_JIT, cache=False)
     INLINE_JIT = dict(INLINE_JIT, cache=False)
+    INLINE_PY_JIT = dict(INLINE_PY_JIT, cache=False)
+
+# The bit helpers the search calls most, as helpers of its own: typed once and inlined by
+# LLVM (INLINE_JIT), where the ``inline="always"`` originals would be inlined as numba IR
+# and typed again at each of some 70 call sites (about 1 s of the cold compile).
+
+
+@njit(**INLINE_JIT)
+def suit_mask(s):
+    return trick.suit_mask(s)
+
+
+@njit(**INLINE_JIT)
+def trump_mask(trump):
+    return trick.trump_mask(trump)
+
+
+@njit(**INLINE_JIT)
+def lowest_index(x):
+    return bits.lowest_index(x)
+
+
+@njit(**INLINE_JIT)
+def highest_index(x):
+    return bits.highest_index(x)
+
+
+@njit(**INLINE_JIT)
+def popcount(x):
+    return bits.popcount(x)
+
+
+@njit(**INLINE_JIT)
+def compress(x, m):
+    return bits.compress(x, m)
+
+
+@njit(**INLINE_JIT)
+def expand(x, m):
+    return bits.expand(x, m)
+
+
+@njit(**INLINE_JIT)
+def mix64(z):
+    return bits.mix64(z)
+
 
 INF = 30000
 MAX_SEATS = 8
@@ -317,7 +362,7 @@ def _power(T, c, led):
     return 0
 
 
-@njit(**INLINE_JIT)
+@njit(**INLINE_PY_JIT)
 def _honours_of(T, mask):
     """Honour points of the cards in ``mask``."""
     m = mask & T.p[K_HONMASK]
@@ -428,13 +473,8 @@ def _thin(T, S, legal, seat, k, tb):
 
 
 @njit(**INLINE_JIT)
-def _order(tb_, sb, cands, seat, k, leader, ply, maximizing, ttmove):
-    """Fill ``S.moves[ply]`` with the cards of ``cands``, best first; returns their number.
-    ``tb_``, ``sb``: the buffers of the tables and the scratch (not inlined: the search and
-    :func:`_solve_one` share one compiled copy, which halved the solver's cold compile
-    with :func:`_sure`, :func:`_key` and :func:`_thin`; docs/speed.md)."""
-    T = _tview(tb_)
-    S = _sview(sb)
+def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
+    """Fill ``S.moves[ply]`` with the cards of ``cands``, best first; returns their number."""
     tb = ply - k
     n = T.p[K_N]
     root = S.st[S_ROOT]
@@ -550,17 +590,14 @@ _SEP = np.uint64(0x165667B19E3779F9)
 
 
 @njit(**INLINE_JIT)
-def _key(tb, sb, leader, t, cnt, allc):
+def _key(T, S, leader, t, cnt, allc):
     """The key of a position at a trick boundary without its ranks: the leader, the set,
     the counts that matter, the search id (entries of earlier solves never match), each
     seat's number of cards in each suit and its named cards (honours, an exposed turn-up).
     Also fills ``S.cw``: each seat's cards as the table entries compare them, by *relative
     rank* (packed over the cards still out, ``pext``) with ``K_FASTKEY``, else as they are.
     An entry stores a mask of the packed places whose owners it depends on (its winning
-    ranks, :func:`_pins`): :func:`_pattern` of these words under it must agree too.
-    ``tb``, ``sb``: the buffers (not inlined, as :func:`_order`)."""
-    T = _tview(tb)
-    S = _sview(sb)
+    ranks, :func:`_pins`): :func:`_pattern` of these words under it must agree too."""
     p = T.p
     n = p[K_N]
     named = p[K_HONMASK] | p[K_TLOCK]
@@ -613,16 +650,14 @@ def _pins(T, allc, w):
     return compress(pin, allc)
 
 
-@njit(**INLINE_JIT)
-def _sure(tb, sb, root, maxs):
+@njit(**INLINE_PY_JIT)
+def _sure(T, S, root, maxs):
     """Honour points and tricks sure for each team: the run of the highest remaining trumps
     held by one team (seats of the root side, or all the others) all go to that team, and
     the seat of the team holding most of the run wins that many tricks. Returns
     ``(points_root, tricks_root, points_others, tricks_others, run, pin)``, ``run`` the
     mask of those trumps, ``pin`` the run and the trump that ends it (the winning ranks
-    that fix the result). ``tb``, ``sb``: the buffers (not inlined, as :func:`_order`)."""
-    T = _tview(tb)
-    S = _sview(sb)
+    that fix the result)."""
     p = T.p
     tr = p[K_TRUMP]
     if tr > 3:
@@ -1012,7 +1047,7 @@ def _draw(tb, sb, leader, t, root, allc):
     return r, cap, extra, run | brk
 
 
-@njit(**INLINE_JIT)
+@njit(**INLINE_PY_JIT)
 def _lead_sure(tb, sb, leader, t, root, allc, keep, runmask):
     """What the leader's team surely makes by the best of its plans from this trick start:
     cashing its quick tricks (:func:`_quick`), drawing trumps (:func:`_draw`), a lead to a
@@ -1246,7 +1281,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
             allc |= S.hands[i]
         rem = S.future[t // p[K_SETSIZE]] | allc
         honours = _honours_of(T, rem)
-        pr, tr_, po, to, run, spin = _sure(tb, sb, root, S.tmp)
+        pr, tr_, po, to, run, spin = _sure(T, S, root, S.tmp)
         mode = p[K_MODE]
         upper = honours - 2 * po
         lower = -honours + 2 * pr
@@ -1262,7 +1297,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
             _count(S, pf + P_BOUND)
             return upper if upper <= alpha else lower
         # transposition table: entries of this key whose places agree
-        k1 = _key(tb, sb, leader, t, cnt, allc)
+        k1 = _key(T, S, leader, t, cnt, allc)
         base = _bucket(tt, k1)
         S.st[S_PROBES] += 1
         _count(S, pf + P_PROBE)
@@ -1314,7 +1349,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         S.moves[MAX_MOVES * ply] = lowest_index(cands)
         m = 1
     else:
-        m = _order(tb, sb, cands, seat, k, leader, ply, maximizing, ttmove)
+        m = _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove)
     merged = legal & ~cands
     alpha0 = alpha
     beta0 = beta
@@ -1546,7 +1581,7 @@ def _budget(S, end):
     S.st[S_STOP] = S.st[S_NODES] if S.st[S_FLAG] else min(end, S.st[S_NODES] + CHECK_EVERY)
 
 
-@njit(**KERNEL_JIT)
+@njit(inline="always", **JIT)
 def _mtdf(T, S, tt, pos, cnt, seat, c):
     """The future value by zero-window tests (MTD(f)): of the position itself (``c`` < 0)
     or of the position after ``seat`` plays card ``c``. Resumable: ``S.mtd[3 * i:3 * i +
@@ -1606,7 +1641,7 @@ def _span(T, S, t, k):
     return b
 
 
-@njit(**INLINE_JIT)
+@njit(**INLINE_PY_JIT)
 def _set_up(T, S, deal, play, n_play, root_side):
     """Load a deal and replay ``play``; returns ``(pos, cnt, acc)``.
 
@@ -1666,7 +1701,7 @@ def _set_up(T, S, deal, play, n_play, root_side):
     return leader | (k << 8) | (t << 16), cnt, acc
 
 
-@njit(**INLINE_JIT)
+@njit(inline="always", **JIT)
 def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     """Solve one position; ``out`` (int64, (2, 53)): the proven lower (``out[0]``) and upper
     (``out[1]``) bound of the value of each legal card of the player to move at its card
@@ -1704,7 +1739,7 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     legal = _legal(T, S, seat, k, t)
     ply = t * n + k
     cands = _thin(T, S, legal, seat, k, ply - k)
-    m = _order(T.buf, S.buf, cands, seat, k, leader, ply, maximizing, np.int64(-1))
+    m = _order(T, S, cands, seat, k, leader, ply, maximizing, np.int64(-1))
     # the first pass: each card a fair share of the budget left (all of it with no
     # budget); the second: the cards left unproven share the rest, resumed where they
     # stopped (the table keeps what their first tests proved)
