@@ -28,6 +28,15 @@ JIT: dict[str, Any] = dict(cache=not os.environ.get("CATCHTEN_NO_CACHE"), nogil=
 #: each) at every call, which cost more than the playing itself; so the kernels allocate
 #: nothing and their Python wrappers pass in every array (scratch included).
 KERNEL_JIT: dict[str, Any] = dict(JIT, _nrt=False)
+#: a helper typed and compiled once, as its own function, and inlined by LLVM at every call
+#: (``forceinline``: LLVM's ``alwaysinline``): the code of ``inline="always"`` without its
+#: compile time (that inlines numba's IR at each call site, so every copy is translated and
+#: typed again: the solver's cold compile halved, docs/speed.md "First compiles"); with
+#: no wrappers to call it from Python (they cost as much to compile as a small helper)
+INLINE_JIT: dict[str, Any] = dict(KERNEL_JIT, forceinline=True, no_cpython_wrapper=True,
+                                  no_cfunc_wrapper=True)
+#: the same, callable from Python too (the helpers the tests check one by one)
+INLINE_PY_JIT: dict[str, Any] = dict(KERNEL_JIT, forceinline=True)
 
 U64 = np.uint64
 #: ``a[ix(i)]``: an array index known to be >= 0, as uint64, so that numba skips the

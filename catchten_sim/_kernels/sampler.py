@@ -156,7 +156,7 @@ def sample_hidden(pool, hidden, seed, start, out):
         for c in range(n_cls):
             rem[c] = cls_cap[c]
             cls_n[c] = 0
-        st = 0
+        st = np.int64(0)   # typed: a literal 0 compiled _sum_splits once more
         for c in range(n_cls):
             st += rem[c] * radix[c]
         for s in range(4):

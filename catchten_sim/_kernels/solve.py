@@ -101,12 +101,11 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .bits import JIT, KERNEL_JIT, compress, expand, highest_index, lowest_index, mix64, \
-    popcount
+from . import bits, trick
+from .bits import INLINE_JIT, INLINE_PY_JIT, JIT, KERNEL_JIT
 from .scoring import card_points
-from .trick import (legal_cards, lock_bit, play_rules_code, play_rules_of, suit_mask,
-                    trump_lead_allowed, trump_mask, turnup_lock_bit, void_follower_must_trump,
-                    winning_card)
+from .trick import (legal_cards, lock_bit, play_rules_code, play_rules_of, trump_lead_allowed,
+                    turnup_lock_bit, void_follower_must_trump, winning_card)
 
 #: the search profile (``S.prof``) is counted only with ``CATCHTEN_SOLVE_PROFILE=1`` in the
 #: environment: the counters are compiled out otherwise, and a profiling build compiles
@@ -115,6 +114,53 @@ PROFILE = bool(os.environ.get("CATCHTEN_SOLVE_PROFILE"))
 if PROFILE:
     JIT = dict(JIT, cache=False)
     KERNEL_JIT = dict(KERNEL_JIT, cache=False)
+    INLINE_JIT = dict(INLINE_JIT, cache=False)
+    INLINE_PY_JIT = dict(INLINE_PY_JIT, cache=False)
+
+# The bit helpers the search calls most, as helpers of its own: typed once and inlined by
+# LLVM (INLINE_JIT), where the ``inline="always"`` originals would be inlined as numba IR
+# and typed again at each of some 70 call sites (about 1 s of the cold compile).
+
+
+@njit(**INLINE_JIT)
+def suit_mask(s):
+    return trick.suit_mask(s)
+
+
+@njit(**INLINE_JIT)
+def trump_mask(trump):
+    return trick.trump_mask(trump)
+
+
+@njit(**INLINE_JIT)
+def lowest_index(x):
+    return bits.lowest_index(x)
+
+
+@njit(**INLINE_JIT)
+def highest_index(x):
+    return bits.highest_index(x)
+
+
+@njit(**INLINE_JIT)
+def popcount(x):
+    return bits.popcount(x)
+
+
+@njit(**INLINE_JIT)
+def compress(x, m):
+    return bits.compress(x, m)
+
+
+@njit(**INLINE_JIT)
+def expand(x, m):
+    return bits.expand(x, m)
+
+
+@njit(**INLINE_JIT)
+def mix64(z):
+    return bits.mix64(z)
+
 
 INF = 30000
 MAX_SEATS = 8
@@ -270,7 +316,7 @@ def new_table(bits: int = 20) -> TTable:
     return TTable(np.zeros(TT_WORDS * size, np.int64))
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _tview(b):
     """The :data:`SolveTables` views of a tables buffer."""
     return SolveTables(b[T_P:T_P1], b[T_TP:T_TP1], b[T_RP:T_RP1], b[T_PW:T_PW1],
@@ -278,7 +324,7 @@ def _tview(b):
                        b[T_ZL1:T_ZL11], b[T_ZL2:T_ZL21], b[T_TOP:T_TOP1], b)
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _sview(b):
     """The :data:`SolveState` views of a scratch buffer."""
     return SolveState(b[O_HANDS:O_HANDS1], b[O_SETS:O_SETS1], b[O_OWNER:O_OWNER1],
@@ -300,12 +346,12 @@ def leader_keys():
     return z[:MAX_SEATS], z[MAX_SEATS:]
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _bit(c):
     return np.int64(1) << np.int64(c)
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _power(T, c, led):
     """Strength of card ``c`` in a trick led in suit ``led`` (0 cannot win; RULES.md §1)."""
     tp = T.tp[c]
@@ -316,7 +362,7 @@ def _power(T, c, led):
     return 0
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_PY_JIT)
 def _honours_of(T, mask):
     """Honour points of the cards in ``mask``."""
     m = mask & T.p[K_HONMASK]
@@ -328,7 +374,7 @@ def _honours_of(T, mask):
     return h
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _trick_value(T, root, wside, hon, cnt, t):
     """Points of a quitted trick for the root side and the new card counts.
 
@@ -357,7 +403,7 @@ def _trick_value(T, root, wside, hon, cnt, t):
     return pts, cnt
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _winner(T, S, leader, n, tb):
     """Seat that wins the complete trick at ``S.trick[tb:tb + n]`` (the play core's
     ``winning_card``), its honour points and the winning rank it needs: the winning card
@@ -371,7 +417,7 @@ def _winner(T, S, leader, n, tb):
     return S.owner[c], _honours_of(T, tm), pin
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _count_key(T, cnt):
     """The card counts that still matter (clamped to the share), mixed into a key."""
     if T.p[K_MODE] != MODE_COUNTS:
@@ -386,7 +432,7 @@ def _count_key(T, cnt):
     return mix64(np.uint64(packed) + np.uint64(0x632BE59BD9B4E019))
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _legal(T, S, seat, k, t):
     """Legal cards of ``seat`` (RULES.md §1, §3, §7.3, §7.6): the play core's
     ``legal_cards``."""
@@ -397,7 +443,7 @@ def _legal(T, S, seat, k, t):
                        trump_mask(p[K_TRUMP]))
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _thin(T, S, legal, seat, k, tb):
     """Drop cards equivalent to a higher card of the same hand (see the module docstring):
     a plain legal card whose next higher card of its suit, among these cards and the cards
@@ -426,10 +472,10 @@ def _thin(T, S, legal, seat, k, tb):
     return legal & ~(expand(x & (x >> 1), pm) & ~tops)
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _order(T, S, cands, seat, k, leader, ply, maximizing, ttmove):
-    tb = ply - k
     """Fill ``S.moves[ply]`` with the cards of ``cands``, best first; returns their number."""
+    tb = ply - k
     n = T.p[K_N]
     root = S.st[S_ROOT]
     wpow = -1
@@ -543,7 +589,7 @@ _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _SEP = np.uint64(0x165667B19E3779F9)
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _key(T, S, leader, t, cnt, allc):
     """The key of a position at a trick boundary without its ranks: the leader, the set,
     the counts that matter, the search id (entries of earlier solves never match), each
@@ -574,7 +620,7 @@ def _key(T, S, leader, t, cnt, allc):
     return mix64(k1)
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _pattern(S, n, mask):
     """Hash of each seat's packed cards (``S.cw``) at the places of ``mask``."""
     h = np.uint64(0x6A09E667F3BCC909)
@@ -583,7 +629,7 @@ def _pattern(S, n, mask):
     return np.int64(mix64(h ^ (h >> np.uint64(29))))
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _pins(T, allc, w):
     """The places an entry depends on, packed over ``allc`` as ``S.cw`` is: in each suit
     the remaining cards from the top down to the lowest of the winning ranks ``w`` and the
@@ -604,7 +650,7 @@ def _pins(T, allc, w):
     return compress(pin, allc)
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_PY_JIT)
 def _sure(T, S, root, maxs):
     """Honour points and tricks sure for each team: the run of the highest remaining trumps
     held by one team (seats of the root side, or all the others) all go to that team, and
@@ -655,7 +701,7 @@ def _sure(T, S, root, maxs):
     return 0, 0, pts, most, rm, rm | brk
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _top_card(T, allc, s):
     """The highest remaining card of suit ``s`` (some card of it is in ``allc``) in trick
     order: by the trump lane table for trumps, else the highest rank."""
@@ -664,7 +710,7 @@ def _top_card(T, allc, s):
     return highest_index(allc & suit_mask(s))
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _run(T, S, allc, s, seat):
     """How many of the highest remaining cards of suit ``s`` (trick order) ``seat`` holds
     in a row, their mask, and the mask of the run and the card that ends it (the winning
@@ -1001,7 +1047,7 @@ def _draw(tb, sb, leader, t, root, allc):
     return r, cap, extra, run | brk
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_PY_JIT)
 def _lead_sure(tb, sb, leader, t, root, allc, keep, runmask):
     """What the leader's team surely makes by the best of its plans from this trick start:
     cashing its quick tricks (:func:`_quick`), drawing trumps (:func:`_draw`), a lead to a
@@ -1071,7 +1117,7 @@ def _lead_sure(tb, sb, leader, t, root, allc, keep, runmask):
 
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _quick_plan(tb, sb, leader, t, root, allc, pts, tricks, runs):
     """With card points: how far the quick tricks of the leader's team (:func:`_quick`)
     raise the lower bound (the root side leads) or lower the upper bound (the others
@@ -1106,7 +1152,7 @@ def _honour_plans(tb, sb, leader, t, root, allc, pr, po, runs):
         return 2 * (hs - pr), 2 * (ko - po), pin
     return 2 * (kr - pr), 2 * (hs - po), pin
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _ruff_save(T, S, leader, root, allc):
     """The honour points of its own the leader's team surely keeps when the leader leads a
     plain suit in which a partner is void and the partner ruffs with an honour trump ``c``:
@@ -1156,14 +1202,14 @@ def _ruff_save(T, S, leader, root, allc):
     return kr if team else ko
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _count(S, i):
     """One more in the profile's counter ``i`` (nothing unless :data:`PROFILE`)."""
     if PROFILE:
         S.prof[i] += 1
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _count_cut(S, pf, i):
     """The profile of a cut-off by the ``i``-th move tried at the ply of ``pf``."""
     if PROFILE:
@@ -1204,7 +1250,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     ply = t * n + k
     pf = NPROF * ply
     _count(S, pf + P_NODE)
-    ttmove = -1
+    ttmove = np.int64(-1)
     # typed, not the literal -1: a literal argument compiles the callee once more
     slot = np.int64(-1)
     k1 = np.uint64(0)
@@ -1297,7 +1343,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     legal = _legal(T, S, seat, k, t)
     cands = _thin(T, S, legal, seat, k, ply - k)
     if ttmove >= 0 and not (cands >> ttmove) & 1:
-        ttmove = -1
+        ttmove = np.int64(-1)
     if cands & (cands - 1) == 0:
         # one card to play (after equivalent cards merged): nothing to order
         S.moves[MAX_MOVES * ply] = lowest_index(cands)
@@ -1398,13 +1444,13 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
     return v
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _ways(tt):
     """Entries a bucket (``TT_WAYS``; a smaller table is one bucket)."""
     return min(TT_WAYS, tt.shape[0] // TT_WORDS)
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _bucket(tt, k1):
     """First entry of the bucket of key ``k1``."""
     ways = _ways(tt)
@@ -1412,17 +1458,17 @@ def _bucket(tt, k1):
     return np.int64(k1 & np.uint64(n_buckets - 1)) * ways
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _lo(rec):
     return ((rec & 0xFFFF) ^ 0x8000) - 0x8000
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _hi(rec):
     return (((rec >> 16) & 0xFFFF) ^ 0x8000) - 0x8000
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _move(rec):
     m = (rec >> 32) & 63
     return -1 if m == 63 else m
@@ -1494,7 +1540,7 @@ def _store(tb, sb, tt, k1, ply, lo, hi, bestc, slot):
     S.st[S_STORES] += 1
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _guess(T, S, t):
     """First guess of the future value for MTD(f): the honours still to be played held by
     the root side minus those held by the others (each side keeping its own honours)."""
@@ -1527,7 +1573,7 @@ def _check(st):
         st[S_STOP] = min(st[S_END], st[S_NODES] + CHECK_EVERY)
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _budget(S, end):
     """This search may run until ``S_NODES`` reaches ``end`` (with the stop flag up: it
     stops at its first look)."""
@@ -1535,7 +1581,7 @@ def _budget(S, end):
     S.st[S_STOP] = S.st[S_NODES] if S.st[S_FLAG] else min(end, S.st[S_NODES] + CHECK_EVERY)
 
 
-@njit(**KERNEL_JIT)
+@njit(inline="always", **JIT)
 def _mtdf(T, S, tt, pos, cnt, seat, c):
     """The future value by zero-window tests (MTD(f)): of the position itself (``c`` < 0)
     or of the position after ``seat`` plays card ``c``. Resumable: ``S.mtd[3 * i:3 * i +
@@ -1574,7 +1620,7 @@ def _mtdf(T, S, tt, pos, cnt, seat, c):
     return lo == hi
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_JIT)
 def _span(T, S, t, k):
     """A bound ``B`` on the future value of the position (in ``[-B, B]`` whatever is
     played): the honours still to be taken (the current trick's too) and the card points
@@ -1595,7 +1641,7 @@ def _span(T, S, t, k):
     return b
 
 
-@njit(inline="always", **JIT)
+@njit(**INLINE_PY_JIT)
 def _set_up(T, S, deal, play, n_play, root_side):
     """Load a deal and replay ``play``; returns ``(pos, cnt, acc)``.
 
@@ -1693,7 +1739,7 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     legal = _legal(T, S, seat, k, t)
     ply = t * n + k
     cands = _thin(T, S, legal, seat, k, ply - k)
-    m = _order(T, S, cands, seat, k, leader, ply, maximizing, -1)
+    m = _order(T, S, cands, seat, k, leader, ply, maximizing, np.int64(-1))
     # the first pass: each card a fair share of the budget left (all of it with no
     # budget); the second: the cards left unproven share the rest, resumed where they
     # stopped (the table keeps what their first tests proved)
