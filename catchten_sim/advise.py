@@ -50,7 +50,6 @@ so they are the hand's final scores):
 """
 from __future__ import annotations
 
-import math
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -81,7 +80,7 @@ from .pimc import PimcRolloutEvaluator
 from .policies import Policy, Seating
 from .position import InfoSet, Position
 from .rules import NO_TRUMPS, Rules
-from .checks import check_count, check_seed, check_threads, max_threads
+from .checks import check_count, check_number, check_seed, check_threads, max_threads
 
 MEASURES = ("points", "diff", "ten_ours", "caught_by_us", "caught_by_them", "card_points")
 PROPORTIONS = ("ten_ours", "caught_by_us", "caught_by_them")
@@ -482,9 +481,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     seed = check_seed(seed)
     if threads is not None:
         threads = check_threads(threads)
-    if time_limit is not None and not (isinstance(time_limit, (int, float))
-                                       and time_limit > 0):
-        raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
+    if time_limit is not None:
+        time_limit = check_number("time", time_limit, 0, what="seconds")
     info = position.info()
     rules = position.rules
     my_side = rules.side_of(info.seat)
@@ -640,10 +638,8 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
     if objective == "p_win" and eq is None:
         raise CatchTenError("objective", "not available", f"p_win: {eq_why}")
     margin = DEFAULT_MARGIN[objective] if margin is None else margin
-    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or \
-            not 0 <= margin < math.inf:
-        raise CatchTenError("margin", "out of range", f"margin={margin!r} (allowed: 0 or more)")
-    return eq, eq_why, objective, float(margin)
+    margin = check_number("margin", margin, 0, lo_open=False)
+    return eq, eq_why, objective, margin
 
 
 def _add_batch(hands: np.ndarray, done: int, ev: Any,

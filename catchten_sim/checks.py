@@ -5,14 +5,16 @@ one :class:`~catchten_sim.errors.CatchTenError` naming the field and the problem
 """
 from __future__ import annotations
 
+import math
 import os
+from typing import TypeGuard
 
 import numpy as np
 
 from .errors import CatchTenError
 
-__all__ = ["MAX_DEALS", "MAX_SEED", "MAX_THREADS", "check_count", "check_seed",
-           "check_threads", "max_threads"]
+__all__ = ["MAX_DEALS", "MAX_SEED", "MAX_THREADS", "check_count", "check_number",
+           "check_seed", "check_threads", "is_number", "is_whole", "max_threads"]
 
 MAX_SEED = 2 ** 64 - 1
 MAX_DEALS = 10 ** 12       # ~ a week at 2 M deals/s; deal numbers stay far below 2**63
@@ -27,12 +29,47 @@ def check_count(name: str, value: object, lo: int, hi: int | None = None) -> int
     CatchTenError
         ``not a whole number`` (a bool counts as not one); ``out of range``.
     """
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if not is_whole(value):
         raise CatchTenError(name, "not a whole number", f"{name}={value!r}")
     v = int(value)
     if v < lo or (hi is not None and v > hi):
         rng = f"{lo} or more" if hi is None else f"{lo} to {hi}"
         raise CatchTenError(name, "out of range", f"{name}={v} (allowed: {rng})")
+    return v
+
+
+def is_whole(value: object) -> TypeGuard[int | np.integer]:
+    """True for a whole number as JSON or Python gives one (an int, not a bool or float:
+    ``0.0`` is refused as a seat or count, the files and flags write ``0``)."""
+    return not isinstance(value, bool) and isinstance(value, (int, np.integer))
+
+
+def is_number(value: object) -> bool:
+    """True for an int or float (not a bool, not a string such as ``"5"``)."""
+    return not isinstance(value, bool) and isinstance(value, (int, float, np.integer,
+                                                               np.floating))
+
+
+def check_number(name: str, value: object, lo: float, hi: float = math.inf, *,
+                 lo_open: bool = True, what: str = "") -> float:
+    """``value`` as a float with ``lo < value <= hi`` (``lo <= value`` when not
+    ``lo_open``); the type is checked before the range, so the why names the real problem.
+    ``what`` (e.g. ``"seconds"``) is said with the allowed range.
+
+    Raises
+    ------
+    CatchTenError
+        ``not a number`` (a bool or a string such as ``"20"`` counts as not one); ``out of
+        range`` (NaN and the infinities too: a value must be finite).
+    """
+    unit = f" {what}" if what else ""
+    rng = (f"more than {lo:g}" if lo_open else f"{lo:g} or more") + \
+        ("" if hi == math.inf else f", at most {hi:g}")
+    if not is_number(value):
+        raise CatchTenError(name, "not a number", f"{name}={value!r} (a number: {rng}{unit})")
+    v = float(value)   # type: ignore[arg-type]
+    if not (math.isfinite(v) and (v > lo if lo_open else v >= lo) and v <= hi):
+        raise CatchTenError(name, "out of range", f"{name}={value!r} ({rng}{unit})")
     return v
 
 

@@ -639,7 +639,8 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
 _MATCH_HELP = f"""Is strategy A better than B? A duplicate match: every deal played with A on side 0
     and B on the others, then swapped (with three or more sides, every rotation), on the
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
-    narrower by a control variate fitted on a separate pilot. Ctrl-C keeps what finished.
+    narrower by a control variate fitted on a separate pilot (the deals saved against plain
+    play are stated from 30 rounds on). Ctrl-C keeps what finished.
 
     A and B are strategies: {", ".join(POLICY_NAMES)}, pimc[:N] (N sampled deals a decision,
     default 50; slow) or ipimc[:N] (pimc on deals weighted by what the others' cards
@@ -839,7 +840,7 @@ def serve_cmd(host, port, no_browser, workers):
     rollouts and double-dummy side by side, play through a deal (docs/serve.md)."""
     from .serve import run_server
     run_server(host, port, open_browser=not no_browser, workers=workers,
-               say=lambda msg: click.echo(msg, err=msg.startswith("warning")))
+               say=lambda msg: echo(msg, err=msg.startswith("warning")))
 
 
 def _equity_states(preset, players, rules_file, variants, hands, seed, policy, opponents,

@@ -101,7 +101,8 @@ MIN_PILOT_DEALS = 100
 
 
 def warn_small_pilot(pilot) -> None:
-    """One line on stderr for a ``--pilot`` of 1 to :data:`MIN_PILOT_DEALS` - 1 deals."""
+    """One warning on stderr (wrapped to the width) for a ``--pilot`` of 1 to
+    :data:`MIN_PILOT_DEALS` - 1 deals."""
     if isinstance(pilot, int) and not isinstance(pilot, bool) and 0 < pilot < MIN_PILOT_DEALS:
         echo(f"warning: pilot: {pilot} deals are too few for a reliable control-variate "
                    f"coefficient (under {MIN_PILOT_DEALS}; under 2 rounds none is used): the "

@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterator
 
 from numba.core import event as _event
 
-__all__ = ["KINDS", "Stopwatch", "compile_notice", "compile_seconds", "compiling_note",
-           "first_run_kinds", "first_run_text"]
+__all__ = ["BUSY_FACTOR", "KINDS", "Stopwatch", "compile_notice", "compile_seconds",
+           "compiling_note", "first_run_kinds", "first_run_text"]
 
 #: the kinds of kernels a command may compile on its first run: name -> (its entry
 #: kernels, ``"module.function"`` under ``catchten_sim._kernels``; the seconds a cold
@@ -151,17 +151,24 @@ def _kind_of(disp) -> str | None:
     return _KERNEL_KIND.get(name) or _MODULE_KIND.get(module)
 
 
+#: how many times the measured compile (:data:`KINDS`, load 1.3 to 2.8) a busy 2-core
+#: machine took: a cold first dd advice compiled for 103 s at load 4.6 (2026-12-05, this
+#: module's estimate 53 s) and for 158 s at load 4.5 in review2 (docs/speed.md)
+BUSY_FACTOR = 3
+
+
 def first_run_text(seconds: float | None) -> str:
     """The one notice of a command's first run: ``compiling the engine for this command's
-    first run (about LO-HI s, once)``; LO the measured cold compile of the kinds it still
-    has to compile (:data:`KINDS`, measured at load 1-3) from half to one and a half times
-    that (a new user measured 0.15-0.8 of it on an idle machine, 1.3-1.7 times it with
-    another player count or a loaded one), rounded to 5 s; no time when none was measured."""
+    first run (once): about N s on a lightly loaded 2-core machine, up to 3 times that on
+    a busy one``; N the measured cold compile of the kinds it still has to compile
+    (:data:`KINDS`, measured at load 1-3; an idle machine takes less), rounded to 5 s;
+    :data:`BUSY_FACTOR` from the slowest cold runs seen. No time when none was measured."""
+    head = "compiling the engine for this command's first run (once)"
     if seconds is None or seconds <= 0:
-        return "compiling the engine for this command's first run (once)"
-    lo = max(5, int(round(seconds / 10.0)) * 5)
-    hi = max(lo + 5, int(round(seconds * 1.5 / 5.0)) * 5)
-    return f"compiling the engine for this command's first run (about {lo}-{hi} s, once)"
+        return head
+    n = max(5, int(round(seconds / 5.0)) * 5)
+    return (f"{head}: about {n} s on a lightly loaded 2-core machine, up to "
+            f"{BUSY_FACTOR} times that on a busy one")
 
 
 def _estimate(kinds: tuple[str, ...] | None, first: str | None,

@@ -225,11 +225,8 @@ class EquityTable:
     def class_of(self, dealer: int) -> int:
         """The table's class of a dealer seat."""
         n = self.rules.players
-        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
-                or not 0 <= int(dealer) < n:
-            shown = str(dealer).lower() if isinstance(dealer, bool) else repr(dealer)
-            raise CatchTenError("dealer", "out of range", f"dealer={shown} (a seat 0 … {n - 1})")
-        return int(dealer) % self.n_sides if self.by_side else int(dealer)
+        dealer = check_count("dealer", dealer, 0, n - 1)     # the type first, then the seat
+        return dealer % self.n_sides if self.by_side else dealer
 
     def _scores(self, scores: Sequence[int]) -> np.ndarray:
         problem = self.rules.score_problem(scores)
@@ -298,11 +295,7 @@ class EquityTable:
 
     def _unit(self, set_index: int) -> int:
         U = self.steps.shape[1]
-        if isinstance(set_index, bool) or not isinstance(set_index, (int, np.integer)) \
-                or not 0 <= int(set_index) < U:
-            raise CatchTenError("set", "out of range",
-                                f"set_index={set_index!r} (0 … {U - 1}: scoring units per deal)")
-        return int(set_index)
+        return check_count("set", set_index, 0, U - 1)   # scoring units per deal
 
     def p_win_after(self, scores_before: Sequence[int], steps: Any, dealer: int,
                     set_index: int = 0) -> tuple[float, ...]:

@@ -116,12 +116,8 @@ def state_rows(rules: Rules, states: Sequence[tuple[Sequence[int], int]]) -> np.
                                       else scores)
         if problem:
             raise CatchTenError("scores", "bad score", problem)
-        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)) \
-                or not 0 <= int(dealer) < n:
-            raise CatchTenError("dealer", "out of range", f"dealer={dealer!r} (a seat 0 … "
-                                f"{n - 1})")
         rows[i, :ns] = list(scores)
-        rows[i, ns] = int(dealer)
+        rows[i, ns] = check_count("dealer", dealer, 0, n - 1)   # the type, then the seat
     return rows
 
 

@@ -26,7 +26,6 @@ played; see docs/findings.md "Inference" for the fitted values and the default.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +34,7 @@ import numpy as np
 from ._kernels import infer as KI
 from ._kernels import trick as KT
 from .aggregate import weighted_se
+from .checks import check_number
 from .errors import CatchTenError
 from .position import InfoSet
 
@@ -69,9 +69,9 @@ class PlayModel:
     floor: float = 0.0
 
     def __post_init__(self) -> None:
-        if not 0.0 <= self.eps <= 1.0 or math.isnan(self.eps):
-            raise CatchTenError("eps", "out of range", f"eps={self.eps} (allowed 0 to 1)")
-        if not 0.0 <= self.floor < 1.0 or math.isnan(self.floor):
+        check_number("eps", self.eps, 0, 1, lo_open=False)
+        check_number("floor", self.floor, 0, lo_open=False)
+        if not self.floor < 1.0:
             raise CatchTenError("floor", "out of range", f"floor={self.floor} (allowed 0 to 1)")
 
 

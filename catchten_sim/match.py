@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from collections.abc import Callable
 from typing import Any
 
@@ -85,7 +85,8 @@ from .gamerollouts import game_rollouts
 from .policies import Policy, Seating
 from .rules import Rules
 from . import run
-from .checks import MAX_DEALS, check_count, check_seed, check_threads, max_threads
+from .checks import (MAX_DEALS, check_count, check_number, check_seed, check_threads,
+                     max_threads)
 
 __all__ = ["match", "MatchResult", "seatings", "game_p_win", "PILOT_FIRST", "STOPS"]
 
@@ -96,6 +97,12 @@ PILOT_FIRST = (2 ** 55 // 840 - 1) * 840
 PILOT_DEALS = 2_000
 STOPS = ("precision", "separated", "deals", "time", "interrupted", "unfinished")
 MAX_ROUNDS_PER_CHUNK = 1 << 13
+#: the fewest rounds from which the deals-saved factor (a ratio of two variances) is
+#: stated: below it the factor is "not estimated" (JSON null). With 30 rounds each
+#: variance has 29 degrees of freedom: were the two independent, their ratio would be
+#: within a factor of about 2 of the true one 95% of the time (F(29, 29): 0.48 to 2.1);
+#: with 2 rounds (one degree of freedom) that range spans a factor of 600 either way
+MIN_FACTOR_ROUNDS = 30
 CV_POLICY = Policy.HEURISTIC
 
 
@@ -156,6 +163,10 @@ class MatchResult:
     threads: int
     history: list = field(default_factory=list, repr=False)
     compile_s: float = 0.0
+    #: per ``ipimc`` side (its label): ``{"decisions", "drawn", "effective_size",
+    #: "effective_size_min"}``, the worlds drawn and their effective size (Kish) per
+    #: decision, means over the decisions this session played (none read from a run dir)
+    worlds: dict = field(default_factory=dict)
 
     @property
     def control_variate_used(self) -> bool:
@@ -167,7 +178,11 @@ class MatchResult:
     def deals_saved_factor(self) -> float:
         """``(se_plain / se of the reported interval)^2``: the control variate's se, or
         the duplicate's when none was used (nan, "not available", when that se is 0 or
-        not defined: no spread between the seatings, or fewer than 2 rounds)."""
+        not defined: no spread between the seatings; nan, "not estimated", below
+        :data:`MIN_FACTOR_ROUNDS` rounds: a ratio of two variances from a few rounds is
+        noise)."""
+        if self.rounds < MIN_FACTOR_ROUNDS:
+            return math.nan
         p = self.se["plain"]
         c = self.se["control_variate"] if self.control_variate_used else self.se["duplicate"]
         if not (c > 0) or not math.isfinite(p) or not math.isfinite(c):
@@ -225,6 +240,7 @@ class MatchResult:
             "threads": self.threads,
             "elapsed_s": round(self.elapsed_s, 3),
             "compile_s": round(self.compile_s, 3),
+            "ipimc_worlds": self.worlds or None,
         }
 
     def to_text(self) -> str:
@@ -246,6 +262,8 @@ class MatchResult:
                        "no control variate (no pilot was played)"))
             f = self.deals_saved_factor
             ses += (f": {f:.1f}x fewer deals than plain play" if math.isfinite(f) else
+                    f": deals saved against plain play not estimated ({r:,} rounds; it "
+                    f"needs {MIN_FACTOR_ROUNDS} or more)" if r < MIN_FACTOR_ROUNDS else
                     ": deals saved against plain play not available (no spread between "
                     "the seatings' results)")
             crit = (f"critical value {self.z:.2f}, Student's t over {r:,} rounds")
@@ -262,6 +280,10 @@ class MatchResult:
             f"  stop: {self.stop} ({crit}; {self.elapsed_s:.1f} s"
             f"{compiling_note(self.compile_s)})",
         ]
+        for label, w in self.worlds.items():
+            lines.append(f"  {label} worlds per decision: {w['drawn']:,.0f} drawn, effective "
+                         f"size {w['effective_size']:.1f} on average (least "
+                         f"{w['effective_size_min']:.1f}), over {w['decisions']:,} decisions")
         return "\n".join(lines)
 
 
@@ -567,9 +589,26 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     # a summary: the run's own compute time, never the read's
     summary = rd.compute_seconds() if rd is not None and not rd.compute else None
     elapsed = clock.elapsed() if summary is None else summary
-    return _result(rules, pa, pb, seed, sums, plan, total_rounds, use_cv, beta,
-                   pilot_rounds, stop, elapsed, out.threads if executor is not None else 0,
-                   history, 0.0 if summary is not None else clock.compile_s(elapsed))
+    res = _result(rules, pa, pb, seed, sums, plan, total_rounds, use_cv, beta,
+                  pilot_rounds, stop, elapsed, out.threads if executor is not None else 0,
+                  history, 0.0 if summary is not None else clock.compile_s(elapsed))
+    return replace(res, worlds=_worlds_drawn(task.player()))
+
+
+def _worlds_drawn(player: _Player) -> dict:
+    """Per ``ipimc`` side: the means over the decisions its drivers played in this process
+    of the worlds drawn and their effective size (:attr:`MatchResult.worlds`)."""
+    tot: dict[str, list[float]] = {}
+    for driver in player.drivers.values():
+        for label, (k, drawn, ess, least) in driver.worlds.items():
+            t = tot.setdefault(label, [0, 0, 0.0, math.inf])
+            t[0] += k
+            t[1] += drawn
+            t[2] += ess
+            t[3] = min(t[3], least)
+    return {label: {"decisions": int(k), "drawn": round(drawn / k, 1),
+                    "effective_size": round(ess / k, 2), "effective_size_min": round(least, 2)}
+            for label, (k, drawn, ess, least) in tot.items() if k}
 
 
 def _check_stops(time_limit: object, precision: object, stop_early: bool) -> None:
@@ -579,17 +618,12 @@ def _check_stops(time_limit: object, precision: object, stop_early: bool) -> Non
     Raises
     ------
     CatchTenError
-        ``time``/``precision``: out of range; ``precision``: needs the early looks.
+        ``time``/``precision``: not a number, out of range; ``precision``: needs the early looks.
     """
-    if time_limit is not None and (isinstance(time_limit, bool) or
-                                   not isinstance(time_limit, (int, float)) or
-                                   not 0 < time_limit < math.inf):
-        raise CatchTenError("time", "out of range", f"time={time_limit!r} (seconds > 0)")
-    if precision is not None and (isinstance(precision, bool) or
-                                  not isinstance(precision, (int, float)) or
-                                  not 0 < precision < math.inf):
-        raise CatchTenError("precision", "out of range",
-                            f"precision={precision!r} (points per deal > 0)")
+    if time_limit is not None:
+        check_number("time", time_limit, 0, what="seconds")
+    if precision is not None:
+        check_number("precision", precision, 0, what="points per deal")
     if precision is not None and not stop_early:
         raise CatchTenError("precision", "needs the early looks",
                             "without them the match plays every deal; drop "

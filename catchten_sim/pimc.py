@@ -34,6 +34,7 @@ with their counts) and solved as above; means and shares are weighted.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -138,12 +139,16 @@ def choose(info: InfoSet, n: int = DEFAULT_N, *, seed: int = 1, threads: int = 1
 
 
 def decide(policy: Any, info: InfoSet, *, seed: int, threads: int = 1,
-           executor: Any = None) -> int:
+           executor: Any = None, detail: dict | None = None) -> int:
     """The card a Python-driven seat of ``policy`` plays in ``info`` (the one place that
-    maps a Python-driven policy kind of :mod:`catchten_sim.policies` to its player)."""
+    maps a Python-driven policy kind of :mod:`catchten_sim.policies` to its player);
+    ``detail``, when given, is updated with :func:`choose`'s detail."""
     if isinstance(policy, PimcPolicy):
-        return choose(info, policy.n, seed=seed, threads=threads, executor=executor,
-                      infer=policy.infer)[0]
+        card, d = choose(info, policy.n, seed=seed, threads=threads, executor=executor,
+                         infer=policy.infer)
+        if detail is not None:
+            detail.update(d)
+        return card
     raise TypeError(f"not a Python-driven policy: {policy!r}")   # pragma: no cover
 
 
@@ -173,10 +178,22 @@ class DealDriver:
         # solver (and transposition table) per thread kept across decisions and deals
         self.executor = run.make_executor(max(1, int(threads)))
         self.decisions = 0
+        #: per ``ipimc`` policy label: [weighted decisions, worlds drawn, sum and least
+        #: of the effective sizes] (decisions with one legal card draw none)
+        self.worlds: dict[str, list[float]] = {}
 
     def close(self) -> None:
         """Stop the solver threads (the executor's)."""
         self.executor.close()
+
+    def _count_worlds(self, policy: Any, detail: dict) -> None:
+        if "ess" not in detail:
+            return
+        w = self.worlds.setdefault(policy.label, [0, 0, 0.0, math.inf])
+        w[0] += 1
+        w[1] += detail["drawn"]
+        w[2] += detail["ess"]
+        w[3] = min(w[3], detail["ess"])
 
     def _replay(self, index: int, script: np.ndarray, row: np.ndarray, acc: np.ndarray,
                 off: np.ndarray) -> list[tuple[int, int]]:
@@ -216,8 +233,10 @@ class DealDriver:
             seat = seq[k][0]
             prefix = [c for _, c in seq[:k]]
             info = info_at(d, seat, prefix)
+            detail: dict = {}
             card = decide(self.policies[seat], info, seed=decision_seed(self.seed, index, k),
-                          threads=self.threads, executor=self.executor)
+                          threads=self.threads, executor=self.executor, detail=detail)
+            self._count_worlds(self.policies[seat], detail)
             self.decisions += 1
             assert info.state is not None   # info_at replays the play
             legal = info.state.legal_cards()

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy as np
 
 from ._kernels.layout import POL_SCRIPTED
+from .checks import is_whole
 from .errors import CatchTenError
 
 if TYPE_CHECKING:
@@ -236,7 +237,10 @@ def seat_policies(rules: Rules, policy: object = "heuristic", opponents: object 
     theirs = Policy.parse(opponents, "opponents") if opponents is not None else mine
     out = [mine if rules.side_of(s) == 0 else theirs for s in range(rules.players)]
     for seat, pol in (seats or {}).items():
-        if not isinstance(seat, int) or not 0 <= seat < rules.players:
+        if not is_whole(seat):
+            raise CatchTenError("seat-policy", "not a whole number",
+                                f"seat {seat!r} (a seat 0 … {rules.players - 1})")
+        if not 0 <= seat < rules.players:
             raise CatchTenError("seat-policy", "seat out of range",
                                 f"seat {seat!r} with {rules.players} players")
         out[seat] = Policy.parse(pol, "seat-policy")

@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .cards import _SUIT_INPUT, cards_of_mask, format_card, parse_card
+from .checks import is_whole
 from .errors import IllegalPlayError, ParseError, PositionError, check_keys
 from .inputs import card_at, json_kind, preset_name, read_json_object
 from .rules import NO_TRUMPS, Rules
@@ -226,10 +227,10 @@ class Position:
             players = data.get("players")
             if players is None:
                 raise PositionError("players", "players out of range", "players is required")
-            if isinstance(players, bool) or not isinstance(players, int):
-                raise PositionError("players", "players out of range",
-                                    f"players={json.dumps(players, default=str)} is not a "
-                                    "whole number")
+            if not is_whole(players):
+                raise PositionError("players", "not a whole number",
+                                    f"players={json.dumps(players, default=str)} (a JSON "
+                                    "integer such as 4)")
             rules = Rules(preset_name(data.get("rules")), data["players"],
                           data.get("variants") or {})
         dealer = _int_field(data, "dealer", 0, rules.players - 1)
@@ -301,9 +302,20 @@ def _int_field(data: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
     v = data.get(name)
     if v is None:
         raise PositionError(name, f"{name} out of range", f"{name} missing (allowed {lo} to {hi})")
-    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+    return _seat_number(name, v, lo, hi)
+
+
+def _seat_number(name: str, v: Any, lo: int, hi: int) -> int:
+    """A seat number (``dealer``, ``seat``): the type first (``not a whole number``: a
+    bool, a string, a float such as ``0.0``: JSON files write ``0``), then the range
+    (``NAME out of range``)."""
+    if not is_whole(v):
+        raise PositionError(name, "not a whole number",
+                            f"{name}={json.dumps(v, default=str)} (a JSON integer, "
+                            f"allowed {lo} to {hi})")
+    if not lo <= v <= hi:
         raise PositionError(name, f"{name} out of range",
-                            f"{name}={json.dumps(v)} (allowed {lo} to {hi})")
+                            f"{name}={json.dumps(int(v))} (allowed {lo} to {hi})")
     return int(v)
 
 
@@ -465,11 +477,10 @@ def deal_info(rules: Rules, *, dealer: int, seat: int, hand: Sequence[int],
         raise PositionError("turnup", "unsupported",
                             "odds at the deal need a turn-up (dealer_declares has none)")
     for name, v in (("dealer", dealer), ("seat", seat)):
-        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n:
-            raise PositionError(name, f"{name} out of range", f"{name}="
-                                f"{'missing' if v is None else json.dumps(v, default=str)}"
-                                f" (allowed 0 to "
-                                f"{n - 1})")
+        if v is None:
+            raise PositionError(name, f"{name} out of range",
+                                f"{name} missing (allowed 0 to {n - 1})")
+        _seat_number(name, v, 0, n - 1)
     deck = set(rules.deck)
     hand = [int(c) for c in hand]
     dead = [int(c) for c in dead]

@@ -246,7 +246,7 @@ class Rules:
             try:
                 p = int(str(self.players))
             except ValueError:
-                raise RulesError("players", "players out of range",
+                raise RulesError("players", "not a whole number",
                                  f"{_shown(self.players)} is not a number of players") from None
         else:
             p = int(self.players)

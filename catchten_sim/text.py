@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -29,15 +30,21 @@ if TYPE_CHECKING:
     from .advise import Advice
     from .odds import Odds
 
-#: the width of text sent to a pipe or file without COLUMNS: wide enough that no line and
-#: no table row is ever wrapped by the width (a reader or a script gets whole rows; the
-#: rules table lays out its long deck and switches values in lines of its own)
-UNWRAPPED = 4096
+#: the width of text sent to a pipe or file without COLUMNS: every line printed fits 80
+#: columns (a script wanting whole rows reads ``--json``; a wider pipe sets COLUMNS)
+PIPE_WIDTH = 80
+
+
+def strip_line_ends(text: str) -> str:
+    """``text`` with the spaces at the end of every line removed (a table's padding: a
+    line of spaces only becomes an empty line)."""
+    return "\n".join(line.rstrip(" ") for line in text.split("\n"))
 
 
 class _Out(Console):
     """The CLI's stdout console, its width decided at every print: ``COLUMNS`` when set
-    (a terminal or a pipe), else a terminal's own width, else :data:`UNWRAPPED`."""
+    (a terminal or a pipe), else a terminal's own width, else :data:`PIPE_WIDTH`; no line
+    it writes ends in spaces."""
 
     @property
     def size(self) -> ConsoleDimensions:
@@ -46,20 +53,22 @@ class _Out(Console):
             return ConsoleDimensions(int(cols), super().size.height)
         if self.file.isatty():
             return super().size
-        return ConsoleDimensions(UNWRAPPED, 25)
+        return ConsoleDimensions(PIPE_WIDTH, 25)
 
     @size.setter
     def size(self, new_size: tuple[int, int]) -> None:
         Console.size.fset(self, new_size)  # type: ignore[attr-defined]
 
+    def _render_buffer(self, buffer: Any) -> str:
+        return strip_line_ends(super()._render_buffer(buffer))
+
 
 _console = _Out(highlight=False, soft_wrap=False)
 
 
-def line_width(stream: Any) -> int | None:
+def line_width(stream: Any) -> int:
     """The width lines sent to ``stream`` are wrapped to, by :class:`_Out`'s rule:
-    ``COLUMNS`` when set, else a terminal's own width, else None (a pipe or file without
-    ``COLUMNS`` gets whole lines)."""
+    ``COLUMNS`` when set, else a terminal's own width, else :data:`PIPE_WIDTH`."""
     cols = os.environ.get("COLUMNS", "").strip()
     if cols.isdigit() and int(cols) > 0:
         return int(cols)
@@ -68,13 +77,18 @@ def line_width(stream: Any) -> int | None:
             return shutil.get_terminal_size().columns
     except (AttributeError, ValueError, OSError):
         pass
-    return None
+    return PIPE_WIDTH
+
+
+#: a command to copy in a message (``catchten resume DIR``): never split across lines
+_COMMAND = re.compile(r"\bcatchten [a-z]+ [^\s;)]+")
 
 
 def fit(text: str, width: int | None) -> str:
     """``text`` with every line longer than ``width`` wrapped at spaces, its continuation
     lines indented two more than the line (a word longer than the width, a path, is kept
-    whole)."""
+    whole, and so is a command to copy, ``catchten resume DIR``: on a line of its own
+    when it does not fit the rest)."""
     if not width:
         return text
     out = []
@@ -83,9 +97,10 @@ def fit(text: str, width: int | None) -> str:
             out.append(line)
             continue
         indent = line[:len(line) - len(line.lstrip(" "))]
-        out.append(textwrap.fill(line.strip(), width, initial_indent=indent,
+        glued = _COMMAND.sub(lambda m: m.group(0).replace(" ", "\0"), line.strip())
+        out.append(textwrap.fill(glued, width, initial_indent=indent,
                                  subsequent_indent=indent + "  ", break_long_words=False,
-                                 break_on_hyphens=False))
+                                 break_on_hyphens=False).replace("\0", " "))
     return "\n".join(out)
 
 
@@ -93,10 +108,7 @@ def echo(text: str = "", err: bool = False) -> None:
     """``click.echo`` of plain text, each line wrapped to the stream's :func:`line_width`
     (80 columns when COLUMNS=80; error lines stay one line and do not come here)."""
     stream = sys.stderr if err else sys.stdout
-    click.echo(fit(str(text), line_width(stream)), err=err)
-
-#: the width the rules table wraps its deck and switches values to
-_RULES_VALUE_WIDTH = 78
+    click.echo(strip_line_ends(fit(str(text), line_width(stream))), err=err)
 
 
 def _pct(x: float | None) -> str:
@@ -109,13 +121,7 @@ def print_rules(d: dict[str, Any]) -> None:
               title_justify="left")
     t.add_column("rule", style="bold")
     t.add_column("value")
-    # the two long values: in a pipe without COLUMNS (UNWRAPPED, nothing wraps them)
-    # laid out in lines of their own, so that the table is about 100 columns, not one row
-    # of 400; at a known width rich wraps them at word boundaries
-    def fill(text: str) -> str:
-        return textwrap.fill(text, _RULES_VALUE_WIDTH) if _console.width >= UNWRAPPED else text
-
-    t.add_row("deck", fill(f"{d['deck']['size']} cards: {d['deck']['cards']}"))
+    t.add_row("deck", f"{d['deck']['size']} cards: {d['deck']['cards']}")
     t.add_row("dealing", d["dealing"])
     t.add_row("trumps", d["turnup"])
     t.add_row("sides", "; ".join(f"side {s['side']}: seats {', '.join(map(str, s['seats']))}"
@@ -136,7 +142,7 @@ def print_rules(d: dict[str, Any]) -> None:
     from .rules import spell_value
     switches = ", ".join(f"{k}={spell_value(v)}"
                          for k, v in sorted(d["switches_in_effect"].items()))
-    t.add_row("switches", fill(switches + "  (those that apply here; all: --switches)"))
+    t.add_row("switches", switches + "  (those that apply here; all: --switches)")
     _console.print(t)
 
 

@@ -370,18 +370,41 @@ def test_rules_file_values_must_have_their_toml_type(tmp_path, body, field) -> N
 
 
 def test_text_output_width_follows_columns(monkeypatch) -> None:
-    """Piped output honours COLUMNS; without it no table row is wrapped by the width,
-    and the rules table lays its two long values (deck, switches) out in lines of 78
-    characters itself, so that it stays about 100 columns wide (not 400)."""
+    """Piped output honours COLUMNS; without it every line fits 80 columns (the rules
+    table wraps its two long values, deck and switches, in their cells) and no line ends
+    in a space."""
     monkeypatch.delenv("COLUMNS", raising=False)
     wide = run("rules").stdout.splitlines()
-    assert max(len(ln.rstrip()) for ln in wide) <= 110
+    assert max(len(ln) for ln in wide) <= 80
+    assert all(ln == ln.rstrip() for ln in wide)
     at = next(i for i, ln in enumerate(wide) if "│ deck" in ln)
-    cells = " ".join(ln.split("│")[2] for ln in wide[at:at + 2])
+    end = next(i for i in range(at + 1, len(wide)) if wide[i].split("│")[1].strip())
+    cells = " ".join(ln.split("│")[2] for ln in wide[at:end])
     assert cells.split() == ["36", "cards:"] + [r + s for s in "SHDC" for r in "6789TJQKA"]
     monkeypatch.setenv("COLUMNS", "60")
     narrow = run("rules").stdout.splitlines()
     assert max(len(ln) for ln in narrow) <= 60 and len(narrow) > len(wide)
+
+
+@pytest.mark.parametrize("args, must", [
+    # the widest text there is: dd with inference (the MODEL line, once 277 columns)
+    (["advise", "examples/position-lead.json", "--evaluator", "dd", "--infer", "heuristic",
+      "--samples", "16", "--no-early-stop", "--threads", "1"], "MODEL:"),
+    (["match", "heuristic", "random", "--deals", "16", "--pilot", "0", "--threads", "1"],
+     "standard error:"),
+    (["advise", "examples/position-lead.json", "--samples", "100", "--explain", "1",
+      "--threads", "1"], "in words:"),
+])
+def test_piped_text_fits_80_columns_without_trailing_spaces(monkeypatch, args, must):
+    """Every line the widest commands print to a pipe (no COLUMNS) fits 80 columns and
+    ends in no space (scripts/check_text_width.py runs every command)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    res = run(*args)
+    assert res.exit_code == 0, res.stderr
+    assert must in res.stdout
+    lines = (res.stdout + res.stderr).splitlines()
+    assert max(len(ln) for ln in lines) <= 80, max(lines, key=len)
+    assert [ln for ln in lines if ln != ln.rstrip()] == []
 
 
 def test_advise_takes_a_declared_trump_as_a_flag():

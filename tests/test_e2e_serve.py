@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -539,6 +540,21 @@ def _fusion_page(server, browser, pos: dict, size: str) -> None:
             c["card"]: c["fusion"] for c in dd["candidates"]}
         assert "If you must play the same card in every deal you cannot tell apart" \
             in page.inner_text("#answer")
+        _check_link_layout(page)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"advice-fusion-{size}.png"), full_page=True)
+        page.screenshot(path=str(ARTIFACTS / f"advice-fusion-{size}-opened.png"))
     assert p.errors == []
+
+
+def _check_link_layout(page) -> None:
+    """A page opened from a link is at its top (the position's start), not scrolled to
+    the half-filled advice; each trick's played cards stay on one line; a card and the
+    value after it in the words ("K♣ +6.06") never break apart."""
+    assert page.evaluate("window.scrollY") == 0
+    tops = page.evaluate("""[...document.querySelectorAll('#played .trick-group')]
+        .map(g => [...g.querySelectorAll('.chip')].map(c => c.getBoundingClientRect().top))""")
+    assert len(tops) >= 2 and all(len(set(t)) == 1 for t in tops), tops
+    words = page.inner_text("#answer")
+    assert re.search("[\u2660\u2665\u2666\u2663] [+\u2212-]?[0-9]", words) is None, words
+    assert re.search("[\u2660\u2665\u2666\u2663]\u00a0[+\u2212-]?[0-9]", words), words

@@ -459,6 +459,6 @@ def test_cli_advise_infer_says_worlds_drawn_and_effective_size(tmp_path):
     r = CliRunner().invoke(cli, ["advise", str(f), "--evaluator", "dd", "--infer", "heuristic",
                                  "--samples", "64", "--threads", "1"])
     assert r.exit_code == 0, r.output
-    assert "64 drawn, effective size" in r.output
+    assert "64 drawn, effective size" in " ".join(r.output.split())   # wrapped at 80
     r = CliRunner().invoke(cli, ["advise", str(f), "--infer", "bogus", "--evaluator", "dd"])
     assert r.exit_code == 2 and "infer" in r.output and "Traceback" not in r.output

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from catchten_sim._kernels import engine as K
 from catchten_sim.cli import cli
-from catchten_sim.match import PILOT_FIRST, STOPS, _Player, fit_beta, match, seatings
+from catchten_sim.match import (MIN_FACTOR_ROUNDS, PILOT_FIRST, STOPS, _Player, fit_beta,
+                                 match, seatings)
 from catchten_sim.policies import Policy
 from catchten_sim.rules import Rules
 
@@ -303,9 +304,26 @@ def test_one_round_gives_no_interval_never_nan(tmp_path):
 def test_no_spread_says_not_available():
     """The same policy on every side: the seatings cancel, the se is 0 and the deals-saved
     factor 0/0 is not defined: null in JSON, "not available" in the text (never nan)."""
-    r = match(R4, "heuristic", "heuristic", deals=40, seed=2, threads=1, pilot=0)
+    r = match(R4, "heuristic", "heuristic", deals=160, seed=2, threads=1, pilot=0)
+    assert r.rounds >= MIN_FACTOR_ROUNDS
     assert r.to_dict()["deals_saved_factor"] is None
     assert "nan" not in r.to_text() and "not available" in r.to_text()
+
+
+def test_few_rounds_state_no_deals_saved_factor_and_ipimc_says_its_worlds():
+    """Below MIN_FACTOR_ROUNDS rounds no variance ratio is claimed ("not estimated", JSON
+    null) although both standard errors exist; an ipimc side says how many worlds it drew
+    per decision and their effective size."""
+    r2 = Rules.from_options("foster", 2, (), None)
+    r = match(r2, "ipimc:2", "random", deals=4, seed=1, threads=1, stop_early=False)
+    d = r.to_dict()
+    assert r.rounds == 2 and r.has_interval and d["se"]["duplicate"] is not None
+    assert d["deals_saved_factor"] is None
+    text = r.to_text()
+    assert "fewer deals" not in text and "not estimated (2 rounds" in text
+    w = d["ipimc_worlds"]["ipimc:2"]
+    assert w["decisions"] > 0 and w["drawn"] >= w["effective_size"] >= w["effective_size_min"] >= 1
+    assert "ipimc:2 worlds per decision:" in text and "random" not in d["ipimc_worlds"]
 
 
 def test_precision_means_the_half_width():
@@ -374,7 +392,13 @@ def test_small_pilot_warns_once():
     args = ("match", "heuristic", "random", "--deals", "40", "--threads", "1")
     res = _run(*args, "--pilot", "5")
     assert res.exit_code == 0
-    warn = [ln for ln in res.stderr.splitlines() if ln.startswith("warning: pilot")]
-    assert len(warn) == 1 and "100" in warn[0]
+    lines = res.stderr.splitlines()
+    warn = [i for i, ln in enumerate(lines) if ln.startswith("warning: pilot")]
+    assert len(warn) == 1
+    # one warning, wrapped to 80 columns: its continuation lines are indented
+    i = warn[0] + 1
+    while i < len(lines) and lines[i].startswith("  "):
+        i += 1
+    assert "100" in " ".join(lines[warn[0]:i]) and max(map(len, lines)) <= 80
     assert "warning" not in _run(*args, "--pilot", "100").stderr
     assert "warning" not in _run(*args, "--pilot", "0").stderr

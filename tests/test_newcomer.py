@@ -11,6 +11,8 @@ from click.testing import CliRunner
 
 from catchten_sim.cli import cli
 
+from _text import messages
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
@@ -30,6 +32,7 @@ def _one_error(res, *words):
 
 
 # --------------------------------------------------------------------------- item 4
+
 @pytest.mark.parametrize("args", [
     ["simulate", "--deals", "200", "--no-progress", "--out"],
     ["equity", "--players", "2", "--hands", "100", "--no-cache", "--out"],
@@ -213,12 +216,12 @@ def test_equity_cache_says_where_and_how_big(tmp_path):
     assert res.exit_code == 0, res.output
     files = list((tmp_path / "cache").glob("*.npz"))
     assert len(files) == 1
-    line = [ln for ln in res.stderr.splitlines() if "cached in" in ln]
+    line = [ln for ln in messages(res.stderr) if "cached in" in ln]
     assert len(line) == 1, res.stderr
     assert str(files[0]) in line[0] and "--no-cache" in line[0]
     assert " MB" in line[0] or " kB" in line[0]
     res = _invoke(["equity", "--players", "2", "--hands", "2000", "--no-progress"], env=env)
-    assert f"read from the cache, {files[0]}" in res.stderr
+    assert f"read from the cache, {files[0]}" in " ".join(messages(res.stderr))
 
 
 @pytest.mark.parametrize("args, what", [

@@ -782,12 +782,19 @@ def test_every_bad_variant_value_lists_the_allowed_values(name) -> None:
 
 @pytest.mark.parametrize("preset,players,variants", [
     ("foster", 1, {}), ("foster", 9, {}), ("foster", 0, {}), ("jaques", 5, {}),
-    ("french52", 6, {}), ("jaques", 6, {"deck52": True}), ("foster", "four", {}),
+    ("french52", 6, {}), ("jaques", 6, {"deck52": True}),
 ])
 def test_players_out_of_range_refused(preset, players, variants) -> None:
     with pytest.raises(RulesError) as e:
         Rules(preset, players, variants)
     assert (e.value.field, e.value.why) == ("players", "players out of range")
+
+
+def test_players_not_a_number_says_so() -> None:
+    """The why names the real problem: a word is not a whole number (not 'out of range')."""
+    with pytest.raises(RulesError) as e:
+        Rules("foster", "four")
+    assert (e.value.field, e.value.why) == ("players", "not a whole number")
 
 
 def test_validation_order_rules_then_variants_then_players() -> None:

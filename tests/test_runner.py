@@ -20,6 +20,8 @@ from catchten_sim import Rules
 from catchten_sim import run as runner
 from catchten_sim.run import dirs, engine
 from catchten_sim.cli import cli
+
+from _text import messages
 from catchten_sim.simulate import resume, simulate, summarize
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -591,7 +593,7 @@ def test_ctrl_c_to_the_process_group_of_a_local_cluster_run_is_quiet(tmp_path):
             os.killpg(p.pid, signal.SIGKILL)
     assert p.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-    lines = [x for x in err.splitlines() if x.strip()]
+    lines = [x for x in messages(err) if x.strip()]
     assert lines[-1].endswith(f"finish with: catchten resume {rd}"), err
     assert len(lines) <= 3, err
 
@@ -758,7 +760,7 @@ def test_simulate_report_with_a_run_dir_is_rebuilt_by_resume(tmp_path):
     (rep / "report.json").unlink()
     res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
     assert res.exit_code == 0, res.output
-    assert f"files written to {rep}" in res.stderr
+    assert f"files written to {rep}" in " ".join(messages(res.stderr))
     again = json.loads((rep / "report.json").read_text())
     assert again["runs"][0]["deals"] == whole["runs"][0]["deals"] == 4000
     assert again["runs"][0]["p_caught"] == whole["runs"][0]["p_caught"]
@@ -766,7 +768,7 @@ def test_simulate_report_with_a_run_dir_is_rebuilt_by_resume(tmp_path):
     stamp = (rep / "report.json").stat().st_mtime_ns
     res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
     assert res.exit_code == 0, res.output
-    assert res.stderr.strip().splitlines() == [
+    assert messages(res.stderr.strip()) == [
         f"{d}: the run is already finished (nothing to run); its result:",
         f"report: {rep} is newer than the run's chunks: not made again"]
     assert (rep / "report.json").stat().st_mtime_ns == stamp
@@ -880,7 +882,7 @@ def test_resume_of_a_finished_run_says_so_and_prints_its_summary(tmp_path):
     sessions = (d / "sessions.json").read_text()
     res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
     assert res.exit_code == 0, res.output
-    assert res.stderr.strip().splitlines() == \
+    assert messages(res.stderr.strip()) == \
         [f"{d}: the run is already finished (nothing to run); its result:"]
     assert "read from a run directory" in res.stdout.splitlines()[0]
     assert " s, " not in res.stdout.splitlines()[0]
@@ -902,7 +904,7 @@ def test_resume_of_a_match_that_stopped_at_a_look_says_it_is_finished(tmp_path):
     assert len(list((d / "chunks").glob("chunk-*"))) < manifest["plan"]["chunks"]
     res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
     assert res.exit_code == 0, res.output
-    assert res.stderr.strip().splitlines() == \
+    assert messages(res.stderr.strip()) == \
         [f"{d}: the run is already finished (nothing to run); its result:"]
     assert "stop: separated" in res.stdout
     assert res.stdout == CliRunner().invoke(cli, ["summarize", str(d)]).stdout
@@ -917,14 +919,14 @@ def test_resume_of_a_finished_report_draws_again_only_what_needs_it(tmp_path):
     stamps = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
     res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
     assert res.exit_code == 0, res.output
-    assert res.stderr.strip().splitlines() == [
+    assert messages(res.stderr.strip()) == [
         f"{d}: the report is already finished and its files in {out} are newer than its "
         f"runs: nothing to run or draw (delete {out / 'report.json'} to draw them again)"]
     assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == stamps
     (out / "fig01_summary.png").unlink()
     res = CliRunner().invoke(cli, ["resume", str(d), "--no-progress"])
     assert res.exit_code == 0, res.output
-    assert res.stderr.splitlines()[0] == (f"{d}: every run is finished; drawing the report "
+    assert messages(res.stderr)[0] == (f"{d}: every run is finished; drawing the report "
                                           f"again ({out / 'fig01_summary.png'} is missing)")
     assert (out / "fig01_summary.png").is_file()
     # a run's chunk lost: the resume runs it and draws the report, as before

@@ -152,6 +152,34 @@ def test_bad_input_line_is_the_clis(client):
     assert r.json()["error"] == res.stderr.strip()
 
 
+@pytest.mark.parametrize("route, body, field, why", [
+    ("advise", {"options": {"time": "x"}}, "time", "not a number"),
+    ("advise", {"options": {"time": True}}, "time", "not a number"),
+    ("advise", {"options": {"time": 0}}, "time", "out of range"),
+    ("advise", {"options": {"margin": "1"}}, "margin", "not a number"),
+    ("advise", {"options": {"samples": 2.5}}, "samples", "not a whole number"),
+    ("advise", {"position": {"seat": 0.0}}, "seat", "not a whole number"),
+    ("advise", {"position": {"seat": "1"}}, "seat", "not a whole number"),
+    ("advise", {"position": {"seat": 4}}, "seat", "seat out of range"),
+    ("advise", {"position": {"dealer": 1.5}}, "dealer", "not a whole number"),
+    ("advise", {"position": {"players": "4"}}, "players", "not a whole number"),
+    ("deal", {"players": "4"}, "players", "not a whole number"),
+    ("deal", {"players": 4.0}, "players", "not a whole number"),
+    ("deal", {"index": "0"}, "index", "not a whole number"),
+])
+def test_numbers_are_checked_for_type_before_range(client, route, body, field, why):
+    """A number of the wrong type says so (the why and the detail agree), before any
+    range check: "x" is not a number, 0.0 is not a whole number (JSON writes 0)."""
+    if route == "advise":
+        pos = {**json.loads(EXAMPLE.read_text()), **body.get("position", {})}
+        body = {"position": pos, "options": {"samples": 100, **body.get("options", {})}}
+    r = client.post(f"/api/{route}", json=body)
+    assert r.status_code == 400, r.text
+    err = r.json()
+    assert (err["field"], err["why"]) == (field, why), err
+    assert err["error"].startswith(f"error: {field}: {why} (") and "\n" not in err["error"]
+
+
 def test_malformed_json_and_wrong_content_type(client):
     r = client.post("/api/advise", content=b'{"position": ', headers={
         "content-type": "application/json"})

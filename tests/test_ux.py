@@ -15,6 +15,8 @@ from rich.console import Console
 from catchten_sim import Rules
 from catchten_sim.cli import cli
 
+from _text import messages
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 FORBIDDEN = ("internal error", "Traceback", "NoneType", "None", "1 deals")
@@ -29,6 +31,7 @@ def _clean(res) -> str:
     for word in FORBIDDEN:
         assert word not in out, f"{word!r} in output: {out[-400:]}"
     return out
+
 
 
 @pytest.fixture
@@ -164,7 +167,7 @@ def test_interrupted_report_is_marked_numbered_as_a_full_one_and_exits_130(tmp_p
     assert not any(n.startswith("fig07") for n in names)      # not run: left out
     # ... and named as left out, in report.json and on stderr (issue 29)
     assert side["left_out"] == ["fig07_holding_value"]
-    line = [ln for ln in res.stderr.splitlines() if ln.startswith("interrupted: ")]
+    line = [ln for ln in messages(res.stderr) if ln.startswith("interrupted: ")]
     assert len(line) == 1 and "left out: fig07_holding_value" in line[0], res.stderr
     from catchten_sim.writers import FIGURE_NUMBERS
     for f in side["figures"]:
@@ -233,9 +236,12 @@ def test_a_cold_first_run_says_one_notice_with_one_estimate():
         _fake_kernel("catchten_sim._kernels.solve", "solve_batch")(1)
     whole = KINDS["advice"][1] + KINDS["solver"][1]
     assert said == [first_run_text(whole)]
-    lo, hi = int(round(whole / 10)) * 5, int(round(whole * 1.5 / 5)) * 5
-    assert said[0] == (f"compiling the engine for this command's first run (about {lo}-"
-                       f"{hi} s, once)") and len(said[0]) <= 80
+    # the measured figure and its conditions, and what a busy machine may take (review2:
+    # "about 25-80 s" was printed before a 158 s compile on a busy machine)
+    n = int(round(whole / 5)) * 5
+    assert said[0] == (f"compiling the engine for this command's first run (once): about "
+                       f"{n} s on a lightly loaded 2-core machine, up to 3 times that on a "
+                       "busy one")
     # a match of pimc against the heuristic: deal-and-play, pimc, sampler, solver: one line
     said.clear()
     with compile_notice(said.append, ("play", "pimc", "advice", "solver"), lambda e: False):

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_count, check_number
 from ..errors import CatchTenError
 from .dirs import RunDir
 from .plan import Chunk, plan_chunks
@@ -494,9 +495,7 @@ def check_executor_options(scheduler: str | None = None, workers: int | None = N
         raise CatchTenError("workers", "not with --scheduler",
                             "--workers starts a local cluster; --scheduler uses a running one")
     if workers is not None:
-        if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 256:
-            raise CatchTenError("workers", "out of range",
-                                f"workers={workers!r} (allowed: 1 to 256)")
+        check_count("workers", workers, 1, 256)
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
         raise CatchTenError("scheduler", "empty", "give tcp://HOST:PORT")
     if scheduler is not None:
@@ -564,12 +563,9 @@ def check_seconds(seconds: Any, field: str = "time") -> float:
     Raises
     ------
     CatchTenError
-        ``time: out of range``.
+        ``time: not a number`` or ``time: out of range``.
     """
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) \
-            or not 0 < seconds < float("inf"):
-        raise CatchTenError(field, "out of range", f"{field}={seconds!r} (seconds > 0)")
-    return float(seconds)
+    return check_number(field, seconds, 0, what="seconds")
 
 
 @contextlib.contextmanager

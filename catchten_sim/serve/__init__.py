@@ -10,6 +10,7 @@ import socket
 import threading
 import webbrowser
 
+from ..checks import check_count
 from ..errors import CatchTenError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -32,10 +33,9 @@ def run_server(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = T
     """Serve the page until Ctrl-C. Raises :class:`CatchTenError` (``port``) when the
     address cannot be bound."""
     import uvicorn
-    if not isinstance(port, int) or not 0 < port < 65536:
-        raise CatchTenError("port", "out of range", f"port={port!r} (1 to 65535)")
-    if workers is not None and not (isinstance(workers, int) and 1 <= workers <= 64):
-        raise CatchTenError("workers", "out of range", f"workers={workers!r} (1 to 64)")
+    port = check_count("port", port, 1, 65535)
+    if workers is not None:
+        workers = check_count("workers", workers, 1, 64)
     n = workers or default_workers()
     # each job may use every core (numba threads): the page runs its rollouts, then dd
     threads = os.cpu_count() or 1

@@ -9,10 +9,11 @@ same options (the same :func:`catchten_sim.advise` call and ``Advice.to_dict``);
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..checks import check_count, check_seed
+from ..checks import check_count, check_number, check_seed, is_whole
 from ..errors import CatchTenError, ParseError, check_keys
 from ..inputs import json_kind
 
@@ -68,10 +69,9 @@ def _options(body: Mapping, known: tuple[str, ...]) -> dict:
 
 
 def _number(name: str, v: Any, lo: float, hi: float) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo < v <= hi:
-        raise CatchTenError(name, "out of range", f"{name}={v!r} (more than {lo:g}, at most "
-                            f"{hi:g} on this server)")
-    return float(v)
+    """A number ``lo < v <= hi`` (``hi``: this server's limit): the type first (``not a
+    number``), then the range (``out of range``)."""
+    return check_number(name, v, lo, hi, what="seconds on this server")
 
 
 def _flag(opts: Mapping, name: str, default: bool) -> bool:
@@ -173,14 +173,15 @@ def _rules(body: Mapping):
     from ..inputs import preset_name
     from ..rules import Rules
     players = body.get("players", 4)
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise CatchTenError("players", "players out of range",
-                            f"players={players!r} is not a whole number")
+    if not is_whole(players):
+        raise CatchTenError("players", "not a whole number",
+                            f"players={json.dumps(players, default=str)} (a JSON integer "
+                            "such as 4)")
     variants = body.get("variants") or {}
     if not isinstance(variants, Mapping):
         raise ParseError("variants", "not an object",
                          f"variants is {json_kind(variants)}, not an object")
-    return Rules(preset_name(body.get("rules")), players, dict(variants))
+    return Rules(preset_name(body.get("rules")), int(players), dict(variants))
 
 
 def deal_json(body: Any) -> dict:

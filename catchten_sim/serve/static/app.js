@@ -254,9 +254,15 @@ function refreshGrid() {
     const s = document.createElement("span");
     s.className = "chip" + (isRed(c) ? " red" : "") + ((i + 1) % n === 0 ? " trick-end" : "");
     s.textContent = pretty(c);
-    played.appendChild(s);
+    trickGroup(played, i, n).appendChild(s);
   });
   if (!state.play.length) played.textContent = "none";
+}
+// the group of trick i / n's cards in box (made when the trick's first card comes): a line
+// breaks between tricks, never inside one
+function trickGroup(box, i, n) {
+  if (i % n === 0) { const g = document.createElement("span"); g.className = "trick-group"; box.appendChild(g); }
+  return box.lastElementChild;
 }
 function setTarget(t) {
   state.target = t;
@@ -327,7 +333,9 @@ function options(evaluator) {
 function cancelRuns() {
   for (const r of Object.values(state.runs)) if (r.controller) r.controller.abort();
 }
-async function advise(extraPosition) {
+// fromLink: the page was opened with ?position=: it stays at the top (the position's
+// start), the answer filling in below, not scrolled to the advice
+async function advise(extraPosition, fromLink) {
   clearError();
   cancelRuns();
   const pos = extraPosition || position();
@@ -340,7 +348,7 @@ async function advise(extraPosition) {
     ($("#engine").dataset.engine === "warming" ? " (the engine is still warming up: the advice starts when it is ready)" : "") + "</p>";
   $("#details-text").textContent = "";
   // on a phone the advice is below the set-up: bring it into view
-  if (window.matchMedia("(max-width: 820px)").matches) $("#advice").scrollIntoView({ block: "start" });
+  if (!fromLink && window.matchMedia("(max-width: 820px)").matches) $("#advice").scrollIntoView({ block: "start" });
   const runs = {};
   state.runs = runs;
   const one = async (ev, key, opts) => {
@@ -499,7 +507,9 @@ async function renderWords() {
   const box = $("#answer");
   box.innerHTML = "";
   // the sentences in the headline's notation (7D -> 7♦)
-  const cards = (text) => text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (m) => pretty(m));
+  // a card and the value after it ("K♣ +6.06") never break onto two lines
+  const cards = (text) => text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (m) => pretty(m))
+    .replace(/([\u2660\u2665\u2666\u2663]) (?=[+\u2212-]?\d)/g, "$1\u00a0");
   const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = cards(text); box.appendChild(e); };
   // how firm each run's pick is, in the headline too
   const pick = (a) => pretty(a.best) + (!a.margin ? "" :
@@ -592,7 +602,7 @@ async function renderDeal() {
       if (loss) { b.classList.add("mistake"); b.title = `double-dummy loss ${loss} points`; b.textContent += ` \u2212${loss}`; }
     }
     b.onclick = () => { d.cursor = i; renderDeal(); };
-    chips.appendChild(b);
+    trickGroup(chips, i, n).appendChild(b);
   });
   if (!rec.play.length) chips.textContent = "none yet";
   // the trick on the table: whose card is whose
@@ -798,8 +808,12 @@ async function main() {
     if (params.has("position")) {
       let p;
       try { p = JSON.parse(params.get("position")); } catch (e) { throw new Error(`error: position: not JSON (${e.message})`); }
+      // a link opens at the position's start, whatever the last visit's scroll: the
+      // answer grows below it for seconds, and a page that jumps while read loses its reader
+      history.scrollRestoration = "manual";
       await setPosition(p);
-      await advise(p);
+      window.scrollTo(0, 0);
+      await advise(p, true);
       return;
     }
     await loadRules();
