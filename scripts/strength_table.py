@@ -2,6 +2,8 @@
 """The strength table (issue 11, item 3): a round robin of duplicate matches.
 
     PYTHONPATH=. python scripts/strength_table.py       # the table of docs/findings.md
+    python scripts/strength_table.py --rows-from reports/strength/strength.json \
+        --add reports/calibration/match_*.json         # add matches played on their own
     python scripts/strength_table.py --pimc pimc:10 --pimc-deals 200 --pimc-time 900
 
 Every pair of strategies plays a duplicate match (:func:`catchten_sim.match.match`: every
@@ -43,16 +45,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--out", type=Path, default=Path("reports/strength"))
+    ap.add_argument("--rows-from", type=Path, default=None,
+                    help="reuse the matches of this strength.json instead of playing them")
+    ap.add_argument("--add", type=Path, nargs="*", default=[],
+                    help="add these matches (JSON as printed by `catchten match --json`)")
     args = ap.parse_args(argv)
     pimc = args.pimc if args.pimc is not None else ["pimc:10"]
     players = ["random", "heuristic"] + [p for p in pimc if p]
     args.out.mkdir(parents=True, exist_ok=True)
-    rows = []
-    for preset, n in RULES:
+    rows = [] if args.rows_from is None else json.loads(args.rows_from.read_text())
+    for preset, n in (RULES if args.rows_from is None else ()):
         rules = Rules(preset, n)
         # strongest first: A is the later (stronger) strategy of the list
         for b, a in itertools.combinations(players, 2):
-            slow = a.startswith("pimc") or b.startswith("pimc")
+            slow = "pimc" in a or "pimc" in b
             t0 = time.perf_counter()
             res = match(rules, a, b, deals=args.pimc_deals if slow else args.deals,
                         seed=args.seed, threads=args.threads, stop_early=False,
@@ -64,6 +70,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"{d['ci95'][1]:+.2f}] points/deal, {d['deals']} deals, stop {d['stop']}, "
                   f"saved x{d['deals_saved_factor']:.1f}, {time.perf_counter() - t0:.0f} s",
                   file=sys.stderr, flush=True)
+    for path in args.add:
+        d = json.loads(path.read_text())
+        r = d["rules"]
+        d["label"] = f"{d['a']} vs {d['b']}, {Rules(r['preset'], r['players']).label()}"
+        # adding a match again replaces it (same label and seed)
+        rows = [x for x in rows if (x["label"], x["seed"]) != (d["label"], d["seed"])] + [d]
+    rows.sort(key=lambda x: -x["rules"]["players"])  # stable: 4p rows first, as played
     (args.out / "strength.json").write_text(json.dumps(rows, indent=2) + "\n")
     import pandas as pd
     flat = pd.DataFrame([{
@@ -74,12 +87,15 @@ def main(argv: list[str] | None = None) -> int:
         "deals_saved_factor": r["deals_saved_factor"], "stop": r["stop"],
         "label": r["label"]} for r in rows])
     flat.to_csv(args.out / "strength.csv", index=False)
+    used = sorted({r["seed"] for r in rows})
+    seeds = ("seeds " if len(used) > 1 else "seed ") + ", ".join(str(x) for x in used)
     from catchten_sim.plotting import plot_matches
     fig = plot_matches(flat, title="Strength table: duplicate matches",
                        estimate="duplicate, with a control variate where a pilot ran",
-                       footer=f"seed {args.seed}; {args.deals:,} deals per random/heuristic "
-                              f"match, up to {args.pimc_deals:,} deals ({args.pimc_time:.0f} s) "
-                              "per pimc match; scripts/strength_table.py")
+                       footer=f"{seeds}; "
+                              f"{flat['deals'].min():,} to {flat['deals'].max():,} duplicate "
+                              "deals a match (every match to its deals or time, no early stop); "
+                              "scripts/strength_table.py")
     fig.savefig(args.out / "strength.png", dpi=150)
     print("| rules | A | B | deals | A minus B, points per deal (95%) | deals won by A | "
           "deals saved vs plain |")
