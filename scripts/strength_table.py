@@ -80,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "strength.json").write_text(json.dumps(rows, indent=2) + "\n")
     import pandas as pd
     flat = pd.DataFrame([{
-        "rules": r["label"].split(", ", 1)[1], "a": r["a"], "b": r["b"], "deals": r["deals"],
+        "rules": r["label"].split(", ", 1)[1], "a": r["a"], "b": r["b"], "seed": r["seed"],
+        "deals": r["deals"],
         "mean": r["mean_difference"], "lo": r["ci95"][0], "hi": r["ci95"][1],
         "win_share": r["win_share"]["mean"], "se_plain": r["se"]["plain"],
         "se_duplicate": r["se"]["duplicate"], "se_cv": r["se"]["control_variate"],
@@ -97,11 +98,12 @@ def main(argv: list[str] | None = None) -> int:
                               "deals a match (every match to its deals or time, no early stop); "
                               "scripts/strength_table.py")
     fig.savefig(args.out / "strength.png", dpi=150)
-    print("| rules | A | B | deals | A minus B, points per deal (95%) | deals won by A | "
+    print("| rules | A | B | seed | deals | A minus B, points per deal (95%) | deals won by A | "
           "deals saved vs plain |")
-    print("|---|---|---|---:|---|---:|---:|")
+    print("|---|---|---|---:|---:|---|---:|---:|")
     for _, r in flat.iterrows():
-        print(f"| {r['rules']} | {r['a']} | {r['b']} | {r['deals']:,} | {r['mean']:+.2f} "
+        print(f"| {r['rules']} | {r['a']} | {r['b']} | {r['seed']} | {r['deals']:,} | "
+              f"{r['mean']:+.2f} "
               f"[{r['lo']:+.2f}, {r['hi']:+.2f}] | {100 * r['win_share']:.1f}% | "
               f"{r['deals_saved_factor']:.1f}x |")
     return 0
