@@ -73,15 +73,16 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.add:
         d = json.loads(path.read_text())
         r = d["rules"]
-        d["label"] = f"{d['a']} vs {d['b']}, {Rules(r['preset'], r['players']).label()}"
+        d["label"] = (f"{d['a']} vs {d['b']}, {Rules(r['preset'], r['players']).label()}"
+                      f", seed {d['seed']}")
         # adding a match again replaces it (same label and seed)
         rows = [x for x in rows if (x["label"], x["seed"]) != (d["label"], d["seed"])] + [d]
     rows.sort(key=lambda x: -x["rules"]["players"])  # stable: 4p rows first, as played
     (args.out / "strength.json").write_text(json.dumps(rows, indent=2) + "\n")
     import pandas as pd
     flat = pd.DataFrame([{
-        "rules": r["label"].split(", ", 1)[1], "a": r["a"], "b": r["b"], "seed": r["seed"],
-        "deals": r["deals"],
+        "rules": Rules(r["rules"]["preset"], r["rules"]["players"]).label(),
+        "a": r["a"], "b": r["b"], "seed": r["seed"], "deals": r["deals"],
         "mean": r["mean_difference"], "lo": r["ci95"][0], "hi": r["ci95"][1],
         "win_share": r["win_share"]["mean"], "se_plain": r["se"]["plain"],
         "se_duplicate": r["se"]["duplicate"], "se_cv": r["se"]["control_variate"],
