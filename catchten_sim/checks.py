@@ -11,7 +11,7 @@ from typing import TypeGuard
 
 import numpy as np
 
-from .errors import CatchTenError
+from .errors import CatchTenError, described
 
 __all__ = ["MAX_DEALS", "MAX_SEED", "MAX_THREADS", "check_count", "check_number",
            "check_seed", "check_threads", "is_number", "is_whole", "max_threads"]
@@ -27,14 +27,15 @@ def check_count(name: str, value: object, lo: int, hi: int | None = None) -> int
     Raises
     ------
     CatchTenError
-        ``not a whole number`` (a bool counts as not one); ``out of range``.
+        ``not a whole number`` (a bool counts as not one: ``got a boolean (true)``, the
+        value in plain words, :func:`~catchten_sim.errors.described`); ``out of range``.
     """
     if not is_whole(value):
-        raise CatchTenError(name, "not a whole number", f"{name}={value!r}")
+        raise CatchTenError(name, "not a whole number", f"got {described(value)}")
     v = int(value)
     if v < lo or (hi is not None and v > hi):
         rng = f"{lo} or more" if hi is None else f"{lo} to {hi}"
-        raise CatchTenError(name, "out of range", f"{name}={v} (allowed: {rng})")
+        raise CatchTenError(name, "out of range", f"{name}={v}; allowed: {rng}")
     return v
 
 
@@ -66,10 +67,10 @@ def check_number(name: str, value: object, lo: float, hi: float = math.inf, *,
     rng = (f"more than {lo:g}" if lo_open else f"{lo:g} or more") + \
         ("" if hi == math.inf else f", at most {hi:g}")
     if not is_number(value):
-        raise CatchTenError(name, "not a number", f"{name}={value!r} (a number: {rng}{unit})")
+        raise CatchTenError(name, "not a number", f"got {described(value)}; {rng}{unit}")
     v = float(value)   # type: ignore[arg-type]
     if not (math.isfinite(v) and (v > lo if lo_open else v >= lo) and v <= hi):
-        raise CatchTenError(name, "out of range", f"{name}={value!r} ({rng}{unit})")
+        raise CatchTenError(name, "out of range", f"{name}={described(value)}; {rng}{unit}")
     return v
 
 

@@ -5,6 +5,7 @@ an empty name.
 """
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 
 import click
 
-from .errors import CatchTenError
+from .errors import CatchTenError, choices_hint, close_match, described
 
 
 # ---------------------------------------------------------------------------- plumbing
@@ -44,8 +45,92 @@ def one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+class _PlainWords(click.ParamType):
+    """Mixed into a click number or choice type (:func:`plain_words`): a bad value is
+    told in the project's words, ``"abc" is not a whole number``, ``0 is out of range (1
+    or more)``, ``"bogus"; known: a, b``, not click's (``'abc' is not a valid
+    integer.``)."""
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            raise click.BadParameter(_bad_value_words(self, value, exc.message), ctx,
+                                     param) from None
+
+
+def _range_words(t: Any) -> str:
+    lo = None if t.min is None else f"{'more than' if t.min_open else 'from'} {t.min:g}"
+    hi = None if t.max is None else f"{'below' if t.max_open else 'at most'} {t.max:g}"
+    if lo and not hi and not t.min_open:
+        return f"{t.min:g} or more"
+    return ", ".join(w for w in (lo, hi) if w)
+
+
+def _bad_value_words(t: click.ParamType, value: Any, message: str) -> str:
+    shown = json.dumps(value, ensure_ascii=False) if isinstance(value, str) else \
+        described(value)
+    if isinstance(t, click.Choice):
+        return f"{shown}; {choices_hint(value, [str(c) for c in t.choices])}"
+    whole = isinstance(t, click.types.IntParamType)
+    try:
+        number = (int if whole else float)(value)
+    except (TypeError, ValueError, OverflowError):
+        return f"{shown} is not a {'whole number' if whole else 'number'}"
+    if isinstance(t, click.types._NumberRangeBase):
+        return f"{number:g} is out of range: {_range_words(t)}"
+    return one_line(message).rstrip(".")
+
+
+#: the click types whose errors :class:`_PlainWords` words (their subclasses too)
+_WORDED = (click.types.IntParamType, click.types.FloatParamType, click.Choice)
+_plain_classes: dict[type, type] = {}
+
+
+def plain_words(t: click.ParamType) -> click.ParamType:
+    """A copy of click type ``t`` whose bad values are told in the project's words
+    (:class:`_PlainWords`), or ``t`` itself when it is not a number or choice type."""
+    if not isinstance(t, _WORDED) or isinstance(t, _PlainWords):
+        return t
+    cls = type(t)
+    if cls not in _plain_classes:
+        _plain_classes[cls] = type(f"Plain{cls.__name__}", (_PlainWords, cls), {})
+    plain = copy.copy(t)
+    plain.__class__ = _plain_classes[cls]
+    return plain
+
+
+class CatchtenCommand(click.Command):
+    """A command of :class:`CatchtenGroup`: its number and choice options tell a bad value
+    in the project's words (:func:`plain_words`), one line like every other error."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for p in self.params:
+            p.type = plain_words(p.type)
+
+
+class UnknownCommand(click.UsageError):
+    """``catchten NAME`` with no command NAME (its line suggests the nearest command,
+    :func:`~catchten_sim.errors.close_match`, as an unknown option does)."""
+
+    def __init__(self, name: str, known: list[str], ctx: click.Context) -> None:
+        super().__init__(f"no command {name!r}", ctx)
+        self.name = name
+        self.known = known
+
+
 class CatchtenGroup(click.Group):
-    """A click group whose errors are one line and exit 2 (usage) or 1 (failure)."""
+    """A click group whose errors are one line and exit 2 (usage) or 1 (failure); its
+    commands are :class:`CatchtenCommand`."""
+
+    command_class = CatchtenCommand
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name = args[0] if args else ""
+        if name and name[:1] != "-" and self.get_command(ctx, name) is None:
+            raise UnknownCommand(name, self.list_commands(ctx), ctx)
+        return super().resolve_command(ctx, args)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
              **extra):  # noqa: D401
@@ -72,13 +157,12 @@ class CatchtenGroup(click.Group):
                 click.echo(exc.ctx.get_help())
             sys.exit(0)
         except click.UsageError as exc:
+            field, why, detail = usage_error_parts(exc)
             if json_wanted(args):
-                usage_error_json(exc)
-            hint = ""
-            if exc.ctx is not None and exc.ctx.command is not None:
-                hint = f" (see: catchten {exc.ctx.command.name} --help)" \
-                    if exc.ctx.command is not self else " (see: catchten --help)"
-            click.echo(f"error: {one_line(exc.format_message())}{hint}", err=True)
+                click.echo(json.dumps({"kind": "error", "field": field, "why": why,
+                                       "detail": detail}, ensure_ascii=False))
+                sys.exit(2)
+            click.echo(f"error: {usage_error_line(field, why, detail)}", err=True)
             sys.exit(2)
         except click.ClickException as exc:
             click.echo(f"error: {one_line(exc.format_message())}", err=True)
@@ -175,20 +259,58 @@ def json_wanted(args: Any) -> bool:
     return "--json" in words
 
 
-def usage_error_json(exc: click.UsageError) -> None:
+#: the why of each kind of click usage error (docs/formats.md error object)
+_USAGE_WHYS = {"BadParameter": "bad option value", "MissingParameter": "missing option",
+               "NoSuchOption": "unknown option", "BadOptionUsage": "bad option value",
+               "BadArgumentUsage": "bad argument"}
+
+
+def _flag(param: click.Parameter) -> str:
+    """A parameter's name as the command line spells it, without dashes (``--time``:
+    ``time``, argument ``run_dir``: ``run-dir``)."""
+    return max(param.opts, key=len).lstrip("-").replace("_", "-")
+
+
+def _help_pointer(ctx: click.Context | None) -> str:
+    if ctx is None or ctx.parent is None:
+        return "see: catchten --help"
+    return f"see: catchten {ctx.command.name} --help"
+
+
+def usage_error_parts(exc: click.UsageError) -> tuple[str | None, str, str]:
     """A click usage error (bad option value, missing option, unknown option) as the
-    docs/formats.md error object on one line of stdout; exit 2."""
+    docs/formats.md ``field``, ``why`` and ``detail`` (field None: no field to name, e.g.
+    an extra argument; the detail is then click's message). Where the help tells what to
+    write instead (an unknown or missing option), the detail points to it."""
     param = getattr(exc, "param", None)
-    field = None
-    if param is not None and getattr(param, "name", None):
-        field = str(param.name).replace("_", "-")
-    kind = type(exc).__name__
-    why = {"BadParameter": "bad option value", "MissingParameter": "missing option",
-           "NoSuchOption": "unknown option", "BadOptionUsage": "bad option value",
-           "BadArgumentUsage": "bad argument"}.get(kind, "usage error")
-    click.echo(json.dumps({"kind": "error", "field": field, "why": why,
-                           "detail": one_line(exc.format_message())}, ensure_ascii=False))
-    sys.exit(2)
+    why = _USAGE_WHYS.get(type(exc).__name__, "usage error")
+    if isinstance(exc, click.NoSuchOption):
+        names = [] if exc.ctx is None else [o for p in exc.ctx.command.params
+                                            for o in p.opts + p.secondary_opts if o[:1] == "-"]
+        near = close_match(exc.option_name, names)
+        return (exc.option_name.lstrip("-"), why,
+                f"did you mean '{near}'?" if near else _help_pointer(exc.ctx))
+    if isinstance(param, click.Parameter) and param.name:
+        if isinstance(param, click.Argument):
+            why = "missing argument" if why == "missing option" else "bad argument"
+        if isinstance(exc, click.MissingParameter):
+            return _flag(param), why, f"required; {_help_pointer(exc.ctx)}"
+        return _flag(param), why, one_line(exc.message).rstrip(".")
+    if isinstance(exc, click.BadOptionUsage):
+        said = one_line(exc.message).rstrip(".")
+        return exc.option_name.lstrip("-"), why, \
+            f"{exc.option_name} needs a value" if "requires an argument" in said else said
+    if isinstance(exc, UnknownCommand):
+        near = close_match(exc.name, exc.known)
+        return exc.name, "unknown command", \
+            f"did you mean '{near}'?" if near else _help_pointer(exc.ctx)
+    return None, why, f"{one_line(exc.format_message())} ({_help_pointer(exc.ctx)})"
+
+
+def usage_error_line(field: str | None, why: str, detail: str) -> str:
+    """The one line of a click usage error: ``FIELD: WHY (detail)``, or the detail alone
+    when there is no field (:func:`usage_error_parts`)."""
+    return detail if field is None else f"{field}: {why} ({detail})"
 
 
 @contextmanager

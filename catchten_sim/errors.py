@@ -7,6 +7,8 @@ positions carry the docs/formats.md ``field`` and ``why`` so that the CLI can pr
 from __future__ import annotations
 
 import difflib
+import json
+import numbers
 from collections.abc import Iterable, Mapping
 
 
@@ -66,20 +68,85 @@ class DealNotGeneratedError(CatchTenError):
     """No deal consistent with the information set could be drawn."""
 
 
+def described(value: object) -> str:
+    """A bad input value in plain words, the same for Python, JSON file and page users (no
+    Python spelling such as ``True``, ``None``, ``'5'`` or ``<class ...>``).
+
+    >>> [described(v) for v in (True, None, "5", 2.5, [1])]
+    ['a boolean (true)', 'no value (null)', 'the text "5"', '2.5', 'a list']
+    """
+    if value is None:
+        return "no value (null)"
+    if isinstance(value, bool):
+        return f"a boolean ({'true' if value else 'false'})"
+    if isinstance(value, str):
+        text = json.dumps(value if len(value) <= 24 else value[:21] + "...", ensure_ascii=False)
+        return f"the text {text}"
+    if isinstance(value, numbers.Integral):      # numpy's integers too
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        return repr(float(value))
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return "a list"
+    return f"a value of type {type(value).__name__}"
+
+
+#: how alike (difflib's ratio, 0 to 1) a word must be to a known name to be offered as its
+#: correction: typos are (``dealr``, ``trumsp``, ``playrs``: 0.9; ``seet``: 0.75), unrelated
+#: words are not (``color`` against ``score``: 0.6, difflib's default cutoff)
+SUGGEST_CUTOFF = 0.75
+
+#: known names longer than this (characters, joined) are not listed in a detail: the
+#: detail points to where they are listed instead (an error stays within 80 columns)
+LIST_WIDTH = 44
+#: where the keys of the input files (records, positions) are listed
+FORMATS_POINTER = "see docs/formats.md"
+
+
+def close_match(word: object, names: Iterable[str]) -> str | None:
+    """The known name ``word`` is most likely a typo of (case aside), or None when no name is
+    close enough (:data:`SUGGEST_CUTOFF`). The one place suggestions are made.
+
+    >>> close_match("dealr", ["dead", "dealer", "score"]), close_match("color", ["score"])
+    ('dealer', None)
+    """
+    lowered: dict[str, str] = {}
+    for n in names:
+        lowered.setdefault(str(n).lower(), str(n))
+    close = difflib.get_close_matches(str(word).strip().lower(), list(lowered), n=1,
+                                      cutoff=SUGGEST_CUTOFF)
+    return lowered[close[0]] if close else None
+
+
+def choices_hint(word: object, names: Iterable[str], pointer: str | None = None) -> str:
+    """What to tell someone who wrote ``word`` where one of ``names`` belongs: ``did you
+    mean 'NAME'?`` (:func:`close_match`), else ``known: A, B, C`` when that is short
+    (:data:`LIST_WIDTH`) or no ``pointer`` is given, else ``pointer`` (e.g. ``see: catchten
+    rules --switches``)."""
+    names = [str(n) for n in names]
+    near = close_match(word, names)
+    if near is not None:
+        return f"did you mean '{near}'?"
+    listed = ", ".join(names)
+    return f"known: {listed}" if pointer is None or len(listed) <= LIST_WIDTH else pointer
+
+
 def unknown_key_error(key: object, known: Iterable[str], where: str = "",
-                      cls: type[CatchTenError] | None = None) -> CatchTenError:
-    """The error for one unknown key: field ``key``, why ``unknown field``, and the nearest
-    known key (difflib) or the known keys in the detail, e.g. ``variant: unknown field (did
-    you mean 'variants'?)``. ``where`` (e.g. ``hands[2]``) prefixes the detail."""
-    names = sorted(str(k) for k in known)
-    close = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
-    hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(names)}"
+                      cls: type[CatchTenError] | None = None,
+                      pointer: str | None = None) -> CatchTenError:
+    """The error for one unknown key: field ``key``, why ``unknown field``, and in the detail
+    :func:`choices_hint` (the nearest known key, or the known keys, or ``pointer``), e.g.
+    ``variant: unknown field (did you mean 'variants'?)``. ``where`` (e.g. ``hands[2]``)
+    prefixes the detail."""
+    hint = choices_hint(key, sorted(str(k) for k in known), pointer)
     detail = f"{where}: {hint}" if where else hint
     return (cls or ParseError)(str(key), "unknown field", detail)
 
 
 def check_keys(data: Mapping[str, object], known: Iterable[str], where: str = "",
-               cls: type[CatchTenError] | None = None) -> None:
+               cls: type[CatchTenError] | None = None, pointer: str | None = None) -> None:
     """Refuse the first unknown key of ``data`` (in the order given) with
     :func:`unknown_key_error`: a typo is an error, never a silent change of answer.
 
@@ -92,6 +159,7 @@ def check_keys(data: Mapping[str, object], known: Iterable[str], where: str = ""
     known : the keys allowed there
     where : str, where ``data`` sits in a larger input (``hands[2]``), for the detail
     cls : the error class (default :class:`ParseError`)
+    pointer : where the known keys are listed, said instead of a long list of them
 
     Raises
     ------
@@ -101,4 +169,4 @@ def check_keys(data: Mapping[str, object], known: Iterable[str], where: str = ""
     allowed = set(known)
     for key in data:
         if key not in allowed:
-            raise unknown_key_error(key, allowed, where, cls)
+            raise unknown_key_error(key, allowed, where, cls, pointer)

@@ -37,7 +37,7 @@ import numpy as np
 
 from .cards import _SUIT_INPUT, cards_of_mask, format_card, parse_card
 from .checks import is_whole
-from .errors import IllegalPlayError, ParseError, PositionError, check_keys
+from .errors import FORMATS_POINTER, IllegalPlayError, ParseError, PositionError, check_keys
 from .inputs import card_at, json_kind, preset_name, read_json_object
 from .rules import NO_TRUMPS, Rules
 from .state import PlayState
@@ -222,7 +222,7 @@ class Position:
         if not isinstance(data, Mapping):
             raise ParseError("position", "not an object",
                              f"a position is a JSON object, not {json_kind(data)}")
-        check_keys(data, POSITION_KEYS, cls=PositionError)
+        check_keys(data, POSITION_KEYS, cls=PositionError, pointer=FORMATS_POINTER)
         if rules is None:
             players = data.get("players")
             if players is None:

@@ -66,7 +66,8 @@ from pathlib import Path
 from typing import Any
 
 from .cards import SUIT_CHARS, format_card, parse_card
-from .errors import CatchTenError, IllegalPlayError, ParseError, RulesError, check_keys
+from .errors import (FORMATS_POINTER, CatchTenError, IllegalPlayError, ParseError, RulesError,
+                     check_keys)
 from .inputs import card_at, json_kind, preset_name, read_json_object
 from .rules import COUNT_OUT_STEPS, Rules
 from .state import PlayState, check_deal, split_sets, unit_scores
@@ -111,7 +112,7 @@ def _check_record_keys(data: Any, known: tuple[str, ...]) -> None:
     if not isinstance(data, dict):
         raise ParseError("record", "not a record",
                          f"a record is a JSON object, not {json_kind(data)}")
-    check_keys(data, known)
+    check_keys(data, known, pointer=FORMATS_POINTER)
 
 
 def rules_of_record(data: dict) -> Rules:
@@ -564,7 +565,7 @@ def _hand_of_game(data: dict, rules: Rules, k: int, hand: Any) -> dict:
         raise ParseError("hands", "wrong number of hands",
                          f"hands[{k}] is {json_kind(hand)}, not a hand record (an object with "
                          "dealer and hands)")
-    check_keys(hand, HAND_KEYS, f"hands[{k}]")
+    check_keys(hand, HAND_KEYS, f"hands[{k}]", pointer=FORMATS_POINTER)
     rec = dict(hand)
     for key in ("rules", "variants", "players"):
         mine = rec.get(key)

@@ -14,7 +14,6 @@ with a :class:`RulesError` that says why.
 """
 from __future__ import annotations
 
-import difflib
 import json
 import tomllib
 from collections import namedtuple
@@ -32,7 +31,8 @@ from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_N, P_NPARAMS, P_NSET
                               REVOKE_CODES, DealRules, PlayRules,
                               STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
                               STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
-from .errors import CatchTenError, ParseError, RulesError, check_keys
+from .errors import (CatchTenError, ParseError, RulesError, check_keys, choices_hint,
+                     described)
 from .inputs import MAX_NESTING, check_nesting, json_kind, read_text
 from .switches import (_BOOL, _INT, DEFAULTS, PRESETS, REGISTRY, SWITCH_OF, SWITCHES,
                        Revoke, SetScoring, SixPlayers, SmallDeal, Switch, Tie, spell_value,
@@ -61,8 +61,11 @@ _STEP_OF_RANK = {Rank.TEN: STEP_TEN, Rank.ACE: STEP_ACE, Rank.KING: STEP_KING,
 
 
 #: what a bad value of a true/false or a number switch is told (a word switch lists its words)
-_ALLOWED_BOOL = "true or false; yes/no, on/off and 1/0 are read as them"
-_ALLOWED_INT = "a whole number of points, 1 to 10000"
+#: (yes/no, on/off and 1/0 are read as them too: the line names the two words only)
+_ALLOWED_BOOL = "true or false"
+_ALLOWED_INT = "a whole number, 1 to 10000"
+#: where an unknown switch is told to look when no switch is near its name
+SWITCHES_POINTER = "see: catchten rules --switches"
 
 
 #: how ``catchten rules`` names each count-out step (``COUNT_OUT_STEPS``, docs/rules.md §7.10)
@@ -80,14 +83,13 @@ def _as_bool(name: str, value: Any) -> bool:
     if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
         return False
     raise RulesError("variants", "bad variant value",
-                     f"{name}={_shown(value)} ({_ALLOWED_BOOL})")
+                     f"{name}={_shown(value)}; {_ALLOWED_BOOL}")
 
 
 def _normalise_switch(preset: str, name: str, value: Any) -> Any:
     if name not in SWITCHES:
-        close = difflib.get_close_matches(name, sorted(SWITCHES), n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]!r}?" if close else f"known: {', '.join(sorted(SWITCHES))}"
-        raise RulesError("variants", "unknown variant", f"{name!r}: {hint}")
+        hint = choices_hint(name, sorted(SWITCHES), SWITCHES_POINTER)
+        raise RulesError("variants", "unknown variant", f"{name!r}; {hint}")
     kind, presets = SWITCHES[name]
     if presets is not None and preset not in presets:
         raise RulesError("variants", "unknown variant",
@@ -97,27 +99,27 @@ def _normalise_switch(preset: str, name: str, value: Any) -> Any:
     if kind == _INT:
         if isinstance(value, bool):
             raise RulesError("variants", "bad variant value",
-                             f"{name}={_shown(value)} ({_ALLOWED_INT})")
+                             f"{name}={_shown(value)}; {_ALLOWED_INT}")
         try:
             v = int(value) if not isinstance(value, float) or value.is_integer() else None
         except (TypeError, ValueError):
             v = None
         if v is None or not 1 <= v <= 10000:
             raise RulesError("variants", "bad variant value",
-                             f"{name}={_shown(value)} ({_ALLOWED_INT})")
+                             f"{name}={_shown(value)}; {_ALLOWED_INT}")
         return v
     # a word
     if name == "card_points" and isinstance(value, bool):
         return "on" if value else "off"
     if not isinstance(value, str):
         raise RulesError("variants", "bad variant value",
-                         f"{name}={_shown(value)} (one of {', '.join(kind)})")
+                         f"{name}={_shown(value)}; one of {', '.join(kind)}")
     word = value.strip()
     for allowed in kind:
         if word.lower() == allowed.lower():
             return allowed
     raise RulesError("variants", "bad variant value",
-                     f"{name}={_shown(value)} (one of {', '.join(kind)})")
+                     f"{name}={_shown(value)}; one of {', '.join(kind)}")
 
 
 #: ``PlayRules`` (the switches of play) and ``DealRules`` (the switches of dealing) live in
@@ -227,8 +229,8 @@ class Rules:
     def __post_init__(self) -> None:
         preset = self.preset.strip().lower() if isinstance(self.preset, str) else self.preset
         if preset not in PRESETS:
-            raise RulesError("rules", "unknown preset",
-                             f"{self.preset!r}; known: {', '.join(PRESETS)}")
+            raise RulesError("rules", "unknown preset", f"{_shown(self.preset)}; "
+                             f"{choices_hint(self.preset, PRESETS)}")
         object.__setattr__(self, "preset", preset)
         if self.variants is None:
             given: Mapping[str, Any] = {}
@@ -255,10 +257,12 @@ class Rules:
         if preset == "jaques" and values["deck52"]:
             allowed = (4,)
         if p not in allowed:
-            what = f"{preset} with deck52" if preset == "jaques" and values["deck52"] else preset
+            what = f"{preset}, deck52" if preset == "jaques" and values["deck52"] else preset
+            shown = f"{allowed[0]} to {allowed[-1]}" if isinstance(allowed, range) else \
+                " or ".join(str(a) for a in allowed)
             raise RulesError("players", "players out of range",
-                             f"{p} {'player' if p == 1 else 'players'} with {what} (allowed: "
-                             f"{', '.join(str(a) for a in allowed)})")
+                             f"{p} {'player' if p == 1 else 'players'} with {what}; "
+                             f"allowed: {shown}")
         self._check_combinations(values, {str(name) for name in given})
 
     # ------------------------------------------------------------------ validation
@@ -753,9 +757,8 @@ def _check_toml_types(data: dict, path: str | Path) -> None:
         The field (``players``, ``rules``, ``variants.NAME``) and what was written.
     """
     def bad(field: str, want: str, value: Any, fix: str) -> RulesError:
-        got = "a string" if isinstance(value, str) else type(value).__name__
-        return RulesError(field, f"not {want}",
-                          f"rules file {path}: {_shown(value)} is {got}; write {fix}")
+        return RulesError(field, f"not {want}", f"rules file {path}: got "
+                          f"{described(value)}; write {fix}")
 
     if "rules" in data and not isinstance(data["rules"], str):
         raise bad("rules", "a preset name", data["rules"], 'rules = "foster"')
