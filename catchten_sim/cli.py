@@ -378,12 +378,11 @@ def report_cmd(preset, players, rules_file, variants, deals, sweep_deals, seed, 
     main = None
     if from_dir is not None:
         for flag in given("preset", "players", "rules_file", "variants"):
-            raise CatchTenError(flag, "not with --from",
-                                "the rules of the main run are those of the run directory")
+            raise CatchTenError(flag, "not with --from", "--from gives the main run's rules")
         for flag in given("policy", "opponents", "seed", "deals", "run_dir"):
-            raise CatchTenError(flag, "not with --from", "the main run's deals are the run "
-                                "directory's; --sweep-deals sets the sweeps'" if flag == "deals"
-                                else f"the main run's {flag} is the run directory's")
+            raise CatchTenError(flag, "not with --from", "--sweep-deals sets the sweeps' "
+                                "deals" if flag == "deals" else f"--from gives the main "
+                                f"run's {flag}")
         from .simulate import summarize
         try:
             main = summarize(from_dir)

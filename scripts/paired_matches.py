@@ -25,17 +25,39 @@ import argparse
 import json
 import math
 import sys
+from typing import NoReturn
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 Z = 1.959963984540054
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     print(f"error: {message}", file=sys.stderr)
     raise SystemExit(2)
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments are one line, ``error: ...`` (exit 2), as the catchten commands say
+    them; ``--help`` shows the usage."""
+
+    def error(self, message: str):  # type: ignore[override]
+        _fail(f"{message} (see --help)")
+
+
+def _difference(a: object, b: object) -> str:
+    """Where two manifest values differ, short: the first differing key of two tables
+    (``players 4 vs 5``, ``variants.target 31 vs 41``), else the two values."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if a.get(k) != b.get(k):
+                inner = _difference(a.get(k), b.get(k))
+                return f"{k}.{inner}" if isinstance(a.get(k), dict) and \
+                    isinstance(b.get(k), dict) else f"{k} {inner}"
+    return f"{a} vs {b}"
 
 
 def round_values(path: Path) -> tuple[dict, dict[int, float]]:
@@ -44,16 +66,24 @@ def round_values(path: Path) -> tuple[dict, dict[int, float]]:
     earlier build of the engine reads too: nothing is played)."""
     try:
         manifest = json.loads((path / "manifest.json").read_text())
-    except (OSError, ValueError) as exc:
-        _fail(f"run-dir: not a run directory ({path}: {exc})")
-    if manifest.get("kind") != "match":
-        _fail(f"run-dir: not a match ({path}: {manifest.get('kind')})")
+    except OSError as exc:
+        what = "no manifest.json" if isinstance(exc, FileNotFoundError) else \
+            f"manifest.json: {(exc.strerror or 'unreadable').lower()}"
+        _fail(f"run-dir: not a run directory ({path}: {what})")
+    except ValueError:
+        _fail(f"run-dir: not a run directory ({path}: manifest.json is not JSON)")
+    if not isinstance(manifest, dict) or manifest.get("kind") != "match":
+        kind = manifest.get("kind") if isinstance(manifest, dict) else "not an object"
+        _fail(f"run-dir: not a match ({path}: {kind})")
     out: dict[int, float] = {}
     for f in sorted((path / "chunks").glob("chunk-*.parquet")):
-        t = pq.read_table(f)
-        first = int(t.column("first").to_numpy()[0])
-        count = int(t.column("count").to_numpy()[0])
-        v = t.column("value").to_numpy().astype(np.int64).view(np.float64)
+        try:
+            t = pq.read_table(f)
+            first = int(t.column("first").to_numpy()[0])
+            count = int(t.column("count").to_numpy()[0])
+            v = t.column("value").to_numpy().astype(np.int64).view(np.float64)
+        except (OSError, KeyError, IndexError, ValueError, pa.ArrowException):
+            _fail(f"run-dir: unreadable chunk ({path}: chunks/{f.name})")
         # float64 bits of [x (count, K) ravel, c (count, K) ravel, w (count,)]
         kk = (len(v) // count - 1) // 2
         x = v[:count * kk].reshape(count, kk)
@@ -63,7 +93,7 @@ def round_values(path: Path) -> tuple[dict, dict[int, float]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = _Parser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a1", type=Path, help="run directory of A1 against B")
     ap.add_argument("a2", type=Path, help="run directory of A2 against B")
     ap.add_argument("--json", type=Path, default=None, help="also write the result here")
@@ -72,8 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     m2, r2 = round_values(args.a2)
     for key in ("rules", "seed", "deals"):
         if m1.get(key) != m2.get(key):
-            print(f"error: {key}: the two matches differ ({m1.get(key)} vs {m2.get(key)})",
-                  file=sys.stderr)
+            print(f"error: {key}: the two matches differ "
+                  f"({_difference(m1.get(key), m2.get(key))})", file=sys.stderr)
             return 2
     if m1["policies"][1] != m2["policies"][1]:
         print(f"error: b: the opponents differ ({m1['policies'][1]} vs "

@@ -444,3 +444,68 @@ def test_advise_at_no_trumps_shows_no_ten_of_trumps_table():
     spades = run(*base, "--trump", "S")
     assert spades.exit_code == 0, spades.stderr
     assert "The Ten of trumps, per card:" in spades.stdout
+
+
+# ------------------------------------------------- click's errors in the project's words
+@pytest.mark.parametrize("args, line", [
+    (["advise", "X", "--samples", "abc"],
+     'error: samples: bad option value ("abc" is not a whole number)'),
+    (["simulate", "--deals", "2.5"], 'error: deals: bad option value ("2.5" is not a whole '
+                                     'number)'),
+    (["simulate", "--time", "soon"], 'error: time: bad option value ("soon" is not a number)'),
+    (["solve", "X", "--max-nodes", "0"],
+     "error: max-nodes: bad option value (0 is out of range: 1 or more)"),
+    (["advise", "X", "--objective", "point"],
+     "error: objective: bad option value (\"point\"; did you mean 'points'?)"),
+    (["equity", "--method", "bogus"],
+     'error: method: bad option value ("bogus"; known: exact, rollouts)'),
+    (["simulate", "--dael", "3"], "error: dael: unknown option (did you mean '--deals'?)"),
+    (["simulate", "--bogus"], "error: bogus: unknown option (see: catchten simulate --help)"),
+    (["simulat"], "error: simulat: unknown command (did you mean 'simulate'?)"),
+    (["simulate", "--deals"], "error: deals: bad option value (--deals needs a value)"),
+])
+def test_click_errors_are_the_projects_one_line(args, line):
+    """click said ``Invalid value for '--samples': 'abc' is not a valid integer.`` and
+    offered ``--games`` and ``--help`` for ``--dael``; each is FIELD: WHY (detail) now,
+    exit 2, in 80 columns. (Each a few ms: click refuses them before any work.)"""
+    res = run(*args)
+    assert res.exit_code == 2, res.output
+    assert res.stderr.splitlines() == [line]
+    assert len(line) <= 80
+
+
+def test_click_errors_as_json_name_the_flag():
+    res = run("simulate", "--json", "--time", "soon")
+    assert res.exit_code == 2
+    assert json.loads(res.stdout) == {"kind": "error", "field": "time",
+                                      "why": "bad option value",
+                                      "detail": '"soon" is not a number'}
+
+
+@pytest.mark.parametrize("args", [["simulate", "--variant", "bogus"],
+                                  ["simulate", "--variant", "color=1"],
+                                  ["simulate", "--players", "9"],
+                                  ["rules", "-r", "jaques", "-V", "deck52", "-n", "6"],
+                                  ["simulate", "--variant", "exposed_trump=maybe"]])
+def test_rules_errors_fit_80_columns(args):
+    """``--variant bogus`` listed every switch (300 columns), ``--players 9`` every
+    allowed count (91)."""
+    res = run(*args)
+    assert res.exit_code == 2
+    (line,) = res.stderr.splitlines()
+    assert len(line) <= 80, line
+
+
+def test_paired_matches_bad_input_is_one_short_line(tmp_path, capsys):
+    import sys
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    try:
+        import paired_matches
+    finally:
+        sys.path.pop(0)
+    for argv in ([str(tmp_path / "nope"), str(tmp_path)], []):
+        with pytest.raises(SystemExit) as e:
+            paired_matches.main(argv)
+        assert e.value.code == 2
+        (line,) = capsys.readouterr().err.splitlines()
+        assert line.startswith("error: ") and len(line.replace(str(tmp_path), "T")) <= 80, line

@@ -346,3 +346,69 @@ def test_a_seat_given_two_policies_is_refused() -> None:
     assert line.startswith("error: seat-policy: given twice"), line
     assert _cli("simulate", "--deals", "10", "--no-progress", "--seat-policy", "1=random",
                 "--seat-policy", "1=random").exit_code == 0
+
+
+# ------------------------------------------------------- suggestions and plain words
+@pytest.mark.parametrize("key, near", [("trumsp", "trump"), ("dealr", "dealer"),
+                                       ("playrs", "players"), ("Seat", "seat")])
+def test_a_typo_of_a_position_key_names_the_key(key, near):
+    data = {**_position(), key: 1}
+    with pytest.raises(CatchTenError) as e:
+        Position.from_dict(data)
+    assert (e.value.field, e.value.why) == (key, "unknown field")
+    assert e.value.detail == f"did you mean '{near}'?"
+
+
+@pytest.mark.parametrize("key", ["color", "zzzzzzzzzz", "bogus"])
+def test_an_unrelated_word_gets_no_suggestion_and_a_short_line(key):
+    """``color`` was told "did you mean 'score'?" (difflib's default cutoff, 0.6); a long
+    list of the known keys made the line 120 columns: a pointer instead."""
+    with pytest.raises(CatchTenError) as e:
+        Position.from_dict({**_position(), key: 1})
+    assert "did you mean" not in e.value.detail
+    assert e.value.detail == "see docs/formats.md"
+    assert len(f"error: {e.value.line()}") <= 80
+
+
+@pytest.mark.parametrize("name, near", [("color", None), ("bogus", None),
+                                        ("must_trumps", "must_trump"), ("targte", "target")])
+def test_unknown_switch_suggests_only_a_near_switch_in_80_columns(name, near):
+    """``--variant bogus`` listed all 18 switches: a 300-column line."""
+    with pytest.raises(CatchTenError) as e:
+        Rules("foster", 4, {name: True})
+    line = f"error: {e.value.line()}"
+    assert len(line) <= 80, line
+    if near is None:
+        assert "did you mean" not in line and "catchten rules --switches" in line
+    else:
+        assert f"did you mean '{near}'?" in line
+
+
+def test_close_match_is_the_one_suggestion_rule():
+    from catchten_sim.errors import close_match
+    assert close_match("color", ["score", "seat", "dealer"]) is None
+    assert close_match("heuristc", ["random", "heuristic"]) == "heuristic"
+    assert close_match("DEALR", ["dealer"]) == "dealer"
+
+
+@pytest.mark.parametrize("value, words", [(True, "a boolean (true)"),
+                                          (None, "no value (null)"),
+                                          ("5", 'the text "5"'), (2.5, "2.5")])
+def test_api_whole_number_errors_say_the_value_in_plain_words(value, words):
+    """``samples=True`` said ``samples=True``, a Python spelling (``None``, ``'5'`` too)."""
+    from catchten_sim.checks import check_count
+    with pytest.raises(CatchTenError) as e:
+        check_count("samples", value, 1)
+    assert (e.value.field, e.value.why) == ("samples", "not a whole number")
+    assert e.value.detail == f"got {words}"
+    assert "True" not in e.value.line() and "None" not in e.value.line()
+
+
+def test_api_number_errors_never_show_numpy_or_python_spellings():
+    import numpy as np
+    from catchten_sim.checks import check_number
+    for value in (np.float64(-1.0), True, None):
+        with pytest.raises(CatchTenError) as e:
+            check_number("time", value, 0.0, what="seconds")
+        line = e.value.line()
+        assert not any(w in line for w in ("np.", "True", "None", "<class", "'")), line

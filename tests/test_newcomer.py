@@ -314,3 +314,23 @@ def test_report_time_too_short_for_the_figures_is_refused(tmp_path):
     _one_error(_invoke(["report", "--time", "3", "--out", tmp_path / "r"]),
                "time: too short for a report")
     assert not (tmp_path / "r").exists()
+
+
+def test_readme_names_exactly_the_packages_pyproject_installs():
+    """The README's package sentence lacked starlette and uvicorn (the page) and the
+    tests' httpx and playwright; it names pyproject's dependencies and its test extra
+    (less what the dependencies already bring), no more, no less. (A few ms.)"""
+    import re
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+    def names(deps):
+        return [re.match(r"[A-Za-z0-9_.-]+", d).group(0).lower() for d in deps]
+
+    main = names(project["dependencies"])
+    tests = [n for n in names(project["optional-dependencies"]["test"]) if n not in main]
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    said = re.search(r"Installed: ([^()]*) \(tests: ([^()]*)\)", text)
+    assert said, "README: the 'Installed: ... (tests: ...)' sentence"
+    assert said.group(1).split(", ") == main
+    assert said.group(2).split(", ") == tests
