@@ -127,10 +127,10 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
     pols = make_policies(rules, policy, opponents, seat_policy_flags(seat_policies))
     if games is None and first_dealer is not None:
         raise CatchTenError("first-dealer", "only with --games",
-                            "who deals first is a setting of whole games")
+                            "a setting of whole games")
     if games is None and start_score is not None:
         raise CatchTenError("start-score", "only with --games",
-                            "the score at the start is a setting of whole games")
+                            "a setting of whole games")
     check_force(force, report_dir)
     if games is not None:
         if out_path or report_dir:
@@ -138,7 +138,7 @@ def simulate_cmd(preset, players, rules_file, variants, deals, seed, policy, opp
                                 "--games prints game results only")
         if given("deals"):
             raise CatchTenError("deals", "not with --games",
-                                "--games N plays N whole games, each as many deals as it takes")
+                                "each game takes as many deals as it needs")
         from .games import simulate_games
         from .checks import MAX_DEALS, check_count
         games = check_count("games", games, 1, MAX_DEALS)

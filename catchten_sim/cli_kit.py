@@ -473,7 +473,7 @@ def load_position(path, preset, players, rules_file, variants, dealer, seat, han
         # the file carries its own rules: a rules flag beside it would be ignored
         for flag in given("preset", "players", "rules_file", "variants"):
             raise CatchTenError(flag, "file and flags",
-                                f"POSITION.json gives the rules; leave --{flag} out")
+                                f"POSITION.json has the rules; drop --{flag}")
         return Position.from_json(path)   # "-": standard input
     from .rules import Rules
     rules = Rules.from_options(preset, players, variants, rules_file)

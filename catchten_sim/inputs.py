@@ -103,7 +103,7 @@ def read_json_object(path: str | Path, field: str) -> dict[str, Any]:
     data = parse_json(text, field, where)
     if not isinstance(data, dict):
         raise ParseError(field, "not an object",
-                         f"{where}: the top level is {json_kind(data)}, not an object")
+                         f"{where}: {json_kind(data)}")
     return data
 
 

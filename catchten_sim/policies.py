@@ -54,7 +54,8 @@ import numpy as np
 
 from ._kernels.layout import POL_SCRIPTED
 from .checks import is_whole
-from .errors import CatchTenError
+from .cards import _shown
+from .errors import CatchTenError, choices_hint
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -90,10 +91,9 @@ class Policy(IntEnum):
             return PimcPolicy.parse(name, field)   # type: ignore[return-value]
         if isinstance(name, str) and name.strip().upper() in cls.__members__:
             return cls[name.strip().upper()]
+        known = [p.name.lower() for p in cls] + ["pimc[:N]", "ipimc[:N]"]
         raise CatchTenError(field, "unknown policy",
-                            f"{name!r}; known: "
-                            f"{', '.join(p.name.lower() for p in cls)}, pimc[:N], "
-                            "ipimc[:N]")
+                            f"{_shown(name)}; {choices_hint(name, known)}")
 
     @classmethod
     def per_seat(cls, policies: object, players: int) -> tuple[Policy, ...]:

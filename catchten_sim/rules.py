@@ -757,8 +757,7 @@ def _check_toml_types(data: dict, path: str | Path) -> None:
         The field (``players``, ``rules``, ``variants.NAME``) and what was written.
     """
     def bad(field: str, want: str, value: Any, fix: str) -> RulesError:
-        return RulesError(field, f"not {want}", f"rules file {path}: got "
-                          f"{described(value)}; write {fix}")
+        return RulesError(field, f"not {want}", f"got {described(value)}; write {fix}")
 
     if "rules" in data and not isinstance(data["rules"], str):
         raise bad("rules", "a preset name", data["rules"], 'rules = "foster"')
