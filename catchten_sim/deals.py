@@ -18,8 +18,8 @@ import numpy as np
 
 from ._kernels import engine as K
 from .cards import cards_of_mask, format_card
-from .errors import CatchTenError
-from .rules import Rules
+from .checks import check_count, check_seed
+from .rules import Rules, check_rules
 from .state import PlayState
 
 __all__ = ["Deal", "deal", "deal_from_hands"]
@@ -104,11 +104,9 @@ def deal(rules: Rules, *, seed: int = 1, index: int = 0) -> Deal:
     CatchTenError
         ``seed`` or ``index`` out of range.
     """
-    if not 0 <= int(seed) < 2 ** 64:
-        raise CatchTenError("seed", "out of range", f"seed={seed}")
-    if not 0 <= int(index) < 2 ** 62:
-        raise CatchTenError("index", "out of range", f"index={index}")
-    t = rules.tables()
+    seed = check_seed(seed)
+    index = check_count("index", index, 0, 2 ** 62 - 1)
+    t = check_rules(rules).tables()
     set_hands, dealer, trump, turnup, dead, state = K.deal_one(t, np.uint64(seed),
                                                                np.int64(index))
     return Deal(rules, int(dealer), tuple(tuple(int(x) for x in row) for row in set_hands),

@@ -61,7 +61,7 @@ from .paths import ensure_parent
 from .games import _GamesTask, _policies, open_run, unit_shape
 from .policies import Policy, Seating
 from .position import InfoSet
-from .rules import Rules
+from .rules import Rules, check_rules
 from .state import card_points
 from .gamerollouts import METHODS, ROLLOUT_GAMES, game_rollouts, rollout_hook, state_rows
 
@@ -582,7 +582,7 @@ def equity_table(rules: Rules, policies: Sequence[object] | object = "heuristic"
     CatchTenError
         Four or more sides, three sides without ``tie=count_out``, bad counts.
     """
-    _check_equity_rules(rules)
+    _check_equity_rules(check_rules(rules))
     pols = _policies(rules, policies)
     by_side, c_n, nxt = _classes(rules, pols)
     n_hands = check_count("hands", n_hands, max(100, 10 * rules.players), MAX_EQUITY_HANDS)

@@ -73,12 +73,12 @@ def described(value: object) -> str:
     Python spelling such as ``True``, ``None``, ``'5'`` or ``<class ...>``).
 
     >>> [described(v) for v in (True, None, "5", 2.5, [1])]
-    ['a boolean (true)', 'no value (null)', 'the text "5"', '2.5', 'a list']
+    ['the boolean true', 'no value', 'the text "5"', '2.5', 'a list']
     """
     if value is None:
-        return "no value (null)"
+        return "no value"
     if isinstance(value, bool):
-        return f"a boolean ({'true' if value else 'false'})"
+        return f"the boolean {'true' if value else 'false'}"
     if isinstance(value, str):
         text = json.dumps(value if len(value) <= 24 else value[:21] + "...", ensure_ascii=False)
         return f"the text {text}"

@@ -33,11 +33,10 @@ from .cards import Card, cards_of_mask, format_card, parse_cards
 from .checks import check_count, check_seed, check_threads, max_threads
 from .compile_notice import Stopwatch
 from .determinize import Sampler
-from .errors import CatchTenError
 from .evaluators import RolloutEvaluator
 from .policies import Policy
 from .position import InfoSet, deal_info
-from .rules import Rules
+from .rules import Rules, check_rules
 
 __all__ = ["Odds", "odds"]
 
@@ -130,10 +129,7 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
     PositionError, CatchTenError
         Inconsistent hand/turn-up/dead cards, bad counts.
     """
-    if not isinstance(rules, Rules):
-        raise CatchTenError("rules", "not a Rules object",
-                            f"{rules!r}: pass Rules(preset, players, variants), "
-                            "e.g. Rules('foster', 4)")
+    check_rules(rules)
     hand = parse_cards(hand, "hand")
     dead = parse_cards(dead, "dead")
     turnup = Card(turnup).idx if turnup is not None else turnup

@@ -757,7 +757,7 @@ def _check_toml_types(data: dict, path: str | Path) -> None:
         The field (``players``, ``rules``, ``variants.NAME``) and what was written.
     """
     def bad(field: str, want: str, value: Any, fix: str) -> RulesError:
-        return RulesError(field, f"not {want}", f"got {described(value)}; write {fix}")
+        return RulesError(field, f"not {want}", f"{described(value)}; write {fix}")
 
     if "rules" in data and not isinstance(data["rules"], str):
         raise bad("rules", "a preset name", data["rules"], 'rules = "foster"')
@@ -773,6 +773,20 @@ def _check_toml_types(data: dict, path: str | Path) -> None:
         if isinstance(kind, tuple) and not isinstance(value, str) and \
                 not (name == "card_points" and isinstance(value, bool)):
             raise bad(f"variants.{name}", "a word", value, f'{name} = "{kind[0]}"')
+
+
+def check_rules(rules: object) -> Rules:
+    """``rules`` when it is a :class:`Rules`, for the functions that take one.
+
+    Raises
+    ------
+    CatchTenError
+        ``rules: not a Rules object``, the value in plain words (never ``NoneType``).
+    """
+    if not isinstance(rules, Rules):
+        raise CatchTenError("rules", "not a Rules object", f"got {described(rules)}; pass "
+                            "one, e.g. Rules('foster', 4)")
+    return rules
 
 
 def suit_name(code: int) -> str:

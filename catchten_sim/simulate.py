@@ -35,7 +35,7 @@ from .policies import Policy, Seating
 from . import run
 from .run import (REDUCERS, RunDir, check_executor_options, chunk_plan, job_key,
                      manifest_rules, open_of_kind, plan_rule)
-from .rules import Rules
+from .rules import Rules, check_rules
 
 CHUNK = 1 << 17            # deals per kernel call (rows, only with on_chunk: CHUNK * cols * 2 B)
 FIRST_DEALER = "rotate"    # deal i is dealt by seat i % n
@@ -307,6 +307,7 @@ def simulate(rules: Rules, policies: Sequence[object] | object = "heuristic", *,
     far with ``interrupted=True``: nothing already computed is lost. The numbers are the
     same on every executor (inline, threads, Dask) and after a resume.
     """
+    check_rules(rules)
     n_deals = check_count("deals", n_deals, 1, MAX_DEALS)
     seed = check_seed(seed)
     if threads is not None:

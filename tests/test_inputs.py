@@ -391,8 +391,8 @@ def test_close_match_is_the_one_suggestion_rule():
     assert close_match("DEALR", ["dealer"]) == "dealer"
 
 
-@pytest.mark.parametrize("value, words", [(True, "a boolean (true)"),
-                                          (None, "no value (null)"),
+@pytest.mark.parametrize("value, words", [(True, "the boolean true"),
+                                          (None, "no value"),
                                           ("5", 'the text "5"'), (2.5, "2.5")])
 def test_api_whole_number_errors_say_the_value_in_plain_words(value, words):
     """``samples=True`` said ``samples=True``, a Python spelling (``None``, ``'5'`` too)."""
@@ -412,3 +412,26 @@ def test_api_number_errors_never_show_numpy_or_python_spellings():
             check_number("time", value, 0.0, what="seconds")
         line = e.value.line()
         assert not any(w in line for w in ("np.", "True", "None", "<class", "'")), line
+
+
+@pytest.mark.parametrize("call", ["simulate", "equity_table", "odds", "deal"])
+def test_api_functions_refuse_a_missing_rules_in_words(call):
+    """``simulate(None)`` raised AttributeError: 'NoneType' object has no attribute
+    'players' (``odds`` said ``None: pass Rules(...)``). (A few ms each: refused first.)"""
+    import catchten_sim
+    fn = getattr(catchten_sim, call)
+    args = (None, "JS AS KS 6H 7H 8D 9D TC QC", "6S") if call == "odds" else (None,)
+    kw = {"seat": 0, "dealer": 3} if call == "odds" else {}
+    with pytest.raises(CatchTenError) as e:
+        fn(*args, **kw)
+    assert (e.value.field, e.value.why) == ("rules", "not a Rules object")
+    assert "None" not in e.value.line() and "got no value" in e.value.detail
+
+
+def test_deal_refuses_a_boolean_seed_and_a_missing_index():
+    """``deal(rules, seed=True)`` dealt with seed 1; ``index=None`` raised TypeError."""
+    from catchten_sim import deal as deal_fn
+    for kw, field in (({"seed": True}, "seed"), ({"index": None}, "index")):
+        with pytest.raises(CatchTenError) as e:
+            deal_fn(Rules(), **kw)
+        assert (e.value.field, e.value.why) == (field, "not a whole number")
