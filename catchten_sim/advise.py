@@ -690,19 +690,14 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
     """The :class:`Advice` of a finished (or stopped) :func:`advise` run."""
     info = position.info()
     rules = position.rules
-    with_pimc = Seating.of(pols).any_driven
     exact_done = exact and stop == "exact"
-    # exact: the deals carry no sampling error; the evaluation none either unless a
-    # random policy plays in the rollouts (then the rollouts' error remains)
-    # (pimc rollouts sample their own deals at every decision: a random policy too)
-    no_error = exact_done and (ev_key == "dd" or not with_pimc and all(
-        p != Policy.RANDOM for p in pols))
+    planned = plan.samples
     if stop == "single":          # nothing was decided from the data: one look
         plan = LookPlan(done, early=False)
-    z = 0.0 if no_error else plan.z_at(done)
+    z = critical_value(plan, done, exact_done, ev_key, pols)
     if exact_done:
         intervals = (f"exact ({acc.n:,} deals): every consistent deal evaluated once"
-                     + ("" if no_error else "; the intervals are the random rollouts' "
+                     + ("" if z == 0 else "; the intervals are the random rollouts' "
                         "error only (fixed sample, z 1.96)"))
     else:
         intervals = plan.describe(done)
@@ -733,14 +728,27 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
             "(paranoid), not against the best other side")
     other_d = None
     model_note = ""
-    if acc_o is not None and acc_o.n:
-        other_d, model_note = _compare_models(acc, acc_o, cands, info, z, margin, equiv)
+    if acc_o is not None and acc_o.n:   # the rollouts' own critical value at this look
+        z_o = critical_value(plan, done, exact_done, "rollout", pols)
+        other_d, model_note = _compare_models(acc, acc_o, cands, info, (z, z_o), margin,
+                                              equiv, planned)
     return Advice(position, pols, ev_name, objective, tuple(results), Card(cands[best_j]),
                   None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
                   intervals, margin, acc, tuple(cands), exact_done, other_d, model_note,
                   clock.compile_s(elapsed), p_win_method=getattr(eq, "method", ""),
                   bounded=0 if acc.bounds is None else acc.bounds.n_bounded)
+
+
+def critical_value(plan: LookPlan, done: int, exact_done: bool, ev_key: str,
+                   pols: tuple[Policy, ...]) -> float:
+    """The critical value of evaluator ``ev_key``'s intervals after ``done`` deals (one rule
+    for :func:`advise`'s own and the rollouts beside dd): ``plan.z_at(done)``, or 0 when every
+    consistent deal was evaluated and the evaluation has no error (dd, no random policy)."""
+    # (pimc rollouts sample their own deals at every decision: a random policy too)
+    no_error = exact_done and (ev_key == "dd" or not Seating.of(pols).any_driven and all(
+        p != Policy.RANDOM for p in pols))
+    return 0.0 if no_error else plan.z_at(done)
 
 
 def _results(acc: AnySums, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],
@@ -796,23 +804,21 @@ def trump_answer(c: Comparison | None) -> str | None:
     comparison (None: no such question here)."""
     if c is None:
         return None
-    v = c.verdict
-    if v == "no practical difference":
-        return "no practical difference"
-    if c.diff.lo > 0:
-        return "YES"
-    if c.diff.hi < 0:
-        return "NO"
-    return "too close to call"
+    if c.verdict == "no practical difference":
+        return c.verdict
+    return "YES" if c.diff.lo > 0 else "NO" if c.diff.hi < 0 else "too close to call"
 
 
 def _compare_models(acc: AnySums, acc_o: AnySums, cands: Sequence[int], info: InfoSet,
-                    z: float, margin: float, equiv: dict[int, int]) -> tuple[dict, str]:
+                    zs: tuple[float, float], margin: float, equiv: dict[int, int],
+                    planned: int) -> tuple[dict, str]:
     """The heuristic rollouts' answer on the dd run's deals, and one line when it differs
     from the double-dummy answer: on the best card when the two picks are not tied on
     every deal and at least one model separates its pick from the other's by more than
     the practical margin; on "lead a trump?" when the two lean opposite ways and at least
-    one answers firmly (YES or NO)."""
+    one answers firmly (YES or NO). Each reads its intervals (``zs``: dd's and the rollouts'
+    :func:`critical_value`) by its own run's rule; the line names the rollouts' deals."""
+    z, z_o = zs
     eq_o: dict[int, int] = {}
     order_o, _ = _rank(acc_o, cands, eq_o)
     order_d = sorted(range(len(cands)), key=lambda j: (-acc.s1[acc.objective][j], cands[j]))
@@ -821,56 +827,52 @@ def _compare_models(acc: AnySums, acc_o: AnySums, cands: Sequence[int], info: In
     top_d = {best_d} | {j for j, b in equiv.items() if b == best_d}
     top_o = {best_o} | {j for j, b in eq_o.items() if b == best_o}
     tl_d, _ = _trump_lead(acc, cands, order_d, info, z, margin)
-    tl_o, _ = _trump_lead(acc_o, cands, order_o, info, z, margin)
-    z_o = z if z > 0 else 0.0
+    tl_o, _ = _trump_lead(acc_o, cands, order_o, info, z_o, margin)
+    n_o = acc_o.n
     other = {
-        "evaluator": "rollout",
-        "objective": "diff",
+        "evaluator": "rollout", "objective": "diff",
         # the dd value's measure (the same as diff with two sides)
         "measure": "our points minus the other sides' together",
+        "samples": n_o, "planned_samples": planned, "z": json_number(z_o, 4),
         "best": format_card(cands[best_o]),
         "trump_lead": None if tl_o is None else {**tl_o.to_dict(),
                                                   "answer": trump_answer(tl_o)},
         "candidates": [{"card": format_card(cands[j]),
-                        "diff": _mean_est(*acc_o.mean_se("diff", j), acc_o.n, z_o).to_dict()}
+                        "diff": _mean_est(*acc_o.mean_se("diff", j), n_o, z_o).to_dict()}
                        for j in order_o],
     }
     parts = []
+    ro = f"heuristic rollouts, {n_o:,} deals:"
 
-    def how(a: AnySums, x: int, y: int) -> str:
-        # how firmly card x beats card y: "firm" = separated at 95% by more than the
-        # practical margin
-        d = a.pair(x, y)[0]
-        v = Comparison(Card(cands[x]), Card(cands[y]), _pair_est(a, x, y, z),
-                       margin).verdict
-        if v == "separated":
-            return "firm" if d > margin else "separated, within the practical margin"
-        if v == "no practical difference":            # e.g. exact: no sampling error
-            return v
-        return "a lean, not separated"
+    def how(a: AnySums, zz: float, x: int, y: int) -> str:
+        # how firmly card x beats y: "firm" = separated by more than the practical margin
+        v = Comparison(Card(cands[x]), Card(cands[y]), _pair_est(a, x, y, zz),
+                       margin).verdict               # no practical difference: e.g. exact
+        if v == "separated" and a.pair(x, y)[0] <= margin:
+            return "separated, within the practical margin"
+        return {"separated": "firm", "not separated": "a lean, not separated"}.get(v, v)
 
-    def firm(a: AnySums, x: int, y: int) -> bool:
-        return how(a, x, y) == "firm"
-    if best_o not in top_d and best_d not in top_o and (
-            firm(acc, best_d, best_o) or firm(acc_o, best_o, best_d)):
+    def said(c: Comparison) -> str:     # NO (-0.81 [-0.96, -0.66])
+        return f"{trump_answer(c)} ({c.diff.mean:+.2f} [{c.diff.lo:+.2f}, {c.diff.hi:+.2f}])"
+    # say how firm each model is about its own pick, so a lean is not read as a verdict
+    how_d, how_o = how(acc, z, best_d, best_o), how(acc_o, z_o, best_o, best_d)
+    if best_o not in top_d and best_d not in top_o and "firm" in (how_d, how_o):
         md = acc.s1[acc.objective][best_d] / acc.n
-        mo = acc_o.s1["diff"][best_o] / acc_o.n
-        # say how firm each model is about its own pick, so a lean is not read as a verdict
-        how_d = how(acc, best_d, best_o)
-        how_o = how(acc_o, best_o, best_d)
+        mo = acc_o.s1["diff"][best_o] / n_o
         parts.append(f"best card: dd {format_card(cands[best_d])} ({md:+.2f}; {how_d}), "
-                     f"heuristic rollouts {format_card(cands[best_o])} ({mo:+.2f}; {how_o})")
+                     f"{ro} {format_card(cands[best_o])} ({mo:+.2f}; {how_o})")
     if tl_d is not None and tl_o is not None:
         a_d, a_o = trump_answer(tl_d), trump_answer(tl_o)
         if (tl_d.diff.mean > 0) != (tl_o.diff.mean > 0) and ("YES" in (a_d, a_o) or
                                                              "NO" in (a_d, a_o)):
-            parts.append(f"lead a trump? dd {a_d} ({tl_d.diff.mean:+.2f}), heuristic "
-                         f"rollouts {a_o} ({tl_o.diff.mean:+.2f})")
-    note = ""
-    if parts:
-        note = ("the answer depends on the model of play: " + "; ".join(parts)
-                + " (dd: perfect play, all hands seen; rollouts: the heuristic's play)")
-    return other, note
+            parts.append(f"lead a trump? dd {said(tl_d)}, {ro} {said(tl_o)}")
+    if not parts:
+        return other, ""
+    fewer = (f", on this run's {n_o:,} deals only: a rollout run (--evaluator rollout) "
+             f"takes up to {planned:,} and may answer more firmly" if n_o < planned else "")
+    return other, ("the answer depends on the model of play: " + "; ".join(parts)
+                   + " (95% intervals; dd: perfect play, all hands seen; rollouts: the "
+                   f"heuristic's play{fewer})")
 
 
 def _is_trump(info: InfoSet, c: int) -> bool:

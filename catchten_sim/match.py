@@ -97,12 +97,16 @@ PILOT_FIRST = (2 ** 55 // 840 - 1) * 840
 PILOT_DEALS = 2_000
 STOPS = ("precision", "separated", "deals", "time", "interrupted", "unfinished")
 MAX_ROUNDS_PER_CHUNK = 1 << 13
-#: the fewest rounds from which the deals-saved factor (a ratio of two variances) is
-#: stated: below it the factor is "not estimated" (JSON null). With 30 rounds each
-#: variance has 29 degrees of freedom: were the two independent, their ratio would be
-#: within a factor of about 2 of the true one 95% of the time (F(29, 29): 0.48 to 2.1);
-#: with 2 rounds (one degree of freedom) that range spans a factor of 600 either way
-MIN_FACTOR_ROUNDS = 30
+#: the fewest rounds from which a match states a verdict ("separated", "not separated")
+#: and the deals-saved factor (a ratio of two variances): below it the text says "too few
+#: rounds for a verdict" and the factor "not estimated" (JSON: ``verdict`` and
+#: ``deals_saved_factor`` null, ``verdict_reason`` why; the mean, interval and standard
+#: errors are kept). With 30 rounds each variance has 29 degrees of freedom: were the two
+#: independent, their ratio would be within a factor of about 2 of the true one 95% of
+#: the time (F(29, 29): 0.48 to 2.1); with 2 rounds (one degree of freedom) that range
+#: spans a factor of 600 either way. The t interval's 95% rests on the round values being
+#: near normal, which a handful of rounds of skewed hand totals does not give.
+MIN_ROUNDS = 30
 CV_POLICY = Policy.HEURISTIC
 
 
@@ -179,9 +183,9 @@ class MatchResult:
         """``(se_plain / se of the reported interval)^2``: the control variate's se, or
         the duplicate's when none was used (nan, "not available", when that se is 0 or
         not defined: no spread between the seatings; nan, "not estimated", below
-        :data:`MIN_FACTOR_ROUNDS` rounds: a ratio of two variances from a few rounds is
+        :data:`MIN_ROUNDS` rounds: a ratio of two variances from a few rounds is
         noise)."""
-        if self.rounds < MIN_FACTOR_ROUNDS:
+        if self.rounds < MIN_ROUNDS:
             return math.nan
         p = self.se["plain"]
         c = self.se["control_variate"] if self.control_variate_used else self.se["duplicate"]
@@ -208,9 +212,19 @@ class MatchResult:
         return len(self.seatings) + (1 if self.pilot_deals else 0)
 
     @property
-    def verdict(self) -> str:
-        """``separated`` when the interval excludes 0, else ``not separated``."""
+    def verdict(self) -> str | None:
+        """``separated`` when the interval excludes 0, else ``not separated``; None below
+        :data:`MIN_ROUNDS` rounds (:attr:`verdict_reason` says why)."""
+        if self.verdict_reason is not None:
+            return None
         return verdict(self.ci95[0], self.ci95[1], 0.0)
+
+    @property
+    def verdict_reason(self) -> str | None:
+        """Why no verdict is stated (fewer than :data:`MIN_ROUNDS` rounds), else None."""
+        if self.rounds >= MIN_ROUNDS:
+            return None
+        return f"too few rounds for a verdict ({self.rounds:,} rounds; at least {MIN_ROUNDS})"
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON contract (README "Matches"): ``a, b, rules, deals, seed,
@@ -224,7 +238,7 @@ class MatchResult:
             "se": {k: json_number(v) for k, v in self.se.items()},
             "deals_saved_factor": json_number(self.deals_saved_factor),
             "stop": self.stop,
-            "verdict": self.verdict,
+            "verdict": self.verdict, "verdict_reason": self.verdict_reason,
             "mean_difference_duplicate": json_number(self.means["duplicate"]),
             "win_share": {"mean": json_number(self.win_share[0]),
                           "ci95": [json_number(self.win_share[1]), json_number(self.win_share[2])]},
@@ -250,7 +264,8 @@ class MatchResult:
         w, wlo, whi = self.win_share
         r = self.rounds
         few = f"{r} round: too few for an interval" if r < 2 else ""
-        ci = (f"95% interval [{lo:+.3f}, {hi:+.3f}] ({self.verdict})" if self.has_interval
+        said = f" ({self.verdict})" if self.verdict else f"; {self.verdict_reason}"
+        ci = (f"95% interval [{lo:+.3f}, {hi:+.3f}]{said}" if self.has_interval
               else f"no interval ({few})")
         won = (f"{100 * w:.1f}% [{100 * wlo:.1f}, {100 * whi:.1f}]" if self.has_interval
                else f"{100 * w:.1f}% (no interval)")
@@ -263,7 +278,7 @@ class MatchResult:
             f = self.deals_saved_factor
             ses += (f": {f:.1f}x fewer deals than plain play" if math.isfinite(f) else
                     f": deals saved against plain play not estimated ({r:,} rounds; it "
-                    f"needs {MIN_FACTOR_ROUNDS} or more)" if r < MIN_FACTOR_ROUNDS else
+                    f"needs {MIN_ROUNDS} or more)" if r < MIN_ROUNDS else
                     ": deals saved against plain play not available (no spread between "
                     "the seatings' results)")
             crit = (f"critical value {self.z:.2f}, Student's t over {r:,} rounds")

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from catchten_sim._kernels import engine as K
 from catchten_sim.cli import cli
-from catchten_sim.match import (MIN_FACTOR_ROUNDS, PILOT_FIRST, STOPS, _Player, fit_beta,
+from catchten_sim.match import (MIN_ROUNDS, PILOT_FIRST, STOPS, _Player, fit_beta,
                                  match, seatings)
 from catchten_sim.policies import Policy
 from catchten_sim.rules import Rules
@@ -305,13 +305,13 @@ def test_no_spread_says_not_available():
     """The same policy on every side: the seatings cancel, the se is 0 and the deals-saved
     factor 0/0 is not defined: null in JSON, "not available" in the text (never nan)."""
     r = match(R4, "heuristic", "heuristic", deals=160, seed=2, threads=1, pilot=0)
-    assert r.rounds >= MIN_FACTOR_ROUNDS
+    assert r.rounds >= MIN_ROUNDS
     assert r.to_dict()["deals_saved_factor"] is None
     assert "nan" not in r.to_text() and "not available" in r.to_text()
 
 
 def test_few_rounds_state_no_deals_saved_factor_and_ipimc_says_its_worlds():
-    """Below MIN_FACTOR_ROUNDS rounds no variance ratio is claimed ("not estimated", JSON
+    """Below MIN_ROUNDS rounds no variance ratio is claimed ("not estimated", JSON
     null) although both standard errors exist; an ipimc side says how many worlds it drew
     per decision and their effective size."""
     r2 = Rules.from_options("foster", 2, (), None)
@@ -402,3 +402,27 @@ def test_small_pilot_warns_once():
     assert "100" in " ".join(lines[warn[0]:i]) and max(map(len, lines)) <= 80
     assert "warning" not in _run(*args, "--pilot", "100").stderr
     assert "warning" not in _run(*args, "--pilot", "0").stderr
+
+
+def test_no_verdict_words_below_min_rounds():
+    """Below MIN_ROUNDS rounds the text states no verdict, not even "separated" from an
+    interval that excludes 0 (was: "(separated)" from 2 rounds); the JSON keeps the
+    numbers with ``verdict`` null and why; from MIN_ROUNDS on the verdict is said."""
+    from dataclasses import replace
+    r = match(R4, "heuristic", "random", deals=8, seed=1, threads=1, pilot=0)
+    assert r.rounds == 2 < MIN_ROUNDS and r.has_interval
+    sep = replace(r, ci95=(1.0, 3.0))           # an interval that excludes 0
+    why = f"too few rounds for a verdict (2 rounds; at least {MIN_ROUNDS})"
+    assert sep.verdict is None and sep.verdict_reason == why
+    text = sep.to_text()
+    assert why in " ".join(text.split()) and "separated" not in text
+    d = sep.to_dict()
+    assert d["verdict"] is None and d["verdict_reason"] == why and d["ci95"] == [1.0, 3.0]
+    assert d["mean_difference"] is not None
+    res = _run("match", "heuristic", "random", "--deals", "8", "--seed", "1", "--json",
+               "--threads", "1", "--pilot", "0")
+    d = json.loads(res.stdout)
+    assert d["verdict"] is None and d["verdict_reason"] == why and None not in d["ci95"]
+    enough = replace(sep, deals=MIN_ROUNDS * R4.players)
+    assert enough.verdict == "separated" and enough.verdict_reason is None
+    assert "(separated)" in enough.to_text() and enough.to_dict()["verdict_reason"] is None
