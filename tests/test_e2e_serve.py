@@ -558,3 +558,41 @@ def _check_link_layout(page) -> None:
     words = page.inner_text("#answer")
     assert re.search("[\u2660\u2665\u2666\u2663] [+\u2212-]?[0-9]", words) is None, words
     assert re.search("[\u2660\u2665\u2666\u2663]\u00a0[+\u2212-]?[0-9]", words), words
+
+
+def test_a_failed_advice_leaves_no_old_value_and_own_cards_are_refused(server, browser):
+    """Review (the page as a new user): after an advice that fails, no row shows the
+    previous run's numbers (the dd row kept its "48 deals" and full bar when the rollouts
+    failed and dd never ran); under Cards played, a card of the viewer's hand is greyed
+    with a title, and clicking it records nothing."""
+    p = Page(browser)
+    with p as page:
+        _open(page, server)
+        _click_example(page)
+        page.click('.tab[data-target="play"]')
+        own = '#grid [data-grid-card="JS"]'
+        page.wait_for_function(f"document.querySelector('{own}').title.includes("
+                               "'card both held and played')")
+        assert page.get_attribute(own, "aria-disabled") == "true"
+        assert page.inner_text("#next-line").startswith("Your turn (seat 0)")
+        page.click(own, force=True)            # aria-disabled: playwright would wait
+        assert page.inner_text("#play-count") == "(0)"
+        assert page.inner_text("#error").startswith("error: play: card both held and played")
+        page.screenshot(path=str(ARTIFACTS / "own-card-refused-wide.png"), full_page=True)
+        _set_options(page, samples=1000, dd_samples=48)
+        page.click("#advise")
+        assert _wait_state(page, ("done", "error")) == "done"
+        assert "48 deals" in page.inner_text("#ptext-dd")
+        page.fill("#samples", "0")                 # the rollouts refused: dd never runs
+        page.click("#advise")
+        assert _wait_state(page, ("error",)) == "error"
+        for ev in ("rollout", "dd"):
+            assert "deals" not in page.inner_text(f"#ptext-{ev}")
+            assert page.eval_on_selector(f"#prog-{ev}", "e => e.value") == 0
+        assert page.inner_text("#ptext-dd") == "not run (the rollouts failed first)"
+        assert page.query_selector_all("#cards tbody tr") == []
+        assert page.is_hidden("#th-fusion")
+        assert "No advice" in page.inner_text("#answer")
+        assert page.inner_text("#error").startswith("error: samples: ")
+        page.screenshot(path=str(ARTIFACTS / "failed-advice-wide.png"), full_page=True)
+    assert [e for e in p.errors if "status of 400" not in e] == []

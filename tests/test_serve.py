@@ -635,3 +635,97 @@ def test_the_fusion_aware_values_reach_the_page(client):
     bad = dict(dd, fusion={"best": 7, "worlds": 120})
     r = client.post("/api/words", json={"dd": bad})
     assert r.status_code == 400 and "dd.fusion.best" in r.text
+
+
+def _next(client, pos: dict) -> dict:
+    r = client.post("/api/next", json=pos)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _refused(pos: dict) -> str | None:
+    """The field advise refuses ``pos`` with (None: taken)."""
+    from catchten_sim.errors import CatchTenError
+    from catchten_sim.position import Position
+    try:
+        Position.from_dict(pos)
+    except CatchTenError as exc:
+        return exc.field
+    return None
+
+
+def test_own_hand_cannot_be_recorded_as_played(client):
+    """Review (the page): with seat 0 on lead and its hand in, a card recorded as played
+    (an opponent's lead, as the user meant it) is seat 0's own: every such click makes a
+    position advise refuses. /api/next refuses each one with its line, and both advise
+    routes answer 400 naming the field (the stream route before any work is queued)."""
+    pos = json.loads(EXAMPLE.read_text())
+    nx = _next(client, pos)
+    assert nx["to_move"] == 0 and nx["hand_size"] == 9 and nx["problem"] is None
+    deck = client.post("/api/rules", json={}).json()["rules"]["deck"]["cards"].split()
+    assert set(nx["play"]) == set(deck)                    # every card, each said why
+    assert nx["play"]["JS"].startswith("play: card both held and played (JS is in the hand")
+    assert nx["play"]["6H"].startswith("play: not the player to move (seat 0")
+    for card, field in (("JS", "hand"), ("6H", "seat")):
+        bad = {**pos, "play": [card]}
+        assert _refused(bad) == field
+        for route in ("/api/advise", "/api/advise/stream"):
+            r = client.post(route, json={"position": bad, "options": {"samples": 100}})
+            assert r.status_code == 400 and r.json()["field"] == field, (route, r.text)
+            assert r.json()["error"].startswith(f"error: {field}: ")
+
+
+def test_next_refuses_exactly_the_cards_advise_refuses(client):
+    """Each card /api/next refuses as the next card played, or as a card of the hand,
+    makes a position advise refuses, and each card it takes makes one advise takes:
+    an opponent's card (the viewer's cards and the turn-up are not its), the viewer's own
+    card (a revoke its hand now shows), a card added to the hand (one that shows an
+    earlier play of the viewer's a revoke)."""
+    ex = json.loads(EXAMPLE.read_text())
+    deck = client.post("/api/rules", json={}).json()["rules"]["deck"]["cards"].split()
+    hand = ["JS", "AS", "9S", "KH", "QH", "7D", "8C", "9C", "TC"]
+    # seat 1 plays after seat 0's 6H; then seat 2 (the viewer, 9 cards) is to move
+    pos = {**ex, "seat": 2, "hand": hand, "play": ["6H"]}
+    nx = _next(client, pos)
+    assert nx["to_move"] == 1
+    for c in deck:
+        if c != "6H":
+            assert (c in nx["play"]) == (_refused({**pos, "play": ["6H", c]}) is not None), c
+    assert set(nx["play"]) == set(hand) | {"7S"}
+    # the viewer's own card: after 6H 7H, JS (a trump) with hearts held is a revoke;
+    # after the trick (8H) the viewer leads again with its 8 cards
+    short = [c for c in hand if c != "JS"]
+    nx = _next(client, {**pos, "hand": short, "play": ["6H", "7H"]})
+    assert nx["to_move"] == 2 and nx["hand_size"] == 9
+    assert nx["play"]["JS"].startswith("play: revoke") and "9H" not in nx["play"]
+    assert _refused({**pos, "hand": short, "play": ["6H", "7H", "JS", "8H"]}) == "play"
+    assert _refused({**pos, "hand": short, "play": ["6H", "7H", "9H", "8H"]}) is None
+    # a card of the hand: after seat 2 discarded JS on hearts, any heart in its hand
+    # shows that discard a revoke
+    base = ["AS", "9S", "7D", "8C", "9C", "TC", "6D"]
+    play = ["6H", "7H", "JS", "8H"]
+    nx = _next(client, {**pos, "hand": base, "play": play})
+    assert nx["problem"] is None and nx["hand_size"] == 8
+    assert "revoke" in nx["hand"]["AH"] and "turn-up" in nx["hand"]["7S"]
+    for c in deck:
+        if c not in base:
+            taken = _refused({**pos, "hand": base + [c], "play": play}) is None
+            assert (c in nx["hand"]) != taken, c
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"players": 4, "dealer": 9, "seat": 0}, "dealer"),
+    ({"players": 4, "dealer": 3, "seat": 0, "hand": ["ZZ"]}, "hand"),
+    ({"players": 4, "dealer": 3, "seat": 0, "turnup": "7S", "oops": 1}, "oops"),
+    ({"players": 4, "dealer": 3, "seat": 0, "trump": "X"}, "trump"),
+])
+def test_next_checks_its_input(client, body, field):
+    r = client.post("/api/next", json=body)
+    assert r.status_code == 400 and r.json()["field"] == field, r.text
+
+
+def test_next_says_a_play_that_cannot_happen(client):
+    ex = json.loads(EXAMPLE.read_text())
+    # 7S, the turn-up, led by seat 0 (not the dealer): the play itself is refused
+    nx = _next(client, {**ex, "hand": ex["hand"][:8], "play": ["7S"]})
+    assert nx["problem"].startswith("play: card not in hand") and nx["to_move"] is None

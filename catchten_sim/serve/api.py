@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..checks import check_count, check_number, check_seed, is_whole
-from ..errors import CatchTenError, ParseError, check_keys
+from ..errors import CatchTenError, IllegalPlayError, ParseError, PositionError, check_keys
 from ..inputs import json_kind
 
 #: the options of ``POST /api/advise``, named as ``catchten advise``'s flags (``exact-max``
@@ -84,7 +84,9 @@ def _flag(opts: Mapping, name: str, default: bool) -> bool:
 
 def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int | None]:
     """The position, the :func:`catchten_sim.advise` keywords and the ``explain`` count of
-    an advise request (checked here: unknown keys, ``time`` within the server's limit)."""
+    an advise request (checked here: unknown keys, ``time`` within the server's limit, the
+    position itself, so that a refused one is an HTTP 400 also on the stream route)."""
+    from ..position import Position
     body = _object(body, "body", ADVISE_BODY_KEYS)
     position = _inner(body, "position")
     opts = _options(body, tuple(ADVISE_OPTIONS))
@@ -97,6 +99,7 @@ def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int |
     if explain_n is not None:
         from ..explain import MAX_EXPLAIN
         explain_n = check_count("explain", explain_n, 1, MAX_EXPLAIN)
+    Position.from_dict(position)
     return position, kw, explain_n
 
 
@@ -213,3 +216,120 @@ def rules_json(body: Any) -> dict:
             "cards_per_player": rules.cards_per_player, "set_size": rules.set_size,
             "n_sets": rules.n_sets, "n_sides": rules.n_sides,
             "side_of_seat": [rules.side_of(s) for s in range(rules.players)]}
+
+
+def next_json(body: Any) -> dict:
+    """What the page's set-up may take next, for a position still being clicked in
+    (``POST /api/next``; the fields of a position, any of them still incomplete).
+
+    The play so far is replayed as :class:`catchten_sim.position.Position` replays it,
+    the seat's hand now (with its own plays of this set) known at its turns. The answer:
+    ``to_move``, the seat whose card the next recorded card is; ``hand_size``, the cards
+    the seat holds now; ``problem``, the one line of the play so far when it is itself
+    refused (else null); ``play`` and ``hand``, each card that cannot be the next card
+    played or be added to the hand, with the one line saying why (a position with it
+    would be refused by ``advise``). ``to_move`` and the two maps are empty until the
+    trump is known (the turn-up, or the declared trump)."""
+    from ..cards import format_card, parse_card
+    from ..position import POSITION_KEYS, _int_field, _json_cards
+    from ..state import PlayState
+    body = _object(body, "body", POSITION_KEYS)
+    rules = _rules(body)
+    dealer = _int_field(body, "dealer", 0, rules.players - 1)
+    seat = _int_field(body, "seat", 0, rules.players - 1)
+    hand, play, dead = (_json_cards(body, k) for k in ("hand", "play", "dead"))
+    turnup = None if body.get("turnup") in (None, "") else parse_card(body["turnup"], "turnup")
+    trump = _trump(body.get("trump"))
+    out: dict[str, Any] = {"to_move": None, "hand_size": None, "problem": None,
+                           "play": {}, "hand": {}}
+
+    def replay(held_now: set[int], extra: tuple[int, ...] = ()) -> PlayState:
+        """The play (and ``extra``) with the seat's cards known at its turns of the last
+        set: ``held_now`` and its plays of that set from that turn on."""
+        cards = list(play) + list(extra)
+        blank = [[None] * rules.players for _ in range(rules.n_sets)]
+        first = PlayState(rules, dealer, blank, turnup=turnup, trump=trump, dead=dead)
+        movers = []
+        for c in cards:
+            movers.append(first.to_move)
+            first.play(c)
+        start = first.set_index * rules.set_size * rules.players
+        held = set(held_now) | {c for i, c in enumerate(cards)
+                                if i >= start and movers[i] == seat}
+        state = PlayState(rules, dealer, blank, turnup=turnup, trump=trump, dead=dead)
+        for i, c in enumerate(cards):
+            if i >= start and movers[i] == seat:
+                state.hands[seat] = set(held)
+                try:
+                    state.verify_play(c)
+                except IllegalPlayError as exc:
+                    raise PositionError(exc.field, exc.why, f"{exc.detail}; the hand now "
+                                        "and its later plays show it") from None
+                finally:
+                    state.hands[seat] = None
+                held.discard(c)
+            state.play(c)
+        return state
+
+    try:
+        state = replay(set(hand))
+    except CatchTenError as exc:
+        out["problem"] = exc.line()
+        return out
+    you = f"seat {seat} (your seat)"
+    out["to_move"] = None if state.finished else state.to_move
+    out["hand_size"] = state.held_count[seat]
+    played = set(play)
+    own_played = any(state.played_by[seat] >> c & 1 for c in play)
+    for c in rules.deck:
+        name = format_card(c)
+        if c in dead:
+            continue
+        if c in played:
+            if c not in hand:
+                out["hand"][name] = (f"hand: card both held and played ({name} is recorded as "
+                                     "played: take it out of the cards played to hold it)")
+            continue
+        last_set = rules.n_sets == 1 or state.set_index == rules.n_sets - 1
+        if c == turnup and not state.turnup_played and c not in hand \
+                and not (seat == dealer and last_set):
+            out["hand"][name] = (f"hand: card not in hand ({name} is the turn-up, the "
+                                 f"dealer's card: seat {dealer} holds it"
+                                 + (")" if last_set else " in the last set)"))
+        elif c not in hand and own_played:
+            try:
+                replay(set(hand) | {c})
+            except CatchTenError as exc:
+                out["hand"][name] = (f"hand: {name} would make a card seat {seat} played "
+                                     f"illegal ({exc.why}: {exc.detail})")
+        if state.finished:
+            continue
+        if c in hand:
+            out["play"][name] = (f"play: card both held and played ({name} is in the hand of "
+                                 f"{you}: a card held now has not been played)")
+        elif state.to_move == seat and len(hand) >= state.held_count[seat]:
+            out["play"][name] = (f"play: not the player to move ({you} is to play next, and "
+                                 f"its hand has all {state.held_count[seat]} cards it holds: "
+                                 "press Advise)")
+        else:
+            if state.to_move == seat:
+                state.hands[seat] = set(hand) | {c}
+            try:
+                state.verify_play(c)
+            except CatchTenError as exc:
+                out["play"][name] = exc.line()
+            finally:
+                state.hands[seat] = None
+    return out
+
+
+def _trump(v: Any) -> int | None:
+    """A declared trump as a position writes it (S, H, D, C, the suit symbols, or NT)."""
+    from ..cards import _SUIT_INPUT
+    from ..rules import NO_TRUMPS
+    if v in (None, ""):
+        return None
+    names = {**{k.upper(): s for k, s in _SUIT_INPUT.items()}, "NT": NO_TRUMPS}
+    if str(v).upper() not in names:
+        raise ParseError("trump", "bad trump", f"{json.dumps(v, default=str)}: S, H, D, C or NT")
+    return names[str(v).upper()]

@@ -196,6 +196,9 @@ def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
     async def rules_route(request: Request) -> Response:
         return await inline(request, api.rules_json)
 
+    async def next_route(request: Request) -> Response:
+        return await inline(request, api.next_json)
+
     async def words_route(request: Request) -> Response:
         def words(body):
             if not isinstance(body, dict):
@@ -225,6 +228,7 @@ def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
         Route("/api/simulate/stream", stream_route("simulate"), methods=["POST"]),
         Route("/api/rules", rules_route, methods=["POST"]),
         Route("/api/words", words_route, methods=["POST"]),
+        Route("/api/next", next_route, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
 

@@ -18,6 +18,7 @@ const state = {
   dealer: 3, seat: 0, hand: [], turnup: null, trump: "", play: [], score: null,
   target: "hand",
   runs: {},              // evaluator -> {controller, result}
+  check: null,           // /api/next for the set-up as it is: {key, answer}
   deal: null,            // all-hands mode: {record, cursor, solves: {key: solution}}
 };
 
@@ -131,6 +132,7 @@ async function loadRules() {
   renderSwitches();
   renderScore();
   renderGrid();
+  refreshCheck();
 }
 function seatName(s) {
   const side = state.info ? state.info.side_of_seat[s] : 0;
@@ -231,9 +233,46 @@ function renderGrid() {
   }
   refreshGrid();
 }
+// the server's check of the set-up (/api/next): whose card the next recorded card is, and
+// the cards that cannot be played next or held (a position with them is refused); asked
+// after every change, its answer used only while the set-up is still the one it checked
+let checkSeq = 0;
+async function refreshCheck() {
+  const seq = ++checkSeq;
+  const pos = position(), key = JSON.stringify(pos);
+  let answer = null;
+  try { answer = await postJSON("/api/next", pos); } catch (e) { /* the advice will say it */ }
+  if (seq !== checkSeq) return;            // a newer set-up's check took over
+  state.check = answer && { key, answer };
+  refreshGrid();
+}
+function checked() {
+  return state.check && state.check.key === JSON.stringify(position()) ? state.check.answer : null;
+}
+// why clicking card now would make a position that advise refuses (null: it would not);
+// the set-up's own cards first (no round trip), then the server's check
+function refusal(card) {
+  const c = checked(), p = pretty(card), you = `seat ${state.seat} (your seat)`;
+  const held = state.hand.includes(card), k = state.play.indexOf(card);
+  if (state.target === "hand" && !held) {
+    if (k >= 0) return `hand: card both held and played (${p} is recorded as card ${k + 1} played: Undo last to take it back)`;
+    return c && c.hand[card] || null;
+  }
+  if (state.target === "play" && k < 0) {
+    if (held) return `play: card both held and played (${p} is in the hand of ${you}: a card held now has not been played; take it out of Your hand first if it was played)`;
+    return c && c.play[card] || null;
+  }
+  if (state.target === "turnup" && state.turnup !== card && held && state.seat !== state.dealer)
+    return `turnup: the turn-up is the dealer's card (seat ${state.dealer}), and ${p} is in the hand of ${you}`;
+  return null;
+}
 function refreshGrid() {
   for (const b of document.querySelectorAll("#grid .c")) {
     const card = b.dataset.gridCard;
+    const why = cardsOf().includes(card) ? refusal(card) : null;
+    b.classList.toggle("refused", !!why);
+    b.setAttribute("aria-disabled", String(!!why));
+    if (why) b.title = `Not possible: ${why}`; else b.removeAttribute("title");
     b.classList.toggle("in-hand", state.hand.includes(card));
     b.classList.toggle("turnup", state.turnup === card);
     const k = state.play.indexOf(card);
@@ -257,6 +296,16 @@ function refreshGrid() {
     trickGroup(played, i, n).appendChild(s);
   });
   if (!state.play.length) played.textContent = "none";
+  showNext();
+}
+// whose card the next recorded card is, and a play so far that cannot happen
+function showNext() {
+  const c = checked(), el = $("#next-line");
+  el.classList.toggle("problem", !!(c && c.problem));
+  el.textContent = !c ? "" : c.problem ? `These cards cannot have been played: ${c.problem}`
+    : c.to_move === null ? (c.hand_size === null ? "" : "The hand is over.")
+    : c.to_move === state.seat ? `Your turn (seat ${state.seat}): press Advise once Your hand holds its ${c.hand_size} cards.`
+    : `Next card played: seat ${c.to_move}'s.`;
 }
 // the group of trick i / n's cards in box (made when the trick's first card comes): a line
 // breaks between tricks, never inside one
@@ -275,9 +324,17 @@ function setTarget(t) {
 }
 // the most cards a hand holds: the current set's size (2 and 3 players deal in sets;
 // fewer once the seat has played in this set)
-function handSize() { return state.info ? state.info.set_size : 0; }
+function handSize() {
+  const c = checked();
+  return c && c.hand_size !== null ? c.hand_size : state.info ? state.info.set_size : 0;
+}
+function cardsOf() { return state.info ? deck() : []; }
 function clickCard(card) {
   clearError();
+  const why = refusal(card);
+  if (why) { showError(`error: ${why}`); return; }
+  if (state.target === "play" && state.play.includes(card)) return;   // recorded already
+  setupChanged();
   if (state.target === "hand") {
     const i = state.hand.indexOf(card);
     const most = handSize();
@@ -294,6 +351,15 @@ function clickCard(card) {
     if (i < 0) state.play.push(card);
   }
   refreshGrid();
+  refreshCheck();
+}
+// the set-up changed: an advice still running is for the old position, so it stops (its
+// late answer must not fill in the new position's advice)
+function setupChanged() {
+  if (Object.values(state.runs).some((r) => r.controller)) {
+    state.cancelWhy = "the position changed: press Advise for the new one";
+    cancelRuns();
+  }
 }
 
 // ------------------------------------------------------------------ the position
@@ -338,15 +404,15 @@ function cancelRuns() {
 async function advise(extraPosition, fromLink) {
   clearError();
   cancelRuns();
+  state.cancelWhy = null;
   const pos = extraPosition || position();
   // a link to this position
   history.replaceState(null, "", "?position=" + encodeURIComponent(JSON.stringify(pos)));
   setState("working");
   $("#cancel").disabled = false;
-  $("#cards tbody").innerHTML = "";
+  clearModels();
   $("#answer").innerHTML = '<p class="hint">Working…' +
     ($("#engine").dataset.engine === "warming" ? " (the engine is still warming up: the advice starts when it is ready)" : "") + "</p>";
-  $("#details-text").textContent = "";
   // on a phone the advice is below the set-up: bring it into view
   if (!fromLink && window.matchMedia("(max-width: 820px)").matches) $("#advice").scrollIntoView({ block: "start" });
   const runs = {};
@@ -355,10 +421,14 @@ async function advise(extraPosition, fromLink) {
     const controller = new AbortController();
     runs[key] = { controller, result: null, error: null };
     const prog = $(`#prog-${ev}`), text = $(`#ptext-${ev}`);
+    // the rows are this advice's only while it is the page's: a late event of an older
+    // advice (cancelled for a newer one) never writes there
+    const mine = () => state.runs === runs;
     prog.value = 0; text.textContent = "waiting";
     try {
       await postStream("/api/advise/stream", { position: pos, options: opts }, controller.signal,
         (name, data) => {
+          if (!mine()) return;
           if (name === "queued") {
             text.textContent = data.running ? "queued" : "starting";
             if ($("#engine").dataset.engine === "warming") text.textContent = "waiting for the engine to warm up";
@@ -369,12 +439,11 @@ async function advise(extraPosition, fromLink) {
             text.textContent = `${data.done.toLocaleString()} deals`;
           } else if (name === "running") {
             runs[key].running = data;          // the values so far, no interval yet
-            if (state.runs === runs) renderAdvice();
+            renderAdvice();
           } else if (name === "result") {
             runs[key].result = data;
-            prog.max = 1; prog.value = 1;
-            text.textContent = `${data.samples.toLocaleString()} deals, ${seconds(data.elapsed_s)}`;
-            if (state.runs === runs) renderAdvice();
+            showDone(ev, data);
+            renderAdvice();
           } else if (name === "error") {
             runs[key].error = data.error;
           }
@@ -383,8 +452,6 @@ async function advise(extraPosition, fromLink) {
       runs[key].error = e.name === "AbortError" ? "cancelled" : e.message;
     }
     runs[key].controller = null;
-    if (runs[key].error && runs[key].error !== "cancelled") text.textContent = "failed";
-    if (runs[key].error === "cancelled") text.textContent = "cancelled";
   };
   // the rollouts first (a fraction of a second), then dd, each with every core: the first
   // values reach the screen sooner than with the two runs sharing the cores. dd starts
@@ -406,22 +473,63 @@ async function advise(extraPosition, fromLink) {
   if (state.runs !== runs) return;            // a newer advice took over
   $("#cancel").disabled = true;
   const errs = Object.values(runs).map((r) => r.error).filter((e) => e && e !== "cancelled");
-  if (errs.length) {
-    showError(errs[0]);
-    $("#answer").innerHTML = "";
-    setState("error");
-    return;
-  }
-  if (Object.values(runs).some((r) => r.error === "cancelled")) {
-    $("#answer").innerHTML = '<p class="hint">Cancelled.</p>';
-    setState("cancelled");
+  if (errs.length || Object.values(runs).some((r) => r.error === "cancelled")) {
+    await endFailed(runs, errs[0] || null);
     return;
   }
   await renderWords();
   setState("done");
 }
+// every model row and column empty: no value of an earlier advice stays on screen
+function clearModels() {
+  for (const ev of ["rollout", "dd"]) {
+    const prog = $(`#prog-${ev}`);
+    prog.max = 1; prog.value = 0;
+    $(`#ptext-${ev}`).textContent = "";
+  }
+  $("#unit-rollout").textContent = ""; $("#unit-dd").textContent = "";
+  $("#th-fusion").hidden = true;
+  $("#cards tbody").innerHTML = "";
+  $("#details-text").textContent = "";
+}
+// an advice that failed (err: the server's line) or was cancelled: a run that did not
+// finish shows nothing (not its values so far, not dd's first deals), its row says what
+// happened, and the answer says it in words; a run that finished keeps its values
+async function endFailed(runs, err) {
+  const ddErr = runs.dd.error || (runs.ddFirst && runs.ddFirst.error);
+  if (!runs.dd.result) delete runs.ddFirst;      // dd's first deals are not its answer
+  clearModels();
+  const said = {};
+  for (const ev of ["rollout", "dd"]) {
+    const r = runs[ev];
+    r.running = null;
+    if (r.result) { showDone(ev, r.result); continue; }
+    const e = ev === "dd" ? ddErr : r.error;
+    said[ev] = e && e !== "cancelled" ? `failed: ${e.replace(/^error: /, "")}`
+      : e === "cancelled" || !err ? "cancelled" : "not run (the rollouts failed first)";
+    $(`#ptext-${ev}`).textContent = said[ev].startsWith("failed") ? "failed" : said[ev];
+  }
+  if (runs.rollout.result || runs.dd.result) renderAdvice(true);
+  const box = $("#answer");
+  box.innerHTML = "";
+  const p = (text, cls) => { const e = document.createElement("p"); e.className = cls; e.textContent = text; box.appendChild(e); };
+  if (err) {
+    showError(err);
+    p(runs.rollout.result || runs.dd.result ? "Part of the advice failed: the table shows only the runs that finished."
+      : "No advice: the request failed, so no values are shown.", "failed");
+  } else p(state.cancelWhy ? `Cancelled: ${state.cancelWhy}.` : "Cancelled.", "hint");
+  const name = { rollout: "Rollouts", dd: "Double-dummy" };
+  for (const ev of ["rollout", "dd"]) if (said[ev]) p(`${name[ev]}: ${said[ev]}.`, "hint");
+  setState(err ? "error" : "cancelled");
+}
+function showDone(ev, data) {
+  const prog = $(`#prog-${ev}`);
+  prog.max = 1; prog.value = 1;
+  $(`#ptext-${ev}`).textContent = `${data.samples.toLocaleString()} deals, ${seconds(data.elapsed_s)}`;
+}
 function objectiveMean(c, objective) { return c[objective] ? c[objective].mean : null; }
-function renderAdvice() {
+// ended: the advice stopped (failed, cancelled): a value still missing is not coming
+function renderAdvice(ended) {
   const ro = state.runs.rollout && state.runs.rollout.result;
   const ddFull = state.runs.dd && state.runs.dd.result;
   // a run still going: its values so far (the running means; intervals come at the end)
@@ -463,7 +571,7 @@ function renderAdvice() {
         td.innerHTML = `<span class="v running" title="so far">≈ ${fmt(l.means[card], 2)}</span>`;
         return td;
       }
-      if (!c) { td.textContent = "…"; return td; }
+      if (!c) { td.textContent = ended ? "–" : "…"; return td; }
       const e = c[obj];
       const pct = obj === "p_win";
       const show = (x) => pct ? (100 * x).toFixed(1) + "%" : fmt(x, 2);
@@ -738,13 +846,15 @@ function wire() {
   };
   $("#players").onchange = async () => { setPlayers(Number($("#players").value));
     try { clearError(); await loadRules(); } catch (e) { showError(e.message); } };
-  $("#dealer").onchange = () => { state.dealer = Number($("#dealer").value); };
-  $("#seat").onchange = () => { state.seat = Number($("#seat").value); };
-  $("#trump").onchange = () => { state.trump = $("#trump").value; };
+  // each change of the set-up stops an advice of the old position and asks the new check
+  const changed = (f) => () => { f(); setupChanged(); refreshGrid(); refreshCheck(); };
+  $("#dealer").onchange = changed(() => { state.dealer = Number($("#dealer").value); });
+  $("#seat").onchange = changed(() => { state.seat = Number($("#seat").value); });
+  $("#trump").onchange = changed(() => { state.trump = $("#trump").value; });
   $("#score-on").onchange = renderScore;
-  for (const b of document.querySelectorAll(".tab")) b.onclick = () => setTarget(b.dataset.target);
-  $("#undo-play").onclick = () => { state.play.pop(); refreshGrid(); };
-  $("#clear").onclick = () => { state.hand = []; state.play = []; state.turnup = null; refreshGrid(); };
+  for (const b of document.querySelectorAll(".tab")) b.onclick = () => { setTarget(b.dataset.target); refreshGrid(); };
+  $("#undo-play").onclick = changed(() => { state.play.pop(); });
+  $("#clear").onclick = changed(() => { state.hand = []; state.play = []; state.turnup = null; });
   $("#advise").onclick = () => advise();
   $("#simulate").onclick = () => simulateRules();
   document.addEventListener("keydown", (e) => {     // Escape closes a figure shown full size
