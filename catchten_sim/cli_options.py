@@ -142,8 +142,9 @@ ADVISE_EVALUATOR_OPTIONS = options(
     click.option("--evaluator", type=str, default="rollout", show_default=True,
                  help="rollout: the policies play the deal out (as good as their play); dd: "
                       "solved double-dummy, perfect play seeing every hand (MODEL line when the "
-                      "heuristic rollouts disagree). Where they differ pimc:10 rollouts sided "
-                      "with dd 5 times in 30, rollout once, 24 too close (docs/findings.md)."),
+                      "heuristic rollouts disagree). Where they differ ipimc:10 rollouts sided "
+                      "with dd 7 times in 30, rollout 4, 19 too close: neither clearly more "
+                      "often right, so rollout stays the default (docs/findings.md)."),
     click.option("--infer", type=str, default=None, metavar="MODEL",
                  help="With --evaluator dd: weight each deal by how likely the other seats' "
                       "cards so far are in it under a model of their play: heuristic (the "
