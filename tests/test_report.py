@@ -189,7 +189,7 @@ def test_simulate_report_option(tmp_path):
     (["report", "--format", "svg"], "format"),
     (["report", "--format", "pdf,gif"], "format"),
     (["report", "--out", "{file}/sub"], "out"),
-    (["report", "--out", "{file}"], "--out"),
+    (["report", "--out", "{file}"], "error: out: bad option value"),
     (["simulate", "--deals", "10", "--report", "{file}/sub"], "report: cannot write"),
     (["report", "--deals", "0"], "deals"),
     (["report", "--policy", "clever"], "policy"),
