@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from catchten_sim.cli import cli
 from catchten_sim.serve import create_app
 from catchten_sim.serve.pool import Pool
-from catchten_sim.serve.words import plain_answer
+from catchten_sim.serve.words import WHICH_TO_TRUST, plain_answer
 
 CASES = Path(__file__).resolve().parent / "cases"
 ADVISE = sorted(p for p in (CASES / "advise").glob("*.json")
@@ -430,6 +430,7 @@ def test_words_take_the_apis_own_answers(client):
         r = client.post("/api/words", json=body)
         assert r.status_code == 200, r.text
     w = client.post("/api/words", json={"rollout": ro, "dd": dd}).json()
+    assert w["trust"] == WHICH_TO_TRUST          # said under the page's values
     assert "disagree" not in w["disagree"]
     assert w["p_win"].startswith("P(winning the game) after ")
 

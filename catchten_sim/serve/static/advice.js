@@ -1,6 +1,6 @@
 // The advice: the rollout and double-dummy runs (streamed), the table of card values, the
 // answer in words (/api/words).
-import { $, DD_FIRST, MEASURE, state, pretty, seconds, isRed, fmt, setState, showError, clearError, postJSON, postStream, escapeHTML } from "./core.js";
+import { $, DD_FIRST, MEASURE, state, pretty, seconds, isRed, fmt, setState, showError, clearError, postJSON, postStream, plainError } from "./core.js";
 import { position } from "./setup.js";
 
 // ------------------------------------------------------------------ advice
@@ -21,6 +21,8 @@ export async function advise(extraPosition, fromLink) {
   cancelRuns();
   state.cancelWhy = null;
   const pos = extraPosition || position();
+  state.advisedKey = JSON.stringify(position());     // the set-up this advice is for
+  markStale();
   // a link to this position
   history.replaceState(null, "", "?position=" + encodeURIComponent(JSON.stringify(pos)));
   setState("working");
@@ -34,7 +36,7 @@ export async function advise(extraPosition, fromLink) {
   state.runs = runs;
   const one = async (ev, key, opts) => {
     const controller = new AbortController();
-    runs[key] = { controller, result: null, error: null };
+    runs[key] = { controller, result: null, error: null, opts };
     const prog = $(`#prog-${ev}`), text = $(`#ptext-${ev}`);
     // the rows are this advice's only while it is the page's: a late event of an older
     // advice (cancelled for a newer one) never writes there
@@ -106,6 +108,14 @@ export function clearModels() {
   $("#th-fusion").hidden = true;
   $("#cards tbody").innerHTML = "";
   $("#details-text").textContent = "";
+  $("#trust").hidden = true;
+}
+// the advice on screen is for another set-up than the one shown (changed since it was
+// asked): greyed, and a line says so; changed back, it is this position's again
+export function markStale() {
+  const stale = !!state.advisedKey && state.advisedKey !== JSON.stringify(position());
+  $("#advice").classList.toggle("stale", stale);
+  $("#stale-note").hidden = !stale;
 }
 // an advice that failed (err: the server's line) or was cancelled: a run that did not
 // finish shows nothing (not its values so far, not dd's first deals), its row says what
@@ -120,7 +130,7 @@ export async function endFailed(runs, err) {
     r.running = null;
     if (r.result) { showDone(ev, r.result); continue; }
     const e = ev === "dd" ? ddErr : r.error;
-    said[ev] = e && e !== "cancelled" ? `failed: ${e.replace(/^error: /, "")}`
+    said[ev] = e && e !== "cancelled" ? `failed (${plainError(e)})`
       : e === "cancelled" || !err ? "cancelled" : "not run (the rollouts failed first)";
     $(`#ptext-${ev}`).textContent = said[ev].startsWith("failed") ? "failed" : said[ev];
   }
@@ -162,6 +172,7 @@ export function renderAdvice(ended) {
   for (const l of [roLive, ddLive]) if (l) for (const c of Object.keys(l.means)) if (!order.includes(c)) order.push(c);
   if (ro) $("#unit-rollout").textContent = MEASURE[ro.objective] || ro.objective;
   tbody.innerHTML = "";
+  const ties = { ro: ro ? tiesOf(ro) : {}, dd: dd ? tiesOf(dd) : {} };
   for (const card of order) {
     const tr = document.createElement("tr");
     tr.dataset.card = card;
@@ -194,6 +205,16 @@ export function renderAdvice(ended) {
         : ` <span class="ci">(${show(e.ci95[0])} to ${show(e.ci95[1])})</span>`;
       td.innerHTML = `<span class="v">${show(e.mean)}</span>${ci}` +
         (best ? ' <span class="star" title="best card">\u2605</span>' : "");
+      const same = ties[cls][card];        // "= J♠": tied with an earlier card of the run
+      if (same) {
+        const tie = document.createElement("span");
+        tie.className = "tie"; tie.dataset.tie = same.ref; tie.dataset.every = same.every;
+        tie.textContent = `= ${pretty(same.ref)}`;
+        tie.title = `same value as ${pretty(same.ref)}: ` + (same.every
+          ? "the two cards scored exactly alike on every deal of this run"
+          : "the same mean and interval in this run");
+        td.append(" ", tie);
+      }
       return td;
     };
     tr.append(td0, cell(cr, ro && ro.objective, ro && card === ro.best, "ro", roLive),
@@ -208,16 +229,53 @@ export function renderAdvice(ended) {
     }
     tbody.appendChild(tr);
   }
-  const det = [];
-  for (const [name, a] of [["Rollouts", ro], ["Double-dummy", dd]]) {
+  renderDetails(ro, dd, ddFull ? state.runs.dd : state.runs.ddFirst);
+}
+// the cards of a run tied with another, card -> {ref, every}: the run's equivalent_to
+// (scored as the best card on every deal: the CLI's AS=JS, every: true), and a card whose
+// value and interval equal an earlier card's in the run's order (every: false)
+export function tiesOf(a) {
+  const out = {}, first = {};
+  for (const c of a.candidates) {
+    if (c.equivalent_to) { out[c.card] = { ref: c.equivalent_to, every: true }; continue; }
+    const e = c[a.objective];
+    if (!e) continue;
+    const key = JSON.stringify([e.mean, e.ci95]);
+    if (key in first) out[c.card] = { ref: first[key], every: false };
+    else first[key] = c.card;
+  }
+  return out;
+}
+// the CLI flags of a run's options: `catchten advise POSITION --json` with them prints
+// the run's answer to the digit (unless it stopped at its time limit: then the deals done
+// depend on the machine's speed)
+export function cliFlags(o) {
+  return [o.evaluator ? `--evaluator ${o.evaluator}` : null, `--samples ${o.samples}`,
+          `--seed ${o.seed}`, `--time ${o.time}`, o.early_stop === false ? "--no-early-stop" : null]
+    .filter(Boolean).join(" ");
+}
+function renderDetails(ro, dd, ddRun) {
+  const box = $("#details-text");
+  box.innerHTML = "";
+  for (const [name, a, run, ev] of [["Rollouts", ro, state.runs.rollout, "rollout"], ["Double-dummy", dd, ddRun, "dd"]]) {
     if (!a) continue;
-    det.push(`${name}: ${a.samples.toLocaleString()} deals of ${a.n_consistent_deals.toLocaleString()} consistent; ` +
+    const p = document.createElement("p");
+    p.textContent = `${name}: ${a.samples.toLocaleString()} deals of ${a.n_consistent_deals.toLocaleString()} consistent; ` +
       `stopped: ${a.stop_reason}; intervals: ${a.intervals.description}; objective ${a.objective}` +
-      (a.note ? `; ${a.note}` : ""));
+      (a.note ? `; ${a.note}` : "");
     // not the dd run's model_note: it quotes the dd run's own small rollout check, which
     // would contradict the page's own rollout run above (each model from its own run)
+    box.appendChild(p);
+    if (!run || !run.opts) continue;
+    const q = document.createElement("p");
+    q.className = "cli";
+    const code = document.createElement("code");
+    code.dataset.cli = ev;
+    code.textContent = `catchten advise POSITION.json ${cliFlags(run.opts)}`;
+    q.append("The same run from the command line (POSITION.json: the position in this page's link): ", code,
+      a.stop_reason.includes("--time") ? " (this run stopped at its time limit: the CLI does as many deals as its machine's speed allows, so its numbers differ)" : "");
+    box.appendChild(q);
   }
-  $("#details-text").innerHTML = det.map((d) => `<p>${escapeHTML(d)}</p>`).join("");
 }
 export async function renderWords() {
   const runs = state.runs;
@@ -244,4 +302,6 @@ export async function renderWords() {
   if (w.disagree) p(w.disagree, "disagree");
   if (w.fusion) p(w.fusion, "fusion");
   if (!dd) p("Double-dummy values coming…", "hint");
+  $("#trust").textContent = w.trust;      // serve/words.py's WHICH_TO_TRUST
+  $("#trust").hidden = !w.trust;
 }

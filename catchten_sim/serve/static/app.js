@@ -3,7 +3,7 @@
 // record, the buttons' wiring, and the start (a ?position= link opens and advises).
 import { $, state, setState, showError, clearError, postJSON } from "./core.js";
 import { loadRules, renderScore, refreshCheck, refreshGrid, setTarget, setupChanged, setPosition } from "./setup.js";
-import { cancelRuns, advise } from "./advice.js";
+import { cancelRuns, advise, markStale } from "./advice.js";
 import { openDeal, solveAt, renderDeal, showCheck } from "./deal.js";
 import { simulateRules } from "./simulate.js";
 
@@ -65,7 +65,7 @@ function wire() {
   $("#dealer").onchange = changed(() => { state.dealer = Number($("#dealer").value); });
   $("#seat").onchange = changed(() => { state.seat = Number($("#seat").value); });
   $("#trump").onchange = changed(() => { state.trump = $("#trump").value; });
-  $("#score-on").onchange = renderScore;
+  $("#score-on").onchange = () => { renderScore(); markStale(); };
   for (const b of document.querySelectorAll(".tab")) b.onclick = () => { setTarget(b.dataset.target); refreshGrid(); };
   $("#undo-play").onclick = changed(() => { state.play.pop(); });
   $("#clear").onclick = changed(() => { state.hand = []; state.play = []; state.turnup = null; });

@@ -38,12 +38,43 @@ export function cardEl(tag, card, extra) {
 }
 export function fmt(x, d) { return x === null || x === undefined ? "–" : (x >= 0 ? "+" : "") + x.toFixed(d); }
 export function setState(s) { document.body.dataset.state = s; }
+// an error line ("error: hand: malformed card (...)", as the API and the CLI give it) in
+// plain words: the field named as the page names it ("Your hand: malformed card (...)");
+// the line itself stays on the banner's data-line
+const FIELD_WORDS = { hand: "Your hand", play: "Cards played", turnup: "Turn-up", trump: "Trump",
+  seat: "Your seat", dealer: "Dealer", players: "Players", rules: "Rules", variants: "Rule switches",
+  score: "Game score", dead: "Dead cards", samples: "Samples", seed: "Seed", time: "Time (s)",
+  early_stop: "Stop once the best card is clear", position: "The position",
+  record: "The hand record", input: "The pasted text", server: "The server", body: "The request",
+  deals: "Deals", index: "Deal index" };
+// {field, text}: a line's field (null: none) and what follows it
+export function splitLine(line) {
+  const m = /^(?:error: )?([A-Za-z_][\w-]*)(?:\[\d+\]|\.[\w-]+)*: ([\s\S]*)$/.exec(line);
+  return m ? { field: m[1], text: m[2] } : { field: null, text: line.replace(/^error: /, "") };
+}
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+export function plainError(line) {
+  const { field, text } = splitLine(line);
+  if (!field) return cap(text);
+  const m = /^not the player to move \((.*)\)$/.exec(text);
+  if (field === "seat" && m) {
+    return `Not your turn: ${m[1]}. Advice is for Your seat when it is to play: record the ` +
+      "cards played so far under Cards played, or choose the seat to play as Your seat.";
+  }
+  if (field === "busy") return `The server is busy: ${text}. Try again in a moment.`;
+  if (field === "interrupted") return `Stopped: ${text}.`;
+  return `${FIELD_WORDS[field] || cap(field.replace(/[_-]/g, " "))}: ${text}`;
+}
 export function showError(line) {
   const e = $("#error");
-  e.textContent = line;
+  e.dataset.line = line;
+  e.textContent = plainError(line);
   e.hidden = false;
 }
-export function clearError() { $("#error").hidden = true; $("#error").textContent = ""; }
+export function clearError() {
+  const e = $("#error");
+  e.hidden = true; e.textContent = ""; delete e.dataset.line;
+}
 
 // a POST of JSON; a 4xx/5xx answer's one line (or the network's failure) is thrown
 export async function send(path, body, signal) {
@@ -95,4 +126,3 @@ export function trickGroup(box, i, n) {
   if (i % n === 0) { const g = document.createElement("span"); g.className = "trick-group"; box.appendChild(g); }
   return box.lastElementChild;
 }
-export function escapeHTML(s) { return s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c])); }

@@ -1,7 +1,7 @@
 // The set-up: rules and switches, the card grid (hand, turn-up, cards played), the
 // server's check of what may be clicked next (/api/next), and the position it makes.
-import { declares, $, state, pretty, isRed, cardEl, showError, clearError, postJSON, trickGroup } from "./core.js";
-import { cancelRuns } from "./advice.js";
+import { declares, $, state, pretty, isRed, cardEl, showError, clearError, postJSON, trickGroup, splitLine } from "./core.js";
+import { cancelRuns, markStale } from "./advice.js";
 
 // ------------------------------------------------------------------ rules and set-up
 export async function loadRules() {
@@ -94,7 +94,7 @@ export function renderScore() {
     const lab = document.createElement("label");
     const inp = document.createElement("input");
     inp.type = "number"; inp.value = state.score[s]; inp.dataset.side = s;
-    inp.onchange = () => { state.score[s] = Number(inp.value); };
+    inp.onchange = () => { state.score[s] = Number(inp.value); markStale(); };
     lab.className = "side-score";
     lab.append(`side ${s}`, inp);
     box.appendChild(lab);
@@ -148,12 +148,25 @@ export function refusal(card) {
     return c && c.hand[card] || null;
   }
   if (state.target === "play" && k < 0) {
-    if (held) return `play: card both held and played (${p} is in the hand of ${you}: a card held now has not been played; take it out of Your hand first if it was played)`;
+    if (held) return ownCard(c, p);
     return c && c.play[card] || null;
   }
   if (state.target === "turnup" && state.turnup !== card && held && state.seat !== state.dealer)
     return `turnup: the turn-up is the dealer's card (seat ${state.dealer}), and ${p} is in the hand of ${you}`;
   return null;
+}
+// why a card of Your hand cannot be recorded as played: whose turn it is decides what to say
+function ownCard(c, p) {
+  const you = `seat ${state.seat}`, turn = c ? c.to_move : null;
+  if (turn === state.seat) {
+    return `play: ${p} is in Your hand, and it is your turn (${you}): press Advise to choose ` +
+      `your card; if you have played ${p}, take it out of Your hand first, then record it here`;
+  }
+  if (turn !== null) {
+    return `play: ${p} is in Your hand (${you}), so seat ${turn}, to play next, cannot play it: ` +
+      `record seat ${turn}'s own card`;
+  }
+  return `play: ${p} is in Your hand (${you}): a card you hold has not been played`;
 }
 export function refreshGrid() {
   for (const b of document.querySelectorAll("#grid .c")) {
@@ -161,7 +174,7 @@ export function refreshGrid() {
     const why = cardsOf().includes(card) ? refusal(card) : null;
     b.classList.toggle("refused", !!why);
     b.setAttribute("aria-disabled", String(!!why));
-    if (why) b.title = `Not possible: ${why}`; else b.removeAttribute("title");
+    if (why) b.title = `Not possible: ${splitLine(why).text}`; else b.removeAttribute("title");
     b.classList.toggle("in-hand", state.hand.includes(card));
     b.classList.toggle("turnup", state.turnup === card);
     const k = state.play.indexOf(card);
@@ -186,6 +199,7 @@ export function refreshGrid() {
   });
   if (!state.play.length) played.textContent = "none";
   showNext();
+  markStale();
 }
 // whose card the next recorded card is, and a play so far that cannot happen
 export function showNext() {
@@ -193,8 +207,22 @@ export function showNext() {
   el.classList.toggle("problem", !!(c && c.problem));
   el.textContent = !c ? "" : c.problem ? `These cards cannot have been played: ${c.problem}`
     : c.to_move === null ? (c.hand_size === null ? "" : "The hand is over.")
-    : c.to_move === state.seat ? `Your turn (seat ${state.seat}): press Advise once Your hand holds its ${c.hand_size} cards.`
-    : `Next card played: seat ${c.to_move}'s.`;
+    : c.to_move === state.seat ? `Your turn (seat ${state.seat}): press Advise once Your hand holds its ${c.hand_size} cards ` +
+      "(to record a card you played instead: take it out of Your hand, then click it under Cards played)."
+    : `Next card played: seat ${c.to_move}'s (click it under Cards played; Advise waits for your turn).`;
+  adviseBlocked(c);
+}
+// the Advise button, off (its title says why) when the check shows it is not Your seat's
+// turn or the hand is over; on while the check is unknown (the advice then says it)
+function adviseBlocked(c) {
+  const b = $("#advise");
+  const why = !c || c.problem ? null
+    : c.to_move === null ? (c.hand_size === null ? null : "The hand is over: no card is left to advise on.")
+    : c.to_move !== state.seat ? `Not your turn: seat ${c.to_move} plays next. Record its card under ` +
+      `Cards played (Advise answers for Your seat, seat ${state.seat}, at its turn), or choose ` +
+      `seat ${c.to_move} as Your seat.` : null;
+  b.disabled = !!why;
+  if (why) b.title = why; else b.removeAttribute("title");
 }
 // the group of trick i / n's cards in box (made when the trick's first card comes): a line
 export function setTarget(t) {
