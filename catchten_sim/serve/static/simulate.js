@@ -1,6 +1,6 @@
 // Simulate the rules set up (/api/simulate/stream): the Ten's fate, each position's
 // points, and the report's figures.
-import { $, fmt, setState, showError, clearError, postStream } from "./core.js";
+import { $, state, fmt, setState, showError, clearError, postStream } from "./core.js";
 
 // ------------------------------------------------------------------ simulate
 export async function simulateRules() {
