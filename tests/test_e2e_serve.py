@@ -23,6 +23,8 @@ from urllib.parse import quote
 
 import pytest
 
+from catchten_sim.serve.words import WHICH_TO_TRUST
+
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "cases"
 EXAMPLE = json.loads((ROOT / "examples" / "position-lead.json").read_text())
@@ -180,10 +182,33 @@ def _table(page) -> dict:
                                            r.get_attribute("data-dd")) for r in rows}
 
 
-def _check_against_api(server, page, pos, opts) -> None:
-    ro = _post(server + "/api/advise", {"position": pos, "options": opts})
-    dd = _post(server + "/api/advise", {"position": pos, "options": {
-        **opts, "evaluator": "dd", "samples": int(page.input_value("#dd-samples"))}})
+def _shown_flags(page, ev: str) -> dict:
+    """The options of the CLI command the page's Details give for run ``ev``
+    (``catchten advise POSITION.json --evaluator dd --samples 48 ...``), as the API's."""
+    words = page.text_content(f'[data-cli="{ev}"]').split()
+    assert words[:3] == ["catchten", "advise", "POSITION.json"], words
+    opts: dict = {}
+    flags = words[3:]
+    while flags:
+        f = flags.pop(0)
+        if f == "--no-early-stop":
+            opts["early_stop"] = False
+            continue
+        v = flags.pop(0)
+        opts[f[2:]] = v if f == "--evaluator" else float(v) if f == "--time" else int(v)
+    return opts
+
+
+def _check_against_api(server, page, pos, opts) -> int:
+    """The page's values are the API's (so the CLI's: tests/test_serve.py) for the options
+    the page sent, and the CLI command its Details give for each run has exactly those;
+    the ties shown are the runs' (``equivalent_to``). Returns the number of ties."""
+    ro_opts, dd_opts = _shown_flags(page, "rollout"), _shown_flags(page, "dd")
+    assert ro_opts == opts
+    assert dd_opts == {**opts, "evaluator": "dd",
+                       "samples": int(page.input_value("#dd-samples"))}
+    ro = _post(server + "/api/advise", {"position": pos, "options": ro_opts})
+    dd = _post(server + "/api/advise", {"position": pos, "options": dd_opts})
     table = _table(page)
     assert set(table) == {c["card"] for c in ro["candidates"]} == \
         {c["card"] for c in dd["candidates"]}
@@ -193,6 +218,31 @@ def _check_against_api(server, page, pos, opts) -> None:
         assert value == rollout                 # the headline uses the rollouts
     for c in dd["candidates"]:
         assert float(table[c["card"]][2]) == c["diff"]["mean"]
+    # tied cards are marked in their run's column, the title saying how: a card that
+    # scored as the best on every deal (the CLI's AS=JS), and a card whose value and
+    # interval are an earlier card's of the run
+    n_ties = 0
+    for col, a in (("ro", ro), ("dd", dd)):
+        ties, first = {}, {}
+        for c in a["candidates"]:
+            e = c[a["objective"]]
+            key = (e["mean"], tuple(e["ci95"]))
+            if c["equivalent_to"]:
+                ties[c["card"]] = (c["equivalent_to"], "true")
+            elif key in first:
+                ties[c["card"]] = (first[key], "false")
+            else:
+                first[key] = c["card"]
+        shown = {}
+        for r in page.query_selector_all("#cards tbody tr[data-card]"):
+            tie = r.query_selector(f"td.{col} .tie")
+            if tie:
+                shown[r.get_attribute("data-card")] = (tie.get_attribute("data-tie"),
+                                                       tie.get_attribute("data-every"))
+                assert tie.get_attribute("title").startswith("same value as ")
+        assert shown == ties, (col, shown, ties)
+        n_ties += sum(every == "true" for _, every in ties.values())
+    return n_ties
 
 
 def test_click_a_position_every_card_valued_as_the_api(server, browser):
@@ -215,14 +265,37 @@ def test_click_a_position_every_card_valued_as_the_api(server, browser):
             page.wait_for_selector("#cards tr[data-dd]")
             TIMINGS[f"{size}_first_dd_values_s"] = round(time.monotonic() - t1, 3)
             assert _wait_state(page) == "done"
-            _check_against_api(server, page, EXAMPLE, opts)
+            # the example's 48 dd deals tie a card with the best on every deal: the tie
+            # check above is not empty
+            assert _check_against_api(server, page, EXAMPLE, opts) > 0
             answer = page.inner_text("#answer")
             assert "Lead a trump" in answer and "points a hand" in answer
+            assert page.inner_text("#trust") == WHICH_TO_TRUST       # under the values
             # the position is in the URL: a link opens it and starts its advice
             assert "position=" in page.url
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / f"advice-{size}.png"), full_page=True)
+            if size == "wide":
+                _check_stale(page)
         assert p.errors == []
+
+
+def _check_stale(page) -> None:
+    """A finished advice, the set-up then changed: greyed and said to be for the previous
+    position; the change undone, it is this position's advice again."""
+    assert page.is_hidden("#stale-note")
+    card = EXAMPLE["hand"][-1]
+    page.click('.tab[data-target="hand"]')
+    page.click(f'#grid [data-grid-card="{card}"]')            # out of the hand
+    assert page.is_visible("#stale-note") and "previous position" in page.inner_text(
+        "#stale-note")
+    assert "stale" in page.get_attribute("#advice", "class")
+    assert page.eval_on_selector("#cards", "e => getComputedStyle(e).opacity") == "0.45"
+    page.click("#details summary")             # the runs' CLI commands, in the screenshot
+    page.screenshot(path=str(ARTIFACTS / "advice-stale-wide.png"), full_page=True)
+    page.click(f'#grid [data-grid-card="{card}"]')            # back: the advised set-up
+    assert page.is_hidden("#stale-note")
+    assert "stale" not in (page.get_attribute("#advice", "class") or "")
 
 
 def test_a_link_opens_the_position_and_advises(server, browser):
@@ -360,7 +433,9 @@ def test_bad_input_shows_its_line_and_the_page_still_works(server, browser):
         page.fill("#paste", '{"rules": "foster", ')
         page.click("#load")
         page.wait_for_selector("#error:not([hidden])")
-        assert page.inner_text("#error").startswith("error: input: not JSON")
+        # the banner in plain words (the field as the page names it), the line on data-line
+        assert page.inner_text("#error").startswith("The pasted text: not JSON")
+        assert page.get_attribute("#error", "data-line").startswith("error: input: not JSON")
         bad = {**EXAMPLE, "hand": ["JS", "AS", "9S", "KH", "QH", "7D", "8C", "9C", "XC"]}
         page.fill("#paste", json.dumps(bad))
         page.click("#load")
@@ -369,7 +444,7 @@ def test_bad_input_shows_its_line_and_the_page_still_works(server, browser):
                                "&& !t.includes('not JSON'))"
                                "(document.querySelector('#error').textContent)",
                                timeout=90_000)
-        line = page.inner_text("#error")
+        line = page.get_attribute("#error", "data-line")
         req = urllib.request.Request(server + "/api/advise", method="POST",
                                      data=json.dumps({"position": bad}).encode(),
                                      headers={"Content-Type": "application/json"})
@@ -380,6 +455,15 @@ def test_bad_input_shows_its_line_and_the_page_still_works(server, browser):
             assert exc.code == 400
             assert line == json.loads(exc.read())["error"]
         assert line.startswith("error: hand: ")
+        assert page.inner_text("#error") == "Your hand: " + line[len("error: hand: "):]
+        # a position where another seat is to play: said as such, not "error: seat: ..."
+        page.fill("#paste", json.dumps({**EXAMPLE, "seat": 1}))
+        page.click("#load")
+        page.wait_for_function("document.querySelector('#error').textContent"
+                               ".startsWith('Not your turn: seat 0 is to play, not seat 1.')",
+                               timeout=90_000)
+        assert page.get_attribute("#error", "data-line").startswith(
+            "error: seat: not the player to move")
         # the page still works: the good position, clicked
         page.click("#clear")
         _click_example(page)
@@ -571,14 +655,21 @@ def test_a_failed_advice_leaves_no_old_value_and_own_cards_are_refused(server, b
         _click_example(page)
         page.click('.tab[data-target="play"]')
         own = '#grid [data-grid-card="JS"]'
+        # Your turn: the title says how to record a card you played (out of the hand first)
         page.wait_for_function(f"document.querySelector('{own}').title.includes("
-                               "'card both held and played')")
+                               "'take it out of Your hand first')")
+        assert page.get_attribute(own, "title").startswith("Not possible: J\u2660 is in Your "
+                                                            "hand, and it is your turn")
         assert page.get_attribute(own, "aria-disabled") == "true"
         assert page.inner_text("#next-line").startswith("Your turn (seat 0)")
+        assert page.is_enabled("#advise")
         page.click(own, force=True)            # aria-disabled: playwright would wait
         assert page.inner_text("#play-count") == "(0)"
-        assert page.inner_text("#error").startswith("error: play: card both held and played")
+        # the banner in plain words, the API's kind of line kept on it
+        assert page.inner_text("#error").startswith("Cards played: J\u2660 is in Your hand")
+        assert page.get_attribute("#error", "data-line").startswith("error: play: ")
         page.screenshot(path=str(ARTIFACTS / "own-card-refused-wide.png"), full_page=True)
+        _record_own_play(page)
         _set_options(page, samples=1000, dd_samples=48)
         page.click("#advise")
         assert _wait_state(page, ("done", "error")) == "done"
@@ -593,6 +684,31 @@ def test_a_failed_advice_leaves_no_old_value_and_own_cards_are_refused(server, b
         assert page.query_selector_all("#cards tbody tr") == []
         assert page.is_hidden("#th-fusion")
         assert "No advice" in page.inner_text("#answer")
-        assert page.inner_text("#error").startswith("error: samples: ")
+        assert page.get_attribute("#error", "data-line").startswith("error: samples: ")
+        assert page.inner_text("#error").startswith("Samples: ")
+        assert page.inner_text("#ptext-rollout") == "failed"
         page.screenshot(path=str(ARTIFACTS / "failed-advice-wide.png"), full_page=True)
     assert [e for e in p.errors if "status of 400" not in e] == []
+
+
+def _record_own_play(page) -> None:
+    """docs/serve.md's way to record a card you played: out of Your hand, then under Cards
+    played. Then another seat is to play: your cards' titles say that seat cannot play
+    them (no "take it out"), and Advise is off, its title saying why; undone after."""
+    page.click('.tab[data-target="hand"]')
+    page.click('#grid [data-grid-card="JS"]')                   # out of the hand
+    page.click('.tab[data-target="play"]')
+    page.click('#grid [data-grid-card="JS"]')                   # seat 0 played it
+    assert page.inner_text("#play-count") == "(1)"
+    page.wait_for_function("document.querySelector('#next-line').textContent"
+                           ".startsWith(\"Next card played: seat 1's\")")
+    own = '#grid [data-grid-card="AS"]'
+    title = page.get_attribute(own, "title")
+    assert "seat 1, to play next, cannot play it" in title and "take it out" not in title
+    assert page.is_disabled("#advise")
+    assert page.get_attribute("#advise", "title").startswith("Not your turn: seat 1 plays next")
+    page.screenshot(path=str(ARTIFACTS / "not-your-turn-wide.png"), full_page=True)
+    page.click("#undo-play")
+    page.click('.tab[data-target="hand"]')
+    page.click('#grid [data-grid-card="JS"]')                   # back in the hand
+    page.wait_for_function("!document.querySelector('#advise').disabled")

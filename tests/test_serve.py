@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from catchten_sim.cli import cli
 from catchten_sim.serve import create_app
 from catchten_sim.serve.pool import Pool
-from catchten_sim.serve.words import plain_answer
+from catchten_sim.serve.words import WHICH_TO_TRUST, plain_answer
 
 CASES = Path(__file__).resolve().parent / "cases"
 ADVISE = sorted(p for p in (CASES / "advise").glob("*.json")
@@ -212,13 +212,40 @@ def test_host_header_checked_and_no_cors(client):
     assert not any(k.lower().startswith("access-control") for k in r.headers)
 
 
+STATIC = Path(__file__).resolve().parent.parent / "catchten_sim" / "serve" / "static"
+
+
+def _page_modules(client) -> dict[str, str]:
+    """The page's scripts as served: app.js and every module it imports, followed from
+    the served text (the same walk the browser does)."""
+    import re
+    todo, seen = ["app.js"], {}
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200, name
+        # a module script is refused by the browser without a JavaScript content type
+        assert "javascript" in r.headers["content-type"], (name, r.headers["content-type"])
+        seen[name] = r.text
+        todo += re.findall(r'^import [^;]* from "\./([\w-]+\.js)";', r.text, re.M)
+    return seen
+
+
 def test_page_and_static_served(client):
     r = client.get("/")
     assert r.status_code == 200 and "<title>Catch the Ten" in r.text
-    for name in ("app.js", "app.css"):
-        assert client.get(f"/static/{name}").status_code == 200
+    assert '<script type="module" src="/static/app.js">' in r.text
+    assert client.get("/static/app.css").status_code == 200
     assert client.get("/static/../serve/api.py").status_code == 404
-    assert "http://" not in client.get("/static/app.js").text     # nothing fetched outside
+    modules = _page_modules(client)
+    # every module is a file of the static directory itself (pyproject's package-data
+    # "static/*" ships it), none fetched from outside, each within the module limit
+    assert set(modules) == {p.name for p in STATIC.glob("*.js")}, sorted(modules)
+    for name, text in modules.items():
+        assert "http://" not in text and "https://" not in text, name
+        assert len(text.splitlines()) <= 900, name
 
 
 def test_stream_progress_then_the_same_result(client):
@@ -403,6 +430,7 @@ def test_words_take_the_apis_own_answers(client):
         r = client.post("/api/words", json=body)
         assert r.status_code == 200, r.text
     w = client.post("/api/words", json={"rollout": ro, "dd": dd}).json()
+    assert w["trust"] == WHICH_TO_TRUST          # said under the page's values
     assert "disagree" not in w["disagree"]
     assert w["p_win"].startswith("P(winning the game) after ")
 
@@ -450,8 +478,7 @@ def test_deep_nesting_is_a_400_not_a_traceback(client, route, depth):
 def test_page_measure_words_are_the_servers():
     """Review 6: the table headers (app.js MEASURE) say what words.measure says."""
     from catchten_sim.serve.words import measure
-    js = (Path(__file__).resolve().parent.parent / "catchten_sim" / "serve" / "static"
-          / "app.js").read_text()
+    js = (STATIC / "core.js").read_text()
     for a in ({"objective": "diff"}, {"objective": "diff", "evaluator": "dd"},
               {"objective": "points"}, {"objective": "p_win"}):
         assert f'"{measure(a)}"' in js

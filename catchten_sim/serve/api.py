@@ -310,7 +310,8 @@ def next_json(body: Any) -> dict:
         elif state.to_move == seat and len(hand) >= state.held_count[seat]:
             out["play"][name] = (f"play: not the player to move ({you} is to play next, and "
                                  f"its hand has all {state.held_count[seat]} cards it holds: "
-                                 "press Advise)")
+                                 "press Advise; to record the card it played, take that card "
+                                 "out of Your hand first)")
         else:
             if state.to_move == seat:
                 state.hands[seat] = set(hand) | {c}

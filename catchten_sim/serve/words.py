@@ -12,6 +12,10 @@ from ..inputs import json_kind
 
 Advice = dict[str, Any]
 
+#: which model to believe, said under the page's table of values (the CLI says the same)
+WHICH_TO_TRUST = ("Which to trust: rollouts if the others play like club players, dd "
+                  "against strong players.")
+
 
 def _need(value: Any, kinds: tuple[type, ...], field: str, what: str) -> None:
     if isinstance(value, bool) or not isinstance(value, kinds):
@@ -252,13 +256,13 @@ def fusion_words(dd: Advice | None) -> str:
 
 def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     """The headline lines of the page: ``{"best": [...], "trump": [...], "disagree": str,
-    "p_win": str, "fusion": str}``, each line ``"<model>: <answer>"`` quoted from that
-    model's run."""
+    "p_win": str, "fusion": str, "trust": str}``, each line ``"<model>: <answer>"`` quoted
+    from that model's run; ``trust``: :data:`WHICH_TO_TRUST`, said under the values."""
     check_advice(rollout, "rollout")
     check_advice(dd, "dd")
     runs = [a for a in (dd, rollout) if a]
     out: dict[str, Any] = {"best": [], "trump": [], "disagree": "", "p_win": "",
-                           "fusion": fusion_words(dd)}
+                           "fusion": fusion_words(dd), "trust": WHICH_TO_TRUST}
     for a in runs:
         best, trump = plain_lines(a)
         out["best"].append(best)

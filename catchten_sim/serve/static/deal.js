@@ -1,0 +1,139 @@
+// All hands: a dealt deal or a hand record, each legal card's double-dummy value
+// (/api/solve), play, undo, rewind, and the check of every played card.
+import { $, MEASURE, state, pretty, isRed, cardEl, fmt, setState, showError, clearError, postJSON, trickGroup } from "./core.js";
+
+// ------------------------------------------------------------------ all hands (a deal)
+export function dealKey() { return state.deal.record.play.slice(0, state.deal.cursor).join(" "); }
+export async function openDeal(record) {
+  if (typeof record !== "object" || record === null || !Array.isArray(record.hands)) throw new Error("error: record: not a hand record");
+  state.deal = { record: { ...record, play: [...(record.play || [])] }, cursor: (record.play || []).length, solves: {} };
+  clearCheck();
+  $("#deal-view").hidden = false;
+  $("#deal-title").textContent = `${record.rules || "foster"}, ${record.players} players, dealer seat ${record.dealer}` +
+    (record.turnup ? `, turn-up ${pretty(record.turnup)}` : "");
+  await renderDeal();
+  $("#deal-view").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+export async function solveAt(cursor) {
+  const d = state.deal;
+  const key = d.record.play.slice(0, cursor).join(" ");
+  if (!d.solves[key]) {
+    d.solves[key] = await postJSON("/api/solve", { record: { ...d.record, play: d.record.play.slice(0, cursor) } });
+  }
+  return d.solves[key];
+}
+export async function renderDeal() {
+  const d = state.deal;
+  const rec = d.record;
+  const n = rec.players;
+  const played = rec.play.slice(0, d.cursor);
+  setState("working");
+  let sol = null, err = null;
+  const finished = played.length >= n * rec.hands[0].length;
+  if (!finished) {
+    try { sol = await solveAt(d.cursor); } catch (e) { err = e.message; }
+  }
+  if (state.deal !== d) return;
+  const hands = $("#hands");
+  hands.innerHTML = "";
+  const values = {};
+  if (sol) for (const c of sol.cards) values[c.card] = c.value;
+  for (let s = 0; s < n; s++) {
+    const box = document.createElement("div");
+    box.className = "seat" + (sol && sol.to_move === s ? " to-move" : "");
+    box.dataset.seat = s;
+    const h = document.createElement("h3");
+    h.textContent = `Seat ${s}` + (s === rec.dealer ? " (dealer)" : "") + (sol && sol.to_move === s ? " \u2014 to play" : "");
+    const cs = document.createElement("div"); cs.className = "cs";
+    for (const c of rec.hands[s]) {
+      if (played.includes(c)) continue;
+      const b = cardEl("button", c);
+      b.type = "button";
+      b.dataset.card = c;
+      if (c in values) {
+        b.dataset.dd = values[c];
+        b.dataset.value = values[c];
+        const v = document.createElement("span"); v.className = "dv"; v.textContent = fmt(values[c], 0);
+        b.appendChild(v);
+        if (sol.best.includes(c)) b.classList.add("best");
+        b.onclick = () => playDealCard(c);
+      } else b.disabled = true;
+      cs.appendChild(b);
+    }
+    box.append(h, cs);
+    hands.appendChild(box);
+  }
+  // the play so far, with each card's double-dummy loss where known
+  const chips = $("#deal-played");
+  chips.innerHTML = "";
+  rec.play.forEach((c, i) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "chip" + (isRed(c) ? " red" : "") + ((i + 1) % n === 0 ? " trick-end" : "") + (i >= d.cursor ? " future" : "");
+    b.textContent = pretty(c);
+    b.dataset.index = i;
+    const before = d.solves[rec.play.slice(0, i).join(" ")];
+    if (before) {
+      const v = before.cards.find((x) => x.card === c);
+      const loss = v ? before.value - v.value : null;
+      if (loss) { b.classList.add("mistake"); b.title = `double-dummy loss ${loss} points`; b.textContent += ` \u2212${loss}`; }
+    }
+    b.onclick = () => { d.cursor = i; renderDeal(); };
+    trickGroup(chips, i, n).appendChild(b);
+  });
+  if (!rec.play.length) chips.textContent = "none yet";
+  // the trick on the table: whose card is whose
+  const inTrick = played.slice(played.length - (played.length % n || (finished ? n : 0)));
+  const seatOf = (c) => rec.hands.findIndex((h) => h.includes(c));
+  $("#deal-trick").textContent = inTrick.length
+    ? "On the table: " + inTrick.map((c) => `${pretty(c)} (seat ${seatOf(c)})`).join(", ")
+    : "A new trick: the player to move leads.";
+  const lineText = (line) => `Double-dummy value for seat ${sol.to_move}'s side (${MEASURE.dd.replace("our side's", "its")}, perfect play): ${fmt(sol.value, 0)}` +
+    (line ? `; an optimal line: ${line.map(pretty).join(" ")}` : "");
+  $("#deal-line").textContent = err ? "" : sol ? lineText(null) : "The hand is over.";
+  if (err) { showError(err); setState("error"); return; }
+  setState("done");
+  if (sol) {
+    // the optimal line after the values (it costs a solve per card of the line)
+    const key = played.join(" ");
+    d.lines = d.lines || {};
+    if (!d.lines[key]) {
+      try {
+        d.lines[key] = (await postJSON("/api/solve", { record: { ...rec, play: played }, options: { line: true } })).line;
+      } catch (e) { return; }
+    }
+    if (state.deal === d && dealKey() === key) $("#deal-line").textContent = lineText(d.lines[key]);
+  }
+}
+// the check's verdict in words, the clean case said too (a check that finds nothing must
+// not look like a check that did not run)
+export function playLosses(d) {
+  const play = d.record.play, out = [];
+  play.forEach((c, i) => {
+    const before = d.solves[play.slice(0, i).join(" ")];
+    const v = before && before.cards.find((x) => x.card === c);
+    if (v && before.value - v.value) out.push(`${pretty(c)} (card ${i + 1}, \u2212${before.value - v.value})`);
+  });
+  return out;
+}
+export function showCheck(d) {
+  const el = $("#deal-check-out"), n = d.record.play.length;
+  const losses = playLosses(d);
+  el.dataset.mistakes = losses.length;
+  el.textContent = !n ? "No card has been played yet: nothing to check."
+    : !losses.length ? `Checked all ${n} played cards: none lost anything double-dummy (each was an optimal card).`
+    : `Checked all ${n} played cards: ${losses.length} lost points double-dummy (marked in red): ${losses.join(", ")}.`;
+  el.hidden = false;
+}
+export function clearCheck() {
+  const el = $("#deal-check-out");
+  el.hidden = true; el.textContent = ""; delete el.dataset.mistakes;
+  delete $("#deal-played").dataset.checked;
+}
+export async function playDealCard(card) {
+  clearError();
+  const d = state.deal;
+  if (d.record.play[d.cursor] !== card) { d.record.play = d.record.play.slice(0, d.cursor).concat([card]); clearCheck(); }
+  d.cursor += 1;
+  await renderDeal();
+}
