@@ -75,7 +75,7 @@ from .equity import game_equity_hook
 from .solve import DEFAULT_NODE_LIMIT
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
 from .fusion import for_advice as fusion_for
-from .explain import (WHICH_TO_TRUST, inference_note, model_lines, policy_label, run_note,
+from .explain import (WHICH_TO_TRUST, inference_summary, model_lines, policy_label, run_note,
                       separation)
 from .explain import model_note as one_line
 from .inference import Inference, for_advice
@@ -564,11 +564,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     adv = adv if cards is None else replace(adv, note=(adv.note + "; " if adv.note else "")
                                             + "only the cards asked for were evaluated")
     adv = replace(adv, fusion=fusion_for(info, ev_key == "dd", adv.exact, adv.candidates))
-    if inference is None:
-        return adv
-    seen = inference.scored_cards    # 0: every weight 1, the same deals as without
-    return replace(adv, inference=inference.summary(acc) | {
-        "cards_seen": seen, "note": inference_note(info.rules.n_sets > 1) if not seen else None})
+    return adv if inference is None else replace(
+        adv, inference=inference_summary(inference, acc, info.rules.n_sets > 1))
 
 
 def _exact_max(exact_max: int | None, ev_key: str, with_pimc: bool, samples: int) -> int:
@@ -848,7 +845,8 @@ def _compare_models(acc: AnySums, acc_o: AnySums, cands: Sequence[int], info: In
         "samples": n_o, "planned_samples": planned, "z": json_number(z_o, 4),
         "best": format_card(cands[best_o]),
         "second": None if second_o is None else format_card(cands[second_o]),
-        "margin": None if own_o is None else own_o.to_dict(), "separation": separation(v_o, z_o == 0) or None,
+        "margin": None if own_o is None else own_o.to_dict(),
+        "separation": separation(v_o, z_o == 0) or None,
         "trump_lead": None if tl_o is None else {**tl_o.to_dict(),
                                                   "answer": trump_answer(tl_o)},
         "candidates": [{"card": format_card(cands[j]),

@@ -53,11 +53,15 @@ def policy_label(policies: Any) -> str:
     return "/".join(sorted({p.label for p in policies}))
 
 
-def inference_note(sets: bool = False) -> str:
-    """What ``--infer`` says when no card the others played counts yet (``sets``: in this
-    set; the weights are then all 1, the answer that of every world equally likely)."""
-    return ("inference: no cards played by the others yet" + (" in this set" if sets else "")
-            + ", worlds equally likely")
+def inference_summary(inference: Any, sums: Any, sets: bool = False) -> dict[str, Any]:
+    """``Advice.inference``: :meth:`catchten_sim.inference.Inference.summary` of the weighted
+    ``sums``, with ``cards_seen`` (the others' cards that count) and, when none does yet,
+    a ``note`` saying so (the weights are then all 1: every world equally likely; ``sets``:
+    in this set, the cards of earlier sets do not count)."""
+    seen = int(inference.scored_cards)
+    note = None if seen else ("inference: no cards played by the others yet"
+                              + (" in this set" if sets else "") + ", worlds equally likely")
+    return inference.summary(sums) | {"cards_seen": seen, "note": note}
 
 
 def separation(verdict: str | None, exact: bool, short: bool = False) -> str:

@@ -349,12 +349,14 @@ def _dd_table(a: Advice, con) -> None:
 def _tie_legend(a: Advice, con) -> None:
     """The legend of ``X=Y`` in a table (a card tied with the best on every deal), naming
     the first such pair; nothing when no card is tied."""
-    x = next((x for x in a.candidates if x.equivalent_to is not None), None)
-    if x is not None:
-        what = {"p_win": "P(win)", "points": "points"}.get(a.objective, "point difference")
-        y = format_card(x.equivalent_to)
-        con.print(f"{x.name}={y}: {x.name} gave {y}'s {what} exactly on every deal "
-                  f"evaluated (a tie).", markup=False, highlight=False)
+    for x in a.candidates:
+        if x.equivalent_to is not None:
+            what = {"p_win": "P(win)", "points": "points"}.get(a.objective,
+                                                               "point difference")
+            y = format_card(x.equivalent_to)
+            con.print(f"{x.name}={y}: {x.name} gave {y}'s {what} exactly on every deal "
+                      "evaluated (a tie).", markup=False, highlight=False)
+            return
 
 
 def _candidate_tables(a: Advice, console=None) -> None:
