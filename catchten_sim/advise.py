@@ -75,6 +75,9 @@ from .equity import game_equity_hook
 from .solve import DEFAULT_NODE_LIMIT
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
 from .fusion import for_advice as fusion_for
+from .explain import (WHICH_TO_TRUST, inference_summary, model_lines, policy_label, run_note,
+                      separation)
+from .explain import model_note as one_line
 from .inference import Inference, for_advice
 from .pimc import PimcRolloutEvaluator
 from .policies import Policy, Seating
@@ -277,8 +280,9 @@ class Advice:
     model_note: str = ""
     #: seconds of ``elapsed_s`` spent compiling the engine's kernels (a cold numba cache)
     compile_s: float = 0.0
-    #: with ``infer``: ``{"model", "eps", "worlds_drawn", "effective_size"}`` (the deals
-    #: weighted by :mod:`catchten_sim.inference`), else None
+    #: with ``infer``: ``{"model", "eps", "worlds_drawn", "effective_size", "cards_seen",
+    #: "note"}`` (the deals weighted by :mod:`catchten_sim.inference`; ``cards_seen`` the
+    #: others' cards that count, 0: every weight 1, said in ``note``), else None
     inference: dict | None = None
     p_win_method: str = ""    # P(win) by "exact" (the table), "rollouts", or "" (none)
     #: dd: the deals whose solve stopped with bounds (node budget, clock, Ctrl-C): each
@@ -286,6 +290,8 @@ class Advice:
     bounded: int = 0
     #: fusion-aware values (dd, few deals; :func:`catchten_sim.fusion.for_advice`)
     fusion: dict = field(default_factory=dict)
+    #: ``model_note`` as printed: at most two lines of 80 columns (text.print_advice)
+    model_lines: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "best", _card(self.best))
@@ -362,6 +368,7 @@ class Advice:
             "model_note": self.model_note,
             "inference": self.inference,
             "bounded_deals": self.bounded,
+            "which_to_trust": WHICH_TO_TRUST,
         }
 
 
@@ -557,7 +564,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     adv = adv if cards is None else replace(adv, note=(adv.note + "; " if adv.note else "")
                                             + "only the cards asked for were evaluated")
     adv = replace(adv, fusion=fusion_for(info, ev_key == "dd", adv.exact, adv.candidates))
-    return adv if inference is None else replace(adv, inference=inference.summary(acc))
+    return adv if inference is None else replace(
+        adv, inference=inference_summary(inference, acc, info.rules.n_sets > 1))
 
 
 def _exact_max(exact_max: int | None, ev_key: str, with_pimc: bool, samples: int) -> int:
@@ -710,34 +718,22 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
         best_margin = Comparison(Card(cands[best_j]), Card(cands[second_j]),
                                  _pair_est(acc, best_j, second_j, z), margin)
     trump_lead, note = _trump_lead(acc, cands, order, info, z, margin)
-    if eq_why:
-        note = (note + "; " if note else "") + eq_why
-    if exact and not exact_done:
-        note = (note + "; " if note else "") + (
-            f"the exact enumeration stopped after {acc.n:,} of {sampler.n_deals:,} deals: "
-            "those are not a random sample, so the intervals do not hold (rerun with more "
-            "--time, or --exact-max 0 to sample)")
-    if acc.bounds is not None and acc.bounds.n_bounded:
-        note = (note + "; " if note else "") + (
-            f"{acc.bounds.n_bounded:,} of {acc.n:,} deals solved within proven bounds only "
-            "(a solve stopped by its node budget or the clock): the intervals of the score "
-            "difference span every value within them; means are the bounds' midpoints")
-    if ev_key == "dd" and rules.n_sides > 2:
-        note = (note + "; " if note else "") + (
-            "dd values with three or more sides: our side against the others together "
-            "(paranoid), not against the best other side")
+    note = run_note(note, eq_why, (acc.n, sampler.n_deals) if exact and not exact_done
+                    else None, acc.bounds.n_bounded if acc.bounds is not None else 0, acc.n,
+                    ev_key == "dd" and rules.n_sides > 2)
     other_d = None
-    model_note = ""
+    lines: list[str] = []
     if acc_o is not None and acc_o.n:   # the rollouts' own critical value at this look
         z_o = critical_value(plan, done, exact_done, "rollout", pols)
-        other_d, model_note = _compare_models(acc, acc_o, cands, info, (z, z_o), margin,
-                                              equiv, planned)
+        other_d, lines = _compare_models(acc, acc_o, cands, info, (z, z_o), margin,
+                                              equiv, planned, policy_label(pols))
     return Advice(position, pols, ev_name, objective, tuple(results), Card(cands[best_j]),
                   None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
-                  intervals, margin, acc, tuple(cands), exact_done, other_d, model_note,
+                  intervals, margin, acc, tuple(cands), exact_done, other_d, one_line(lines),
                   clock.compile_s(elapsed), p_win_method=getattr(eq, "method", ""),
-                  bounded=0 if acc.bounds is None else acc.bounds.n_bounded)
+                  bounded=0 if acc.bounds is None else acc.bounds.n_bounded,
+                  model_lines=tuple(lines))
 
 
 def critical_value(plan: LookPlan, done: int, exact_done: bool, ev_key: str,
@@ -811,68 +807,67 @@ def trump_answer(c: Comparison | None) -> str | None:
 
 def _compare_models(acc: AnySums, acc_o: AnySums, cands: Sequence[int], info: InfoSet,
                     zs: tuple[float, float], margin: float, equiv: dict[int, int],
-                    planned: int) -> tuple[dict, str]:
-    """The heuristic rollouts' answer on the dd run's deals, and one line when it differs
-    from the double-dummy answer: on the best card when the two picks are not tied on
-    every deal and at least one model separates its pick from the other's by more than
-    the practical margin; on "lead a trump?" when the two lean opposite ways and at least
-    one answers firmly (YES or NO). Each reads its intervals (``zs``: dd's and the rollouts'
-    :func:`critical_value`) by its own run's rule; the line names the rollouts' deals."""
+                    planned: int, rollouts: str = "heuristic") -> tuple[dict, list[str]]:
+    """The rollouts' answer on the dd run's deals (``rollouts``: their policies), and the
+    ``MODEL:`` lines (:func:`~catchten_sim.explain.model_lines`) when it differs from the
+    double-dummy answer: on the best card when the two picks are not tied on every deal and
+    at least one model separates its pick from the other's by more than the practical
+    margin; on "lead a trump?" when the two lean opposite ways and at least one answers
+    firmly (YES or NO). How firmly each model holds its pick is the test of the ``best:``
+    line (its pick against its own second, :func:`~catchten_sim.explain.separation`), so
+    the two lines never contradict. Each reads its intervals (``zs``: dd's and the
+    rollouts' :func:`critical_value`) by its own run's rule."""
     z, z_o = zs
     eq_o: dict[int, int] = {}
-    order_o, _ = _rank(acc_o, cands, eq_o)
+    order_o, second_o = _rank(acc_o, cands, eq_o)
     order_d = sorted(range(len(cands)), key=lambda j: (-acc.s1[acc.objective][j], cands[j]))
     best_d, best_o = order_d[0], order_o[0]
+    second_d = next((j for j in order_d[1:] if j not in equiv), None)
     # cards tied with the best on every deal count as best too
     top_d = {best_d} | {j for j, b in equiv.items() if b == best_d}
     top_o = {best_o} | {j for j, b in eq_o.items() if b == best_o}
     tl_d, _ = _trump_lead(acc, cands, order_d, info, z, margin)
     tl_o, _ = _trump_lead(acc_o, cands, order_o, info, z_o, margin)
     n_o = acc_o.n
+
+    def cmp(a: AnySums, zz: float, x: int, y: int | None) -> Comparison | None:
+        return None if y is None else Comparison(Card(cands[x]), Card(cands[y]),
+                                                 _pair_est(a, x, y, zz), margin)
+    bounded = acc.bounds is not None and acc.bounds.n_bounded > 0
+    own_d, own_o = cmp(acc, z, best_d, second_d), cmp(acc_o, z_o, best_o, second_o)
+    v_d, v_o = (None if c is None else c.verdict for c in (own_d, own_o))
+    how_d = separation(v_d, z == 0 and not bounded, short=True)
+    how_o = separation(v_o, z_o == 0, short=True)
     other = {
-        "evaluator": "rollout", "objective": "diff",
+        "evaluator": "rollout", "objective": "diff", "policies": rollouts.split("/"),
         # the dd value's measure (the same as diff with two sides)
         "measure": "our points minus the other sides' together",
         "samples": n_o, "planned_samples": planned, "z": json_number(z_o, 4),
         "best": format_card(cands[best_o]),
+        "second": None if second_o is None else format_card(cands[second_o]),
+        "margin": None if own_o is None else own_o.to_dict(),
+        "separation": separation(v_o, z_o == 0) or None,
         "trump_lead": None if tl_o is None else {**tl_o.to_dict(),
                                                   "answer": trump_answer(tl_o)},
         "candidates": [{"card": format_card(cands[j]),
                         "diff": _mean_est(*acc_o.mean_se("diff", j), n_o, z_o).to_dict()}
                        for j in order_o],
     }
-    parts = []
-    ro = f"heuristic rollouts, {n_o:,} deals:"
 
-    def how(a: AnySums, zz: float, x: int, y: int) -> str:
-        # how firmly card x beats y: "firm" = separated by more than the practical margin
-        v = Comparison(Card(cands[x]), Card(cands[y]), _pair_est(a, x, y, zz),
-                       margin).verdict               # no practical difference: e.g. exact
-        if v == "separated" and a.pair(x, y)[0] <= margin:
-            return "separated, within the practical margin"
-        return {"separated": "firm", "not separated": "a lean, not separated"}.get(v, v)
-
-    def said(c: Comparison) -> str:     # NO (-0.81 [-0.96, -0.66])
-        return f"{trump_answer(c)} ({c.diff.mean:+.2f} [{c.diff.lo:+.2f}, {c.diff.hi:+.2f}])"
-    # say how firm each model is about its own pick, so a lean is not read as a verdict
-    how_d, how_o = how(acc, z, best_d, best_o), how(acc_o, z_o, best_o, best_d)
-    if best_o not in top_d and best_d not in top_o and "firm" in (how_d, how_o):
-        md = acc.s1[acc.objective][best_d] / acc.n
-        mo = acc_o.s1["diff"][best_o] / n_o
-        parts.append(f"best card: dd {format_card(cands[best_d])} ({md:+.2f}; {how_d}), "
-                     f"{ro} {format_card(cands[best_o])} ({mo:+.2f}; {how_o})")
+    def firm(a: AnySums, zz: float, x: int, y: int) -> bool:
+        # does the model rank x over y by more than the practical margin, at 95%?
+        c = cmp(a, zz, x, y)
+        return c is not None and c.verdict == "separated" and a.pair(x, y)[0] > margin
+    card = trump = None
+    if best_o not in top_d and best_d not in top_o and (
+            firm(acc, z, best_d, best_o) or firm(acc_o, z_o, best_o, best_d)):
+        card = (format_card(cands[best_d]), how_d, format_card(cands[best_o]), how_o)
     if tl_d is not None and tl_o is not None:
         a_d, a_o = trump_answer(tl_d), trump_answer(tl_o)
         if (tl_d.diff.mean > 0) != (tl_o.diff.mean > 0) and ("YES" in (a_d, a_o) or
                                                              "NO" in (a_d, a_o)):
-            parts.append(f"lead a trump? dd {said(tl_d)}, {ro} {said(tl_o)}")
-    if not parts:
-        return other, ""
-    fewer = (f", on this run's {n_o:,} deals only: a rollout run (--evaluator rollout) "
-             f"takes up to {planned:,} and may answer more firmly" if n_o < planned else "")
-    return other, ("the answer depends on the model of play: " + "; ".join(parts)
-                   + " (95% intervals; dd: perfect play, all hands seen; rollouts: the "
-                   f"heuristic's play{fewer})")
+            trump = (str(a_d), str(a_o))
+    return other, model_lines(card, trump, rollouts, n_o, planned)
 
 
 def _is_trump(info: InfoSet, c: int) -> bool:

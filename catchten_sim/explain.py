@@ -1,16 +1,129 @@
-"""A few sampled deals behind an advice: the hands (a determinization, or world, of what
-the player to move does not see) and the line the rollout policy plays after the
-recommended card (``catchten advise --explain N``)."""
+"""What an advice says beyond its numbers: a few sampled deals behind it, the hands (a
+determinization, or world, of what the player to move does not see) and the line the
+rollout policy plays after the recommended card (``catchten advise --explain N``); and the
+words the text, the JSON and the page share: which evaluator to trust, how firmly a best
+card beats the second, the ``MODEL:`` line when the two evaluators differ."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._kernels import rollout as KR
-from .advise import Advice
 from .cards import cards_of_mask, format_card, parse_card
 from .checks import check_count
 from .determinize import Sampler
 from .evaluators import RolloutEvaluator
+
+if TYPE_CHECKING:                   # (advise imports the words below)
+    from .advise import Advice
+
+#: which evaluator to trust, one line of at most 80 columns, the same words everywhere
+#: (``catchten advise`` text and JSON ``which_to_trust``, the page; README "catchten
+#: advise"): rollouts assume club-level play (the heuristic) after the card, dd perfect
+#: play seeing every hand; where the two differ on "lead a trump?", ipimc:10 rollouts sided
+#: with dd 7 times in 30, with the rollouts 4, 19 too close (docs/findings.md)
+WHICH_TO_TRUST = ("Which to trust: rollouts vs club players, dd vs strong ones "
+                  "(docs/findings.md)")
+
+
+def run_note(note: str, eq_why: str, stopped_exact: tuple[int, int] | None, bounded: int,
+             n: int, paranoid: bool) -> str:
+    """The ``note:`` of an advice, its parts joined by "; ": ``note`` (of "lead a trump?"),
+    why P(win) is not available (``eq_why``), an exact enumeration stopped after
+    ``stopped_exact`` = (deals done, consistent deals), the ``bounded`` of ``n`` deals,
+    and dd values with three or more sides (``paranoid``)."""
+    parts = [note, eq_why]
+    if stopped_exact is not None:
+        parts.append(f"the exact enumeration stopped after {stopped_exact[0]:,} of "
+                     f"{stopped_exact[1]:,} deals: those are not a random sample, so the "
+                     "intervals do not hold (rerun with more --time, or --exact-max 0 to "
+                     "sample)")
+    if bounded:
+        parts.append(f"{bounded:,} of {n:,} deals solved within proven bounds only (a solve "
+                     "stopped by its node budget or the clock): the intervals of the score "
+                     "difference span every value within them; means are the bounds' "
+                     "midpoints")
+    if paranoid:
+        parts.append("dd values with three or more sides: our side against the others "
+                     "together (paranoid), not against the best other side")
+    return "; ".join(p for p in parts if p)
+
+
+def policy_label(policies: Any) -> str:
+    """The policies of a run in a few characters: ``heuristic``, ``heuristic/random``."""
+    return "/".join(sorted({p.label for p in policies}))
+
+
+def inference_summary(inference: Any, sums: Any, sets: bool = False) -> dict[str, Any]:
+    """``Advice.inference``: :meth:`catchten_sim.inference.Inference.summary` of the weighted
+    ``sums``, with ``cards_seen`` (the others' cards that count) and, when none does yet,
+    a ``note`` saying so (the weights are then all 1: every world equally likely; ``sets``:
+    in this set, the cards of earlier sets do not count)."""
+    seen = int(inference.scored_cards)
+    note = None if seen else ("inference: no cards played by the others yet"
+                              + (" in this set" if sets else "") + ", worlds equally likely")
+    return inference.summary(sums) | {"cards_seen": seen, "note": note}
+
+
+def separation(verdict: str | None, exact: bool, short: bool = False) -> str:
+    """How firmly a best card beats the second, in the words of the ``best:`` line, from
+    the paired interval's ``verdict`` (:func:`catchten_sim.aggregate.verdict`; ``exact``:
+    no sampling error, every consistent deal evaluated): ``separated at 95%``, ``not
+    separated at 95%``, ``no practical difference``, ``no sampling error`` ("" for no
+    second card); ``short``: the ``MODEL:`` line's ``separated``, ``not separated``,
+    ``within margin``, ``exact``."""
+    if verdict is None:
+        return ""
+    if verdict == "no practical difference":
+        return "within margin" if short else verdict
+    if exact:
+        return "exact" if short else "no sampling error"
+    return ("" if verdict == "separated" else "not ") + (
+        "separated" if short else "separated at 95%")
+
+
+#: the ``MODEL:`` line's short words for the answers to "lead a trump?"
+_SHORT_ANSWER = {"too close to call": "too close", "no practical difference": "within margin"}
+
+
+def model_lines(card: tuple[str, str, str, str] | None, trump: tuple[str, str] | None,
+                rollouts: str, n_o: int, planned: int, width: int = 80) -> list[str]:
+    """The ``MODEL:`` lines (at most two of ``width`` columns with the heuristic policy)
+    when dd and the rollouts beside it differ: ``card`` = (dd's best card, how firmly
+    (:func:`separation`, short), the rollouts' best card, how firmly); ``trump`` = each
+    one's answer to "lead a trump?"; ``rollouts``: their policies (``heuristic``); ``n_o``
+    their deals, fewer than a rollout run's ``planned`` when dd stopped early: said so (a
+    rollout run may answer more firmly). [] when neither differs."""
+    who = f"{rollouts} rollouts"
+    parts = []
+    if card is not None:
+        parts.append(f"best card dd {card[0]} ({card[1]}), {who} {card[2]} ({card[3]})")
+        who = "rollouts"
+    if trump is not None:
+        d, o = (_SHORT_ANSWER.get(x, x) for x in trump)
+        parts.append(f"lead a trump? dd {d}, {who} {o}")
+    if not parts:
+        return []
+    lines = ["MODEL: " + parts[0]] + ["  " + p for p in parts[1:]]
+    if n_o < planned:      # the longest remark that fits the last line (or one of its own)
+        for rem in (f"(rollouts: {n_o:,} of the {planned:,} deals a rollout run may take)",
+                    f"(rollouts: {n_o:,} of a rollout run's {planned:,} deals)",
+                    f"(rollouts: {n_o:,} of {planned:,} deals)",
+                    f"({n_o:,} of {planned:,} deals)"):
+            if len(lines[-1]) + 1 + len(rem) <= width:
+                lines[-1] += " " + rem
+                break
+        else:
+            lines.append("  " + rem)
+    return lines
+
+
+def model_note(lines: list[str]) -> str:
+    """The ``MODEL:`` lines as one line (JSON ``model_note``)."""
+    out = ""
+    for x in lines:                 # the parts by "; ", a remark of its own after a space
+        x = x.strip().removeprefix("MODEL: ")
+        out += x if not out else (" " if x.startswith("(") else "; ") + x
+    return out
 
 
 #: the most deals :func:`explain` shows

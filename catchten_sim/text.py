@@ -335,13 +335,28 @@ def _dd_table(a: Advice, con) -> None:
                          if x.equivalent_to is not None else "")
         t.add_row(name, f"{e.mean:.2f}" if a.z == 0 and not a.bounded else _iv(e),
                   "" if x.best_share is None else f"{_p(x.best_share)}%")
-    con.print("\nPer card: our side's points minus the others', best play by all with all "
-              "hands\nseen" + (" (exact):" if a.z == 0 and not a.bounded
-                                else " (mean [95% interval]):"),
+    together = " together" if a.position.rules.n_sides > 2 else ""
+    con.print(f"\nPer card: our side's points minus the opponents'{together}, best play by "
+              "all with\nall hands seen" + (" (exact):" if a.z == 0 and not a.bounded
+                                            else " (mean [95% interval]):"),
               markup=False, highlight=False)
     con.print(t)
     con.print("best in: the share of the deals in which the card is a best card.",
               markup=False, highlight=False)
+    _tie_legend(a, con)
+
+
+def _tie_legend(a: Advice, con) -> None:
+    """The legend of ``X=Y`` in a table (a card tied with the best on every deal), naming
+    the first such pair; nothing when no card is tied."""
+    for x in a.candidates:
+        if x.equivalent_to is not None:
+            what = {"p_win": "P(win)", "points": "points"}.get(a.objective,
+                                                               "point difference")
+            y = format_card(x.equivalent_to)
+            con.print(f"{x.name}={y}: {x.name} gave {y}'s {what} exactly on every deal "
+                      "evaluated (a tie).", markup=False, highlight=False)
+            return
 
 
 def _candidate_tables(a: Advice, console=None) -> None:
@@ -357,7 +372,8 @@ def _candidate_tables(a: Advice, console=None) -> None:
     has_ten = a.position.info().trump < NO_TRUMPS
     pts = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     ten = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    for t, cols in ((pts, ["card", "our points", "minus best opponents"]
+    minus = "minus best opponents" if a.position.rules.n_sides > 2 else "minus opponents"
+    for t, cols in ((pts, ["card", "our points", minus]
                      + (["P(win the game)"] if a.p_win_available else [])),
                     (ten, ["card"] + (["ends with us", "we catch theirs", "they catch ours"]
                                       if has_ten else []) + ["card pts"])):
@@ -382,16 +398,29 @@ def _candidate_tables(a: Advice, console=None) -> None:
         con.print("Card points, per card (no trumps: no Ten of trumps):", markup=False,
                   highlight=False)
         con.print(ten)
-    if any(x.equivalent_to is not None for x in a.candidates):
-        what = {"p_win": "P(win)", "points": "points"}.get(a.objective, "point difference")
-        con.print(f"X=Y: X gave Y's {what} exactly, on every deal evaluated.",
-                  markup=False, highlight=False)
+    _tie_legend(a, con)
+
+
+def _played_by(a: Advice) -> str:
+    """What plays after the card: dd's perfect play, or the rollouts' policies (per side
+    when the sides differ)."""
+    if a.evaluator == "dd":
+        return "perfect play, every hand seen"
+    from .explain import policy_label
+    r = a.position.rules
+    me = r.side_of(a.position.info().seat)
+    ours = policy_label(p for s, p in enumerate(a.policies) if r.side_of(s) == me)
+    others = policy_label(p for s, p in enumerate(a.policies) if r.side_of(s) != me)
+    if others in ("", ours):
+        return f"{ours} play after the card"
+    return f"{ours} play by us, {others} by the opponents, after the card"
 
 
 def print_advice(a: Advice, console=None) -> None:
     """Print an :class:`Advice`; the tables fit 80 columns (``console``: a rich Console,
     default the terminal)."""
     from .advise import STOP_REASONS, trump_answer
+    from .explain import WHICH_TO_TRUST, separation
     pos = a.position
     info = pos.info()
     r = pos.rules
@@ -409,20 +438,19 @@ def print_advice(a: Advice, console=None) -> None:
             if info.trick else "   (on lead)"))
     deals = (f"exact ({a.n_samples:,} deals: every consistent deal)" if a.exact else
              f"{_plural(a.n_samples, 'sampled deal')} (of {a.n_consistent:.3g} consistent)")
-    pols = "/".join(sorted({p.label for p in a.policies}))
-    echo(f"{deals}, evaluator {a.evaluator}, policies {pols}"
-         f", objective {a.objective}, seed {a.seed}, {a.elapsed_s:.2f} s"
-         + _compiling(a.compile_s))
+    echo(f"{deals}, evaluator {a.evaluator} ({_played_by(a)}), objective {a.objective}, "
+         f"seed {a.seed}, {a.elapsed_s:.2f} s" + _compiling(a.compile_s))
     if a.inference is not None:
         inf = a.inference
-        echo(f"deals weighted by inference ({inf['model']} mixed with uniform, eps "
+        echo(inf.get("note") or
+             f"deals weighted by inference ({inf['model']} mixed with uniform, eps "
              f"{inf['eps']:g}): {inf['worlds_drawn']:,} drawn, effective size "
              f"{inf['effective_size']:,.1f}")
     echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
     echo(a.intervals)
     if a.bounded:
-        echo(f"bounded deals: {a.bounded:,} of {a.n_samples:,} known within proven bounds only")
-        echo("(their solves stopped early); the intervals span every value within them")
+        echo(f"{a.bounded:,} of {a.n_samples:,} deals stopped at the node budget or the clock: "
+             "their values are ranges, which the intervals span")
     _candidate_tables(a, con)
     if a.margin is None:
         echo(f"best: {format_card(a.best)}" + (" (the only legal card)" if a.stop == "single"
@@ -439,9 +467,7 @@ def print_advice(a: Advice, console=None) -> None:
                  f"{a.second}: {_fx(d.mean, 3, True)} {a.objective} ({span}; inside "
                  f"the practical margin ±{a.practical_margin:g})")
         else:
-            verdict = "separated at 95%" if v == "separated" else "not separated at 95%"
-            if a.z == 0 and not a.bounded:
-                verdict = "no sampling error"
+            verdict = separation(v, a.z == 0 and not a.bounded)
             echo(f"best: {format_card(a.best)}, by {_fx(d.mean, 3, True)} {a.objective} over "
                  f"{a.second} ({span}; {verdict})")
     if a.trump_lead is not None:
@@ -462,8 +488,9 @@ def print_advice(a: Advice, console=None) -> None:
     for line in plain_lines(a.to_dict()):
         if line is not None:
             echo(f"in words: {line}")
-    if a.model_note:
-        echo(f"MODEL: {a.model_note}")
+    for line in a.model_lines or ([f"MODEL: {a.model_note}"] if a.model_note else []):
+        echo(line)
+    echo(WHICH_TO_TRUST)
     if a.note:
         echo(f"note: {a.note}")
 

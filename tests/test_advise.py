@@ -385,27 +385,27 @@ def _model_line(planned: int, n: int = 256):
     return _compare_models(acc, acc_o, cands, info, (0.0, z), 0.25, {}, planned)
 
 
-def test_model_line_states_the_rollouts_deals_interval_and_a_smaller_sample():
-    """The MODEL line quotes the rollouts' answer with its deals and interval (the one the
-    rollout evaluator would report at that look) and says when those deals are fewer than
-    a rollout run takes; the JSON carries the deals. (Was: "too close to call (-1.71)"
-    with neither, beside a rollout run's firm NO.) No engine: well under 1 s."""
-    from catchten_sim.text import fit
-    other, note = _model_line(planned=20_000)      # stopped at the first look: z 3.19
+def test_model_line_states_each_models_answer_and_a_smaller_sample():
+    """The MODEL lines give each model's best card with how firmly it beats its own second
+    (the ``best:`` line's test) and each one's answer to "lead a trump?", and say when the
+    rollouts' deals are fewer than a rollout run takes; at most two lines of 80 columns.
+    The JSON carries the rollouts' deals, interval and answer. (Was: "too close to call
+    (-1.71)" with no deals, beside a rollout run's firm NO; then a five-line sentence.)
+    No engine: well under 1 s."""
+    other, lines = _model_line(planned=20_000)      # stopped at the first look: z 3.19
     tl = other["trump_lead"]
     assert tl["answer"] == "too close to call" and tl["n"] == 256
+    assert tl["ci95"][0] < tl["mean"] < 0 < tl["ci95"][1]
     assert other["samples"] == 256 and other["planned_samples"] == 20_000
     assert other["z"] == pytest.approx(3.19, abs=0.01)
-    lo, hi = tl["ci95"]
-    assert (f"heuristic rollouts, 256 deals: too close to call (-1.70 [{lo:+.2f}, "
-            f"{hi:+.2f}])") in note
-    assert "dd YES (+2.00 [+2.00, +2.00])" in note
-    assert "256 deals only: a rollout run (--evaluator rollout) takes up to 20,000" in note
-    assert all(len(line) <= 80 for line in fit(f"MODEL: {note}", 80).splitlines())
+    assert other["best"] == "7D" and other["separation"] == "not separated at 95%"
+    assert lines == ["MODEL: best card dd JS (exact), heuristic rollouts 7D (not separated)",
+                     "  lead a trump? dd YES, rollouts too close (rollouts: 256 of 20,000 "
+                     "deals)"]
     # every planned deal done (one look, z 1.96): a firm NO, and no smaller-sample remark
-    other, note = _model_line(planned=256)
-    assert other["trump_lead"]["answer"] == "NO" and "heuristic rollouts, 256 deals: NO (" \
-        in note and "takes up to" not in note
+    other, lines = _model_line(planned=256)
+    assert other["trump_lead"]["answer"] == "NO" and lines[-1].endswith("rollouts NO")
+    assert len(lines) == 2 and not any("deals" in x for x in lines)
 
 
 def test_rollouts_beside_dd_use_the_rollout_runs_own_intervals(monkeypatch):
