@@ -292,11 +292,11 @@ class MatchResult:
         if self.has_interval:
             ci = f"95% interval [{lo:+.3f}, {hi:+.3f}] ({self.verdict})"
             won = f"{100 * w:.1f}% [{100 * wlo:.1f}, {100 * whi:.1f}]"
-            se = self.se["control_variate" if cv else "duplicate"]
-            ses = [f"  standard error of the difference: {_num(se, '.4f')} points per deal "
-                   f"({'duplicate + control variate' if cv else 'duplicate, no control variate'}; "
-                   f"the interval: mean ± {self.z:.2f} x it)",
-                   f"  plain play (one seating a deal) would have {_num(self.se['plain'], '.4f')}"
+            se = _num(self.se["control_variate" if cv else "duplicate"], ".4f")
+            ses = [f"  standard error of the difference: {se} ("
+                   f"{'duplicate + control variate' if cv else 'duplicate, no control variate'}"
+                   f"; the interval is the mean ± {self.z:.2f} x {se}); plain play (one "
+                   f"seating a deal) {_num(self.se['plain'], '.4f')}"
                    + (f", duplicate alone {_num(self.se['duplicate'], '.4f')}" if cv else "")
                    + _saved(self.deals_saved_factor)]
             crit = f"critical value {self.z:.2f}, Student's t over {self.rounds:,} rounds; "
