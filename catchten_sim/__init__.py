@@ -52,8 +52,8 @@ FUNCTIONS = {"simulate": "simulate", "advise": "advise", "odds": "odds",
              "equity_table": "equity", "PlayState": "state"}
 
 __all__ = ["Card", "Hand", "Rank", "Suit", "format_card", "parse_card", "parse_cards",
-           "ArgumentError", "CatchTenError", "DealNotGeneratedError", "IllegalPlayError", "ParseError",
-           "PositionError", "RevokeError", "RulesError", "Rules", "__version__",
+           "ArgumentError", "CatchTenError", "DealNotGeneratedError", "IllegalPlayError",
+           "ParseError", "PositionError", "RevokeError", "RulesError", "Rules", "__version__",
            "simulate", "advise", "odds", "match", "solve", "deal", "play", "equity_table",
            "PlayState"]
 

@@ -611,7 +611,7 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
             rules = make_rules(preset, players, variants, rules_file)
             if turnup is None:
                 raise CatchTenError("turnup", "missing",
-                                    "the odds are of a hand and its turn-up: add --turnup "
+                                    "the odds need it: add --turnup "
                                     "CARD, e.g. --turnup 7S")
             n = rules.players
             if dealer is None:

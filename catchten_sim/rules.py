@@ -15,6 +15,7 @@ with a :class:`RulesError` that says why.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections import namedtuple
 from dataclasses import dataclass, field
@@ -275,8 +276,7 @@ class Rules:
         wrote, so a value equal to the preset's default still counts as said."""
         if v["game_at_once"] and v["revoke"] in ("hand", "forfeit"):
             raise RulesError("variants", "bad variant value",
-                             f"game_at_once needs revoke=game, not {v['revoke']}; rules.md "
-                             "§7.4")
+                             "game_at_once needs revoke=game (docs/rules.md §7.4)")
         # jaques 6 players (docs/rules.md §4, §7.8): both switches say how the six sit;
         # written together they must say the same thing
         if self.preset == "jaques" and {"six_as_three_pairs", "six_players"} <= given and \
@@ -533,10 +533,10 @@ class Rules:
             return None
         shown = json.dumps(list(scores) if isinstance(scores, (list, tuple)) else scores,
                            default=lambda x: int(x) if isinstance(x, np.integer) else str(x))
-        if len(shown) > 24:               # the line stays within 80 columns
-            shown = shown[:20] + " ..." + shown[-1:] if shown[-1:] in "]}" else \
-                shown[:21] + "..."
-        return f"{shown}: {self.n_sides} whole numbers, 0 to {self.target - 1}, one per side"
+        if len(shown) > 14:               # the line stays within 80 columns
+            shown = shown[:9].rsplit(",", 1)[0] + ", ...]" if shown[:1] == "[" else \
+                shown[:11] + "..."
+        return f"{shown}: {self.n_sides} whole numbers 0 to {self.target - 1}, a side each"
 
     @property
     def tie(self) -> str:
@@ -744,6 +744,27 @@ class Rules:
         }
 
 
+#: the TOML reader's words for what is wrong, shorter (the line fits 80 columns with the
+#: file's name)
+_TOML_FAULTS = {"Expected newline or end of document after a statement":
+                "one key = value a line", "Invalid value": "bad value",
+                "Expected '=' after a key in a key/value pair": "'=' expected after a key",
+                "Cannot overwrite a value": "a key given twice",
+                "Unterminated string": "string not closed"}
+
+
+def toml_fault(path: str | Path, said: str) -> str:
+    """The detail of a file that is not TOML: ``PATH:LINE:COLUMN: what`` (or ``PATH: what,
+    at the end``), the reader's words in few (``one key = value a line`` for ``Expected
+    newline or end of document after a statement``)."""
+    m = re.fullmatch(r"(.*?) \((?:at line (\d+), column (\d+)|at end of document)\)", said)
+    if m is None:
+        return f"{path}: {said}"
+    what = _TOML_FAULTS.get(m.group(1), m.group(1)[:1].lower() + m.group(1)[1:])
+    return f"{path}:{m.group(2)}:{m.group(3)}: {what}" if m.group(2) else \
+        f"{path}: {what}, at the end"
+
+
 def _read_toml(path: str | Path) -> dict:
     """The rules file's table: a UTF-8 TOML file with ``rules``, ``players`` and a
     ``[variants]`` table, nothing else (an unknown key is an error naming the nearest
@@ -752,13 +773,13 @@ def _read_toml(path: str | Path) -> dict:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ParseError("rules-file", "not TOML", f"{path}: {exc}") from None
+        raise ParseError("rules-file", "not TOML", toml_fault(path, str(exc))) from None
     except RecursionError:
         raise ParseError("rules-file", "nested too deeply",
                          f"{path}: lists and tables nested more than {MAX_NESTING} deep") \
             from None
     check_nesting(data, "rules-file", str(path))
-    check_keys(data, ("rules", "players", "variants"), where=f"rules file {path}")
+    check_keys(data, ("rules", "players", "variants"), where="rules-file")
     if not isinstance(data.get("variants", {}), dict):
         raise ParseError("rules-file", "bad variants", "[variants] must be a table")
     _check_toml_types(data, path)
