@@ -16,9 +16,11 @@ from collections.abc import Iterable, Mapping
 LINE_WIDTH = 80
 #: what the command line (and the page) puts before :meth:`CatchTenError.line`
 LINE_PREFIX = "error: "
-#: what a user wrote, echoed in a detail: a quoted text or a file path (``/…``, ``./…``,
-#: ``~/…``); the parts of a line :func:`fit_line` may shorten
-_ECHOED = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|(?<![\w.])(?:~|\.{1,2})?/[^\s:;,()]+')
+#: what a user wrote, echoed in a detail: a quoted text (not an apostrophe: ``dealer's``)
+#: or a file path (``/…``, ``./…``, ``~/…``); the parts of a line :func:`fit_line` may
+#: shorten
+_ECHOED = re.compile(r'"(?:[^"\\]|\\.)*"|(?<!\w)\'[^\']*\'(?!\w)'
+                     r'|(?<![\w.])(?:~|\.{1,2})?/[^\s:;,()]+')
 #: an echoed text is never shortened below this many characters (its ends stay readable)
 MIN_ECHO = 10
 

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from catchten_sim.cli import cli
+from catchten_sim.errors import said_why
 
 CASES = Path(__file__).resolve().parent / "cases"
 TIMING_KEYS = ("elapsed_s", "compile_s", "deals_per_s", "threads")
@@ -281,7 +282,8 @@ def test_score_every_worked_case(name) -> None:
         assert (err["field"], err["why"]) == (expected["field"], expected["why"])
         plain = run("score", str(path))
         line = _one_error_line(plain, expected["field"])
-        assert line.startswith(f"error: {expected['field']}: {expected['why']}")
+        said = said_why(expected["field"], expected["why"])     # the field's word once
+        assert line.startswith(f"error: {expected['field']}: {said}")
         return
     assert res.exit_code == 0, res.stderr
     got = json.loads(res.stdout)

@@ -331,7 +331,7 @@ def test_deals_with_games_and_run_flags_with_from_are_refused(tmp_path) -> None:
 
 def test_a_switch_given_twice_with_two_values_and_switch_flags_with_the_table() -> None:
     line = _one_line(_cli("rules", "-V", "must_trump", "-V", "must_trump=false"))
-    assert line == "error: variants: given twice (must_trump=true and must_trump=false)"
+    assert line == "error: variant: given twice (must_trump=true and must_trump=false)"
     assert _cli("rules", "-V", "target=31", "-V", "target=31").exit_code == 0
     for args, field in ((["-V", "target=5"], "variant"), (["-n", "5"], "players")):
         line = _one_line(_cli("rules", "--switches", *args))
