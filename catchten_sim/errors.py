@@ -158,23 +158,30 @@ def _shortened(text: str, size: int) -> str:
     return f"{text[:size - 3 - tail]}...{text[len(text) - tail:]}"
 
 
+#: a command the message tells the user to run: its file names are never shortened
+_COMMAND = re.compile(r"catchten [\w-]+ (?:--?[\w-]+ )*$")
+
+
 def fit_line(text: str, width: int = LINE_WIDTH - len(LINE_PREFIX)) -> str:
     """``text`` within ``width`` columns where shortening what the user wrote does it: the
-    longest echoed text (a quoted value or a file path, :data:`_ECHOED`) is cut in the
-    middle first, none below :data:`MIN_ECHO` characters. The words of the message are
-    never cut: a line still too long is the message's to shorten (a test sweeps them).
+    longest echoed text (a quoted value or a file path, :data:`_ECHOED`; not a file name
+    in a command to run) is cut in the middle first, none below :data:`MIN_ECHO`
+    characters. The words of the message are never cut, and a line that cannot be brought
+    within ``width`` so is left whole: it is the message's to shorten (a test sweeps them).
 
     >>> fit_line('a: unknown policy ("nobodyatallhereeee"; known: random)', 50)
     'a: unknown policy ("nobod...reeee"; known: random)'
     """
-    while len(text) > width:
-        spans = [m.span() for m in _ECHOED.finditer(text) if m.end() - m.start() > MIN_ECHO]
+    out = text
+    while len(out) > width:
+        spans = [m.span() for m in _ECHOED.finditer(out) if m.end() - m.start() > MIN_ECHO
+                 and not _COMMAND.search(out, 0, m.start())]
         if not spans:
-            break
+            return text
         a, b = max(spans, key=lambda ab: ab[1] - ab[0])
-        size = max(MIN_ECHO, (b - a) - (len(text) - width))
-        text = text[:a] + _shortened(text[a:b], size) + text[b:]
-    return text
+        size = max(MIN_ECHO, (b - a) - (len(out) - width))
+        out = out[:a] + _shortened(out[a:b], size) + out[b:]
+    return out
 
 
 #: how alike (difflib's ratio, 0 to 1) a word must be to a known name to be offered as its
