@@ -422,13 +422,14 @@ def test_no_interval_verdict_or_se_below_min_rounds():
     assert r.verdict is None
     text = " ".join(r.to_text().split())
     na = f"n/a: 2 rounds, need {MIN_ROUNDS}"
-    assert f"95% interval {na}" in text and f"% [" not in text
+    assert f"95% interval {na}" in text and "% [" not in text
     assert f"standard error: {na}" in text and "separated" not in text
     d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
     assert d["ci95"] == [None, None] and d["win_share"]["ci95"] == [None, None]
     assert set(d["se"].values()) == {None} and d["z"] is None and d["verdict"] is None
-    assert d["verdict_reason"] == f"too few rounds for a verdict (2 rounds; at least {MIN_ROUNDS})"
-    assert d["interval_reason"] == f"too few rounds for an interval (2 rounds; at least {MIN_ROUNDS})"
+    why = f"(2 rounds; at least {MIN_ROUNDS})"
+    assert d["verdict_reason"] == f"too few rounds for a verdict {why}"
+    assert d["interval_reason"] == f"too few rounds for an interval {why}"
     assert d["mean_difference"] == pytest.approx(r.mean_difference)
     assert d["win_share"]["mean"] == pytest.approx(r.win_share[0])
     enough = match(R4, "heuristic", "random", deals=MIN_ROUNDS * R4.players, seed=1,
