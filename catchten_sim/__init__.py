@@ -25,8 +25,8 @@ _GC_WAS_ON = gc.isenabled()
 gc.disable()
 try:
     from .cards import Card, Hand, Rank, Suit, format_card, parse_card, parse_cards
-    from .errors import (CatchTenError, DealNotGeneratedError, IllegalPlayError,
-                         ParseError, PositionError, RevokeError, RulesError)
+    from .errors import (ArgumentError, CatchTenError, DealNotGeneratedError,
+                         IllegalPlayError, ParseError, PositionError, RevokeError, RulesError)
     from .rules import Rules
 finally:
     if _GC_WAS_ON:
@@ -52,8 +52,8 @@ FUNCTIONS = {"simulate": "simulate", "advise": "advise", "odds": "odds",
              "equity_table": "equity", "PlayState": "state"}
 
 __all__ = ["Card", "Hand", "Rank", "Suit", "format_card", "parse_card", "parse_cards",
-           "CatchTenError", "DealNotGeneratedError", "IllegalPlayError", "ParseError",
-           "PositionError", "RevokeError", "RulesError", "Rules", "__version__",
+           "ArgumentError", "CatchTenError", "DealNotGeneratedError", "IllegalPlayError",
+           "ParseError", "PositionError", "RevokeError", "RulesError", "Rules", "__version__",
            "simulate", "advise", "odds", "match", "solve", "deal", "play", "equity_table",
            "PlayState"]
 

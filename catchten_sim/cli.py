@@ -611,7 +611,7 @@ def odds_cmd(preset, players, rules_file, variants, hand, turnup, seat, dealer, 
             rules = make_rules(preset, players, variants, rules_file)
             if turnup is None:
                 raise CatchTenError("turnup", "missing",
-                                    "the odds are of a hand and its turn-up: add --turnup "
+                                    "the odds need it: add --turnup "
                                     "CARD, e.g. --turnup 7S")
             n = rules.players
             if dealer is None:
@@ -639,7 +639,7 @@ _MATCH_HELP = f"""Is strategy A better than B? A duplicate match: every deal pla
     and B on the others, then swapped (with three or more sides, every rotation), on the
     same cards; the mean point difference per deal (A minus B) with its 95% interval, made
     narrower by a control variate fitted on a separate pilot (the deals saved against plain
-    play are stated from 30 rounds on). Ctrl-C keeps what finished.
+    play, intervals and standard errors: from 30 rounds on). Ctrl-C keeps what finished.
 
     A and B are strategies: {", ".join(POLICY_NAMES)}, pimc[:N] (N sampled deals a decision,
     default 50; slow) or ipimc[:N] (pimc on deals weighted by what the others' cards

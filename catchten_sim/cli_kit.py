@@ -488,7 +488,7 @@ def load_position(path, preset, players, rules_file, variants, dealer, seat, han
         words = score.replace(",", " ").split()
         if not all(re.fullmatch(r"-?[0-9]+", w) for w in words):    # plain ASCII digits
             raise CatchTenError("score", "bad score",
-                                f"{json.dumps(score, ensure_ascii=False)}: whole numbers, "
-                                "one per side, e.g. --score \"30 28\"")
+                                f"{json.dumps(score, ensure_ascii=False)}: a whole number a "
+                                "side, e.g. \"30 28\"")
         data["score"] = [int(w) for w in words]
     return Position.from_dict(data, rules)

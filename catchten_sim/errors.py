@@ -9,7 +9,20 @@ from __future__ import annotations
 import difflib
 import json
 import numbers
+import re
 from collections.abc import Iterable, Mapping
+
+#: the width every one-line error fits (``error: FIELD: WHY (detail)``, piped output)
+LINE_WIDTH = 80
+#: what the command line (and the page) puts before :meth:`CatchTenError.line`
+LINE_PREFIX = "error: "
+#: what a user wrote, echoed in a detail: a quoted text (not an apostrophe: ``dealer's``)
+#: or a file path (``/…``, ``./…``, ``~/…``); the parts of a line :func:`fit_line` may
+#: shorten
+_ECHOED = re.compile(r'"(?:[^"\\]|\\.)*"|(?<!\w)\'[^\']*\'(?!\w)'
+                     r'|(?<![\w.])(?:~|\.{1,2})?/[^\s:;,()]+')
+#: an echoed text is never shortened below this many characters (its ends stay readable)
+MIN_ECHO = 10
 
 
 class CatchTenError(Exception):
@@ -36,12 +49,23 @@ class CatchTenError(Exception):
         super().__init__(self.line())
 
     def line(self) -> str:
-        """One-line message: ``FIELD: WHY (detail)``."""
-        return f"{self.field}: {self.why}" + (f" ({self.detail})" if self.detail else "")
+        """One-line message: ``FIELD: WHY (detail)``, within :data:`LINE_WIDTH` columns
+        after :data:`LINE_PREFIX` where shortening what the user wrote can make it so
+        (:func:`fit_line`), the field's word said once (:func:`said_why`). The JSON
+        object (:meth:`to_dict`) keeps the ``why`` and the whole detail."""
+        text = f"{self.field}: {said_why(self.field, self.why)}" + (
+            f" ({self.detail})" if self.detail else "")
+        return fit_line(text, LINE_WIDTH - len(LINE_PREFIX))
 
     def to_dict(self) -> dict:
         """The docs/formats.md error object ``{"kind": "error", "field", "why", "detail"}``."""
         return {"kind": "error", "field": self.field, "why": self.why, "detail": self.detail}
+
+
+class ArgumentError(CatchTenError, TypeError):
+    """A Python caller's argument that is not of its kind (``None`` or a string where a
+    :class:`~catchten_sim.rules.Rules` belongs): a :class:`CatchTenError` (one line,
+    exit 2) that is also a ``TypeError``; made by :func:`not_a`."""
 
 
 class RulesError(CatchTenError):
@@ -91,6 +115,73 @@ def described(value: object) -> str:
     if isinstance(value, (list, tuple, set, frozenset)):
         return "a list"
     return f"a value of type {type(value).__name__}"
+
+
+def not_a(field: str, what: str, value: object, hint: str) -> ArgumentError:
+    """The error for argument ``field`` that is not ``what``: ``FIELD: not WHAT (got
+    VALUE; HINT)``, the value in plain words (:func:`described`: never ``None`` or
+    ``NoneType``), e.g. ``rules: not a Rules object (got no value; e.g. Rules('foster',
+    4))``. The one form of a wrong-kind first argument of the public functions."""
+    return ArgumentError(field, f"not {what}", f"got {described(value)}; {hint}")
+
+
+def said_why(field: str, why: str) -> str:
+    """``why`` as the one-line message says it after ``FIELD:``: without the field's own
+    word where it would be said twice (``players: out of range``, not ``players: players
+    out of range``; ``variant: bad value``, not ``variant: bad variant value``). The word
+    goes when it opens the why or names the value (``bad X value``); the why itself (the
+    docs/formats.md reason, JSON ``why``) is unchanged.
+
+    >>> said_why("players", "players out of range"), said_why("variant", "bad variant value")
+    ('out of range', 'bad value')
+    >>> said_why("position", "not a position")
+    'not a position'
+    """
+    name = field.strip().lower()
+    names = {name, name.rstrip("s"), name + "s"}
+    words = why.split()
+    for i, w in enumerate(words):
+        if w.lower() in names and len(words) > 1 and (
+                i == 0 or (i + 1 < len(words) and words[i + 1] == "value")):
+            return " ".join(words[:i] + words[i + 1:])
+    return why
+
+
+def _shortened(text: str, size: int) -> str:
+    """Echoed ``text`` cut to ``size`` characters in the middle (``...``): a quoted text
+    keeps its quotes and both ends, a path more of its end (the file's name)."""
+    if text[:1] in "\"'":
+        inner = size - 5
+        head = (inner + 1) // 2
+        return f"{text[:1 + head]}...{text[len(text) - 1 - (inner - head):]}"
+    tail = (2 * (size - 3)) // 3
+    return f"{text[:size - 3 - tail]}...{text[len(text) - tail:]}"
+
+
+#: a command the message tells the user to run: its file names are never shortened
+_COMMAND = re.compile(r"catchten [\w-]+ (?:--?[\w-]+ )*$")
+
+
+def fit_line(text: str, width: int = LINE_WIDTH - len(LINE_PREFIX)) -> str:
+    """``text`` within ``width`` columns where shortening what the user wrote does it: the
+    longest echoed text (a quoted value or a file path, :data:`_ECHOED`; not a file name
+    in a command to run) is cut in the middle first, none below :data:`MIN_ECHO`
+    characters. The words of the message are never cut, and a line that cannot be brought
+    within ``width`` so is left whole: it is the message's to shorten (a test sweeps them).
+
+    >>> fit_line('a: unknown policy ("nobodyatallhereeee"; known: random)', 50)
+    'a: unknown policy ("nobod...reeee"; known: random)'
+    """
+    out = text
+    while len(out) > width:
+        spans = [m.span() for m in _ECHOED.finditer(out) if m.end() - m.start() > MIN_ECHO
+                 and not _COMMAND.search(out, 0, m.start())]
+        if not spans:
+            return text
+        a, b = max(spans, key=lambda ab: ab[1] - ab[0])
+        size = max(MIN_ECHO, (b - a) - (len(out) - width))
+        out = out[:a] + _shortened(out[a:b], size) + out[b:]
+    return out
 
 
 #: how alike (difflib's ratio, 0 to 1) a word must be to a known name to be offered as its

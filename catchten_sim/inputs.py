@@ -95,8 +95,8 @@ def read_json_object(path: str | Path, field: str) -> dict[str, Any]:
     Raises
     ------
     ParseError
-        As :func:`read_text`; ``not JSON`` (line and column); ``not an object`` when the
-        top level is not a JSON object.
+        As :func:`read_text`; ``not JSON`` (line and column, :func:`parse_json`); ``not
+        an object`` when the top level is not a JSON object.
     """
     text = read_text(path, field)
     where = "standard input" if str(path) == "-" else str(path)
@@ -116,7 +116,8 @@ def parse_json(text: str, field: str, where: str) -> Any:
     Raises
     ------
     ParseError
-        ``not JSON`` (line and column) or ``nested too deeply``, naming ``field``;
+        ``not JSON`` (``WHERE:LINE:COLUMN: what``, :func:`json_fault`) or ``nested too
+        deeply``, naming ``field``;
         ``duplicate key`` naming the key; ``not a finite number`` naming the key whose
         value (or list of values) holds the first such number (``field`` at the top level).
     """
@@ -147,7 +148,7 @@ def parse_json(text: str, field: str, where: str) -> Any:
                           parse_constant=constant)
     except json.JSONDecodeError as exc:
         raise ParseError(field, "not JSON",
-                         f"{where}: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+                         f"{where}:{exc.lineno}:{exc.colno}: {json_fault(exc.msg)}") from None
     except RecursionError:
         _too_deep(field, where)
     except ValueError as exc:           # an integer of more digits than Python converts
@@ -157,6 +158,29 @@ def parse_json(text: str, field: str, where: str) -> Any:
         raise ParseError(_non_finite_field(data, field), "not a finite number",
                          f"{bad[0]} in {where}; JSON numbers are finite")
     return data
+
+
+#: the JSON reader's words for what is wrong, shorter (the line of a bad file fits 80
+#: columns with its name): the mistakes of a hand-written file first
+_JSON_FAULTS = {
+    "Expecting property name enclosed in double quotes": "key not in double quotes",
+    "Expecting value": "a value expected",
+    "Expecting ',' delimiter": "',' expected",
+    "Expecting ':' delimiter": "':' expected",
+    "Unterminated string starting at": "string not closed",
+    "Invalid control character at": "control character in a string",
+    "Invalid \\escape": "bad \\ escape",
+    "Invalid \\uXXXX escape": "bad \\u escape",
+    "Extra data": "more after the JSON value",
+    "Illegal trailing comma before end of object": "trailing comma",
+    "Illegal trailing comma before end of array": "trailing comma",
+}
+
+
+def json_fault(msg: str) -> str:
+    """What the JSON reader says is wrong (``exc.msg``), in a few words: ``key not in
+    double quotes`` for ``Expecting property name enclosed in double quotes``."""
+    return _JSON_FAULTS.get(msg, msg[:1].lower() + msg[1:])
 
 
 def _non_finite_field(data: Any, field: str) -> str:

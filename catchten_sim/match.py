@@ -61,9 +61,11 @@ share of alpha of the next look, which is then never taken), uses Student's t wi
 ``rounds - 1`` degrees of freedom at that share (:meth:`LookPlan.t_at`: the standard error
 is estimated from the rounds themselves, and a match stopped after a handful of rounds
 must not read a verdict off z), so it covers with probability at least 95% under the
-repeated looks. A match stopped (``time``, Ctrl-C) after one round has no standard
-error: its ``ci95``, ``se``, ``z`` and ``deals_saved_factor`` are nan (null in JSON,
-"not available" in the text).
+repeated looks. Below :data:`MIN_ROUNDS` rounds (a match of a few deals, or stopped by
+``time`` or Ctrl-C after a few rounds) no interval is stated at all: the mean difference
+and the win share are, but every interval (``ci95``, the win share's), standard error,
+critical value ``z`` and ``deals_saved_factor`` is nan (null in JSON, "n/a: 2 rounds,
+need 30" in the text; :attr:`MatchResult.interval_reason`), as is the verdict.
 """
 from __future__ import annotations
 
@@ -83,7 +85,7 @@ from .errors import CatchTenError
 from .equity import cached_equity_table, exact_problem
 from .gamerollouts import game_rollouts
 from .policies import Policy, Seating
-from .rules import Rules
+from .rules import Rules, check_rules
 from . import run
 from .checks import (MAX_DEALS, check_count, check_number, check_seed, check_threads,
                      max_threads)
@@ -97,15 +99,17 @@ PILOT_FIRST = (2 ** 55 // 840 - 1) * 840
 PILOT_DEALS = 2_000
 STOPS = ("precision", "separated", "deals", "time", "interrupted", "unfinished")
 MAX_ROUNDS_PER_CHUNK = 1 << 13
-#: the fewest rounds from which a match states a verdict ("separated", "not separated")
-#: and the deals-saved factor (a ratio of two variances): below it the text says "too few
-#: rounds for a verdict" and the factor "not estimated" (JSON: ``verdict`` and
-#: ``deals_saved_factor`` null, ``verdict_reason`` why; the mean, interval and standard
-#: errors are kept). With 30 rounds each variance has 29 degrees of freedom: were the two
-#: independent, their ratio would be within a factor of about 2 of the true one 95% of
-#: the time (F(29, 29): 0.48 to 2.1); with 2 rounds (one degree of freedom) that range
-#: spans a factor of 600 either way. The t interval's 95% rests on the round values being
-#: near normal, which a handful of rounds of skewed hand totals does not give.
+#: the fewest rounds from which a match states any interval (the mean difference's, the
+#: win share's), standard error, critical value, verdict ("separated", "not separated")
+#: or deals-saved factor (a ratio of two variances): below it the text says "n/a: 2
+#: rounds, need 30" (JSON null, ``interval_reason`` and ``verdict_reason`` why); the mean
+#: difference and the win share are kept. The t interval's 95% rests on the round values
+#: being near normal, which a handful of rounds of skewed hand totals does not give, and
+#: a share's standard error from a few rounds may be 0 (2 rounds that both won 62.5% of
+#: their plays gave the interval [62.5, 62.5]). With 30 rounds each variance has 29
+#: degrees of freedom: were two independent, their ratio would be within a factor of
+#: about 2 of the true one 95% of the time (F(29, 29): 0.48 to 2.1); with 2 rounds (one
+#: degree of freedom) that range spans a factor of 600 either way.
 MIN_ROUNDS = 30
 CV_POLICY = Policy.HEURISTIC
 
@@ -136,8 +140,14 @@ class MatchResult:
     deals : int, deals played in every seating (a multiple of the players: whole rounds).
     requested : int, deals asked for (rounded up to whole rounds).
     mean_difference : float, the duplicate + control-variate estimate.
-    ci95 : (lo, hi), its 95% interval (critical value ``z`` of the look, LookPlan).
-    se : dict ``plain``, ``duplicate``, ``control_variate``.
+    ci95 : (lo, hi), its 95% interval: ``mean_difference -/+ z se`` with the standard
+        error of the estimate (``se["control_variate"]``, or ``se["duplicate"]`` without
+        a pilot) and the look's critical value ``z`` (LookPlan).
+    se : dict ``plain``, ``duplicate``, ``control_variate``: standard errors of a mean
+        difference per deal over ``deals`` deals (``plain``: had each deal been played
+        in one seating only).
+    Below :data:`MIN_ROUNDS` rounds every interval, standard error and ``z`` is nan
+    (:attr:`interval_reason`).
     means : dict, the plain-duplicate mean (``duplicate``) beside the CV one.
     win_share : (mean, lo, hi): share of (deal, seating) plays in which A's sides
         scored more than B's (ties count one half).
@@ -200,10 +210,20 @@ class MatchResult:
 
     @property
     def has_interval(self) -> bool:
-        """False below 2 rounds (a match stopped by ``time`` or Ctrl-C after one round):
-        no standard error, no critical value, no interval (``ci95``, ``se``, ``z`` nan;
-        null in JSON, "not available" in the text)."""
-        return self.rounds >= 2 and math.isfinite(self.z)
+        """False below :data:`MIN_ROUNDS` rounds (a match of a few deals, or stopped by
+        ``time`` or Ctrl-C after a few rounds): no standard error, no critical value, no
+        interval of either statistic (nan; null in JSON, :attr:`interval_reason` in the
+        text)."""
+        return self.rounds >= MIN_ROUNDS and math.isfinite(self.z)
+
+    @property
+    def interval_reason(self) -> str | None:
+        """Why no interval is stated, as the text says it after "n/a: " (``2 rounds,
+        need 30``), or None when the intervals are stated."""
+        if self.has_interval:
+            return None
+        r = self.rounds
+        return f"{r:,} round{'' if r == 1 else 's'}, need {MIN_ROUNDS}"
 
     @property
     def plays_per_deal(self) -> int:
@@ -239,6 +259,9 @@ class MatchResult:
             "deals_saved_factor": json_number(self.deals_saved_factor),
             "stop": self.stop,
             "verdict": self.verdict, "verdict_reason": self.verdict_reason,
+            "interval_reason": (None if self.interval_reason is None else
+                                f"too few rounds for an interval ({self.rounds:,} rounds; "
+                                f"at least {MIN_ROUNDS})"),
             "mean_difference_duplicate": json_number(self.means["duplicate"]),
             "win_share": {"mean": json_number(self.win_share[0]),
                           "ci95": [json_number(self.win_share[1]), json_number(self.win_share[2])]},
@@ -258,48 +281,51 @@ class MatchResult:
         }
 
     def to_text(self) -> str:
-        """A few lines for the terminal ("not available" where a number is not defined:
-        no interval below 2 rounds, no deals-saved factor without a spread)."""
+        """A few lines for the terminal: below :data:`MIN_ROUNDS` rounds the means, and
+        "n/a: R rounds, need 30" for every interval, standard error and verdict; from
+        there the intervals, the standard error each interval is made of (``±`` the
+        critical value times it) and the standard errors of plain play to compare."""
         lo, hi = self.ci95
         w, wlo, whi = self.win_share
-        r = self.rounds
-        few = f"{r} round: too few for an interval" if r < 2 else ""
-        said = f" ({self.verdict})" if self.verdict else f"; {self.verdict_reason}"
-        ci = (f"95% interval [{lo:+.3f}, {hi:+.3f}]{said}" if self.has_interval
-              else f"no interval ({few})")
-        won = (f"{100 * w:.1f}% [{100 * wlo:.1f}, {100 * whi:.1f}]" if self.has_interval
-               else f"{100 * w:.1f}% (no interval)")
+        a, b = self.a.label, self.b.label
+        cv = self.control_variate_used
         if self.has_interval:
-            ses = (f"  standard error: plain {_num(self.se['plain'], '.4f')}, duplicate "
-                   f"{_num(self.se['duplicate'], '.4f')}, " + (
-                       f"duplicate + control variate {_num(self.se['control_variate'], '.4f')}"
-                       if self.control_variate_used else
-                       "no control variate (no pilot was played)"))
-            f = self.deals_saved_factor
-            ses += (f": {f:.1f}x fewer deals than plain play" if math.isfinite(f) else
-                    f": deals saved against plain play not estimated ({r:,} rounds; it "
-                    f"needs {MIN_ROUNDS} or more)" if r < MIN_ROUNDS else
-                    ": deals saved against plain play not available (no spread between "
-                    "the seatings' results)")
-            crit = (f"critical value {self.z:.2f}, Student's t over {r:,} rounds")
+            ci = f"95% interval [{lo:+.3f}, {hi:+.3f}] ({self.verdict})"
+            won = f"{100 * w:.1f}% [{100 * wlo:.1f}, {100 * whi:.1f}]"
+            se = _num(self.se["control_variate" if cv else "duplicate"], ".4f")
+            ses = [f"  standard error of the difference: {se} ("
+                   f"{'duplicate + control variate' if cv else 'duplicate, no control variate'}"
+                   f"; the interval is the mean ± {self.z:.2f} x {se}); plain play (one "
+                   f"seating a deal) {_num(self.se['plain'], '.4f')}"
+                   + (f", duplicate alone {_num(self.se['duplicate'], '.4f')}" if cv else "")
+                   + _saved(self.deals_saved_factor)]
+            crit = f"critical value {self.z:.2f}, Student's t over {self.rounds:,} rounds; "
         else:
-            ses = f"  standard error: not available ({few})"
-            crit = f"no critical value, {few}"
+            na = f"n/a: {self.interval_reason}"
+            ci, won = f"95% interval {na} (no verdict)", f"{100 * w:.1f}%, 95% interval {na}"
+            ses, crit = [f"  standard error: {na}"], ""
         lines = [
-            f"{self.a.label} vs {self.b.label}: {self.rules.label()}, {self.deals:,} deals "
+            f"{a} vs {b}: {self.rules.label()}, {self.deals:,} deals "
             f"x {len(self.seatings)} seatings (duplicate), seed {self.seed}",
-            f"  {self.a.label} minus {self.b.label}: {self.mean_difference:+.3f} points per "
-            f"deal, {ci}",
-            f"  deals won by {self.a.label}: {won}",
-            ses,
-            f"  stop: {self.stop} ({crit}; {self.elapsed_s:.1f} s"
+            f"  {a} minus {b}: {self.mean_difference:+.3f} points per deal, {ci}",
+            f"  deals won by {a}: {won}", *ses,
+            f"  stop: {self.stop} ({crit}{self.elapsed_s:.1f} s"
             f"{compiling_note(self.compile_s)})",
         ]
-        for label, w in self.worlds.items():
-            lines.append(f"  {label} worlds per decision: {w['drawn']:,.0f} drawn, effective "
-                         f"size {w['effective_size']:.1f} on average (least "
-                         f"{w['effective_size_min']:.1f}), over {w['decisions']:,} decisions")
+        for label, wd in self.worlds.items():
+            lines.append(f"  {label} worlds per decision: {wd['drawn']:,.0f} drawn, effective "
+                         f"size {wd['effective_size']:.1f} on average (least "
+                         f"{wd['effective_size_min']:.1f}), over {wd['decisions']:,} decisions")
         return "\n".join(lines)
+
+
+def _saved(factor: float) -> str:
+    """What the text says of the deals saved against plain play (``factor``:
+    :attr:`MatchResult.deals_saved_factor`, nan when the seatings' results do not
+    spread)."""
+    if math.isfinite(factor):
+        return f": {factor:.1f}x fewer deals than plain play"
+    return ": deals saved not available (no spread between the seatings' results)"
 
 
 def _num(x: float, fmt: str) -> str:
@@ -538,11 +564,13 @@ def match(rules: Rules, a: object, b: object, *, deals: int = 100_000, seed: int
     Raises
     ------
     CatchTenError
-        Bad counts, seed, time, precision or an unknown policy.
+        Bad counts, seed, time, precision or an unknown policy; ``rules`` not a
+        :class:`Rules` (an ArgumentError, also a TypeError).
     KeyboardInterrupt
         Ctrl-C before the first chunk finished (afterwards the result is returned with
         ``stop = "interrupted"``).
     """
+    check_rules(rules)
     pa = Policy.parse(a, "a")
     pb = Policy.parse(b, "b")
     # the sampling unit is a round of n deals: an interval needs two rounds at least
@@ -650,7 +678,7 @@ def _result(rules: Rules, pa: Policy, pb: Policy, seed: int, sums: RoundSums, pl
             elapsed: float, threads: int, history: list, compile_s: float) -> MatchResult:
     """The :class:`MatchResult` of :func:`match` from its running sums."""
     n = rules.players
-    z = plan.t_at(sums.n)                  # nan below 2 rounds: no interval
+    z = _critical(plan, sums.n)            # nan below MIN_ROUNDS rounds: no interval
     mu, se_y = sums.mean_se("y")
     md, se_d = sums.mean_se("d")
     mw, se_w = sums.mean_se("w")
@@ -660,6 +688,8 @@ def _result(rules: Rules, pa: Policy, pb: Policy, seed: int, sums: RoundSums, pl
     # without a pilot the estimate is the duplicate mean: no control variate se to show
     ses = {"plain": sums.se_plain(), "duplicate": se_d,
            "control_variate": se_y if use_cv else math.nan}
+    if not math.isfinite(z):               # no standard error stated either
+        ses = dict.fromkeys(ses, math.nan)
     return MatchResult(rules, pa, pb, seed, sums.n * n, total_rounds * n, mu, (lo, hi), ses,
                        {"duplicate": md}, (mw, _clip01(wlo), _clip01(whi)),
                        tuple(float(v) for v in beta), pilot_rounds * n if use_cv else 0,
@@ -694,7 +724,7 @@ class _Looks:
             done = sums.n
             if plan.is_look(done) or done >= total_rounds:
                 mu, se = sums.mean_se("y")
-                lo, hi = normal_interval(mu, se, plan.t_at(done))
+                lo, hi = normal_interval(mu, se, _critical(plan, done))
                 self.history.append({"deals": done * self.n, "mean": mu, "lo": lo, "hi": hi})
                 # with --precision the run goes on until the half-width (a separated
                 # interval alone does not stop it); without, until it excludes 0
@@ -711,6 +741,12 @@ class _Looks:
                 and self.clock.working() >= self.time_limit:  # the one-time compile not counted
             self.stop = "time"
         return self.stop is not None
+
+
+def _critical(plan: LookPlan, rounds: int) -> float:
+    """The critical value of a stop after ``rounds`` rounds (:meth:`LookPlan.t_at`), nan
+    below :data:`MIN_ROUNDS`: no interval is stated from fewer."""
+    return plan.t_at(rounds) if rounds >= MIN_ROUNDS else math.nan
 
 
 def _clip01(x: float) -> float:

@@ -15,6 +15,7 @@ with a :class:`RulesError` that says why.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections import namedtuple
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from ._kernels.layout import (COUNT_OUT_STEPS, NO_TRUMPS, P_N, P_NPARAMS, P_NSET
                               STEP_ACE, STEP_JACK, STEP_KING, STEP_NINE, STEP_QUEEN,
                               STEP_TEN, STEP_TEN_OF_DIAMONDS, TIE_CODES)
 from .errors import (CatchTenError, ParseError, RulesError, check_keys, choices_hint,
-                     described)
+                     described, not_a)
 from .inputs import MAX_NESTING, check_nesting, json_kind, read_text
 from .switches import (_BOOL, _INT, DEFAULTS, PRESETS, REGISTRY, SWITCH_OF, SWITCHES,
                        Revoke, SetScoring, SixPlayers, SmallDeal, Switch, Tie, spell_value,
@@ -73,7 +74,7 @@ _STEP_LABELS = {"ten": "Ten", "ten_of_diamonds": "10♦ bonus", "cards": "cards"
                 "king": "King", "queen": "Queen", "jack": "Jack", "nine": "Nine"}
 
 
-def _as_bool(name: str, value: Any) -> bool:
+def _as_bool(name: str, value: Any, field: str = "variants") -> bool:
     if isinstance(value, bool):
         return value
     if isinstance(value, int) and value in (0, 1):
@@ -82,44 +83,48 @@ def _as_bool(name: str, value: Any) -> bool:
         return True
     if isinstance(value, str) and value.strip().lower() in ("false", "no", "off", "0"):
         return False
-    raise RulesError("variants", "bad variant value",
-                     f"{name}={_shown(value)}; {_ALLOWED_BOOL}")
+    raise RulesError(field, "bad variant value", f"{name}={_shown(value)}: {_ALLOWED_BOOL}")
 
 
-def _normalise_switch(preset: str, name: str, value: Any) -> Any:
+def _words(kind: tuple[str, ...]) -> str:
+    """A word switch's words as a bad value's detail says them: ``a, b or c``."""
+    return f"{', '.join(kind[:-1])} or {kind[-1]}"
+
+
+def _normalise_switch(preset: str, name: str, value: Any, field: str = "variants") -> Any:
+    """Switch ``name``'s value as :class:`Rules` keeps it; the errors name ``field``
+    (``variants``, the constructor's argument and a file's key; ``variant``, the command
+    line's ``--variant``)."""
     if name not in SWITCHES:
         hint = choices_hint(name, sorted(SWITCHES), SWITCHES_POINTER)
-        raise RulesError("variants", "unknown variant", f"{name!r}; {hint}")
+        raise RulesError(field, "unknown variant", f"{_shown(name)}; {hint}")
     kind, presets = SWITCHES[name]
     if presets is not None and preset not in presets:
-        raise RulesError("variants", "unknown variant",
-                         f"{name!r} is a switch of {'/'.join(presets)}, not of {preset}")
+        raise RulesError(field, "unknown variant",
+                         f"{name} is a switch of {'/'.join(presets)}, not of {preset}")
     if kind == _BOOL:
-        return _as_bool(name, value)
+        return _as_bool(name, value, field)
     if kind == _INT:
         if isinstance(value, bool):
-            raise RulesError("variants", "bad variant value",
-                             f"{name}={_shown(value)}; {_ALLOWED_INT}")
+            raise RulesError(field, "bad variant value",
+                             f"{name}={_shown(value)}: {_ALLOWED_INT}")
         try:
             v = int(value) if not isinstance(value, float) or value.is_integer() else None
         except (TypeError, ValueError):
             v = None
         if v is None or not 1 <= v <= 10000:
-            raise RulesError("variants", "bad variant value",
-                             f"{name}={_shown(value)}; {_ALLOWED_INT}")
+            raise RulesError(field, "bad variant value",
+                             f"{name}={_shown(value)}: {_ALLOWED_INT}")
         return v
     # a word
     if name == "card_points" and isinstance(value, bool):
         return "on" if value else "off"
-    if not isinstance(value, str):
-        raise RulesError("variants", "bad variant value",
-                         f"{name}={_shown(value)}; one of {', '.join(kind)}")
-    word = value.strip()
-    for allowed in kind:
-        if word.lower() == allowed.lower():
-            return allowed
-    raise RulesError("variants", "bad variant value",
-                     f"{name}={_shown(value)}; one of {', '.join(kind)}")
+    if isinstance(value, str):
+        word = value.strip()
+        for allowed in kind:
+            if word.lower() == allowed.lower():
+                return allowed
+    raise RulesError(field, "bad variant value", f"{name}={_shown(value)}: {_words(kind)}")
 
 
 #: ``PlayRules`` (the switches of play) and ``DealRules`` (the switches of dealing) live in
@@ -271,18 +276,17 @@ class Rules:
         wrote, so a value equal to the preset's default still counts as said."""
         if v["game_at_once"] and v["revoke"] in ("hand", "forfeit"):
             raise RulesError("variants", "bad variant value",
-                             f"game_at_once with revoke={v['revoke']} is not supported "
-                             "(docs/rules.md §7.4)")
+                             "game_at_once needs revoke=game (docs/rules.md §7.4)")
         # jaques 6 players (docs/rules.md §4, §7.8): both switches say how the six sit;
         # written together they must say the same thing
         if self.preset == "jaques" and {"six_as_three_pairs", "six_players"} <= given and \
                 v["six_as_three_pairs"] != (v["six_players"] == "pairs"):
             raise RulesError("variants", "bad variant value",
-                             f"six_as_three_pairs={str(v['six_as_three_pairs']).lower()} "
-                             f"contradicts six_players={v['six_players']}; write one of them")
+                             f"six_players={v['six_players']} but six_as_three_pairs="
+                             f"{str(v['six_as_three_pairs']).lower()}")
         if self.preset == "jaques" and v.get("dealer_declares") and v["exposed_trump"]:
             raise RulesError("variants", "bad variant value",
-                             "exposed_trump needs a turn-up, and dealer_declares has none")
+                             "dealer_declares has no turn-up for exposed_trump")
 
     def _given(self) -> dict:
         return {k: val for k, val in self.variants.items() if DEFAULTS[self.preset].get(k) != val}
@@ -301,9 +305,10 @@ class Rules:
         Raises
         ------
         CatchTenError
-            ``variants``: ``given twice`` when two items set one switch to different
-            values (which one was meant is not for us to guess); the checks of
-            :class:`Rules`.
+            ``variant`` (the option's name: an error about the items): ``given twice``
+            when two items set one switch to different values (which one was meant is
+            not for us to guess), ``unknown variant``, ``bad variant value``; the checks
+            of :class:`Rules`.
         """
         merged: dict[str, Any] = {}
         if rules_file is not None:
@@ -316,12 +321,24 @@ class Rules:
             name, sep, value = item.partition("=")
             name, v = name.strip(), (value.strip() if sep else True)
             if name in given and str(given[name]).lower() != str(v).lower():
-                raise CatchTenError("variants", "given twice",
+                raise CatchTenError("variant", "given twice",
                                     f"{name}={spell_value(given[name])} and "
                                     f"{name}={spell_value(v)}")
             given[name] = merged[name] = v
-        return cls(preset if preset is not None else "foster",
-                   players if players is not None else 4, merged)
+        preset = preset if preset is not None else "foster"
+        name_of = preset.strip().lower() if isinstance(preset, str) else None
+        if name_of in PRESETS:
+            # a switch of --variant is told as the option's (a rules file's by the
+            # constructor, as ``variants``)
+            for name, v in given.items():
+                _normalise_switch(name_of, name, v, "variant")
+        try:
+            return cls(preset, players if players is not None else 4, merged)
+        except RulesError as exc:
+            # switches that do not combine, one of them the option's
+            if exc.field == "variants" and any(n in exc.detail for n in given):
+                raise RulesError("variant", exc.why, exc.detail) from None
+            raise
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Rules:
@@ -516,8 +533,10 @@ class Rules:
             return None
         shown = json.dumps(list(scores) if isinstance(scores, (list, tuple)) else scores,
                            default=lambda x: int(x) if isinstance(x, np.integer) else str(x))
-        return (f"{shown}: {self.n_sides} whole numbers from 0 to {self.target - 1} "
-                "(below the target), one per side")
+        if len(shown) > 14:               # the line stays within 80 columns
+            shown = shown[:9].rsplit(",", 1)[0] + ", ...]" if shown[:1] == "[" else \
+                shown[:11] + "..."
+        return f"{shown}: {self.n_sides} whole numbers 0 to {self.target - 1}, a side each"
 
     @property
     def tie(self) -> str:
@@ -725,6 +744,27 @@ class Rules:
         }
 
 
+#: the TOML reader's words for what is wrong, shorter (the line fits 80 columns with the
+#: file's name)
+_TOML_FAULTS = {"Expected newline or end of document after a statement":
+                "one key = value a line", "Invalid value": "bad value",
+                "Expected '=' after a key in a key/value pair": "'=' expected after a key",
+                "Cannot overwrite a value": "a key given twice",
+                "Unterminated string": "string not closed"}
+
+
+def toml_fault(path: str | Path, said: str) -> str:
+    """The detail of a file that is not TOML: ``PATH:LINE:COLUMN: what`` (or ``PATH: what,
+    at the end``), the reader's words in few (``one key = value a line`` for ``Expected
+    newline or end of document after a statement``)."""
+    m = re.fullmatch(r"(.*?) \((?:at line (\d+), column (\d+)|at end of document)\)", said)
+    if m is None:
+        return f"{path}: {said}"
+    what = _TOML_FAULTS.get(m.group(1), m.group(1)[:1].lower() + m.group(1)[1:])
+    return f"{path}:{m.group(2)}:{m.group(3)}: {what}" if m.group(2) else \
+        f"{path}: {what}, at the end"
+
+
 def _read_toml(path: str | Path) -> dict:
     """The rules file's table: a UTF-8 TOML file with ``rules``, ``players`` and a
     ``[variants]`` table, nothing else (an unknown key is an error naming the nearest
@@ -733,13 +773,13 @@ def _read_toml(path: str | Path) -> dict:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ParseError("rules-file", "not TOML", f"{path}: {exc}") from None
+        raise ParseError("rules-file", "not TOML", toml_fault(path, str(exc))) from None
     except RecursionError:
         raise ParseError("rules-file", "nested too deeply",
                          f"{path}: lists and tables nested more than {MAX_NESTING} deep") \
             from None
     check_nesting(data, "rules-file", str(path))
-    check_keys(data, ("rules", "players", "variants"), where=f"rules file {path}")
+    check_keys(data, ("rules", "players", "variants"), where="rules-file")
     if not isinstance(data.get("variants", {}), dict):
         raise ParseError("rules-file", "bad variants", "[variants] must be a table")
     _check_toml_types(data, path)
@@ -780,12 +820,12 @@ def check_rules(rules: object) -> Rules:
 
     Raises
     ------
-    CatchTenError
-        ``rules: not a Rules object``, the value in plain words (never ``NoneType``).
+    ArgumentError
+        ``rules: not a Rules object`` (a CatchTenError and a TypeError), the value in
+        plain words (never ``NoneType``).
     """
     if not isinstance(rules, Rules):
-        raise CatchTenError("rules", "not a Rules object", f"got {described(rules)}; pass "
-                            "one, e.g. Rules('foster', 4)")
+        raise not_a("rules", "a Rules object", rules, "e.g. Rules('foster', 4)")
     return rules
 
 

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from catchten_sim.cli import cli
+from catchten_sim.errors import said_why
 
 CASES = Path(__file__).resolve().parent / "cases"
 TIMING_KEYS = ("elapsed_s", "compile_s", "deals_per_s", "threads")
@@ -162,8 +163,8 @@ def test_out_file_written_over_several_chunks(tmp_path, suffix) -> None:
 
 @pytest.mark.parametrize("args,field", [
     (["--players", "9"], "players"),
-    (["--variant", "banana"], "variants"),
-    (["--variant", "revoke=x"], "variants"),
+    (["--variant", "banana"], "variant"),
+    (["--variant", "revoke=x"], "variant"),
     (["--deals", "0"], "deals"),
     (["--deals", "abc"], "deals"),
     (["--seed", "-1"], "seed"),
@@ -182,14 +183,18 @@ def test_simulate_bad_input_one_line_exit_2(args, field, tmp_path, monkeypatch) 
     assert not (tmp_path / "x.txt").exists()
 
 
-@pytest.mark.parametrize("args,field,why", [
-    (["--players", "9"], "players", "players out of range"),
-    (["--variant", "banana"], "variants", "unknown variant"),
-    (["--variant", "revoke=x"], "variants", "bad variant value"),
+@pytest.mark.parametrize("args,field,why,said", [
+    (["--players", "9"], "players", "players out of range", "out of range"),
+    (["--variant", "banana"], "variant", "unknown variant", "unknown variant"),
+    (["--variant", "revoke=x"], "variant", "bad variant value", "bad value"),
 ])
-def test_simulate_rules_errors_use_formats_words(args, field, why) -> None:
+def test_simulate_rules_errors_use_formats_words(args, field, why, said) -> None:
+    """The JSON ``why`` is the docs/formats.md reason; the line says the field's word once
+    (was: ``players: players out of range``)."""
     line = _one_error_line(run("simulate", "--deals", "100", *args), field)
-    assert line.startswith(f"error: {field}: {why}")
+    assert line.startswith(f"error: {field}: {said} (")
+    res = run("simulate", "--deals", "100", "--json", *args)
+    assert (json.loads(res.stdout)["field"], json.loads(res.stdout)["why"]) == (field, why)
 
 
 # --------------------------------------------------------------------------- rules
@@ -218,8 +223,8 @@ def test_rules_contradicting_jaques_switches_one_error_line() -> None:
     # review M2: this printed "six_players=triples, six_as_three_pairs=True" and played pairs
     res = run("rules", "--rules", "jaques", "--players", "6", "--variant", "six_as_three_pairs",
               "--variant", "six_players=triples")
-    line = _one_error_line(res, "variants")
-    assert "contradicts" in line and res.stdout == ""
+    line = _one_error_line(res, "variant")
+    assert "six_players=triples but six_as_three_pairs=true" in line and res.stdout == ""
 
 
 @pytest.mark.parametrize("args,share", [
@@ -277,7 +282,8 @@ def test_score_every_worked_case(name) -> None:
         assert (err["field"], err["why"]) == (expected["field"], expected["why"])
         plain = run("score", str(path))
         line = _one_error_line(plain, expected["field"])
-        assert line.startswith(f"error: {expected['field']}: {expected['why']}")
+        said = said_why(expected["field"], expected["why"])     # the field's word once
+        assert line.startswith(f"error: {expected['field']}: {said}")
         return
     assert res.exit_code == 0, res.stderr
     got = json.loads(res.stdout)

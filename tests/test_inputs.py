@@ -331,7 +331,7 @@ def test_deals_with_games_and_run_flags_with_from_are_refused(tmp_path) -> None:
 
 def test_a_switch_given_twice_with_two_values_and_switch_flags_with_the_table() -> None:
     line = _one_line(_cli("rules", "-V", "must_trump", "-V", "must_trump=false"))
-    assert line == "error: variants: given twice (must_trump=true and must_trump=false)"
+    assert line == "error: variant: given twice (must_trump=true and must_trump=false)"
     assert _cli("rules", "-V", "target=31", "-V", "target=31").exit_code == 0
     for args, field in ((["-V", "target=5"], "variant"), (["-n", "5"], "players")):
         line = _one_line(_cli("rules", "--switches", *args))
@@ -426,6 +426,40 @@ def test_api_functions_refuse_a_missing_rules_in_words(call):
         fn(*args, **kw)
     assert (e.value.field, e.value.why) == ("rules", "not a Rules object")
     assert "None" not in e.value.line() and "got no value" in e.value.detail
+
+
+#: the public functions whose first argument's check is in a module of another helper's
+#: (advise.py, play.py, state.py): strict, so the test says when they are fixed
+_FIRST_ARG_ELSEWHERE = {"advise": "advise.py says 'not NoneType'",
+                        "play": "play.py: AttributeError", "PlayState": "state.py: AttributeError"}
+
+
+@pytest.mark.parametrize("bad", [None, 5])
+@pytest.mark.parametrize("call", [
+    pytest.param(name, marks=pytest.mark.xfail(reason=_FIRST_ARG_ELSEWHERE[name], strict=True))
+    if name in _FIRST_ARG_ELSEWHERE else name
+    for name in ("simulate", "advise", "odds", "match", "solve", "deal", "play",
+                 "equity_table", "PlayState")])
+def test_every_public_function_refuses_a_wrong_first_argument_in_one_line(call, bad):
+    """``match(None, ...)`` raised AttributeError ('NoneType' object has no attribute
+    'players'), ``advise(None)`` said ``not NoneType``: every public function of the
+    package (catchten_sim.FUNCTIONS) refuses a missing or wrong-kind first argument with
+    one line naming the argument, the value in plain words, and a CatchTenError that is a
+    TypeError where the argument is of the wrong kind. (Each refused before any work.)"""
+    import catchten_sim
+    assert set(catchten_sim.FUNCTIONS) == {"simulate", "advise", "odds", "match", "solve",
+                                           "deal", "play", "equity_table", "PlayState"}
+    fn = getattr(catchten_sim, call)
+    more = {"odds": ("KH", "7S"), "match": ("heuristic", "random"), "PlayState": (0, [[0]])}
+    kw = {"seat": 0, "dealer": 0} if call == "odds" else {}
+    with pytest.raises(CatchTenError) as e:
+        fn(bad, *more.get(call, ()), **kw)
+    line = f"error: {e.value.line()}"
+    first = {"advise": "position", "solve": "record", "play": "deal"}.get(call, "rules")
+    assert e.value.field == first and line.startswith(f"error: {first}: "), line
+    assert "\n" not in line and len(line) <= 80, line
+    assert "None" not in line, line
+    assert isinstance(e.value, TypeError) or call == "solve", type(e.value).__mro__
 
 
 def test_deal_refuses_a_boolean_seed_and_a_missing_index():

@@ -250,10 +250,15 @@ def test_few_rounds_use_students_t_at_the_looks_share():
     assert plan.t_at(1000) == pytest.approx(student.ppf(1 - 0.05 * 0.8 / 2, 999))
 
 
-def test_interrupted_pimc_match_reports_the_t_interval():
-    """A pimc match (one round a chunk) interrupted after 3 rounds, between looks: its
-    interval uses t with 2 degrees of freedom at the first look's share of alpha."""
+def test_interrupted_pimc_match_states_no_interval_and_t_from_min_rounds():
+    """A pimc match (one round a chunk) interrupted after 3 rounds, between looks: below
+    MIN_ROUNDS no interval, se or critical value (was: t with 2 degrees of freedom, an
+    interval whose 95% rests on 3 near-normal rounds); from MIN_ROUNDS on a stop between
+    looks uses t with rounds - 1 degrees of freedom at the next look's share of alpha."""
+    import math
     from scipy.stats import t as student
+    from catchten_sim.aggregate import LookPlan
+    from catchten_sim.match import _critical
     r2 = Rules.from_options("foster", 2, (), None)
     calls = []
 
@@ -263,11 +268,13 @@ def test_interrupted_pimc_match_reports_the_t_interval():
             raise KeyboardInterrupt
 
     r = match(r2, "pimc:1", "random", deals=2000, seed=3, threads=1, progress=progress)
-    assert r.stop == "interrupted" and r.deals == 6
-    assert r.z == pytest.approx(student.ppf(1 - 0.05 * 0.2 / 2 / 2, 2))
-    lo, hi = r.ci95
-    assert hi - lo == pytest.approx(2 * r.z * r.se["duplicate"])
+    assert r.stop == "interrupted" and r.deals == 6 and not r.has_interval
+    assert math.isnan(r.z) and all(math.isnan(x) for x in (*r.ci95, *r.se.values()))
+    assert r.interval_reason == f"3 rounds, need {MIN_ROUNDS}"
     assert r.to_dict()["control_variate"] is None
+    plan = LookPlan(1000, early=True)
+    assert math.isnan(_critical(plan, MIN_ROUNDS - 1))
+    assert _critical(plan, 40) == pytest.approx(student.ppf(1 - 0.05 * 0.2 / 2 / 2, 39))
 
 
 def test_one_round_gives_no_interval_never_nan(tmp_path):
@@ -287,7 +294,7 @@ def test_one_round_gives_no_interval_never_nan(tmp_path):
     assert set(d["se"].values()) == {None} and d["deals_saved_factor"] is None
     assert d["win_share"]["ci95"] == [None, None] and d["mean_difference"] is not None
     text = r.to_text()
-    assert "nan" not in text and "1 round: too few for an interval" in text
+    assert "nan" not in text and f"n/a: 1 round, need {MIN_ROUNDS}" in text
     out = tmp_path / "rep"
     res = _run("match", "pimc:1", "random", "--players", "2", "--time", "1e-9",
                "--threads", "1", "--json", "--report", str(out))
@@ -298,7 +305,7 @@ def test_one_round_gives_no_interval_never_nan(tmp_path):
     assert "nan" not in (out / "match.txt").read_text() and (out / "match.png").exists()
     res = _run("match", "pimc:1", "random", "--players", "2", "--time", "1e-9",
                "--threads", "1")
-    assert res.exit_code == 0 and "nan" not in res.stdout and "too few" in res.stdout
+    assert res.exit_code == 0 and "nan" not in res.stdout and "n/a: 1 round" in res.stdout
 
 
 def test_no_spread_says_not_available():
@@ -310,17 +317,17 @@ def test_no_spread_says_not_available():
     assert "nan" not in r.to_text() and "not available" in r.to_text()
 
 
-def test_few_rounds_state_no_deals_saved_factor_and_ipimc_says_its_worlds():
-    """Below MIN_ROUNDS rounds no variance ratio is claimed ("not estimated", JSON
-    null) although both standard errors exist; an ipimc side says how many worlds it drew
-    per decision and their effective size."""
+def test_few_rounds_state_nothing_of_spread_and_ipimc_says_its_worlds():
+    """Below MIN_ROUNDS rounds no standard error, interval or variance ratio is claimed
+    (JSON null, the text "n/a"); an ipimc side says how many worlds it drew per decision
+    and their effective size."""
     r2 = Rules.from_options("foster", 2, (), None)
     r = match(r2, "ipimc:2", "random", deals=4, seed=1, threads=1, stop_early=False)
     d = r.to_dict()
-    assert r.rounds == 2 and r.has_interval and d["se"]["duplicate"] is not None
+    assert r.rounds == 2 and not r.has_interval and set(d["se"].values()) == {None}
     assert d["deals_saved_factor"] is None
     text = r.to_text()
-    assert "fewer deals" not in text and "not estimated (2 rounds" in text
+    assert "fewer deals" not in text and "standard error: n/a: 2 rounds" in text
     w = d["ipimc_worlds"]["ipimc:2"]
     assert w["decisions"] > 0 and w["drawn"] >= w["effective_size"] >= w["effective_size_min"] >= 1
     assert "ipimc:2 worlds per decision:" in text and "random" not in d["ipimc_worlds"]
@@ -404,25 +411,49 @@ def test_small_pilot_warns_once():
     assert "warning" not in _run(*args, "--pilot", "0").stderr
 
 
-def test_no_verdict_words_below_min_rounds():
-    """Below MIN_ROUNDS rounds the text states no verdict, not even "separated" from an
-    interval that excludes 0 (was: "(separated)" from 2 rounds); the JSON keeps the
-    numbers with ``verdict`` null and why; from MIN_ROUNDS on the verdict is said."""
-    from dataclasses import replace
+def test_no_interval_verdict_or_se_below_min_rounds():
+    """``catchten match heuristic random --deals 8`` (2 rounds) printed the win share
+    "62.5% [62.5, 62.5]" (a zero-width interval: both rounds won 62.5%) and a t interval
+    of +-15.5: below MIN_ROUNDS every interval (the difference's, the win share's),
+    standard error and verdict is "n/a: 2 rounds, need 30" (JSON null, and why); the
+    means are kept. From MIN_ROUNDS on they are stated."""
     r = match(R4, "heuristic", "random", deals=8, seed=1, threads=1, pilot=0)
-    assert r.rounds == 2 < MIN_ROUNDS and r.has_interval
-    sep = replace(r, ci95=(1.0, 3.0))           # an interval that excludes 0
-    why = f"too few rounds for a verdict (2 rounds; at least {MIN_ROUNDS})"
-    assert sep.verdict is None and sep.verdict_reason == why
-    text = sep.to_text()
-    assert why in " ".join(text.split()) and "separated" not in text
-    d = sep.to_dict()
-    assert d["verdict"] is None and d["verdict_reason"] == why and d["ci95"] == [1.0, 3.0]
-    assert d["mean_difference"] is not None
-    res = _run("match", "heuristic", "random", "--deals", "8", "--seed", "1", "--json",
-               "--threads", "1", "--pilot", "0")
-    d = json.loads(res.stdout)
-    assert d["verdict"] is None and d["verdict_reason"] == why and None not in d["ci95"]
-    enough = replace(sep, deals=MIN_ROUNDS * R4.players)
-    assert enough.verdict == "separated" and enough.verdict_reason is None
-    assert "(separated)" in enough.to_text() and enough.to_dict()["verdict_reason"] is None
+    assert r.rounds == 2 < MIN_ROUNDS and not r.has_interval
+    assert r.verdict is None
+    text = " ".join(r.to_text().split())
+    na = f"n/a: 2 rounds, need {MIN_ROUNDS}"
+    assert f"95% interval {na}" in text and "% [" not in text
+    assert f"standard error: {na}" in text and "separated" not in text
+    d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
+    assert d["ci95"] == [None, None] and d["win_share"]["ci95"] == [None, None]
+    assert set(d["se"].values()) == {None} and d["z"] is None and d["verdict"] is None
+    why = f"(2 rounds; at least {MIN_ROUNDS})"
+    assert d["verdict_reason"] == f"too few rounds for a verdict {why}"
+    assert d["interval_reason"] == f"too few rounds for an interval {why}"
+    assert d["mean_difference"] == pytest.approx(r.mean_difference)
+    assert d["win_share"]["mean"] == pytest.approx(r.win_share[0])
+    enough = match(R4, "heuristic", "random", deals=MIN_ROUNDS * R4.players, seed=1,
+                   threads=1, pilot=0)
+    assert enough.has_interval and enough.verdict is not None
+    d = enough.to_dict()
+    assert d["interval_reason"] is None and None not in d["win_share"]["ci95"]
+
+
+@pytest.mark.parametrize("pilot", [0, 200])
+def test_the_se_line_is_the_one_the_interval_is_made_of(pilot):
+    """The text printed "standard error: plain 1.2500" beside a +-15.5 interval: the line
+    now names the standard error of the estimate and the critical value, and the interval
+    printed is the mean -/+ the two's product (read back from the text, rounded)."""
+    import re
+    r = match(R4, "heuristic", "random", deals=160, seed=2, threads=1, pilot=pilot)
+    text = " ".join(r.to_text().split())
+    mean = float(re.search(r"minus random: ([-+\d.]+) points", text).group(1))
+    lo, hi = map(float, re.search(r"95% interval \[([-+\d.]+), ([-+\d.]+)\]", text).groups())
+    se, z, se2 = re.search(r"standard error of the difference: ([\d.]+) \([^;]+; the "
+                           r"interval is the mean ± ([\d.]+) x ([\d.]+)\)", text).groups()
+    assert se == se2
+    # to the digits printed: z to 0.005, se to 5e-5, the ends to 5e-4
+    assert (hi - lo) / 2 == pytest.approx(float(se) * float(z), abs=0.005 * float(se) + 1e-3)
+    assert (lo + hi) / 2 == pytest.approx(mean, abs=2e-3)
+    plain = re.search(r"plain play \(one seating a deal\) ([\d.]+)", text)
+    assert float(plain.group(1)) == pytest.approx(r.se["plain"], abs=1e-4)

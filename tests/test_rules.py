@@ -648,7 +648,7 @@ def test_jaques_six_player_switches_that_contradict_are_refused(variants, player
     with pytest.raises(RulesError) as e:
         Rules("jaques", players, variants)
     assert (e.value.field, e.value.why) == ("variants", "bad variant value")
-    assert "contradicts" in str(e.value)
+    assert " but six_as_three_pairs=" in str(e.value)
 
 
 @pytest.mark.parametrize("variants,sides", [
@@ -776,7 +776,7 @@ def test_every_bad_variant_value_lists_the_allowed_values(name) -> None:
         line = str(e.value)
         assert (e.value.field, e.value.why) == ("variants", "bad variant value")
         want = ("true or false" if sw.kind == "bool" else "whole number" if sw.kind == "int"
-                else "one of " + ", ".join(sw.kind))
+                else ", ".join(sw.kind[:-1]) + " or " + sw.kind[-1])
         assert want in line, line
 
 
@@ -831,7 +831,7 @@ def test_rules_from_toml_unknown_key(tmp_path) -> None:
     with pytest.raises(ParseError) as e:
         Rules.from_toml(f)
     assert (e.value.field, e.value.why) == ("colour", "unknown field")
-    assert str(f) in e.value.detail
+    assert e.value.detail == "rules-file: known: players, rules, variants"
 
 
 def test_rules_from_toml_unknown_key_names_the_nearest(tmp_path) -> None:

@@ -21,6 +21,7 @@ with warnings.catch_warnings():
 from click.testing import CliRunner
 
 from catchten_sim.cli import cli
+from catchten_sim.errors import said_why
 from catchten_sim.serve import create_app
 from catchten_sim.serve.pool import Pool
 from catchten_sim.serve.words import WHICH_TO_TRUST, plain_answer
@@ -177,7 +178,8 @@ def test_numbers_are_checked_for_type_before_range(client, route, body, field, w
     assert r.status_code == 400, r.text
     err = r.json()
     assert (err["field"], err["why"]) == (field, why), err
-    assert err["error"].startswith(f"error: {field}: {why} (") and "\n" not in err["error"]
+    said = said_why(field, why)             # the line says the field's word once
+    assert err["error"].startswith(f"error: {field}: {said} (") and "\n" not in err["error"]
 
 
 def test_malformed_json_and_wrong_content_type(client):

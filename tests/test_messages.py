@@ -1,0 +1,138 @@
+"""Every bad input the command line refuses is one line: exit 2, ``error: FIELD: ...``
+naming the field (the option's name as typed, or the file's key), within 80 columns
+whatever the user wrote (a long value or file name is shortened in the middle), the
+field's word said once; with ``--json`` the same field as an error object. (Fresh users
+met lines of 81-158 columns: a temp path in a JSON error, an unknown policy, a score
+list; ``variants:`` for ``--variant``; ``players: players out of range``.) Each case is
+refused before any work: a few ms each, the whole sweep well under a second."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from catchten_sim.cli import cli
+
+POSITION = {"rules": "foster", "players": 4, "dealer": 0, "seat": 1, "turnup": "7S",
+            "hand": ["KH", "QH", "JH", "9H", "7H", "AS", "KS", "QS", "JS"], "play": []}
+FLAGS = ["--dealer", "0", "--seat", "1", "--hand", "KH QH JH 9H 7H AS KS QS JS",
+         "--turnup", "7S"]
+LONG = "nobodyatallhereeee"
+
+#: files a case names as {NAME}, written under a long directory (pytest's tmp_path plus a
+#: long name: the path alone is over 80 columns)
+FILES = {
+    "badjson": ("position-file-with-a-long-name.json", '{"players": 4,\n'),
+    "quotes": ("record-file-with-a-long-name.json", "{'players': 4}"),
+    "missing": ("no-such-file-with-a-very-long-name-indeed.json", None),
+    "colour": ("pos-key.json", json.dumps({**POSITION, "colour": 1})),
+    "badcard": ("pos-card.json", json.dumps({**POSITION, "hand": ["KH", "QX"]})),
+    "handtext": ("pos-hand.json", json.dumps({**POSITION, "hand": "KH QH"})),
+    "score": ("pos-score.json", json.dumps({**POSITION, "score": [50, 60]})),
+    "toml": ("rules-file-with-a-long-name.toml", 'rules = "foster"\nplayers = 4x\n'),
+    "tomlkey": ("rules-key.toml", 'rules = "foster"\ncolour = 4\n'),
+    "tomlmissing": ("missing-rules-file-with-a-long-name.toml", None),
+}
+
+#: messages built in modules of other helpers' (policies.py, position.py): strict, so
+#: the sweep says when they fit
+_POLICY = pytest.mark.xfail(strict=True, reason="policies.py: the known list is 84-94 cols")
+_HAND_TEXT = pytest.mark.xfail(strict=True, reason="position.py: 88 columns")
+
+CASES = [
+    (["advise", "{badjson}"], "position"),
+    (["score", "{quotes}"], "record"),
+    (["advise", "{missing}"], "position"),
+    (["advise", "{colour}"], "colour"),
+    (["advise", "{badcard}"], "hand"),
+    pytest.param(["advise", "{handtext}"], "hand", marks=_HAND_TEXT),
+    (["advise", "{score}"], "score"),
+    (["simulate", "--rules-file", "{toml}"], "rules-file"),
+    (["simulate", "--rules-file", "{tomlkey}"], "colour"),
+    (["simulate", "--rules-file", "{tomlmissing}"], "rules-file"),
+    (["simulate", "--variant", "bogus"], "variant"),
+    (["simulate", "--variant", "tie=bogus"], "variant"),
+    (["simulate", "--variant", "tie=count_outt"], "variant"),
+    (["simulate", "--variant", f"tie={LONG * 3}"], "variant"),
+    (["simulate", "--variant", "target=0"], "variant"),
+    (["simulate", "--variant", "tie=replay", "--variant", "tie=count_out"], "variant"),
+    (["rules", "--variant", "game_at_once", "--variant", "revoke=hand"], "variant"),
+    (["rules", "-r", "jaques", "-n", "6", "-V", "six_as_three_pairs", "-V",
+      "six_players=triples"], "variant"),
+    (["rules", "-r", "jaques", "-V", "dealer_declares", "-V", "exposed_trump"], "variant"),
+    (["simulate", "--players", "9"], "players"),
+    (["simulate", "--rules", "whistle-and-flute"], "rules"),
+    pytest.param(["match", "heuristic", LONG], "b", marks=_POLICY),
+    pytest.param(["simulate", "--policy", LONG], "policy", marks=_POLICY),
+    pytest.param(["simulate", "--seat-policy", f"1={LONG}"], "seat-policy", marks=_POLICY),
+    (["match", "heuristic", f"pimc:{LONG}"], "b"),
+    (["odds", "--hand", "KH QX 5Z", "--turnup", "7S"], "hand"),
+    (["odds", "--hand", "KH KH", "--turnup", "7S"], "hand"),
+    (["odds", "--hand", "KH"], "turnup"),
+    (["advise", *FLAGS, "--score", "30 a"], "score"),
+    (["advise", *FLAGS, "--score", "1 2 3"], "score"),
+    (["equity", "--scores", "50 60"], "scores"),
+    (["equity", "--scores", "1 2 3 4 5 6 7 8 9 10 11 12 13"], "scores"),
+    (["simulate", "--deals", "-1"], "deals"),
+    (["match", "heuristic", "random", "--deals", "1"], "deals"),
+]
+
+
+@pytest.fixture
+def files(tmp_path):
+    where = tmp_path / "a-rather-long-directory-name-for-the-files-of-this-sweep"
+    where.mkdir()
+    out = {}
+    for key, (name, text) in FILES.items():
+        out[key] = str(where / name)
+        if text is not None:
+            (where / name).write_text(text)
+    assert len(out["badjson"]) > 80
+    return out
+
+
+def _run(args):
+    try:
+        runner = CliRunner(mix_stderr=False)
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(cli, args, catch_exceptions=False)
+
+
+@pytest.mark.parametrize("args, field", CASES)
+def test_bad_input_is_one_short_line_naming_its_field(args, field, files):
+    args = [a.format(**files) for a in args]
+    res = _run(args)
+    assert res.exit_code == 2, (res.exit_code, res.stderr)
+    lines = res.stderr.splitlines()
+    assert len(lines) == 1 and res.stdout == "", res.stderr
+    line = lines[0]
+    assert line.startswith(f"error: {field}: "), line
+    assert len(line) <= 80, (len(line), line)
+    said = line[len(f"error: {field}: "):].split()[0]
+    assert said.lower() not in (field, field + "s", field.rstrip("s")), line
+    res = _run([*args, "--json"])
+    assert res.exit_code == 2
+    assert json.loads(res.stdout)["field"] == field, res.stdout
+
+
+def test_the_json_keeps_what_the_line_shortens(files):
+    """The line shortens the file's name; the JSON error object keeps it whole, and the
+    reason as docs/formats.md lists it (``players out of range``)."""
+    res = _run(["advise", files["badjson"], "--json"])
+    assert files["badjson"] in json.loads(res.stdout)["detail"]
+    res = _run(["simulate", "--players", "9", "--json"])
+    assert json.loads(res.stdout)["why"] == "players out of range"
+
+
+def test_cli_and_python_say_an_unknown_switch_in_the_same_words():
+    """``--variant bogus`` and ``Rules(variants={"bogus": ...})`` are one sentence; only
+    the field differs, each named as its caller wrote it (``variant``, ``variants``)."""
+    from catchten_sim import Rules
+    from catchten_sim.errors import CatchTenError
+    with pytest.raises(CatchTenError) as e:
+        Rules("foster", 4, {"tie": "bogus"})
+    line = _run(["simulate", "--variant", "tie=bogus"]).stderr.strip()
+    assert line == f"error: variant: {e.value.line().split(': ', 1)[1]}"
+    assert e.value.field == "variants"
