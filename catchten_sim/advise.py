@@ -710,13 +710,9 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
     else:
         intervals = plan.describe(done)
     elapsed = clock.elapsed()
-    order, second_j = _rank(acc, cands, equiv)
+    order, equiv, best_margin = ranked = _ranked(acc, cands, equiv, z, margin)
     results = _results(acc, cands, order, equiv, acc.names, z, info, exact_done)
     best_j = order[0]
-    best_margin = None
-    if second_j is not None:
-        best_margin = Comparison(Card(cands[best_j]), Card(cands[second_j]),
-                                 _pair_est(acc, best_j, second_j, z), margin)
     trump_lead, note = _trump_lead(acc, cands, order, info, z, margin)
     note = run_note(note, eq_why, (acc.n, sampler.n_deals) if exact and not exact_done
                     else None, acc.bounds.n_bounded if acc.bounds is not None else 0, acc.n,
@@ -726,9 +722,9 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
     if acc_o is not None and acc_o.n:   # the rollouts' own critical value at this look
         z_o = critical_value(plan, done, exact_done, "rollout", pols)
         other_d, lines = _compare_models(acc, acc_o, cands, info, (z, z_o), margin,
-                                              equiv, planned, policy_label(pols))
+                                         ranked, planned, policy_label(pols))
     return Advice(position, pols, ev_name, objective, tuple(results), Card(cands[best_j]),
-                  None if second_j is None else Card(cands[second_j]), best_margin, trump_lead,
+                  None if best_margin is None else best_margin.b, best_margin, trump_lead,
                   acc.n, stop, elapsed, seed, sampler.n_consistent, eq is not None, note, z,
                   intervals, margin, acc, tuple(cands), exact_done, other_d, one_line(lines),
                   clock.compile_s(elapsed), p_win_method=getattr(eq, "method", ""),
@@ -806,23 +802,23 @@ def trump_answer(c: Comparison | None) -> str | None:
 
 
 def _compare_models(acc: AnySums, acc_o: AnySums, cands: Sequence[int], info: InfoSet,
-                    zs: tuple[float, float], margin: float, equiv: dict[int, int],
+                    zs: tuple[float, float], margin: float,
+                    ranked: tuple[list[int], dict[int, int], Comparison | None],
                     planned: int, rollouts: str = "heuristic") -> tuple[dict, list[str]]:
     """The rollouts' answer on the dd run's deals (``rollouts``: their policies), and the
     ``MODEL:`` lines (:func:`~catchten_sim.explain.model_lines`) when it differs from the
     double-dummy answer: on the best card when the two picks are not tied on every deal and
     at least one model separates its pick from the other's by more than the practical
     margin; on "lead a trump?" when the two lean opposite ways and at least one answers
-    firmly (YES or NO). How firmly each model holds its pick is the test of the ``best:``
-    line (its pick against its own second, :func:`~catchten_sim.explain.separation`), so
-    the two lines never contradict. Each reads its intervals (``zs``: dd's and the
-    rollouts' :func:`critical_value`) by its own run's rule."""
+    firmly (YES or NO). How firmly each holds its pick is the ``best:`` line's test (its
+    pick against its own second; for dd that line's comparison, ``ranked`` from
+    :func:`_ranked`), so the two never contradict. ``zs``: dd's and the rollouts'
+    :func:`critical_value`."""
     z, z_o = zs
+    order_d, equiv, own_d = ranked
     eq_o: dict[int, int] = {}
     order_o, second_o = _rank(acc_o, cands, eq_o)
-    order_d = sorted(range(len(cands)), key=lambda j: (-acc.s1[acc.objective][j], cands[j]))
     best_d, best_o = order_d[0], order_o[0]
-    second_d = next((j for j in order_d[1:] if j not in equiv), None)
     # cards tied with the best on every deal count as best too
     top_d = {best_d} | {j for j, b in equiv.items() if b == best_d}
     top_o = {best_o} | {j for j, b in eq_o.items() if b == best_o}
@@ -834,7 +830,7 @@ def _compare_models(acc: AnySums, acc_o: AnySums, cands: Sequence[int], info: In
         return None if y is None else Comparison(Card(cands[x]), Card(cands[y]),
                                                  _pair_est(a, x, y, zz), margin)
     bounded = acc.bounds is not None and acc.bounds.n_bounded > 0
-    own_d, own_o = cmp(acc, z, best_d, second_d), cmp(acc_o, z_o, best_o, second_o)
+    own_o = cmp(acc_o, z_o, best_o, second_o)
     v_d, v_o = (None if c is None else c.verdict for c in (own_d, own_o))
     how_d = separation(v_d, z == 0 and not bounded, short=True)
     how_o = separation(v_o, z_o == 0, short=True)
@@ -872,6 +868,17 @@ def _compare_models(acc: AnySums, acc_o: AnySums, cands: Sequence[int], info: In
 
 def _is_trump(info: InfoSet, c: int) -> bool:
     return info.trump < NO_TRUMPS and c // 13 == info.trump
+
+
+def _ranked(acc: AnySums, cands: Sequence[int], equiv: dict[int, int], z: float,
+            margin: float) -> tuple[list[int], dict[int, int], Comparison | None]:
+    """:func:`_rank`'s order, ``equiv`` (filled) and the best card against its second
+    (the ``best:`` line's comparison at critical value ``z``; None with one card)."""
+    order, second = _rank(acc, cands, equiv)
+    cmp = None if second is None else Comparison(
+        Card(cands[order[0]]), Card(cands[second]), _pair_est(acc, order[0], second, z),
+        margin)
+    return order, equiv, cmp
 
 
 def _rank(acc: AnySums, cands: Sequence[int], equiv: dict[int, int]

@@ -367,7 +367,7 @@ def _model_line(planned: int, n: int = 256):
     engine): dd says lead the trump JS (+2 a deal, no spread), the rollouts lean to 7D by
     1.7 points a deal with a spread of 10.5 (se 0.66 at 256 deals), at the critical value
     the rollout evaluator itself uses after ``n`` of ``planned`` deals."""
-    from catchten_sim.advise import _compare_models
+    from catchten_sim.advise import _compare_models, _ranked
     from catchten_sim.aggregate import CandidateSums, LookPlan
     info = Position.from_dict(OPENING).info()
     cands = legal_cards(info)
@@ -382,7 +382,8 @@ def _model_line(planned: int, n: int = 256):
     acc.add({"diff": dd})
     acc_o.add({"diff": ro})
     z = LookPlan(planned).z_at(n)
-    return _compare_models(acc, acc_o, cands, info, (0.0, z), 0.25, {}, planned)
+    return _compare_models(acc, acc_o, cands, info, (0.0, z), 0.25,
+                           _ranked(acc, cands, {}, 0.0, 0.25), planned)
 
 
 def test_model_line_states_each_models_answer_and_a_smaller_sample():

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from catchten_sim.advise import Comparison, _compare_models, advise
+from catchten_sim.advise import Comparison, _compare_models, _ranked, advise
 from catchten_sim.aggregate import CandidateSums, LookPlan, pair_estimate
 from catchten_sim.cards import Card, parse_cards
 from catchten_sim.evaluators import legal_cards
@@ -95,7 +95,8 @@ def test_model_words_are_the_best_lines_test_of_the_pick_against_its_second():
     vs_pick = Comparison(Card(cands[js]), Card(cands[d7]), pair_estimate(acc, js, d7, z),
                          0.25)
     assert own.verdict == "not separated" and vs_pick.verdict == "separated"
-    other, lines = _compare_models(acc, acc_o, cands, info, (z, z), 0.25, {}, 20_000)
+    other, lines = _compare_models(acc, acc_o, cands, info, (z, z), 0.25,
+                                   _ranked(acc, cands, {}, z, 0.25), 20_000)
     assert lines and lines[0].startswith(
         f"MODEL: best card dd JS ({separation(own.verdict, False, short=True)}), "
         f"heuristic rollouts 7D ({separation(other['margin']['verdict'], False, True)})")

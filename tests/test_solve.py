@@ -61,8 +61,8 @@ def test_random_endings_match_brute_force():
     configuration, each also under a tiny node budget; scripts/check_solve_exact.py runs
     thousands: 100 a configuration by default)."""
     from exactness import SOLVE_CONFIGS, check_solver
-    n, bad = check_solver(per_config=4, seed=2024)
-    assert n == 4 * len(SOLVE_CONFIGS)
+    n, bad = check_solver(per_config=8, seed=2024)
+    assert n == 8 * len(SOLVE_CONFIGS)
     assert not bad, bad[:3]
 
 

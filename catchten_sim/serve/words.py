@@ -8,13 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ParseError
+from ..explain import WHICH_TO_TRUST
 from ..inputs import json_kind
 
 Advice = dict[str, Any]
 
-#: which model to believe, said under the page's table of values (the CLI says the same)
-WHICH_TO_TRUST = ("Which to trust: rollouts if the others play like club players, dd "
-                  "against strong players.")
 
 
 def _need(value: Any, kinds: tuple[type, ...], field: str, what: str) -> None:

@@ -302,6 +302,6 @@ export async function renderWords() {
   if (w.disagree) p(w.disagree, "disagree");
   if (w.fusion) p(w.fusion, "fusion");
   if (!dd) p("Double-dummy values coming…", "hint");
-  $("#trust").textContent = w.trust;      // serve/words.py's WHICH_TO_TRUST
+  $("#trust").textContent = w.trust;      // explain.WHICH_TO_TRUST, as the CLI prints it
   $("#trust").hidden = !w.trust;
 }
