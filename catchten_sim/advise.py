@@ -70,7 +70,7 @@ from .aggregate import (FIRST_LOOK, Z95, AnySums, BoundedSums, CandidateSums, Es
 from .cards import Card, format_card, only_cards, parse_card
 from .compile_notice import Stopwatch
 from .determinize import Sampler
-from .errors import CatchTenError
+from .errors import CatchTenError, not_a, unknown_name
 from .equity import game_equity_hook
 from .solve import DEFAULT_NODE_LIMIT
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
@@ -129,7 +129,7 @@ def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
     if key == "dd":
         return DoubleDummyEvaluator(info, candidates, seed=seed,  # type: ignore[return-value]
                                     threads=threads, node_limit=max_nodes)  # (measures())
-    raise CatchTenError("evaluator", "unknown evaluator", f"{name!r}; known: rollout, dd")
+    raise unknown_name("evaluator", "evaluator", name, ("rollout", "dd"))
 
 
 # ------------------------------------------------------------------------ statistics
@@ -401,9 +401,7 @@ def as_position(position: object) -> Position:
         return Position.from_dict(position)
     if isinstance(position, (str, os.PathLike)):
         return Position.from_json(os.fspath(position))
-    raise CatchTenError("position", "not a position",
-                        f"a Position, a dict or a JSON file path, not "
-                        f"{type(position).__name__}")
+    raise not_a("position", "a position", position, "a Position, dict or file path")
 
 
 def _sampling_plan(exact: bool, sampler: Sampler, samples: int, stop_early: bool,
@@ -641,8 +639,7 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
     if objective is None:
         objective = "p_win" if eq is not None else "diff"
     if objective not in OBJECTIVES:
-        raise CatchTenError("objective", "unknown objective",
-                            f"{objective!r}; known: {', '.join(OBJECTIVES)}")
+        raise unknown_name("objective", "objective", objective, OBJECTIVES)
     if objective == "p_win" and eq is None:
         raise CatchTenError("objective", "not available", f"p_win: {eq_why}")
     margin = DEFAULT_MARGIN[objective] if margin is None else margin
