@@ -40,7 +40,7 @@ Measures, for the player's side ("us"), over the whole hand (points already take
 so they are the hand's final scores):
 
 ``points``       our side's hand points (honours + card points);
-``diff``         our points minus the best opposing side's (the default objective);
+``diff``         our side's points minus the best opponents' (the default objective);
 ``ten_ours``     P(our side ends with the Ten of trumps);
 ``caught_by_us`` P(we catch the Ten: dealt to an opponent, taken by us);
 ``caught_by_them`` P(they catch our Ten);
@@ -75,8 +75,8 @@ from .equity import game_equity_hook
 from .solve import DEFAULT_NODE_LIMIT
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
 from .fusion import for_advice as fusion_for
-from .explain import (WHICH_TO_TRUST, inference_summary, model_lines, policy_label, run_note,
-                      separation)
+from .explain import (WHICH_TO_TRUST, inference_summary, measure_words, model_lines,
+                      policy_label, run_note, separation)
 from .explain import model_note as one_line
 from .inference import Inference, for_advice
 from .pimc import PimcRolloutEvaluator
@@ -342,6 +342,7 @@ class Advice:
             "policies": [p.label for p in self.policies],
             "evaluator": self.evaluator,
             "objective": self.objective,
+            "measure": measure_words(self.objective, self.evaluator, self.position.rules.n_sides),
             "samples": self.n_samples,
             "stop": self.stop,
             "stop_reason": STOP_REASONS[self.stop],
@@ -834,7 +835,7 @@ def _compare_models(acc: AnySums, acc_o: AnySums, cands: Sequence[int], info: In
     other = {
         "evaluator": "rollout", "objective": "diff", "policies": rollouts.split("/"),
         # the dd value's measure (the same as diff with two sides)
-        "measure": "our points minus the other sides' together",
+        "measure": measure_words("diff", "dd", info.rules.n_sides),
         "samples": n_o, "planned_samples": planned, "z": json_number(z_o, 4),
         "best": format_card(cands[best_o]),
         "second": None if second_o is None else format_card(cands[second_o]),

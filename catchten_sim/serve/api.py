@@ -15,6 +15,7 @@ from typing import Any
 
 from ..checks import check_count, check_number, check_seed, is_whole
 from ..errors import CatchTenError, IllegalPlayError, ParseError, PositionError, check_keys
+from ..explain import page_measures
 from ..inputs import json_kind
 
 #: the options of ``POST /api/advise``, named as ``catchten advise``'s flags (``exact-max``
@@ -215,7 +216,9 @@ def rules_json(body: Any) -> dict:
     return {"rules": d, "switches": switch_table(rules.preset), "players_allowed": allowed,
             "cards_per_player": rules.cards_per_player, "set_size": rules.set_size,
             "n_sets": rules.n_sets, "n_sides": rules.n_sides,
-            "side_of_seat": [rules.side_of(s) for s in range(rules.players)]}
+            "side_of_seat": [rules.side_of(s) for s in range(rules.players)],
+            # the column units (the CLI's words, explain.measure_words)
+            "measures": page_measures(rules.n_sides)}
 
 
 def next_json(body: Any) -> dict:
