@@ -70,7 +70,7 @@ from .aggregate import (FIRST_LOOK, Z95, AnySums, BoundedSums, CandidateSums, Es
 from .cards import Card, format_card, only_cards, parse_card
 from .compile_notice import Stopwatch
 from .determinize import Sampler
-from .errors import CatchTenError, not_a, unknown_name
+from .errors import CatchTenError, echoed, not_a, unknown_name
 from .equity import game_equity_hook
 from .solve import DEFAULT_NODE_LIMIT
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
@@ -303,7 +303,7 @@ class Advice:
         ca = a if isinstance(a, int) else parse_card(a)
         cb = b if isinstance(b, int) else parse_card(b)
         if ca not in self._cands or cb not in self._cands:
-            raise CatchTenError("card", "not a legal card", f"{a!r} / {b!r}")
+            raise CatchTenError("card", "not a legal card", f"{echoed(a)} / {echoed(b)}")
         return Comparison(Card(ca), Card(cb), _pair_est(self._acc, self._cands.index(ca),
                                                         self._cands.index(cb), self.z),
                           self.practical_margin)

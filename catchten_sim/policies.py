@@ -54,7 +54,7 @@ import numpy as np
 
 from ._kernels.layout import POL_SCRIPTED
 from .checks import is_whole
-from .errors import CatchTenError, echoed, unknown_name
+from .errors import CatchTenError, described, echoed, unknown_name
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -239,9 +239,9 @@ def seat_policies(rules: Rules, policy: object = "heuristic", opponents: object 
     for seat, pol in (seats or {}).items():
         if not is_whole(seat):
             raise CatchTenError("seat-policy", "not a whole number",
-                                f"seat {seat!r} (a seat 0 … {rules.players - 1})")
+                                f"got {described(seat)}; a seat 0 … {rules.players - 1}")
         if not 0 <= seat < rules.players:
             raise CatchTenError("seat-policy", "seat out of range",
-                                f"seat {seat!r} with {rules.players} players")
+                                f"seat {described(seat)} with {rules.players} players")
         out[seat] = Policy.parse(pol, "seat-policy")
     return tuple(out)

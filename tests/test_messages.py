@@ -174,3 +174,26 @@ def test_cli_and_python_say_an_unknown_switch_in_the_same_words():
     line = _run(["simulate", "--variant", "tie=bogus"]).stderr.strip()
     assert line == f"error: variant: {e.value.line().split(': ', 1)[1]}"
     assert e.value.field == "variants"
+
+
+def test_api_values_in_other_messages_are_said_in_plain_words():
+    """The same defect as ``not NoneType`` in other messages: ``seat None``,
+    ``first_dealer`` ``None``, ``trump='x'``, a page's ``null`` flag said
+    ``early_stop=None``: each value is said in plain words (errors.described)."""
+    from catchten_sim import Rules
+    from catchten_sim.errors import CatchTenError
+    from catchten_sim.games import simulate_games
+    from catchten_sim.policies import seat_policies
+    from catchten_sim.serve.api import _flag
+    declares = Rules("jaques", 4, {"dealer_declares": True})
+    calls = [(lambda: seat_policies(Rules(), seats={None: "random"}), "got no value"),
+             (lambda: simulate_games(Rules(), n_games=1, first_dealer=None), "got no value"),
+             (lambda: simulate_games(Rules(), n_games=1, first_dealer="it's"),
+              'got the text "it\'s"'),
+             (lambda: declares.deal_trump(None, "x"), 'got the text "x"'),
+             (lambda: _flag({"early_stop": None}, "early_stop", True), "got no value")]
+    for call, words in calls:
+        with pytest.raises(CatchTenError) as e:
+            call()
+        line = e.value.line()
+        assert words in line and "None" not in line and "='" not in line, line

@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..checks import check_count, check_number, check_seed, is_whole
-from ..errors import CatchTenError, IllegalPlayError, ParseError, PositionError, check_keys
+from ..errors import (CatchTenError, IllegalPlayError, ParseError, PositionError, check_keys,
+                      described)
 from ..explain import page_measures
 from ..inputs import json_kind
 
@@ -79,7 +80,7 @@ def _flag(opts: Mapping, name: str, default: bool) -> bool:
     """Option ``name`` of ``opts``: JSON true or false only ("false" is a string, truthy)."""
     v = opts.get(name, default)
     if not isinstance(v, bool):
-        raise CatchTenError(name, "not true or false", f"{name}={v!r}")
+        raise CatchTenError(name, "not true or false", f"got {described(v)}")
     return v
 
 
