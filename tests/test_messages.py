@@ -138,6 +138,14 @@ def test_the_json_keeps_what_the_line_shortens(files):
     assert "see: catchten match --help" in res.stderr and "pimc" not in res.stderr
     res = _run(["simulate", "--seat-policy", f"1={LONG}", "--json"])
     assert "known: random, heuristic, pimc[:N], ipimc[:N]" in json.loads(res.stdout)["detail"]
+    # an unknown option's name is the field: a long one is shortened on the line (91
+    # columns), whole in the JSON
+    res = _run(["simulate", f"--{LONG * 3}"])
+    line = res.stderr.strip()
+    assert res.exit_code == 2 and len(line) <= 80 and "unknown option" in line, line
+    assert line.startswith(f"error: {LONG[:8]}") and "..." in line.split(":")[1], line
+    res = _run(["simulate", f"--{LONG * 3}", "--json"])
+    assert json.loads(res.stdout)["field"] == LONG * 3
 
 
 @pytest.mark.parametrize("value", [None, 5, "it's", LONG * 3])
