@@ -40,7 +40,7 @@ Measures, for the player's side ("us"), over the whole hand (points already take
 so they are the hand's final scores):
 
 ``points``       our side's hand points (honours + card points);
-``diff``         our points minus the best opposing side's (the default objective);
+``diff``         our side's points minus the best opponents' (the default objective);
 ``ten_ours``     P(our side ends with the Ten of trumps);
 ``caught_by_us`` P(we catch the Ten: dealt to an opponent, taken by us);
 ``caught_by_them`` P(they catch our Ten);
@@ -70,13 +70,13 @@ from .aggregate import (FIRST_LOOK, Z95, AnySums, BoundedSums, CandidateSums, Es
 from .cards import Card, format_card, only_cards, parse_card
 from .compile_notice import Stopwatch
 from .determinize import Sampler
-from .errors import CatchTenError
+from .errors import CatchTenError, echoed, not_a, unknown_name
 from .equity import game_equity_hook
 from .solve import DEFAULT_NODE_LIMIT
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
 from .fusion import for_advice as fusion_for
-from .explain import (WHICH_TO_TRUST, inference_summary, model_lines, policy_label, run_note,
-                      separation)
+from .explain import (WHICH_TO_TRUST, inference_summary, measure_words, model_lines,
+                      policy_label, run_note, separation)
 from .explain import model_note as one_line
 from .inference import Inference, for_advice
 from .pimc import PimcRolloutEvaluator
@@ -129,7 +129,7 @@ def make_evaluator(name: str, info: InfoSet, candidates: Sequence[int],
     if key == "dd":
         return DoubleDummyEvaluator(info, candidates, seed=seed,  # type: ignore[return-value]
                                     threads=threads, node_limit=max_nodes)  # (measures())
-    raise CatchTenError("evaluator", "unknown evaluator", f"{name!r}; known: rollout, dd")
+    raise unknown_name("evaluator", "evaluator", name, ("rollout", "dd"))
 
 
 # ------------------------------------------------------------------------ statistics
@@ -303,7 +303,7 @@ class Advice:
         ca = a if isinstance(a, int) else parse_card(a)
         cb = b if isinstance(b, int) else parse_card(b)
         if ca not in self._cands or cb not in self._cands:
-            raise CatchTenError("card", "not a legal card", f"{a!r} / {b!r}")
+            raise CatchTenError("card", "not a legal card", f"{echoed(a)} / {echoed(b)}")
         return Comparison(Card(ca), Card(cb), _pair_est(self._acc, self._cands.index(ca),
                                                         self._cands.index(cb), self.z),
                           self.practical_margin)
@@ -342,6 +342,7 @@ class Advice:
             "policies": [p.label for p in self.policies],
             "evaluator": self.evaluator,
             "objective": self.objective,
+            "measure": measure_words(self.objective, self.evaluator, self.position.rules.n_sides),
             "samples": self.n_samples,
             "stop": self.stop,
             "stop_reason": STOP_REASONS[self.stop],
@@ -401,9 +402,7 @@ def as_position(position: object) -> Position:
         return Position.from_dict(position)
     if isinstance(position, (str, os.PathLike)):
         return Position.from_json(os.fspath(position))
-    raise CatchTenError("position", "not a position",
-                        f"a Position, a dict or a JSON file path, not "
-                        f"{type(position).__name__}")
+    raise not_a("position", "a position", position, "a Position, dict or file path")
 
 
 def _sampling_plan(exact: bool, sampler: Sampler, samples: int, stop_early: bool,
@@ -641,8 +640,7 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
     if objective is None:
         objective = "p_win" if eq is not None else "diff"
     if objective not in OBJECTIVES:
-        raise CatchTenError("objective", "unknown objective",
-                            f"{objective!r}; known: {', '.join(OBJECTIVES)}")
+        raise unknown_name("objective", "objective", objective, OBJECTIVES)
     if objective == "p_win" and eq is None:
         raise CatchTenError("objective", "not available", f"p_win: {eq_why}")
     margin = DEFAULT_MARGIN[objective] if margin is None else margin
@@ -837,7 +835,7 @@ def _compare_models(acc: AnySums, acc_o: AnySums, cands: Sequence[int], info: In
     other = {
         "evaluator": "rollout", "objective": "diff", "policies": rollouts.split("/"),
         # the dd value's measure (the same as diff with two sides)
-        "measure": "our points minus the other sides' together",
+        "measure": measure_words("diff", "dd", info.rules.n_sides),
         "samples": n_o, "planned_samples": planned, "z": json_number(z_o, 4),
         "best": format_card(cands[best_o]),
         "second": None if second_o is None else format_card(cands[second_o]),

@@ -453,7 +453,8 @@ def score_cmd(record, as_json):
 def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
     """Double-dummy values (all hands visible, best play by all) of the position where each
     hand record's play stops: every legal card's final score difference for the deal (the
-    mover's side minus the others), the best card(s) and, with --line, an optimal line.
+    mover's side minus the opponents, together with 3+ sides), the best card(s) and, with
+    --line, an optimal line.
 
     Each RECORD is a hand record (docs/formats.md "Hand record": every seat's cards, the
     turn-up, the play so far; - for stdin), e.g. tests/cases/dd/*.json. A bad record gets
@@ -514,8 +515,9 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
 @PROGRESS_OPTION
 @click.option("--objective", type=click.Choice(["diff", "points", "p_win"]), default=None,
               help="What 'best' means: p_win (default with --score: P(winning the game) "
-                   "from the game-equity table), diff (our points minus the best opposing "
-                   "side's; default without a score), or points.")
+                   "from the game-equity table), diff (our side's points minus the "
+                   "opponents', the best of them with 3+ sides; default without a score), or "
+                   "points.")
 @click.option("--explain", "explain_n", type=int, default=None, is_flag=False,
               flag_value=3, metavar="[N]",
               help="Also print N sampled deals (default 3, at most 100) with the line played "
@@ -534,12 +536,12 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     catchten advise --players 4 --dealer 3 --seat 0 --turnup 7S \\
         --hand "JS AS 9S KH QH 7D 8C 9C TC" --play ""
 
-    For each card: our side's hand points, the point difference to the best opposing side,
-    P(the Ten ends with us), P(we catch it), P(they catch ours), card points, with 95%
-    intervals; the best card and its paired margin over the second; on lead with trumps,
-    "lead a trump or not?". Sampling stops when the best card is separated from the second
-    at 95% (or the two are within --margin), or at --samples / --time (the output says
-    which); the intervals are then valid under early stopping (alpha spending over the
+    For each card: our side's hand points and those minus the opponents' (the best of them
+    with 3+ sides), P(the Ten ends with us), P(we catch it), P(they catch ours), card
+    points, with 95% intervals; the best card and its paired margin over the second; on lead
+    with trumps, "lead a trump or not?". Sampling stops when the best card is separated from
+    the second at 95% (or the two are within --margin), or at --samples / --time (the output
+    says which); the intervals are then valid under early stopping (alpha spending over the
     planned looks). With dd a deal whose solve stops early counts with proven bounds (the
     intervals span them). Ctrl-C prints what finished, marked partial (exit 130).
     """

@@ -17,7 +17,8 @@ from collections.abc import Iterator
 
 import click
 
-from .errors import CatchTenError, choices_hint, close_match, described
+from .errors import (LINE_PREFIX, LINE_WIDTH, MIN_ECHO, CatchTenError, choices_hint,
+                     close_match, echoed, fit_line)
 
 
 # ---------------------------------------------------------------------------- plumbing
@@ -68,8 +69,7 @@ def _range_words(t: Any) -> str:
 
 
 def _bad_value_words(t: click.ParamType, value: Any, message: str) -> str:
-    shown = json.dumps(value, ensure_ascii=False) if isinstance(value, str) else \
-        described(value)
+    shown = echoed(value)
     if isinstance(t, click.Choice):
         return f"{shown}; {choices_hint(value, [str(c) for c in t.choices])}"
     whole = isinstance(t, click.types.IntParamType)
@@ -309,8 +309,18 @@ def usage_error_parts(exc: click.UsageError) -> tuple[str | None, str, str]:
 
 def usage_error_line(field: str | None, why: str, detail: str) -> str:
     """The one line of a click usage error: ``FIELD: WHY (detail)``, or the detail alone
-    when there is no field (:func:`usage_error_parts`)."""
-    return detail if field is None else f"{field}: {why} ({detail})"
+    when there is no field (:func:`usage_error_parts`), what the user wrote shortened to
+    fit the line as a :class:`CatchTenError`'s is (:func:`fit_line`); an unknown option's
+    name, the field, too where it is that long (the JSON keeps it whole)."""
+    if field is None:
+        return fit_line(detail)
+    line = fit_line(f"{field}: {why} ({detail})")
+    over = len(line) - (LINE_WIDTH - len(LINE_PREFIX))
+    if over > 0 and len(field) - over >= MIN_ECHO:
+        keep = len(field) - over - 3
+        field = f"{field[:keep // 2]}...{field[len(field) - (keep - keep // 2):]}"
+        line = fit_line(f"{field}: {why} ({detail})")
+    return line
 
 
 @contextmanager

@@ -56,7 +56,7 @@ from ._kernels.layout import GameEnd, Outcomes
 from ._kernels import rollout as KR
 from . import __version__, run
 from .checks import check_count, check_seed, check_threads, max_threads
-from .errors import CatchTenError
+from .errors import CatchTenError, unknown_name
 from .paths import ensure_parent
 from .games import _GamesTask, _policies, open_run, unit_shape
 from .policies import Policy, Seating
@@ -861,7 +861,7 @@ def equity_states(rules: Rules, policies: Sequence[object] | object,
         method = "exact" if why_not is None else "rollouts"
     method = str(method).strip().lower()
     if method not in METHODS:
-        raise CatchTenError("method", "unknown method", f"{method!r}; known: exact, rollouts")
+        raise unknown_name("method", "method", method, METHODS)
     out: dict[str, Any] = {"rules": rules.to_dict(), "policies": [p.label for p in pols],
                            "seed": seed, "target": rules.target, "tie": rules.tie,
                            "method": method}

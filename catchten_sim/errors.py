@@ -37,25 +37,37 @@ class CatchTenError(Exception):
         The problem, one of the docs/formats.md reasons where one applies.
     detail : str
         The offending value, for the reader.
+    short : str
+        A shorter detail the one line says when ``detail`` does not fit it (a pointer to
+        where a list of known names is, instead of the list); the JSON object keeps
+        ``detail``.
     """
 
     #: the CLI's exit status: 2, bad input; a subclass for a failure on good input says 1
     exit_status = 2
 
-    def __init__(self, field: str, why: str, detail: str = "") -> None:
+    def __init__(self, field: str, why: str, detail: str = "", *, short: str = "") -> None:
         self.field = field
         self.why = why
         self.detail = detail
+        self.short = short
         super().__init__(self.line())
 
     def line(self) -> str:
         """One-line message: ``FIELD: WHY (detail)``, within :data:`LINE_WIDTH` columns
         after :data:`LINE_PREFIX` where shortening what the user wrote can make it so
         (:func:`fit_line`), the field's word said once (:func:`said_why`). The JSON
-        object (:meth:`to_dict`) keeps the ``why`` and the whole detail."""
-        text = f"{self.field}: {said_why(self.field, self.why)}" + (
-            f" ({self.detail})" if self.detail else "")
-        return fit_line(text, LINE_WIDTH - len(LINE_PREFIX))
+        object (:meth:`to_dict`) keeps the ``why`` and the whole detail; the ``short``
+        detail is said instead where the whole one does not fit."""
+        width = LINE_WIDTH - len(LINE_PREFIX)
+        out = fit_line(self._text(self.detail), width)
+        if len(out) > width and self.short:
+            out = fit_line(self._text(self.short), width)
+        return out
+
+    def _text(self, detail: str) -> str:
+        return f"{self.field}: {said_why(self.field, self.why)}" + (
+            f" ({detail})" if detail else "")
 
     def to_dict(self) -> dict:
         """The docs/formats.md error object ``{"kind": "error", "field", "why", "detail"}``."""
@@ -115,6 +127,16 @@ def described(value: object) -> str:
     if isinstance(value, (list, tuple, set, frozenset)):
         return "a list"
     return f"a value of type {type(value).__name__}"
+
+
+def echoed(value: object) -> str:
+    """A name the user wrote, as an error's detail shows it: a text in double quotes
+    (JSON's, never Python's ``'...'``), anything else in plain words (:func:`described`).
+
+    >>> echoed("bogus"), echoed(None)
+    ('"bogus"', 'no value')
+    """
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else described(value)
 
 
 def not_a(field: str, what: str, value: object, hint: str) -> ArgumentError:
@@ -222,6 +244,25 @@ def choices_hint(word: object, names: Iterable[str], pointer: str | None = None)
         return f"did you mean '{near}'?"
     listed = ", ".join(names)
     return f"known: {listed}" if pointer is None or len(listed) <= LIST_WIDTH else pointer
+
+
+def unknown_name(field: str, what: str, value: object, names: Iterable[str],
+                 pointer: str | None = None, cls: type[CatchTenError] | None = None
+                 ) -> CatchTenError:
+    """The error for a ``value`` that is none of the known ``names`` (a policy, an
+    evaluator, a format): ``FIELD: unknown WHAT (VALUE; HINT)``, the value as written
+    (:func:`echoed`), the hint :func:`choices_hint`'s. With a ``pointer``, the one line
+    says it instead of the known names where they do not fit the line (a long field or
+    value); the JSON detail keeps the names. The one form of an unknown name.
+
+    >>> unknown_name("policy", "policy", "rnd", ["random", "heuristic"]).line()
+    'policy: unknown policy ("rnd"; known: random, heuristic)'
+    """
+    names = [str(n) for n in names]
+    shown = echoed(value)
+    hint = choices_hint(value, names)
+    short = f"{shown}; {pointer}" if pointer and hint.startswith("known: ") else ""
+    return (cls or CatchTenError)(field, f"unknown {what}", f"{shown}; {hint}", short=short)
 
 
 def unknown_key_error(key: object, known: Iterable[str], where: str = "",

@@ -25,6 +25,46 @@ WHICH_TO_TRUST = ("Which to trust: rollouts vs club players, dd vs strong ones "
                   "(docs/findings.md)")
 
 
+def minus_opponents(evaluator: str, n_sides: int, header: bool = False) -> str:
+    """Whom a point difference (``diff``) is against, in the field's terms, the same in
+    the CLI's tables, the JSON and the page: the opponents (two sides); with three or
+    more, the best opponents (the rollouts' ``diff``: the best opposing side) or, for dd,
+    the opponents together (the paranoid search, docs/methods.md). ``header``: a table
+    column's short form.
+
+    >>> minus_opponents("rollout", 2), minus_opponents("dd", 3), minus_opponents("x", 3, True)
+    ("minus the opponents'", "minus the opponents' together", 'minus best opponents')
+    """
+    best = "best " if n_sides > 2 and evaluator != "dd" else ""
+    together = " together" if n_sides > 2 and evaluator == "dd" else ""
+    if header:
+        return f"minus {best}opponents{together}"
+    return f"minus the {best}opponents'{together}"
+
+
+def measure_words(objective: str, evaluator: str, n_sides: int, whose: str = "our side's"
+                  ) -> str:
+    """What a run's values are, in words: the JSON's ``measure``, the page's column units
+    (/api/rules ``measures``) and the CLI's tables say these; ``whose``: the side's name.
+
+    >>> measure_words("diff", "dd", 2), measure_words("p_win", "rollout", 2)
+    ("our side's points minus the opponents'", 'P(winning the game)')
+    """
+    if objective == "diff":
+        return f"{whose} points {minus_opponents(evaluator, n_sides)}"
+    return {"points": f"{whose} points", "p_win": "P(winning the game)"}.get(objective,
+                                                                             objective)
+
+
+def page_measures(n_sides: int) -> dict[str, str]:
+    """The page's column units for rules of ``n_sides`` sides (/api/rules ``measures``),
+    keyed as its columns are: each objective of the rollouts, ``dd``, and ``solve`` (a
+    double-dummy value of the mover's side, said after the side's name)."""
+    return {**{o: measure_words(o, "rollout", n_sides) for o in ("diff", "points", "p_win")},
+            "dd": measure_words("diff", "dd", n_sides),
+            "solve": measure_words("diff", "dd", n_sides, whose="its")}
+
+
 def run_note(note: str, eq_why: str, stopped_exact: tuple[int, int] | None, bounded: int,
              n: int, paranoid: bool) -> str:
     """The ``note:`` of an advice, its parts joined by "; ": ``note`` (of "lead a trump?"),

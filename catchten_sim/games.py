@@ -39,7 +39,7 @@ from ._kernels import engine as K
 from ._kernels import games as G
 from .aggregate import json_number, mean_se, wilson
 from .compile_notice import compiling_note
-from .errors import CatchTenError
+from .errors import CatchTenError, described
 from .policies import Policy, Seating
 from .rules import COUNT_OUT_STEPS, Rules
 from . import run
@@ -406,7 +406,8 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
         mode, fixed, label = 2, int(first_dealer), f"seat {int(first_dealer)}"
     else:
         raise CatchTenError("first-dealer", "bad value",
-                            f"{first_dealer!r} (rotate, random or a seat 0 … {n - 1})")
+                            f"got {described(first_dealer)}; rotate, random or a seat 0 … "
+                            f"{n - 1}")
     start = np.zeros(ns, dtype=np.int64)
     if start_scores is not None:
         problem = rules.score_problem(start_scores)

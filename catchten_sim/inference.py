@@ -35,7 +35,7 @@ from ._kernels import infer as KI
 from ._kernels import trick as KT
 from .aggregate import weighted_se
 from .checks import check_number
-from .errors import CatchTenError
+from .errors import CatchTenError, unknown_name
 from .position import InfoSet
 
 #: the model's uniform share by default (docs/findings.md "Inference"). Fitted by maximum
@@ -179,8 +179,7 @@ def for_advice(info: InfoSet, infer: str | None, evaluator: str) -> Inference | 
     if infer is None or str(infer).strip().lower() == "none":
         return None
     if str(infer).strip().lower() not in MODELS:
-        raise CatchTenError("infer", "unknown model",
-                            f"{infer!r}; known: none, {', '.join(MODELS)}")
+        raise unknown_name("infer", "model", infer, ("none", *MODELS))
     if evaluator != "dd":
         raise CatchTenError("infer", "not available",
                             f"--infer {infer} with --evaluator {evaluator}: the weighted deals "

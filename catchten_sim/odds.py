@@ -53,7 +53,7 @@ class Odds:
     card_points : Estimate; ten_ours : Estimate (proportion, Wilson)
     ten_lost : Estimate or None, P(we lose our Ten | our side was dealt it)
     ten_holder_ours : Estimate, P(our side was dealt the Ten)
-    diff : Estimate, our points minus the best opposing side's
+    diff : Estimate, our side's points minus the best opponents' (the opponents' with 2 sides)
     """
 
     info: InfoSet

@@ -21,7 +21,7 @@ import numpy as np
 
 from ._kernels import engine as K
 from .cards import format_card
-from .errors import CatchTenError
+from .errors import CatchTenError, not_a
 from .policies import Policy, Seating
 from .rules import suit_name
 from .deals import Deal, deal, deal_from_hands
@@ -99,7 +99,14 @@ def play(d: Deal, policies: Sequence[object] | object = "heuristic", *,
     next entry ``k`` and plays ``legal[k % len(legal)]`` with ``legal`` ascending by card
     index. With a script, ``policies`` is ignored. ``rng_state`` overrides the deal's
     random stream.
+
+    Raises
+    ------
+    ArgumentError
+        ``deal: not a Deal`` (a CatchTenError and a TypeError).
     """
+    if not isinstance(d, Deal):
+        raise not_a("deal", "a Deal", d, "e.g. deal(Rules('foster', 4), seed=1)")
     r = d.rules
     n = r.players
     t = r.tables()

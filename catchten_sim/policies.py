@@ -54,8 +54,7 @@ import numpy as np
 
 from ._kernels.layout import POL_SCRIPTED
 from .checks import is_whole
-from .cards import _shown
-from .errors import CatchTenError, choices_hint
+from .errors import CatchTenError, described, echoed, unknown_name
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -65,6 +64,8 @@ if TYPE_CHECKING:
 #: at opening leads was 0.40 points against a 200-deal run (100: 0.05, at twice the time)
 DEFAULT_N = 50
 MAX_N = 100_000
+#: where the policies are listed, said instead of the list where it does not fit the line
+POLICIES_POINTER = "see: catchten match --help"
 
 
 class Policy(IntEnum):
@@ -92,8 +93,7 @@ class Policy(IntEnum):
         if isinstance(name, str) and name.strip().upper() in cls.__members__:
             return cls[name.strip().upper()]
         known = [p.name.lower() for p in cls] + ["pimc[:N]", "ipimc[:N]"]
-        raise CatchTenError(field, "unknown policy",
-                            f"{_shown(name)}; {choices_hint(name, known)}")
+        raise unknown_name(field, "policy", name, known, POLICIES_POINTER)
 
     @classmethod
     def per_seat(cls, policies: object, players: int) -> tuple[Policy, ...]:
@@ -152,13 +152,13 @@ class PimcPolicy:
         t = text.strip().lower()
         head, _, num = t.partition(":")
         if head not in ("pimc", "ipimc"):
-            raise CatchTenError(field, "unknown policy", f"{text!r}: pimc[:N] or ipimc[:N]")
+            raise CatchTenError(field, "unknown policy", f"{echoed(text)}: pimc[:N] or ipimc[:N]")
         infer = head == "ipimc"
         if t == head:
             return cls(DEFAULT_N, infer)
         if not num.isdigit() or not 1 <= int(num) <= MAX_N:
             raise CatchTenError(field, "unknown policy",
-                                f"{text!r}: {head}:N needs N from 1 to {MAX_N}")
+                                f"{echoed(text)}: {head}:N needs N from 1 to {MAX_N}")
         return cls(int(num), infer)
 
 
@@ -239,9 +239,9 @@ def seat_policies(rules: Rules, policy: object = "heuristic", opponents: object 
     for seat, pol in (seats or {}).items():
         if not is_whole(seat):
             raise CatchTenError("seat-policy", "not a whole number",
-                                f"seat {seat!r} (a seat 0 … {rules.players - 1})")
+                                f"got {described(seat)}; a seat 0 … {rules.players - 1}")
         if not 0 <= seat < rules.players:
             raise CatchTenError("seat-policy", "seat out of range",
-                                f"seat {seat!r} with {rules.players} players")
+                                f"seat {described(seat)} with {rules.players} players")
         out[seat] = Policy.parse(pol, "seat-policy")
     return tuple(out)

@@ -294,7 +294,7 @@ def _json_cards(data: Mapping[str, Any], name: str) -> list[int]:
         return []
     if not isinstance(v, list):
         raise ParseError(name, "malformed card",
-                         f"{name} is {json_kind(v)}, not a list of cards such as [\"JS\", \"AS\"]")
+                         f"{name} is {json_kind(v)}, not a list like [\"JS\", \"AS\"]")
     return [card_at(c, name, f"{name}[{i}]") for i, c in enumerate(v)]
 
 
@@ -370,21 +370,20 @@ def _replay(p: Position) -> InfoSet:
     # -- the hands' sizes
     held = state.held_count
     if len(p.hand) != held[p.seat]:
-        hint = ""
+        detail = f"hand has {len(p.hand)}, expected {held[p.seat]}"
         if (p.seat == p.dealer and p.turnup is not None and not state.turnup_played
                 and p.turnup not in p.hand and len(p.hand) == held[p.seat] - 1):
-            hint = (f"; the turn-up {format_card(p.turnup)} is the dealer's own card until "
-                    "played: put it in the dealer's hand too")
-        raise PositionError("hand", "wrong number of cards",
-                            f"hand has {len(p.hand)}, expected {held[p.seat]}{hint}")
+            # the turn-up is the dealer's own card until played (docs/rules.md §1)
+            detail = (f"has {len(p.hand)}, expected {held[p.seat]}: add the turn-up "
+                      f"{format_card(p.turnup)}")
+        raise PositionError("hand", "wrong number of cards", detail)
     set_index = state.set_index
     turnup_with_dealer = p.turnup is not None and not state.turnup_played
     if p.turnup is not None and turnup_with_dealer:
         in_current = r.n_sets == 1 or set_index == r.n_sets - 1
         if p.seat == p.dealer and in_current and p.turnup not in p.hand:
             raise PositionError("turnup", "turnup not dealer's last card",
-                                f"{format_card(p.turnup)} is the dealer's and not yet played, "
-                                "so it must be in the dealer's hand")
+                                f"{format_card(p.turnup)} is unplayed: put it in the hand")
         if p.turnup in p.hand and not (p.seat == p.dealer and in_current):
             raise PositionError("hand", "card not in hand",
                                 f"{format_card(p.turnup)} is the turn-up, the dealer's card")

@@ -50,7 +50,7 @@ import pandas as pd
 from . import plotting as P
 from . import tables as T
 from .checks import MAX_DEALS, check_count, check_seed
-from .errors import CatchTenError, RulesError
+from .errors import CatchTenError, RulesError, unknown_name
 from .policies import Policy
 from .writers import (FIGURE_NUMBERS, prepare_out_dir, write_report_figures,
                       write_report_sidecar)
@@ -100,8 +100,7 @@ def parse_formats(formats: str | Iterable[str] | None) -> tuple[str, ...]:
         if not f:
             continue
         if f not in FORMATS + ("csv", "json"):
-            raise CatchTenError("format", "unknown format",
-                                f"{item!r}; known: pdf, png")
+            raise unknown_name("format", "format", item, FORMATS)
         if f in FORMATS and f not in out:
             out.append(f)
     if not out and not any(str(i).strip().lower() in ("csv", "json") for i in items):

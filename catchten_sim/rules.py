@@ -571,7 +571,8 @@ class Rules:
             if isinstance(trump, bool) or not isinstance(trump, (int, np.integer)) \
                     or not 0 <= trump <= NO_TRUMPS:
                 raise error("trump", "bad trump",
-                            f"trump={trump!r}: a suit code 0-3, or {NO_TRUMPS} for no trumps")
+                            f"got {described(trump)}; a suit code 0-3, or {NO_TRUMPS} for no "
+                            "trumps")
             return int(trump)
         if turnup is None:
             raise error("turnup", "missing", "the turned-up card is required")

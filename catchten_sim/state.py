@@ -31,7 +31,7 @@ from typing import Any
 
 from .cards import N_CARD_CODES, SUIT_CHARS, Card, _shown, format_card, parse_card
 from .errors import CatchTenError, IllegalPlayError, ParseError, RevokeError
-from .rules import COUNT_OUT_STEPS, NO_TRUMPS, Rules
+from .rules import COUNT_OUT_STEPS, NO_TRUMPS, Rules, check_rules
 
 __all__ = ["PlayState", "RuleTables", "Trick", "card_points", "check_deal", "rule_tables",
            "split_sets", "unit_scores"]
@@ -254,7 +254,7 @@ class PlayState:
                  set_hands: Sequence[Sequence[Iterable[int] | None]], *,
                  turnup: int | None = None, trump: int | None = None,
                  dead: Iterable[int] = ()) -> None:
-        self.rules = rules
+        self.rules = check_rules(rules)
         self.n = rules.players
         if isinstance(dealer, bool) or not hasattr(dealer, "__index__") \
                 or not 0 <= dealer.__index__() < self.n:

@@ -3,9 +3,9 @@ one kind of result to standard output (the CLI's; tables through the rich consol
 :data:`_console`, whose ``console`` argument a caller may replace, plain lines through
 ``click.echo``). Formatting only, no statistics: the numbers come from the results.
 
-Results whose own modules spell their text (``GamesResult.to_text``, ``MatchResult.to_text``,
-:func:`catchten_sim.solve.format_solution`) are printed from here too, so the command line
-has one place to look.
+Results whose own modules spell their text (``GamesResult.to_text``, ``MatchResult.to_text``)
+are printed from here too, so the command line has one place to look; a solve's text is
+spelled here (:func:`format_solution`, in the advice's words for its values).
 """
 from __future__ import annotations
 
@@ -335,9 +335,9 @@ def _dd_table(a: Advice, con) -> None:
                          if x.equivalent_to is not None else "")
         t.add_row(name, f"{e.mean:.2f}" if a.z == 0 and not a.bounded else _iv(e),
                   "" if x.best_share is None else f"{_p(x.best_share)}%")
-    together = " together" if a.position.rules.n_sides > 2 else ""
-    con.print(f"\nPer card: our side's points minus the opponents'{together}, best play by "
-              "all with\nall hands seen" + (" (exact):" if a.z == 0 and not a.bounded
+    from .explain import measure_words
+    con.print(f"\nPer card: {measure_words('diff', 'dd', a.position.rules.n_sides)}, best "
+              "play by all with\nall hands seen" + (" (exact):" if a.z == 0 and not a.bounded
                                             else " (mean [95% interval]):"),
               markup=False, highlight=False)
     con.print(t)
@@ -372,7 +372,8 @@ def _candidate_tables(a: Advice, console=None) -> None:
     has_ten = a.position.info().trump < NO_TRUMPS
     pts = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     ten = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-    minus = "minus best opponents" if a.position.rules.n_sides > 2 else "minus opponents"
+    from .explain import minus_opponents
+    minus = minus_opponents(a.evaluator, a.position.rules.n_sides, header=True)
     for t, cols in ((pts, ["card", "our points", minus]
                      + (["P(win the game)"] if a.p_win_available else [])),
                     (ten, ["card"] + (["ends with us", "we catch theirs", "they catch ours"]
@@ -510,6 +511,7 @@ def print_explain(a: Advice, deals) -> None:
 
 
 def print_odds(o: Odds) -> None:
+    from .explain import minus_opponents
     info = o.info
     r = info.rules
     echo(f"{r.label()}  seat {info.seat} (side {r.side_of(info.seat)}), dealer {info.dealer}, "
@@ -524,7 +526,7 @@ def print_odds(o: Odds) -> None:
          f"{'/'.join(sorted({p.label for p in o.policies}))}; seed {o.seed}; "
          f"{o.elapsed_s:.2f} s" + _compiling(o.compile_s))
     echo(f"  our side's hand points     {_pm(o.points)}")
-    echo(f"  minus best opposing side   {_pm(o.diff)}")
+    echo(f"  {minus_opponents('rollout', r.n_sides, header=True):<27}{_pm(o.diff)}")
     echo(f"  card points                {_pm(o.card_points)}")
     echo(f"  P(our side ends with Ten)  {_pm(o.ten_ours, True)}")
     echo(f"  P(Ten dealt to our side)   {_pm(o.ten_holder_ours, True)}")
@@ -616,9 +618,74 @@ def print_equity_states(d: dict[str, Any]) -> None:
 # ---------------------------------------------------------------------------- solve, report
 def print_solution(sol: Any, record: Any = None) -> None:
     """Print a double-dummy :class:`~catchten_sim.solve.Solution`
-    (:func:`~catchten_sim.solve.format_solution`)."""
-    from .solve import format_solution
+    (:func:`format_solution`)."""
     echo(format_solution(sol, record))
+
+
+def format_solution(sol: Any, record: Any = None) -> str:
+    """The terminal text of a double-dummy :class:`~catchten_sim.solve.Solution`: every
+    card's value (in the words of the advice's dd column, :func:`~catchten_sim.explain.
+    measure_words`), the best card(s) and, when the line was computed (and the record is
+    given), the line trick by trick."""
+    from .explain import measure_words
+    from .records import load_record, score_record
+
+    def _load(record: Any) -> dict:
+        return load_record(os.fspath(record)) if isinstance(record, (str, os.PathLike)) \
+            else record
+    who = measure_words("diff", "dd", sol.n_sides, whose="the mover's side's")
+    trumps = ""
+    if record is not None:
+        data0 = _load(record)
+        t = score_record(dict(data0, play=list(data0.get("play") or [])))["trumps"]
+        trumps = f", trumps {t}" + (f" (turn-up {data0['turnup']})"
+                                    if data0.get("turnup") else "")
+    width = max(len(c) for c in sol.values)
+    if sol.exact or sol.ranges is None or sol.value_range is None:
+        lines = [f"seat {sol.to_move} to move (side {sol.side}){trumps}; value "
+                 f"{sol.value:+d} points: the deal's final score difference, {who}, best "
+                 "play by all"]
+        for c, v in sol.values.items():
+            mark = "  best" if c in sol.best else ""
+            lines.append(f"  {c:<{width}}  {v:+4d}{mark}")
+        lines.append(f"best: {' '.join(sol.best)}")
+    else:
+        lo, hi = sol.value_range
+        why = {"node budget": f"it reached its node budget ({sol.nodes:,} nodes searched; "
+                              "--max-nodes raises it)",
+               "time limit": "it reached its time limit",
+               "interrupted": "it was interrupted"}.get(sol.stopped_by or "", "it stopped")
+        lines = [f"seat {sol.to_move} to move (side {sol.side}){trumps}; value between "
+                 f"{lo:+d} and {hi:+d} points: the deal's final score difference, {who}, "
+                 "best play by all",
+                 f"not exact: the solve stopped early ({why}); each card's range below is "
+                 "proven: its exact value lies in it"]
+        for c, (a, b) in sol.ranges.items():
+            mark = "  maybe best" if c in sol.best else ""
+            rng = f"{a:+4d}" if a == b else f"{a:+4d} .. {b:+d}"
+            lines.append(f"  {c:<{width}}  {rng}{mark}")
+        lines.append(f"may be best: {' '.join(sol.best)}")
+    if sol.line is not None and record is not None:
+        data = dict(_load(record))
+        done = list(data.get("play") or [])
+        full = score_record(dict(data, play=done + list(sol.line)))
+        players = int(data["players"])
+        first = len(done) // players
+        lines.append("line (each card after the seat that plays it):")
+        for i, tr in enumerate(full["tricks"][first:], start=first):
+            cards = tr["cards"]
+            shown = []
+            for j, c in enumerate(cards):
+                seat = (tr["leader"] + j) % players
+                shown.append(f"seat {seat} " + (f"({c})" if i * players + j < len(done)
+                                                 else c))
+            label = f"set {tr['set']} " if "set" in tr else ""
+            lines.append(f"  {label}trick {i + 1}: {', '.join(shown)}  -> seat {tr['winner']}")
+        totals = ", ".join(f"side {s['side']} {s['total']}" for s in full["sides"])
+        note = " (cards in brackets were already played)" if len(done) > first * players \
+            else ""
+        lines.append(f"  final: {totals}{note}")
+    return "\n".join(lines)
 
 
 def print_report_files(rep: Any) -> None:

@@ -428,18 +428,9 @@ def test_api_functions_refuse_a_missing_rules_in_words(call):
     assert "None" not in e.value.line() and "got no value" in e.value.detail
 
 
-#: the public functions whose first argument's check is in a module of another helper's
-#: (advise.py, play.py, state.py): strict, so the test says when they are fixed
-_FIRST_ARG_ELSEWHERE = {"advise": "advise.py says 'not NoneType'",
-                        "play": "play.py: AttributeError", "PlayState": "state.py: AttributeError"}
-
-
 @pytest.mark.parametrize("bad", [None, 5])
-@pytest.mark.parametrize("call", [
-    pytest.param(name, marks=pytest.mark.xfail(reason=_FIRST_ARG_ELSEWHERE[name], strict=True))
-    if name in _FIRST_ARG_ELSEWHERE else name
-    for name in ("simulate", "advise", "odds", "match", "solve", "deal", "play",
-                 "equity_table", "PlayState")])
+@pytest.mark.parametrize("call", ["simulate", "advise", "odds", "match", "solve", "deal",
+                                  "play", "equity_table", "PlayState"])
 def test_every_public_function_refuses_a_wrong_first_argument_in_one_line(call, bad):
     """``match(None, ...)`` raised AttributeError ('NoneType' object has no attribute
     'players'), ``advise(None)`` said ``not NoneType``: every public function of the

@@ -33,12 +33,13 @@ FILES = {
     "toml": ("rules-file-with-a-long-name.toml", 'rules = "foster"\nplayers = 4x\n'),
     "tomlkey": ("rules-key.toml", 'rules = "foster"\ncolour = 4\n'),
     "tomlmissing": ("missing-rules-file-with-a-long-name.toml", None),
+    # the dealer to play to the first trick, the turn-up left out of the hand (146 cols)
+    "dealerhand": ("pos-dealer.json", json.dumps({
+        **POSITION, "seat": 0, "hand": POSITION["hand"][:-1], "play": ["6H", "8H", "TH"]})),
+    # ... and a full hand without it (113 cols)
+    "dealerturnup": ("pos-dealer-turnup.json", json.dumps({
+        **POSITION, "seat": 0, "play": ["6H", "8H", "TH"]})),
 }
-
-#: messages built in modules of other helpers' (policies.py, position.py): strict, so
-#: the sweep says when they fit
-_POLICY = pytest.mark.xfail(strict=True, reason="policies.py: the known list is 84-94 cols")
-_HAND_TEXT = pytest.mark.xfail(strict=True, reason="position.py: 88 columns")
 
 CASES = [
     (["advise", "{badjson}"], "position"),
@@ -46,7 +47,7 @@ CASES = [
     (["advise", "{missing}"], "position"),
     (["advise", "{colour}"], "colour"),
     (["advise", "{badcard}"], "hand"),
-    pytest.param(["advise", "{handtext}"], "hand", marks=_HAND_TEXT),
+    (["advise", "{handtext}"], "hand"),
     (["advise", "{score}"], "score"),
     (["simulate", "--rules-file", "{toml}"], "rules-file"),
     (["simulate", "--rules-file", "{tomlkey}"], "colour"),
@@ -63,10 +64,17 @@ CASES = [
     (["rules", "-r", "jaques", "-V", "dealer_declares", "-V", "exposed_trump"], "variant"),
     (["simulate", "--players", "9"], "players"),
     (["simulate", "--rules", "whistle-and-flute"], "rules"),
-    pytest.param(["match", "heuristic", LONG], "b", marks=_POLICY),
-    pytest.param(["simulate", "--policy", LONG], "policy", marks=_POLICY),
-    pytest.param(["simulate", "--seat-policy", f"1={LONG}"], "seat-policy", marks=_POLICY),
+    (["match", "heuristic", LONG], "b"),
+    (["simulate", "--policy", LONG], "policy"),
+    (["simulate", "--seat-policy", f"1={LONG}"], "seat-policy"),
     (["match", "heuristic", f"pimc:{LONG}"], "b"),
+    (["advise", *FLAGS, "--opponents", LONG * 2], "opponents"),
+    (["advise", "{dealerhand}"], "hand"),
+    (["advise", "{dealerturnup}"], "turnup"),
+    (["advise", *FLAGS, "--evaluator", LONG * 2], "evaluator"),
+    (["advise", *FLAGS, "--objective", LONG * 2], "objective"),
+    (["advise", *FLAGS, "--infer", LONG * 2], "infer"),
+    (["equity", "--method", LONG * 2], "method"),
     (["odds", "--hand", "KH QX 5Z", "--turnup", "7S"], "hand"),
     (["odds", "--hand", "KH KH", "--turnup", "7S"], "hand"),
     (["odds", "--hand", "KH"], "turnup"),
@@ -124,6 +132,44 @@ def test_the_json_keeps_what_the_line_shortens(files):
     assert files["badjson"] in json.loads(res.stdout)["detail"]
     res = _run(["simulate", "--players", "9", "--json"])
     assert json.loads(res.stdout)["why"] == "players out of range"
+    # the known policies do not fit the line beside a long field: it points to them,
+    # the JSON lists them
+    res = _run(["simulate", "--seat-policy", f"1={LONG}"])
+    assert "see: catchten match --help" in res.stderr and "pimc" not in res.stderr
+    res = _run(["simulate", "--seat-policy", f"1={LONG}", "--json"])
+    assert "known: random, heuristic, pimc[:N], ipimc[:N]" in json.loads(res.stdout)["detail"]
+    # an unknown option's name is the field: a long one is shortened on the line (91
+    # columns), whole in the JSON
+    res = _run(["simulate", f"--{LONG * 3}"])
+    line = res.stderr.strip()
+    assert res.exit_code == 2 and len(line) <= 80 and "unknown option" in line, line
+    assert line.startswith(f"error: {LONG[:8]}") and "..." in line.split(":")[1], line
+    res = _run(["simulate", f"--{LONG * 3}", "--json"])
+    assert json.loads(res.stdout)["field"] == LONG * 3
+
+
+@pytest.mark.parametrize("value", [None, 5, "it's", LONG * 3])
+def test_api_unknown_names_are_said_in_plain_words(value):
+    """An unknown policy, evaluator, model or report format from Python (or the page) said
+    ``None``, ``'it's'`` (Python's quotes) or a known list of 84-94 columns: each is one
+    line of the same form, ``FIELD: unknown WHAT (VALUE; HINT)``, within the width, the
+    value as written (a text in double quotes, else in plain words). (``infer=None``: no
+    model, not an error.)"""
+    from catchten_sim.errors import LINE_PREFIX, LINE_WIDTH, CatchTenError
+    from catchten_sim.inference import for_advice
+    from catchten_sim.policies import Policy
+    from catchten_sim.report import parse_formats
+    calls = [(lambda: Policy.parse(value), "policy"),
+             (lambda: Policy.parse(value, "seat-policy"), "seat-policy"),
+             (lambda: parse_formats([value]), "format"),
+             (lambda: for_advice(None, value, "dd"), "infer")][:3 if value is None else 4]
+    for call, field in calls:
+        with pytest.raises(CatchTenError) as e:
+            call()
+        line = e.value.line()
+        assert line.startswith(f"{field}: unknown "), line
+        assert len(line) <= LINE_WIDTH - len(LINE_PREFIX), line
+        assert not any(w in line for w in ("None", "'it", "NoneType")), line
 
 
 def test_cli_and_python_say_an_unknown_switch_in_the_same_words():
@@ -136,3 +182,26 @@ def test_cli_and_python_say_an_unknown_switch_in_the_same_words():
     line = _run(["simulate", "--variant", "tie=bogus"]).stderr.strip()
     assert line == f"error: variant: {e.value.line().split(': ', 1)[1]}"
     assert e.value.field == "variants"
+
+
+def test_api_values_in_other_messages_are_said_in_plain_words():
+    """The same defect as ``not NoneType`` in other messages: ``seat None``,
+    ``first_dealer`` ``None``, ``trump='x'``, a page's ``null`` flag said
+    ``early_stop=None``: each value is said in plain words (errors.described)."""
+    from catchten_sim import Rules
+    from catchten_sim.errors import CatchTenError
+    from catchten_sim.games import simulate_games
+    from catchten_sim.policies import seat_policies
+    from catchten_sim.serve.api import _flag
+    declares = Rules("jaques", 4, {"dealer_declares": True})
+    calls = [(lambda: seat_policies(Rules(), seats={None: "random"}), "got no value"),
+             (lambda: simulate_games(Rules(), n_games=1, first_dealer=None), "got no value"),
+             (lambda: simulate_games(Rules(), n_games=1, first_dealer="it's"),
+              'got the text "it\'s"'),
+             (lambda: declares.deal_trump(None, "x"), 'got the text "x"'),
+             (lambda: _flag({"early_stop": None}, "early_stop", True), "got no value")]
+    for call, words in calls:
+        with pytest.raises(CatchTenError) as e:
+            call()
+        line = e.value.line()
+        assert words in line and "None" not in line and "='" not in line, line

@@ -462,4 +462,5 @@ def test_model_comparison_measures_the_rollouts_as_the_dd_value_with_three_sides
     pos, _ = cut_position(r, 3, 6 * 4, "heuristic")       # two tricks left
     adv = advise(pos, evaluator="dd", threads=1, samples=64)
     other = adv.to_dict()["other_evaluator"]
-    assert other["measure"] == "our points minus the other sides' together"
+    assert other["measure"] == "our side's points minus the opponents' together"
+    assert adv.to_dict()["measure"] == other["measure"]       # the dd run's own units

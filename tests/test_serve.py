@@ -365,6 +365,7 @@ def test_plain_words_say_units_and_quote_each_run():
     rollouts)."""
     def run(evaluator, mean, lo, hi, best):
         return {"evaluator": evaluator, "policies": ["heuristic"] * 4, "objective": "diff",
+                "measure": "our side's points minus the opponents'",
                 "best": best, "margin": {"a": best, "b": "7D", "mean": 1.0, "ci95": [0.4, 1.6],
                                          "verdict": "separated", "practical_margin": 0.25},
                 "trump_lead": {"a": "JS", "b": "7D", "mean": mean, "ci95": [lo, hi],
@@ -388,7 +389,9 @@ def test_plain_words_say_units_and_quote_each_run():
 
 
 def _run(evaluator, best, b, verdict, objective="diff"):
+    from catchten_sim.explain import measure_words
     return {"evaluator": evaluator, "policies": ["heuristic"] * 4, "objective": objective,
+            "measure": measure_words(objective, evaluator, 2),
             "best": best, "margin": {"a": best, "b": b, "mean": 1.0, "ci95": [0.4, 1.6],
                                      "verdict": verdict, "practical_margin": 0.25},
             "trump_lead": None, "candidates": []}
@@ -416,7 +419,7 @@ def test_different_objectives_are_said_not_called_a_disagreement():
     w = plain_answer(ro, _run("dd", "9S", "6D", "separated"))
     assert "disagree" not in w["disagree"]
     assert ("the rollouts rank the cards by P(winning the game), double-dummy (dd) by our "
-            "side's points minus the others'") in w["disagree"]
+            "side's points minus the opponents'") in w["disagree"]
 
 
 def test_words_take_the_apis_own_answers(client):
@@ -454,6 +457,9 @@ def test_words_take_the_apis_own_answers(client):
      "dd.trump_lead.mean"),
     ({}, "rollout"),
     ({"rollout": None, "ddd": None}, "ddd"),
+    # the answer says its units (its measure): the words quote them, never guess them
+    ({"rollout": {"best": "7D", "evaluator": "rollout", "policies": ["heuristic"]}},
+     "rollout.measure"),
 ])
 def test_words_checks_its_input(client, body, field):
     """Review 3: /api/words refuses a body it cannot read, naming the field (no 500)."""
@@ -477,13 +483,25 @@ def test_deep_nesting_is_a_400_not_a_traceback(client, route, depth):
     assert r.status_code == 400 and r.json()["why"] != "nested too deeply"
 
 
-def test_page_measure_words_are_the_servers():
-    """Review 6: the table headers (app.js MEASURE) say what words.measure says."""
-    from catchten_sim.serve.words import measure
-    js = (STATIC / "core.js").read_text()
-    for a in ({"objective": "diff"}, {"objective": "diff", "evaluator": "dd"},
-              {"objective": "points"}, {"objective": "p_win"}):
-        assert f'"{measure(a)}"' in js
+def test_page_measure_words_are_the_clis(client):
+    """Review 6: the table headers say what the words say; mend4: the page's units said
+    "minus the best opponents'" with two sides and "minus the others'" beside the CLI's
+    "minus opponents": they are now the server's words, the CLI's (/api/rules
+    ``measures``, an answer's own ``measure``, explain.measure_words), in the field's
+    terms; no page file spells a unit of its own."""
+    want = {4: {"diff": "our side's points minus the opponents'",
+                "dd": "our side's points minus the opponents'",
+                "solve": "its points minus the opponents'"},
+            6: {"diff": "our side's points minus the best opponents'",
+                "dd": "our side's points minus the opponents' together",
+                "solve": "its points minus the opponents' together"}}
+    for players, words in want.items():
+        m = client.post("/api/rules", json={"players": players}).json()["measures"]
+        assert {k: m[k] for k in words} == words
+        assert (m["points"], m["p_win"]) == ("our side's points", "P(winning the game)")
+    for f in STATIC.iterdir():
+        text = f.read_text()
+        assert not any(w in text for w in ("others'", "opponents'", "side's points")), f
 
 
 def test_solve_never_reads_a_file(client):

@@ -14,7 +14,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..checks import check_count, check_number, check_seed, is_whole
-from ..errors import CatchTenError, IllegalPlayError, ParseError, PositionError, check_keys
+from ..errors import (CatchTenError, IllegalPlayError, ParseError, PositionError, check_keys,
+                      described)
+from ..explain import page_measures
 from ..inputs import json_kind
 
 #: the options of ``POST /api/advise``, named as ``catchten advise``'s flags (``exact-max``
@@ -78,7 +80,7 @@ def _flag(opts: Mapping, name: str, default: bool) -> bool:
     """Option ``name`` of ``opts``: JSON true or false only ("false" is a string, truthy)."""
     v = opts.get(name, default)
     if not isinstance(v, bool):
-        raise CatchTenError(name, "not true or false", f"{name}={v!r}")
+        raise CatchTenError(name, "not true or false", f"got {described(v)}")
     return v
 
 
@@ -215,7 +217,9 @@ def rules_json(body: Any) -> dict:
     return {"rules": d, "switches": switch_table(rules.preset), "players_allowed": allowed,
             "cards_per_player": rules.cards_per_player, "set_size": rules.set_size,
             "n_sets": rules.n_sets, "n_sides": rules.n_sides,
-            "side_of_seat": [rules.side_of(s) for s in range(rules.players)]}
+            "side_of_seat": [rules.side_of(s) for s in range(rules.players)],
+            # the column units (the CLI's words, explain.measure_words)
+            "measures": page_measures(rules.n_sides)}
 
 
 def next_json(body: Any) -> dict:

@@ -86,6 +86,9 @@ def check_advice(a: Any, field: str) -> None:
                                  f"no candidate for the best card {a['best']}")
             _check_comparison(best[0].get("p_win"), f"{field}.candidates[].p_win", False,
                               verdict=False)
+    if "measure" not in a:
+        raise ParseError(f"{field}.measure", "missing", "what the values are, in words")
+    _need(a["measure"], (str,), f"{field}.measure", "a string")
 
 
 def units(objective: str) -> str:
@@ -95,15 +98,9 @@ def units(objective: str) -> str:
 
 
 def measure(advice: Advice) -> str:
-    """What a run's values are, in words; the page's table headers and hints use the same
-    words. The dd value is our side's points minus the other sides' together (the same as
-    minus the best opponents' with two sides)."""
-    obj = str(advice.get("objective", "diff"))
-    if obj == "diff" and advice.get("evaluator") == "dd":
-        return "our side's points minus the others'"
-    return {"diff": "our side's points minus the best opponents'",
-            "points": "our side's points",
-            "p_win": "P(winning the game)"}.get(obj, obj)
+    """What a run's values are, in words: the answer's own ``measure``
+    (:func:`~catchten_sim.explain.measure_words`, as the page's column units say)."""
+    return str(advice["measure"])
 
 
 def tied_best(advice: Advice) -> set[str]:
@@ -242,8 +239,7 @@ def fusion_words(dd: Advice | None) -> str:
             _need(v, (int, float), f"dd.candidates[{i}].fusion", "a number or null")
             vals.append((-v, c["card"]))
     shown = ", ".join(f"{card} {-v:+.2f}" for v, card in sorted(vals))
-    how = (f"your side's points minus the others', as the double-dummy column: {shown}; "
-           if shown else "")
+    how = (f"{measure(dd or {})}, as the double-dummy column: {shown}; " if shown else "")
     top = [card for v, card in vals if round(v, 6) == round(min(vals)[0], 6)]
     best = (f"the best card is {f['best']}" if len(top) < 2 else
             "the best cards are " + " and ".join(sorted(top)) + " (equal)")

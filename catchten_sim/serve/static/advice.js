@@ -1,6 +1,6 @@
 // The advice: the rollout and double-dummy runs (streamed), the table of card values, the
 // answer in words (/api/words).
-import { $, DD_FIRST, MEASURE, state, pretty, seconds, isRed, fmt, setState, showError, clearError, postJSON, postStream, plainError } from "./core.js";
+import { $, DD_FIRST, measures, state, pretty, seconds, isRed, fmt, setState, showError, clearError, postJSON, postStream, plainError } from "./core.js";
 import { position } from "./setup.js";
 
 // ------------------------------------------------------------------ advice
@@ -161,16 +161,17 @@ export function renderAdvice(ended) {
   const roLive = !ro && live("rollout");
   const ddLive = !ddFull && live("dd");
   const dd = ddFull || (state.runs.ddFirst && state.runs.ddFirst.result);
-  $("#unit-dd").textContent = MEASURE.dd + (ddLive ? `; ${ddLive.done.toLocaleString()} deals so far`
+  $("#unit-dd").textContent = (dd ? dd.measure : measures().dd) + (ddLive ? `; ${ddLive.done.toLocaleString()} deals so far`
     : dd && !ddFull ? `; first ${dd.samples} deals, more coming` : "");
-  $("#unit-rollout").textContent = roLive ? `${roLive.done.toLocaleString()} deals so far` : MEASURE.diff;
+  $("#unit-rollout").textContent = roLive ? `${roLive.done.toLocaleString()} deals so far` : measures().diff;
   const fusion = ddFull && ddFull.fusion;   // null outside its scope (fusion_reason)
   $("#th-fusion").hidden = !fusion;
+  if (fusion) $("#unit-fusion").textContent = `${ddFull.measure}, as the double-dummy column; every consistent deal`;
   const tbody = $("#cards tbody");
   const order = [];
   for (const a of [ro, dd]) if (a) for (const c of a.candidates) if (!order.includes(c.card)) order.push(c.card);
   for (const l of [roLive, ddLive]) if (l) for (const c of Object.keys(l.means)) if (!order.includes(c)) order.push(c);
-  if (ro) $("#unit-rollout").textContent = MEASURE[ro.objective] || ro.objective;
+  if (ro) $("#unit-rollout").textContent = ro.measure;
   tbody.innerHTML = "";
   const ties = { ro: ro ? tiesOf(ro) : {}, dd: dd ? tiesOf(dd) : {} };
   for (const card of order) {

@@ -8,10 +8,9 @@ export function declares(info) { return !!((info.rules && info.rules.variants) |
 export const $ = (sel) => document.querySelector(sel);
 // the deals of dd's first, preliminary run
 export const DD_FIRST = 16;
-// what each column's number is (the same words as serve/words.py measure(); a test checks)
-export const MEASURE = { diff: "our side's points minus the best opponents'",
-  dd: "our side's points minus the others'", points: "our side's points",
-  p_win: "P(winning the game)" };
+// what each column's number is: the server's words (the CLI's), from /api/rules
+// (measures, for the rules set up) or from an advice answer itself (its measure)
+export function measures() { return (state.info && state.info.measures) || {}; }
 export const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 export const state = {
   rules: { rules: "foster", players: 4, variants: {} },

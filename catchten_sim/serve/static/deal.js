@@ -1,6 +1,6 @@
 // All hands: a dealt deal or a hand record, each legal card's double-dummy value
 // (/api/solve), play, undo, rewind, and the check of every played card.
-import { $, MEASURE, state, pretty, isRed, cardEl, fmt, setState, showError, clearError, postJSON, trickGroup } from "./core.js";
+import { $, measures, state, pretty, isRed, cardEl, fmt, setState, showError, clearError, postJSON, trickGroup } from "./core.js";
 
 // ------------------------------------------------------------------ all hands (a deal)
 export function dealKey() { return state.deal.record.play.slice(0, state.deal.cursor).join(" "); }
@@ -88,7 +88,7 @@ export async function renderDeal() {
   $("#deal-trick").textContent = inTrick.length
     ? "On the table: " + inTrick.map((c) => `${pretty(c)} (seat ${seatOf(c)})`).join(", ")
     : "A new trick: the player to move leads.";
-  const lineText = (line) => `Double-dummy value for seat ${sol.to_move}'s side (${MEASURE.dd.replace("our side's", "its")}, perfect play): ${fmt(sol.value, 0)}` +
+  const lineText = (line) => `Double-dummy value for seat ${sol.to_move}'s side (${measures().solve}, perfect play): ${fmt(sol.value, 0)}` +
     (line ? `; an optimal line: ${line.map(pretty).join(" ")}` : "");
   $("#deal-line").textContent = err ? "" : sol ? lineText(null) : "The hand is over.";
   if (err) { showError(err); setState("error"); return; }

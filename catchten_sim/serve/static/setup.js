@@ -7,6 +7,7 @@ import { cancelRuns, markStale } from "./advice.js";
 export async function loadRules() {
   const info = await postJSON("/api/rules", state.rules);
   state.info = info;
+  $("#deal-measure").textContent = info.measures.solve;
   const n = state.rules.players;
   fillSelect($("#players"), info.players_allowed, n);
   const seats = [...Array(n).keys()];
