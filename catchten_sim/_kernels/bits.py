@@ -206,9 +206,9 @@ def self_call(kernel: Any, restype: str) -> Any:
     must have the kernel's own types (else the compile fails). With
     ``NUMBA_DISABLE_JIT=1``: a plain call."""
     if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
-        def call(*args):
+        def plain(*args):
             return kernel()(*args)
-        return call
+        return plain
     from numba.core import cgutils, types
     from numba.extending import intrinsic
 
