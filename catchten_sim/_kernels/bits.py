@@ -195,6 +195,53 @@ else:
         expand = _expand_loop
 
 
+def self_call(kernel: Any, restype: str) -> Any:
+    """``kernel()`` (a late-bound njit function of seven arguments returning ``restype``:
+    the solver's search) called from inside itself, without numba seeing a recursive call.
+    numba types a recursive call by typing the whole function again (partially) at each
+    one it resolves: six times for the search, about 1.3 s of the solver's cold compile.
+    Lowered in the kernel's own compile, this calls the function being lowered (the code a
+    recursive call gives); elsewhere (a caller the call is inlined into), the kernel's
+    compiled code for these argument types, as a call of the kernel would. The arguments
+    must have the kernel's own types (else the compile fails). With
+    ``NUMBA_DISABLE_JIT=1``: a plain call."""
+    if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
+        def plain(*args):
+            return kernel()(*args)
+        return plain
+    from numba.core import cgutils, types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def call(typingctx, a0, a1, a2, a3, a4, a5, a6):
+        disp = kernel()
+        argtys = tuple(types.unliteral(a) for a in (a0, a1, a2, a3, a4, a5, a6))
+        sig = getattr(types, restype)(*argtys)
+        if argtys not in disp.overloads and not disp._compiling_counter:
+            disp.compile(argtys)        # a caller outside the kernel: compile it first
+
+        def codegen(context, builder, signature, llargs):
+            cres = disp.overloads.get(tuple(signature.args))
+            if cres is None:
+                # lowering the kernel itself: call the function being built
+                fn = builder.function
+                want = context.call_conv.get_function_type(signature.return_type,
+                                                           signature.args)
+                if fn.function_type != want:
+                    raise TypeError(f"self_call: {fn.name} is not {disp.__name__}"
+                                    f"{signature.args}")
+            else:
+                context.add_linking_libs([cres.library])
+                fn = context.declare_function(builder.module, cres.fndesc)
+            status, res = context.call_conv.call_function(builder, fn, signature.return_type,
+                                                          signature.args, llargs)
+            with cgutils.if_unlikely(builder, status.is_error):
+                context.call_conv.return_status_propagate(builder, status)
+            return res
+        return sig, codegen
+    return call
+
+
 @njit(inline="always", **JIT)
 def mix64(z):
     """splitmix64 finaliser of a uint64."""

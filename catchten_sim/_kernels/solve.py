@@ -1410,6 +1410,10 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     return best
 
 
+#: ``_search`` calling itself, typed once (:func:`.bits.self_call`; docs/speed.md)
+_search_again = bits.self_call(lambda: _search, "int64")
+
+
 @njit(inline="always", **JIT)
 def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
     """Play card ``c`` for ``seat`` and search on; the future value after it (the points of
@@ -1424,7 +1428,7 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
     S.hands[seat] ^= b
     S.trick[t * n + k] = c
     if k + 1 < n:
-        v = _search(T.buf, S.buf, tt, pos + 256, cnt, alpha, beta)
+        v = _search_again(T.buf, S.buf, tt, pos + 256, cnt, alpha, beta)
     else:
         w, hon, pin = _winner(T, S, leader, n, t * n)
         pts, ncnt = _trick_value(T, S.st[S_ROOT], T.side[w], hon, cnt, t)
@@ -1435,7 +1439,7 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
             for q in range(n):
                 S.hands[q] = S.sets[MAX_SEATS * si + q]
             loaded = True
-        v = pts + _search(T.buf, S.buf, tt, w | (nt << 16), ncnt, alpha - pts, beta - pts)
+        v = pts + _search_again(T.buf, S.buf, tt, w | (nt << 16), ncnt, alpha - pts, beta - pts)
         if loaded:
             for q in range(n):
                 S.hands[q] = 0
