@@ -257,7 +257,8 @@ dealt (set ``s``, seat ``q`` at ``8 * s + q``); owner : (52,) seat dealt each ca
 (4,) cards of the sets after set ``s``; trick : (64,) the cards of each trick by ply;
 moves, mscore : (MAX_PLY * MAX_MOVES,) move lists per ply (``MAX_MOVES * ply + i``); winners :
 (64 * 2,) (winner seat, honour points) of each trick replayed; tmp : (128,) scratch
-(``tmp[64 + ply]``: the killer card of each ply); st : (S_NST,) root side, search id,
+(``tmp[64 + ply]``: the killer card of each ply; ``tmp[56]``: the nodes below the
+position being stored); st : (S_NST,) root side, search id,
 counters, the node budget of one solve (``S_LIMIT``, 0 = none), ``S_ABORT`` (``ABORT_BUDGET``
 or ``ABORT_STOP`` once a search stopped: its result is dropped, the bounds proven before
 stand), the stop flag ``S_FLAG``; prof : (64 * NPROF,) the search
@@ -267,15 +268,15 @@ next guess; log : (3 * 64,) the first zero-window tests since ``S_NLOG`` was res
 TTable = namedtuple("TTable", "e")
 TTable.__doc__ = """A fixed-size transposition table: ``e`` int64 (4 * 2**bits,), four words an
 entry in ``TT_WAYS``-entry buckets: ``e[:2**bits]`` the key words (the key without ranks,
-uint64 bits, its low 10 bits replaced by the search id's low 5 bits (age) and the depth in
-tricks to go, for replacement only), then three words an entry: the pattern hash, the mask
-of places (:func:`_pins`; -1: every card, by name) and the record ``lo | hi << 16 | move
+uint64 bits, its low 10 bits replaced by the search id's low 5 bits (age) and log2 of the
+nodes its subtree took, for replacement only), then three words an entry: the pattern hash,
+the mask of places (:func:`_pins`; -1: every card, by name) and the record ``lo | hi << 16 | move
 << 32`` (lo, hi: int16 lower / upper bound of the future value; move: the best lead, 6
 bits, 63 none).
 """
 TT_WORDS = 4
 TT_WAYS = 32
-# a key word: the key's high bits, the search id's low 5 bits (age) and the depth
+# a key word: the key's high bits, the search id's low 5 bits (age) and the subtree's size
 _KEY_HI = ~np.int64(0x3FF)
 
 
@@ -1241,6 +1242,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     k = (pos >> 8) & 255
     t = pos >> 16
     S.st[S_NODES] += 1
+    n_in = S.st[S_NODES]
     seat = leader + k
     if seat >= n:
         seat -= n
@@ -1406,6 +1408,8 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         else:
             lo = best
             hi = best
+        # the nodes below this one: the store keeps the entries of the largest subtrees
+        S.tmp[56] = S.st[S_NODES] - n_in
         _store(tb, sb, tt, k1, ply, lo, hi, bestc, slot)
     return best
 
@@ -1483,13 +1487,17 @@ def _store(tb, sb, tt, k1, ply, lo, hi, bestc, slot):
     """Store the bounds ``lo``, ``hi`` of the position at trick start ``ply``, keyed ``k1``,
     for every position that agrees on the places of its winning ranks ``S.wr[ply]``: merged
     into the entry of the same places if there is one, else over an entry of an earlier
-    search or the shallowest. ``slot``: the entry this position met in the probe (-1:
+    search or the one of the smallest subtree (``S.tmp[56]``: the nodes below this
+    position). ``slot``: the entry this position met in the probe (-1:
     none). Not inlined (a store is rare next to a node; the search compiles quicker)."""
     T = _tview(tb)
     S = _sview(sb)
     sid = S.st[S_SID]
     n = T.p[K_N]
-    depth = T.p[K_NTRICKS] - ply // n
+    # the entry's worth to the replacement: log2 of the nodes its subtree took (1-31),
+    # not its depth in tricks (issue 26: that ranked a large subtree of a hard french52
+    # ending no higher than the many small ones of its trick, and they replaced it)
+    size = min(31, highest_index(S.tmp[56] | 1) + 1)
     i1 = np.int64(k1)
     fast = T.p[K_FASTKEY]
     allc = np.int64(0)
@@ -1536,7 +1544,7 @@ def _store(tb, sb, tt, k1, ply, lo, hi, bestc, slot):
         if dp < worst:
             worst = dp
             e = f
-    tt[e] = (i1 & _KEY_HI) | (age << 5) | depth
+    tt[e] = (i1 & _KEY_HI) | (age << 5) | size
     d = nent + 3 * e
     tt[d] = pat
     tt[d + 1] = mask
