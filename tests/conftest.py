@@ -57,3 +57,37 @@ def _ctrl_c_for_each_test():
     engine.INTERRUPTS[0] = 0
     with _default_ctrl_c():
         yield
+
+
+# ------------------------------------------------------------- tests that run alone (xdist)
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "serial: a test that times itself (Ctrl-C acts within a second, a --time "
+        "promise): under pytest-xdist no other test runs beside it")
+
+
+@pytest.fixture(autouse=True)
+def _alone_if_serial(request, tmp_path_factory):
+    """Under pytest-xdist every test holds a shared lock and a ``serial`` test an exclusive
+    one, so a test that times itself never shares the cores with another worker's test.
+    A turnstile taken first by both kinds lets a waiting serial test in before the next
+    shared one (the other worker cannot starve it). Serial runs (``-n 0``) lock nothing.
+    Module-scoped fixtures are set up before this lock is taken."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None:
+        yield
+        return
+    import fcntl
+    # the workers' base temporary directories are siblings in the run's own one
+    base = str(tmp_path_factory.getbasetemp().parent / f"catchten-{run}")
+    serial = request.node.get_closest_marker("serial") is not None
+    with open(base + ".turnstile", "a") as gate, open(base + ".lock", "a") as lock:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX if serial else fcntl.LOCK_SH)
+        finally:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
