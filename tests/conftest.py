@@ -1,6 +1,10 @@
 """Suite-wide setup: the game-equity disk cache goes to a temporary directory, never the
-user's cache (subprocesses inherit the variable)."""
+user's cache (subprocesses inherit the variable); Ctrl-C raises KeyboardInterrupt in every
+test and every child, however pytest was started."""
+import contextlib
 import os
+import signal
+import threading
 
 import pytest
 
@@ -14,3 +18,76 @@ def _private_cache_dir(tmp_path_factory):
         os.environ.pop("CATCHTEN_CACHE_DIR", None)
     else:
         os.environ["CATCHTEN_CACHE_DIR"] = old
+
+
+@contextlib.contextmanager
+def _default_ctrl_c():
+    """Python's own SIGINT handler (KeyboardInterrupt) for the block, the old one after.
+
+    A pytest started with SIGINT ignored (a shell's ``cmd &``, a CI runner, an xdist
+    worker of such a pytest) would pass SIG_IGN on: a child keeps an ignored signal across
+    exec, and Python then installs no KeyboardInterrupt handler, so the Ctrl-C tests would
+    wait for a stop that never comes. A handled signal is reset to SIG_DFL by exec, so
+    every child started inside the block gets Python's default Ctrl-C again."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        if old is not None:             # None: set outside Python, cannot be put back
+            signal.signal(signal.SIGINT, old)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _ctrl_c_for_the_session():
+    """For module- and session-scoped fixtures' children (e.g. the e2e server)."""
+    with _default_ctrl_c():
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _ctrl_c_for_each_test():
+    """Each test starts with the default handler and no Ctrl-C counted, whatever the one
+    before left (a count left at one made the next held Ctrl-C a "second" one: exit 130,
+    the whole pytest process gone)."""
+    from catchten_sim.run import engine
+    engine.INTERRUPTS[0] = 0
+    with _default_ctrl_c():
+        yield
+
+
+# ------------------------------------------------------------- tests that run alone (xdist)
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "serial: a test that times itself (Ctrl-C acts within a second, a --time "
+        "promise): under pytest-xdist no other test runs beside it")
+
+
+@pytest.fixture(autouse=True)
+def _alone_if_serial(request, tmp_path_factory):
+    """Under pytest-xdist every test holds a shared lock and a ``serial`` test an exclusive
+    one, so a test that times itself never shares the cores with another worker's test.
+    A turnstile taken first by both kinds lets a waiting serial test in before the next
+    shared one (the other worker cannot starve it). Serial runs (``-n 0``) lock nothing.
+    Module-scoped fixtures are set up before this lock is taken."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None:
+        yield
+        return
+    import fcntl
+    # the workers' base temporary directories are siblings in the run's own one
+    base = str(tmp_path_factory.getbasetemp().parent / f"catchten-{run}")
+    serial = request.node.get_closest_marker("serial") is not None
+    with open(base + ".turnstile", "a") as gate, open(base + ".lock", "a") as lock:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX if serial else fcntl.LOCK_SH)
+        finally:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)

@@ -104,6 +104,7 @@ def _advise_cli(*args: str) -> tuple[float, dict]:
     return took, json.loads(out.stdout)
 
 
+@pytest.mark.serial     # times itself
 def test_time_binds_dd_advice_on_a_french52_opening_lead():
     """--time 2 on a french52 opening lead returns within 2 s plus start-up slack (the
     command used to run the first batch's 256 deals, tens of seconds, then refuse); the
@@ -174,6 +175,7 @@ def test_widened_intervals_contain_every_exact_choice_within_the_bounds(weighted
                         _contains(pair_estimate(mids, a, b, z), pair_estimate(ex, a, b, z))
 
 
+@pytest.mark.serial     # times itself
 def test_ctrl_c_keeps_the_deals_taken_in_dd_advice():
     """A Ctrl-C in mid-batch returns the deals taken (those in mid-solve with their
     bounds), marked partial, within a second (it raised before, dropping the batch)."""

@@ -16,6 +16,9 @@ from catchten_sim.position import Position
 from catchten_sim.state import rule_tables
 from catchten_sim.text import print_advice
 
+# xdist: the ending (module fixture) is found once, on one worker
+pytestmark = pytest.mark.xdist_group("advise_fusion")
+
 R4 = Rules("foster", 4)
 
 

@@ -23,6 +23,9 @@ from catchten_sim.explain import (WHICH_TO_TRUST, model_lines, model_note, separ
 from catchten_sim.position import Position
 from catchten_sim.text import print_advice
 
+# xdist: the two advice runs (module fixtures) are made once, on one worker
+pytestmark = pytest.mark.xdist_group("advise_words")
+
 OPENING = {"players": 4, "dealer": 3, "seat": 0, "turnup": "7S",
            "hand": "JS AS 9S KH QH 7D 8C 9C TC".split(), "play": []}
 DD = dict(evaluator="dd", samples=16, stop_early=False, threads=1, seed=1, time_limit=None)

@@ -25,6 +25,9 @@ import pytest
 
 from catchten_sim.serve.words import WHICH_TO_TRUST
 
+# xdist: one server (module fixture) and one artifacts folder, on one worker
+pytestmark = pytest.mark.xdist_group("e2e_serve")
+
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "cases"
 EXAMPLE = json.loads((ROOT / "examples" / "position-lead.json").read_text())

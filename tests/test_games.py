@@ -388,6 +388,7 @@ STATES = [((0, 0), 0), ((0, 0), 1), ((10, 25), 0), ((25, 10), 1), ((30, 30), 0),
           ((36, 39), 3)]
 
 
+@pytest.mark.xdist_group("games_table4")     # xdist: the table is made once
 def test_table_agrees_with_direct_game_simulation(table4):
     rules = Rules("foster", 4)
     z = 3.29   # 99.9% for each of the dozen states
@@ -400,6 +401,7 @@ def test_table_agrees_with_direct_game_simulation(table4):
         assert abs(p_sim - p_tab) < z * se, (scores, dealer, p_sim, p_tab)
 
 
+@pytest.mark.xdist_group("games_table4")     # xdist: the table is made once
 def test_table_views(table4, tmp_path):
     p = table4.p_win((12, 34), 2)
     assert sum(p) == pytest.approx(1.0)

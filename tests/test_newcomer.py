@@ -146,6 +146,7 @@ def test_report_lines_fit_80_columns(tmp_path):
 
 
 # --------------------------------------------------------------------------- item 1
+@pytest.mark.serial     # times itself
 def test_ctrl_c_during_the_equity_dp_acts_at_once_and_says_what_it_had(monkeypatch):
     import os
     import signal
@@ -177,6 +178,7 @@ def test_ctrl_c_during_the_equity_dp_acts_at_once_and_says_what_it_had(monkeypat
     assert "before the first batch" not in res.stderr
 
 
+@pytest.mark.serial     # times itself
 def test_a_second_ctrl_c_exits_at_once(tmp_path):
     import signal
     import subprocess
@@ -295,6 +297,7 @@ def test_no_figure_text_is_clipped_at_150_dpi(tmp_path, monkeypatch):
     assert hold["holding"].str.contains("T").any()
 
 
+@pytest.mark.serial     # times itself
 def test_report_time_is_a_promise(tmp_path):
     import time
     T = 16.0

@@ -20,6 +20,9 @@ from catchten_sim.cli import cli
 from catchten_sim.report import FIGURES, build_report, parse_formats, variant_rules
 from catchten_sim.rules import Rules
 
+# xdist: the report (module fixture) is drawn once, on one worker
+pytestmark = pytest.mark.xdist_group("report")
+
 DEALS = 4_000
 SEED = 3
 

@@ -553,6 +553,7 @@ def _server(answer: bytes | None):
 @pytest.mark.parametrize("answer, why", [(None, "cannot connect (tcp://127.0.0.1:"),
                                          (b"\xff" * 64, "not a Dask scheduler"),
                                          (b"HTTP/1.0 400 Bad\r\n\r\n", "not a Dask scheduler")])
+@pytest.mark.serial     # times itself
 def test_a_scheduler_address_that_is_no_scheduler_is_one_line_in_bounded_time(
         monkeypatch, answer, why):
     pytest.importorskip("distributed")

@@ -26,6 +26,9 @@ from catchten_sim.serve import create_app
 from catchten_sim.serve.pool import Pool
 from catchten_sim.serve.words import WHICH_TO_TRUST, plain_answer
 
+# xdist: one app (module fixture), on one worker
+pytestmark = pytest.mark.xdist_group("serve")
+
 CASES = Path(__file__).resolve().parent / "cases"
 ADVISE = sorted(p for p in (CASES / "advise").glob("*.json")
                 if not p.name.endswith(".expected.json") and p.name != "index.json")
@@ -335,6 +338,7 @@ def _with_pool(work):
     return asyncio.run(go())
 
 
+@pytest.mark.serial     # times itself
 def test_cancel_stops_a_running_advice():
     """Cancel interrupts the worker: the run returns what it finished (stop
     ``interrupted``), long before its own time limit."""

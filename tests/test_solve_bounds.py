@@ -128,6 +128,7 @@ def _warm(s: Solver) -> None:
     solve(rec, solver=s, max_nodes=10)           # compiled, not timed
 
 
+@pytest.mark.serial     # times itself
 def test_a_time_limit_binds_inside_one_solve():
     s = Solver(node_limit=None)
     _warm(s)
@@ -141,6 +142,7 @@ def test_a_time_limit_binds_inside_one_solve():
     assert not s.stopped                          # the flag is put down again
 
 
+@pytest.mark.serial     # times itself
 def test_ctrl_c_stops_a_solve_within_a_second_with_its_bounds():
     import _thread
     s = Solver(node_limit=None)
@@ -188,6 +190,7 @@ def test_cli_refuses_a_bad_budget_or_time():
         assert len(res.output.strip().splitlines()) == 1, res.output
 
 
+@pytest.mark.serial     # times itself
 def test_cli_time_limit_on_a_hard_deal(tmp_path):
     f = tmp_path / "hard.json"
     f.write_text(json.dumps(_hard_record()))
@@ -199,6 +202,7 @@ def test_cli_time_limit_on_a_hard_deal(tmp_path):
     assert "time limit" in res.output and "value between" in res.output
 
 
+@pytest.mark.serial     # times itself
 def test_ctrl_c_stops_dd_advice_on_french52_within_a_second():
     """advise --evaluator dd: a Ctrl-C stops the solves under way (their stop flags), not
     after the batch's current deals (issue 26: 35-47 s before)."""
