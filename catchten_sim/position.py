@@ -374,8 +374,8 @@ def _replay(p: Position) -> InfoSet:
         if (p.seat == p.dealer and p.turnup is not None and not state.turnup_played
                 and p.turnup not in p.hand and len(p.hand) == held[p.seat] - 1):
             # the turn-up is the dealer's own card until played (docs/rules.md §1)
-            detail = (f"has {len(p.hand)}, expected {held[p.seat]}: add the turn-up "
-                      f"{format_card(p.turnup)}")
+            # (the count is one short: the line says what to add and where, in 80 columns)
+            detail = f"add the turn-up {format_card(p.turnup)} to the dealer's hand"
         raise PositionError("hand", "wrong number of cards", detail)
     set_index = state.set_index
     turnup_with_dealer = p.turnup is not None and not state.turnup_played
