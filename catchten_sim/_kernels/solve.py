@@ -1741,17 +1741,17 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
         S.mtd[3 * c] = -span
         S.mtd[3 * c + 1] = span
         S.mtd[3 * c + 2] = guess
-    if not all_cards:
-        _budget(S, end)
-        if not _mtdf(T, S, tt, pos, cnt, seat, np.int64(-1)):   # (typed: one compile)
-            S.st[S_BOUNDED] += 1
-        out[0, 52] = acc + S.mtd[3 * 52]
-        out[1, 52] = acc + S.mtd[3 * 52 + 1]
-        return
-    legal = _legal(T, S, seat, k, t)
-    ply = t * n + k
-    cands = _thin(T, S, legal, seat, k, ply - k)
-    m = _order(T, S, cands, seat, k, leader, ply, maximizing, np.int64(-1))
+    # the best value is the card loop below with one "card", the position itself (-1),
+    # so that _mtdf is inlined once
+    legal = np.int64(0)
+    cands = np.int64(0)
+    ply = 0
+    m = 1
+    if all_cards:
+        legal = _legal(T, S, seat, k, t)
+        ply = t * n + k
+        cands = _thin(T, S, legal, seat, k, ply - k)
+        m = _order(T, S, cands, seat, k, leader, ply, maximizing, np.int64(-1))
     # the first pass: each card a fair share of the budget left (all of it with no
     # budget); the second: the cards left unproven share the rest, resumed where they
     # stopped (the table keeps what their first tests proved)
@@ -1759,23 +1759,29 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     for ps in range(2):
         done = 0
         for i in range(m):
-            c = S.moves[MAX_MOVES * ply + i]
-            if S.mtd[3 * c] < S.mtd[3 * c + 1]:
+            c = S.moves[MAX_MOVES * ply + i] if all_cards else np.int64(-1)
+            j = 3 * (52 if c < 0 else c)
+            if S.mtd[j] < S.mtd[j + 1]:
                 left = end - S.st[S_NODES]
                 share = left // (m - i) if ps == 0 and limit > 0 else left
                 _budget(S, S.st[S_NODES] + max(0, share))
-                S.mtd[3 * c + 2] = guess
+                S.mtd[j + 2] = guess
                 _mtdf(T, S, tt, pos, cnt, seat, c)
                 if S.st[S_ABORT] == ABORT_STOP:
                     break
-                S.st[S_ABORT] = 0
-            if S.mtd[3 * c] == S.mtd[3 * c + 1]:
-                guess = S.mtd[3 * c]
+                if all_cards:
+                    S.st[S_ABORT] = 0
+            if S.mtd[j] == S.mtd[j + 1]:
+                guess = S.mtd[j]
                 done += 1
-        if done == m or S.st[S_ABORT] == ABORT_STOP:
+        if done == m or S.st[S_ABORT] == ABORT_STOP or not all_cards:
             break
     if done < m:
         S.st[S_BOUNDED] += 1
+    if not all_cards:
+        out[0, 52] = acc + S.mtd[3 * 52]
+        out[1, 52] = acc + S.mtd[3 * 52 + 1]
+        return
     blo = -INF if maximizing else INF
     bhi = -INF if maximizing else INF
     for i in range(m):
