@@ -195,6 +195,15 @@ else:
         expand = _expand_loop
 
 
+def _emit_call(context: Any, builder: Any, fn: Any, rt: Any, argtys: Any, args: Any) -> Any:
+    """A call of the numba function ``fn`` (its exceptions passed on); its result."""
+    from numba.core import cgutils
+    status, res = context.call_conv.call_function(builder, fn, rt, argtys, args)
+    with cgutils.if_unlikely(builder, status.is_error):
+        context.call_conv.return_status_propagate(builder, status)
+    return res
+
+
 def self_call(kernel: Any, restype: str) -> Any:
     """``kernel()`` (a late-bound njit function of seven arguments returning ``restype``:
     the solver's search) called from inside itself, without numba seeing a recursive call.
@@ -209,7 +218,7 @@ def self_call(kernel: Any, restype: str) -> Any:
         def plain(*args):
             return kernel()(*args)
         return plain
-    from numba.core import cgutils, types
+    from numba.core import types
     from numba.extending import intrinsic
 
     @intrinsic
@@ -233,13 +242,54 @@ def self_call(kernel: Any, restype: str) -> Any:
             else:
                 context.add_linking_libs([cres.library])
                 fn = context.declare_function(builder.module, cres.fndesc)
-            status, res = context.call_conv.call_function(builder, fn, signature.return_type,
-                                                          signature.args, llargs)
-            with cgutils.if_unlikely(builder, status.is_error):
-                context.call_conv.return_status_propagate(builder, status)
-            return res
+            return _emit_call(context, builder, fn, signature.return_type, signature.args,
+                              llargs)
         return sig, codegen
     return call
+
+
+
+def root_call(kernel: Any, restype: str) -> Any:
+    """:func:`self_call` with an eighth argument, ``addr``: the address of the kernel's
+    compiled code for these argument types (int64). In the kernel's own compile, a call of
+    the function being lowered (``addr`` unused); elsewhere, a call through ``addr``, so
+    the caller neither links nor optimises the kernel's module again. ``addr`` must come
+    from :func:`kernel_address` for the same types. ``NUMBA_DISABLE_JIT=1``: a plain call."""
+    if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
+        def plain(a0, a1, a2, a3, a4, a5, a6, addr):
+            return kernel()(a0, a1, a2, a3, a4, a5, a6)
+        return plain
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def call(typingctx, a0, a1, a2, a3, a4, a5, a6, addr):
+        disp = kernel()
+        argtys = tuple(types.unliteral(a) for a in (a0, a1, a2, a3, a4, a5, a6))
+        sig = getattr(types, restype)(*argtys, types.int64)
+
+        def codegen(context, builder, signature, llargs):
+            rt = signature.return_type
+            want = context.call_conv.get_function_type(rt, argtys)
+            if disp._compiling_counter:
+                fn = builder.function
+                if fn.function_type != want:
+                    raise TypeError(f"root_call: {fn.name} is not {disp.__name__}{argtys}")
+            else:
+                fn = builder.inttoptr(llargs[7], want.as_pointer())
+            return _emit_call(context, builder, fn, rt, argtys, llargs[:7])
+        return sig, codegen
+    return call
+
+
+def kernel_address(kernel: Any, argtys: tuple) -> int:
+    """The address of ``kernel``'s compiled code for ``argtys`` (compiled, or loaded from
+    the cache, first), for :func:`root_call`; 1 with ``NUMBA_DISABLE_JIT=1``."""
+    if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
+        return 1
+    kernel.compile(argtys)
+    cres = kernel.overloads[argtys]
+    return int(cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name))
 
 
 @njit(inline="always", **JIT)

@@ -99,6 +99,7 @@ import os
 from collections import namedtuple
 
 import numpy as np
+import numba
 from numba import njit
 
 from . import bits, trick
@@ -182,7 +183,7 @@ MODE_COUNTS = 2    # three or more sides with card points: counts per side in th
 
 # statistics (SolveState.st)
 S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_ITERS, S_LIMIT, S_STOP, S_ABORT, \
-    S_END, S_FLAG, S_BOUNDED, S_NLOG, S_NST = range(15)
+    S_END, S_FLAG, S_BOUNDED, S_NLOG, S_FN, S_NST = range(16)
 # why a solve stopped early (``S_ABORT``): its node budget spent, or told to stop
 # (``S_FLAG`` set from another thread: a time limit, Ctrl-C)
 ABORT_BUDGET = 1
@@ -308,7 +309,22 @@ def set_play_rules(p, play_rules) -> None:
 
 def new_state() -> SolveState:
     """Zeroed scratch for one thread."""
-    return _views(SolveState, _S_SIZES, np.zeros(S_BUF, np.int64))
+    S = _views(SolveState, _S_SIZES, np.zeros(S_BUF, np.int64))
+    S.st[S_FN] = search_address()
+    return S
+
+
+_ADDRESS: list[int] = []
+
+
+def search_address() -> int:
+    """The address of the search's compiled code in this process, which ``solve_batch``
+    calls through (``S.st[S_FN]``: set it again in a scratch from another process)."""
+    if not _ADDRESS:
+        a = numba.types.Array(numba.types.int64, 1, "C")
+        i = numba.types.int64
+        _ADDRESS.append(bits.kernel_address(_search, (a, a, a, i, i, i, i)))
+    return _ADDRESS[0]
 
 
 def new_table(bits: int = 20) -> TTable:
@@ -1415,7 +1431,7 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
 
 
 #: ``_search`` calling itself, typed once (:func:`.bits.self_call`; docs/speed.md)
-_search_again = bits.self_call(lambda: _search, "int64")
+_search_again = bits.root_call(lambda: _search, "int64")
 
 
 @njit(inline="always", **JIT)
@@ -1432,7 +1448,7 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
     S.hands[seat] ^= b
     S.trick[t * n + k] = c
     if k + 1 < n:
-        v = _search_again(T.buf, S.buf, tt, pos + 256, cnt, alpha, beta)
+        v = _search_again(T.buf, S.buf, tt, pos + 256, cnt, alpha, beta, S.st[S_FN])
     else:
         w, hon, pin = _winner(T, S, leader, n, t * n)
         pts, ncnt = _trick_value(T, S.st[S_ROOT], T.side[w], hon, cnt, t)
@@ -1443,7 +1459,8 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
             for q in range(n):
                 S.hands[q] = S.sets[MAX_SEATS * si + q]
             loaded = True
-        v = pts + _search_again(T.buf, S.buf, tt, w | (nt << 16), ncnt, alpha - pts, beta - pts)
+        v = pts + _search_again(T.buf, S.buf, tt, w | (nt << 16), ncnt, alpha - pts, beta - pts,
+                                S.st[S_FN])
         if loaded:
             for q in range(n):
                 S.hands[q] = 0
@@ -1610,7 +1627,7 @@ def _mtdf(T, S, tt, pos, cnt, seat, c):
         b = g + 1 if g == lo else g
         n0 = S.st[S_NODES]
         if c < 0:
-            g = _search(T.buf, S.buf, tt.e, pos, cnt, b - 1, b)
+            g = _search_again(T.buf, S.buf, tt.e, pos, cnt, b - 1, b, S.st[S_FN])
         else:
             g = _child(T, S, tt.e, pos, cnt, seat, c, b - 1, b)
         if S.st[S_ABORT]:
@@ -1850,6 +1867,8 @@ def solve_batch(T, S, tt, deals, play, n_play, root_side, all_cards, out):
         Nodes searched. ``S.st[S_BOUNDED]`` counts the solves left with bounds (since the
         scratch was made); ``S.st[S_ABORT]`` = ``ABORT_STOP`` after a stop.
     """
+    if S.st[S_FN] == 0:
+        raise ValueError("S: not made by new_state (no search address)")
     n0 = S.st[S_NODES]
     for d in range(deals.shape[0]):
         _solve_one(T, S, tt, deals[d], play, n_play, root_side, all_cards, out[d])
