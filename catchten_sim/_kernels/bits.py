@@ -204,57 +204,17 @@ def _emit_call(context: Any, builder: Any, fn: Any, rt: Any, argtys: Any, args: 
     return res
 
 
-def self_call(kernel: Any, restype: str) -> Any:
-    """``kernel()`` (a late-bound njit function of seven arguments returning ``restype``:
-    the solver's search) called from inside itself, without numba seeing a recursive call.
-    numba types a recursive call by typing the whole function again (partially) at each
-    one it resolves: six times for the search, about 1.3 s of the solver's cold compile.
-    Lowered in the kernel's own compile, this calls the function being lowered (the code a
-    recursive call gives); elsewhere (a caller the call is inlined into), the kernel's
-    compiled code for these argument types, as a call of the kernel would. The arguments
-    must have the kernel's own types (else the compile fails). With
-    ``NUMBA_DISABLE_JIT=1``: a plain call."""
-    if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
-        def plain(*args):
-            return kernel()(*args)
-        return plain
-    from numba.core import types
-    from numba.extending import intrinsic
-
-    @intrinsic
-    def call(typingctx, a0, a1, a2, a3, a4, a5, a6):
-        disp = kernel()
-        argtys = tuple(types.unliteral(a) for a in (a0, a1, a2, a3, a4, a5, a6))
-        sig = getattr(types, restype)(*argtys)
-        if argtys not in disp.overloads and not disp._compiling_counter:
-            disp.compile(argtys)        # a caller outside the kernel: compile it first
-
-        def codegen(context, builder, signature, llargs):
-            cres = disp.overloads.get(tuple(signature.args))
-            if cres is None:
-                # lowering the kernel itself: call the function being built
-                fn = builder.function
-                want = context.call_conv.get_function_type(signature.return_type,
-                                                           signature.args)
-                if fn.function_type != want:
-                    raise TypeError(f"self_call: {fn.name} is not {disp.__name__}"
-                                    f"{signature.args}")
-            else:
-                context.add_linking_libs([cres.library])
-                fn = context.declare_function(builder.module, cres.fndesc)
-            return _emit_call(context, builder, fn, signature.return_type, signature.args,
-                              llargs)
-        return sig, codegen
-    return call
-
-
-
 def root_call(kernel: Any, restype: str) -> Any:
-    """:func:`self_call` with an eighth argument, ``addr``: the address of the kernel's
-    compiled code for these argument types (int64). In the kernel's own compile, a call of
-    the function being lowered (``addr`` unused); elsewhere, a call through ``addr``, so
-    the caller neither links nor optimises the kernel's module again. ``addr`` must come
-    from :func:`kernel_address` for the same types. ``NUMBA_DISABLE_JIT=1``: a plain call."""
+    """``kernel()`` (a late-bound njit function of seven arguments returning ``restype``:
+    the solver's search) called from inside itself without numba seeing a recursive call
+    (numba types a recursive call by typing the whole function again at each one it
+    resolves: about 1.3 s of the solver's cold compile), and from its callers through its
+    address. The eighth argument, ``addr`` (int64), is the address of the kernel's compiled
+    code for these argument types (:func:`kernel_address`). Lowered in the kernel's own
+    compile, this calls the function being lowered (``addr`` unused); elsewhere, a call
+    through ``addr``, so the caller neither links nor optimises the kernel's module again
+    and a cached caller holds no reference to its symbol. The arguments must have the
+    kernel's own types. With ``NUMBA_DISABLE_JIT=1``: a plain call."""
     if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
         def plain(a0, a1, a2, a3, a4, a5, a6, addr):
             return kernel()(a0, a1, a2, a3, a4, a5, a6)

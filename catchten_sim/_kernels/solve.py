@@ -1430,7 +1430,8 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     return best
 
 
-#: ``_search`` calling itself, typed once (:func:`.bits.self_call`; docs/speed.md)
+#: ``_search`` calling itself, typed once, and called through its address from
+#: ``solve_batch`` (:func:`.bits.root_call`; docs/speed.md)
 _search_again = bits.root_call(lambda: _search, "int64")
 
 
