@@ -37,7 +37,7 @@ KINDS: dict[str, tuple[tuple[str, ...], float]] = {
     "play_random": (("engine._run_random",), 12.0),     # simulate --policy random, report
     "games": (("games.run_games",), 19.0),              # simulate --games
     "advice": (("rollout.rollout_chunk", "sampler.sample_hidden"), 13.0),   # advise, odds
-    "solver": (("solve.solve_batch",), 16.0),           # solve, advise --evaluator dd
+    "solver": (("solve.solve_batch",), 14.5),           # solve, advise --evaluator dd
     "equity": (("games.run_unit_samples",), 14.0),      # equity, advise with a score
     "pimc": (("pimc.scripted_deal",), 6.0),             # match pimc / ipimc
     "infer": (("infer.log_weights",), 4.0),             # --infer, ipimc

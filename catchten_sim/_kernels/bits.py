@@ -195,51 +195,61 @@ else:
         expand = _expand_loop
 
 
-def self_call(kernel: Any, restype: str) -> Any:
+def _emit_call(context: Any, builder: Any, fn: Any, rt: Any, argtys: Any, args: Any) -> Any:
+    """A call of the numba function ``fn`` (its exceptions passed on); its result."""
+    from numba.core import cgutils
+    status, res = context.call_conv.call_function(builder, fn, rt, argtys, args)
+    with cgutils.if_unlikely(builder, status.is_error):
+        context.call_conv.return_status_propagate(builder, status)
+    return res
+
+
+def root_call(kernel: Any, restype: str) -> Any:
     """``kernel()`` (a late-bound njit function of seven arguments returning ``restype``:
-    the solver's search) called from inside itself, without numba seeing a recursive call.
-    numba types a recursive call by typing the whole function again (partially) at each
-    one it resolves: six times for the search, about 1.3 s of the solver's cold compile.
-    Lowered in the kernel's own compile, this calls the function being lowered (the code a
-    recursive call gives); elsewhere (a caller the call is inlined into), the kernel's
-    compiled code for these argument types, as a call of the kernel would. The arguments
-    must have the kernel's own types (else the compile fails). With
-    ``NUMBA_DISABLE_JIT=1``: a plain call."""
+    the solver's search) called from inside itself without numba seeing a recursive call
+    (numba types a recursive call by typing the whole function again at each one it
+    resolves: about 1.3 s of the solver's cold compile), and from its callers through its
+    address. The eighth argument, ``addr`` (int64), is the address of the kernel's compiled
+    code for these argument types (:func:`kernel_address`). Lowered in the kernel's own
+    compile, this calls the function being lowered (``addr`` unused); elsewhere, a call
+    through ``addr``, so the caller neither links nor optimises the kernel's module again
+    and a cached caller holds no reference to its symbol. The arguments must have the
+    kernel's own types. With ``NUMBA_DISABLE_JIT=1``: a plain call."""
     if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
-        def plain(*args):
-            return kernel()(*args)
+        def plain(a0, a1, a2, a3, a4, a5, a6, addr):
+            return kernel()(a0, a1, a2, a3, a4, a5, a6)
         return plain
-    from numba.core import cgutils, types
+    from numba.core import types
     from numba.extending import intrinsic
 
     @intrinsic
-    def call(typingctx, a0, a1, a2, a3, a4, a5, a6):
+    def call(typingctx, a0, a1, a2, a3, a4, a5, a6, addr):
         disp = kernel()
         argtys = tuple(types.unliteral(a) for a in (a0, a1, a2, a3, a4, a5, a6))
-        sig = getattr(types, restype)(*argtys)
-        if argtys not in disp.overloads and not disp._compiling_counter:
-            disp.compile(argtys)        # a caller outside the kernel: compile it first
+        sig = getattr(types, restype)(*argtys, types.int64)
 
         def codegen(context, builder, signature, llargs):
-            cres = disp.overloads.get(tuple(signature.args))
-            if cres is None:
-                # lowering the kernel itself: call the function being built
+            rt = signature.return_type
+            want = context.call_conv.get_function_type(rt, argtys)
+            if disp._compiling_counter:
                 fn = builder.function
-                want = context.call_conv.get_function_type(signature.return_type,
-                                                           signature.args)
                 if fn.function_type != want:
-                    raise TypeError(f"self_call: {fn.name} is not {disp.__name__}"
-                                    f"{signature.args}")
+                    raise TypeError(f"root_call: {fn.name} is not {disp.__name__}{argtys}")
             else:
-                context.add_linking_libs([cres.library])
-                fn = context.declare_function(builder.module, cres.fndesc)
-            status, res = context.call_conv.call_function(builder, fn, signature.return_type,
-                                                          signature.args, llargs)
-            with cgutils.if_unlikely(builder, status.is_error):
-                context.call_conv.return_status_propagate(builder, status)
-            return res
+                fn = builder.inttoptr(llargs[7], want.as_pointer())
+            return _emit_call(context, builder, fn, rt, argtys, llargs[:7])
         return sig, codegen
     return call
+
+
+def kernel_address(kernel: Any, argtys: tuple) -> int:
+    """The address of ``kernel``'s compiled code for ``argtys`` (compiled, or loaded from
+    the cache, first), for :func:`root_call`; 1 with ``NUMBA_DISABLE_JIT=1``."""
+    if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
+        return 1
+    kernel.compile(argtys)
+    cres = kernel.overloads[argtys]
+    return int(cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name))
 
 
 @njit(inline="always", **JIT)

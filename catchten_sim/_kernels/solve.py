@@ -99,6 +99,7 @@ import os
 from collections import namedtuple
 
 import numpy as np
+import numba
 from numba import njit
 
 from . import bits, trick
@@ -182,7 +183,7 @@ MODE_COUNTS = 2    # three or more sides with card points: counts per side in th
 
 # statistics (SolveState.st)
 S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_ITERS, S_LIMIT, S_STOP, S_ABORT, \
-    S_END, S_FLAG, S_BOUNDED, S_NLOG, S_NST = range(15)
+    S_END, S_FLAG, S_BOUNDED, S_NLOG, S_FN, S_NST = range(16)
 # why a solve stopped early (``S_ABORT``): its node budget spent, or told to stop
 # (``S_FLAG`` set from another thread: a time limit, Ctrl-C)
 ABORT_BUDGET = 1
@@ -308,7 +309,22 @@ def set_play_rules(p, play_rules) -> None:
 
 def new_state() -> SolveState:
     """Zeroed scratch for one thread."""
-    return _views(SolveState, _S_SIZES, np.zeros(S_BUF, np.int64))
+    S = _views(SolveState, _S_SIZES, np.zeros(S_BUF, np.int64))
+    S.st[S_FN] = search_address()
+    return S
+
+
+_ADDRESS: list[int] = []
+
+
+def search_address() -> int:
+    """The address of the search's compiled code in this process, which ``solve_batch``
+    calls through (``S.st[S_FN]``: set it again in a scratch from another process)."""
+    if not _ADDRESS:
+        a = numba.types.Array(numba.types.int64, 1, "C")
+        i = numba.types.int64
+        _ADDRESS.append(bits.kernel_address(_search, (a, a, a, i, i, i, i)))
+    return _ADDRESS[0]
 
 
 def new_table(bits: int = 20) -> TTable:
@@ -1414,8 +1430,9 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
     return best
 
 
-#: ``_search`` calling itself, typed once (:func:`.bits.self_call`; docs/speed.md)
-_search_again = bits.self_call(lambda: _search, "int64")
+#: ``_search`` calling itself, typed once, and called through its address from
+#: ``solve_batch`` (:func:`.bits.root_call`; docs/speed.md)
+_search_again = bits.root_call(lambda: _search, "int64")
 
 
 @njit(inline="always", **JIT)
@@ -1432,7 +1449,7 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
     S.hands[seat] ^= b
     S.trick[t * n + k] = c
     if k + 1 < n:
-        v = _search_again(T.buf, S.buf, tt, pos + 256, cnt, alpha, beta)
+        v = _search_again(T.buf, S.buf, tt, pos + 256, cnt, alpha, beta, S.st[S_FN])
     else:
         w, hon, pin = _winner(T, S, leader, n, t * n)
         pts, ncnt = _trick_value(T, S.st[S_ROOT], T.side[w], hon, cnt, t)
@@ -1443,7 +1460,8 @@ def _child(T, S, tt, pos, cnt, seat, c, alpha, beta):
             for q in range(n):
                 S.hands[q] = S.sets[MAX_SEATS * si + q]
             loaded = True
-        v = pts + _search_again(T.buf, S.buf, tt, w | (nt << 16), ncnt, alpha - pts, beta - pts)
+        v = pts + _search_again(T.buf, S.buf, tt, w | (nt << 16), ncnt, alpha - pts, beta - pts,
+                                S.st[S_FN])
         if loaded:
             for q in range(n):
                 S.hands[q] = 0
@@ -1610,7 +1628,7 @@ def _mtdf(T, S, tt, pos, cnt, seat, c):
         b = g + 1 if g == lo else g
         n0 = S.st[S_NODES]
         if c < 0:
-            g = _search(T.buf, S.buf, tt.e, pos, cnt, b - 1, b)
+            g = _search_again(T.buf, S.buf, tt.e, pos, cnt, b - 1, b, S.st[S_FN])
         else:
             g = _child(T, S, tt.e, pos, cnt, seat, c, b - 1, b)
         if S.st[S_ABORT]:
@@ -1741,17 +1759,17 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
         S.mtd[3 * c] = -span
         S.mtd[3 * c + 1] = span
         S.mtd[3 * c + 2] = guess
-    if not all_cards:
-        _budget(S, end)
-        if not _mtdf(T, S, tt, pos, cnt, seat, np.int64(-1)):   # (typed: one compile)
-            S.st[S_BOUNDED] += 1
-        out[0, 52] = acc + S.mtd[3 * 52]
-        out[1, 52] = acc + S.mtd[3 * 52 + 1]
-        return
-    legal = _legal(T, S, seat, k, t)
-    ply = t * n + k
-    cands = _thin(T, S, legal, seat, k, ply - k)
-    m = _order(T, S, cands, seat, k, leader, ply, maximizing, np.int64(-1))
+    # the best value is the card loop below with one "card", the position itself (-1),
+    # so that _mtdf is inlined once
+    legal = np.int64(0)
+    cands = np.int64(0)
+    ply = 0
+    m = 1
+    if all_cards:
+        legal = _legal(T, S, seat, k, t)
+        ply = t * n + k
+        cands = _thin(T, S, legal, seat, k, ply - k)
+        m = _order(T, S, cands, seat, k, leader, ply, maximizing, np.int64(-1))
     # the first pass: each card a fair share of the budget left (all of it with no
     # budget); the second: the cards left unproven share the rest, resumed where they
     # stopped (the table keeps what their first tests proved)
@@ -1759,23 +1777,29 @@ def _solve_one(T, S, tt, deal, play, n_play, root_side, all_cards, out):
     for ps in range(2):
         done = 0
         for i in range(m):
-            c = S.moves[MAX_MOVES * ply + i]
-            if S.mtd[3 * c] < S.mtd[3 * c + 1]:
+            c = S.moves[MAX_MOVES * ply + i] if all_cards else np.int64(-1)
+            j = 3 * (52 if c < 0 else c)
+            if S.mtd[j] < S.mtd[j + 1]:
                 left = end - S.st[S_NODES]
                 share = left // (m - i) if ps == 0 and limit > 0 else left
                 _budget(S, S.st[S_NODES] + max(0, share))
-                S.mtd[3 * c + 2] = guess
+                S.mtd[j + 2] = guess
                 _mtdf(T, S, tt, pos, cnt, seat, c)
                 if S.st[S_ABORT] == ABORT_STOP:
                     break
-                S.st[S_ABORT] = 0
-            if S.mtd[3 * c] == S.mtd[3 * c + 1]:
-                guess = S.mtd[3 * c]
+                if all_cards:
+                    S.st[S_ABORT] = 0
+            if S.mtd[j] == S.mtd[j + 1]:
+                guess = S.mtd[j]
                 done += 1
-        if done == m or S.st[S_ABORT] == ABORT_STOP:
+        if done == m or S.st[S_ABORT] == ABORT_STOP or not all_cards:
             break
     if done < m:
         S.st[S_BOUNDED] += 1
+    if not all_cards:
+        out[0, 52] = acc + S.mtd[3 * 52]
+        out[1, 52] = acc + S.mtd[3 * 52 + 1]
+        return
     blo = -INF if maximizing else INF
     bhi = -INF if maximizing else INF
     for i in range(m):
@@ -1844,6 +1868,8 @@ def solve_batch(T, S, tt, deals, play, n_play, root_side, all_cards, out):
         Nodes searched. ``S.st[S_BOUNDED]`` counts the solves left with bounds (since the
         scratch was made); ``S.st[S_ABORT]`` = ``ABORT_STOP`` after a stop.
     """
+    if S.st[S_FN] == 0:
+        raise ValueError("S: not made by new_state (no search address)")
     n0 = S.st[S_NODES]
     for d in range(deals.shape[0]):
         _solve_one(T, S, tt, deals[d], play, n_play, root_side, all_cards, out[d])
