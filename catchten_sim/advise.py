@@ -607,6 +607,8 @@ def _new_sums(info: InfoSet, cands: Sequence[int], pols: tuple[Policy, ...], see
     other = RolloutEvaluator(info, cands, pols, seed, threads) if with_other else None
     sums: type[AnySums] = CandidateSums if inference is None else WeightedCandidateSums
     acc = sums(len(cands), names, objective)
+    b = float(info.rules.deal_points_bound)       # what one deal's objective can be
+    acc.value_range = {"diff": (-b, b), "points": (0.0, b)}.get(objective, (0.0, 1.0))
     if bounded:                    # dd: a solve may stop with bounds
         acc.bounds = BoundedSums(len(cands), weighted=inference is not None)
     return other, acc, sums(len(cands), list(MEASURES), "diff") if with_other else None

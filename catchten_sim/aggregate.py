@@ -280,6 +280,10 @@ class CandidateSums:
         #: the objective's proven bounds beside these sums (:class:`BoundedSums`; double-
         #: dummy advice, where a solve may stop with bounds), else None
         self.bounds: BoundedSums | None = None
+        #: the values the objective can take in one sample, ``(lo, hi)``, or None: the
+        #: intervals of its means and paired differences are clipped to what they allow
+        #: (:func:`widened`)
+        self.value_range: tuple[float, float] | None = None
 
     def add(self, meas: dict[str, np.ndarray]) -> None:
         for k in self.names:
@@ -341,6 +345,7 @@ class WeightedCandidateSums:
         #: per candidate, the weight of the samples in which it is a best card
         self.best_weight = z(n_cand)
         self.bounds: BoundedSums | None = None     # as CandidateSums.bounds
+        self.value_range: tuple[float, float] | None = None     # as CandidateSums'
 
     def add(self, meas: dict[str, np.ndarray], w: np.ndarray) -> None:
         w = np.asarray(w, dtype=np.float64)
@@ -799,9 +804,16 @@ def widened(est: Estimate, acc: AnySums, z: float, a: int, b: int | None = None
              ) -> Estimate:
     """``est`` (of the objective: card ``a``, or ``a - b``) widened to the union of its
     intervals with every bounded value at its lower and at its upper bound
-    (:class:`~catchten_sim.aggregate.BoundedSums`); unchanged when no deal is bounded."""
+    (:class:`~catchten_sim.aggregate.BoundedSums`; unchanged when no deal is bounded), then
+    clipped to what the objective can take (``acc.value_range``: a card's mean within it, a
+    difference within ``lo - hi .. hi - lo``)."""
     bs = acc.bounds
-    if bs is None or not bs.n_bounded:
+    if bs is not None and bs.n_bounded:
+        m_lo, m_hi, lo, hi = bs.mean(a, z) if b is None else bs.pair(a, b, z)
+        est = replace(est, lo=min(lo, est.lo), hi=max(hi, est.hi), bounds=(m_lo, m_hi))
+    vr = getattr(acc, "value_range", None)
+    if vr is None or math.isnan(est.lo):
         return est
-    m_lo, m_hi, lo, hi = bs.mean(a, z) if b is None else bs.pair(a, b, z)
-    return replace(est, lo=min(lo, est.lo), hi=max(hi, est.hi), bounds=(m_lo, m_hi))
+    # the mean lies within what one sample can take: clipping keeps the coverage
+    lo, hi = vr if b is None else (vr[0] - vr[1], vr[1] - vr[0])
+    return replace(est, lo=min(max(est.lo, lo), hi), hi=max(min(est.hi, hi), lo))

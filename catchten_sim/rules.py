@@ -515,6 +515,19 @@ class Rules:
         return self.ten_of_diamonds_bonus
 
     @property
+    def deal_points_bound(self) -> int:
+        """At least the points of one deal, every side's together: the trump honours,
+        the 10♦ bonus, and with card points one per card dealt (a side's card points are
+        the cards it took above its share: docs/rules.md §4). So a side's points lie in
+        ``[0, B]`` and its points minus the others' in ``[-B, B]``.
+
+        >>> Rules("french52", 4).deal_points_bound, Rules("foster", 4).deal_points_bound
+        (40, 66)
+        """
+        return (self.honours_total + (10 if self.ten_bonus else 0)
+                + (self.n_dealt if self.card_points else 0))
+
+    @property
     def target(self) -> int:
         return int(self.variants["target"])
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from catchten_sim import Rules
 from catchten_sim.advise import advise
 from catchten_sim.evaluators import DoubleDummyEvaluator, legal_cards
 from catchten_sim.determinize import Sampler
@@ -173,6 +174,43 @@ def test_widened_intervals_contain_every_exact_choice_within_the_bounds(weighted
                 for b in range(k):
                     if a != b:
                         _contains(pair_estimate(mids, a, b, z), pair_estimate(ex, a, b, z))
+
+
+def test_intervals_are_clipped_to_what_one_deal_can_score():
+    """Values in [-4, 4] with 3 samples give a raw interval far beyond them: the card's
+    interval is clipped to [-4, 4], a paired difference to [-8, 8]; each clipped interval
+    is the raw one cut to that range (it holds every mean the raw one holds that the game
+    allows), and without a range nothing changes."""
+    from catchten_sim.aggregate import CandidateSums, mean_estimate, pair_estimate, widened
+    x = np.array([[4.0, -4.0], [-4.0, 4.0], [4.0, 4.0]])
+    for vr in (None, (-4.0, 4.0)):
+        acc = CandidateSums(2, ["diff"], "diff")
+        acc.value_range = vr
+        acc.add({"diff": x})
+        raw = mean_estimate(*acc.mean_se("diff", 0), 3, 3.2)
+        got = widened(raw, acc, 3.2, 0)
+        pair = pair_estimate(acc, 0, 1, 3.2)
+        if vr is None:
+            assert (got.lo, got.hi) == (raw.lo, raw.hi) and raw.lo < -4 and raw.hi > 4
+            assert pair.lo < -8 and pair.hi > 8
+        else:
+            assert (got.lo, got.hi) == (-4.0, 4.0) and got.mean == raw.mean
+            assert (pair.lo, pair.hi) == (-8.0, 8.0)
+
+
+def test_dd_advice_intervals_stay_within_the_deal_s_points():
+    """A french52 opening lead after a few deals (two bounded by a tiny node budget):
+    every card's interval and the margin's lie within +-40, the points of a deal."""
+    pos = {"rules": "french52", "players": 4, "dealer": 3, "seat": 0, "turnup": "7S",
+           "hand": "JS AS 9S KH QH 7D 8C 9C TC 2H 3H 4D 5C".split(), "play": []}
+    a = advise(pos, evaluator="dd", threads=1, samples=3, seed=3, max_nodes=20_000,
+               exact_max=0)
+    b = Rules("french52", 4).deal_points_bound
+    assert b == 40 and a.bounded >= 1
+    for c in a.candidates:
+        e = c.estimates["diff"]
+        assert -b <= e.lo <= e.mean <= e.hi <= b
+    assert -2 * b <= a.margin.diff.lo <= a.margin.diff.hi <= 2 * b
 
 
 @pytest.mark.serial     # times itself
