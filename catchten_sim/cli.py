@@ -86,7 +86,7 @@ def rules_cmd(preset, players, rules_file, variants, as_json, switches):
 
 @cli.command("simulate")
 @rules_options
-@play_options("side 0 (seat 0 and partners)")
+@play_options("side 0 (seat 0 and partners)", pimc=True)
 @click.option("--deals", "-d", type=int, default=1_000_000, show_default=True,
               help="Number of deals to simulate.")
 @click.option("--seat-policy", "seat_policies", multiple=True, metavar="SEAT=POLICY",

@@ -304,7 +304,15 @@ def usage_error_parts(exc: click.UsageError) -> tuple[str | None, str, str]:
         near = close_match(exc.name, exc.known)
         return exc.name, "unknown command", \
             f"did you mean '{near}'?" if near else _help_pointer(exc.ctx)
+    extra = _EXTRA.match(one_line(exc.format_message()))
+    if extra:                       # click says it with no field, over 80 columns
+        words = extra.group(1) if len(extra.group(1)) <= 30 else extra.group(1)[:27] + "..."
+        return "arguments", "unexpected extra", f"{words}; {_help_pointer(exc.ctx)}"
     return None, why, f"{one_line(exc.format_message())} ({_help_pointer(exc.ctx)})"
+
+
+#: click's message for arguments beyond a command's last one
+_EXTRA = re.compile(r"Got unexpected extra arguments? \((.*)\)$")
 
 
 def usage_error_line(field: str | None, why: str, detail: str) -> str:

@@ -23,6 +23,9 @@ _ECHOED = re.compile(r'"(?:[^"\\]|\\.)*"|(?<!\w)\'[^\']*\'(?!\w)'
                      r'|(?<![\w.])(?:~|\.{1,2})?/[^\s:;,()]+')
 #: an echoed text is never shortened below this many characters (its ends stay readable)
 MIN_ECHO = 10
+#: an echoed text this long or shorter (a value of 20 characters and its quotes) is never
+#: shortened: cut, a short list such as ``"heuristic,random"`` reads as a valid name
+KEEP_ECHO = 22
 
 
 class CatchTenError(Exception):
@@ -60,10 +63,18 @@ class CatchTenError(Exception):
         object (:meth:`to_dict`) keeps the ``why`` and the whole detail; the ``short``
         detail is said instead where the whole one does not fit."""
         width = LINE_WIDTH - len(LINE_PREFIX)
-        out = fit_line(self._text(self.detail), width)
-        if len(out) > width and self.short:
-            out = fit_line(self._text(self.short), width)
-        return out
+        # the hint gives way before the value: the whole detail, the short one (a
+        # pointer), the value alone; only then is a long value cut (fit_line)
+        details = [d for d in (self.detail, self.short) if d]
+        head = (self.short or self.detail).split("; ", 1)[0]
+        if _ECHOED.fullmatch(head) and head not in details:
+            details.append(head)
+        texts = [self._text(d) for d in details] or [self._text("")]
+        fits = [t for t in texts if len(t) <= width]
+        if fits:
+            return fits[0]
+        cut = [fit_line(t, width) for t in texts]
+        return next((c for c in cut if len(c) <= width), cut[-1])
 
     def _text(self, detail: str) -> str:
         return f"{self.field}: {said_why(self.field, self.why)}" + (
@@ -156,10 +167,12 @@ def said_why(field: str, why: str) -> str:
 
     >>> said_why("players", "players out of range"), said_why("variant", "bad variant value")
     ('out of range', 'bad value')
-    >>> said_why("position", "not a position")
-    'not a position'
+    >>> said_why("position", "not a position"), said_why("seat-policy", "unknown policy")
+    ('not a position', 'unknown')
     """
     name = field.strip().lower()
+    if "-" in name and why == f"unknown {name.rsplit('-', 1)[1]}":
+        return "unknown"                   # seat-policy: unknown, not unknown policy
     names = {name, name.rstrip("s"), name + "s"}
     words = why.split()
     for i, w in enumerate(words):
@@ -188,15 +201,16 @@ def fit_line(text: str, width: int = LINE_WIDTH - len(LINE_PREFIX)) -> str:
     """``text`` within ``width`` columns where shortening what the user wrote does it: the
     longest echoed text (a quoted value or a file path, :data:`_ECHOED`; not a file name
     in a command to run) is cut in the middle first, none below :data:`MIN_ECHO`
-    characters. The words of the message are never cut, and a line that cannot be brought
-    within ``width`` so is left whole: it is the message's to shorten (a test sweeps them).
+    characters and none of :data:`KEEP_ECHO` characters or fewer. The words of the
+    message are never cut, and a line that cannot be brought within ``width`` so is left
+    whole: it is the message's to shorten (a test sweeps them).
 
-    >>> fit_line('a: unknown policy ("nobodyatallhereeee"; known: random)', 50)
-    'a: unknown policy ("nobod...reeee"; known: random)'
+    >>> fit_line('a: unknown policy ("nobodyatallhereeeeandthere"; known: random)', 50)
+    'a: unknown policy ("nobod...there"; known: random)'
     """
     out = text
     while len(out) > width:
-        spans = [m.span() for m in _ECHOED.finditer(out) if m.end() - m.start() > MIN_ECHO
+        spans = [m.span() for m in _ECHOED.finditer(out) if m.end() - m.start() > KEEP_ECHO
                  and not _COMMAND.search(out, 0, m.start())]
         if not spans:
             return text

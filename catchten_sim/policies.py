@@ -88,6 +88,9 @@ class Policy(IntEnum):
             return name
         if isinstance(name, DRIVEN_KINDS):
             return name                        # type: ignore[return-value]
+        if isinstance(name, str) and "," in name:
+            raise CatchTenError(field, "one policy, not a list",
+                                f"{echoed(name)}; {POLICIES_POINTER}")
         if isinstance(name, str) and name.strip().lower().startswith(("pimc", "ipimc")):
             return PimcPolicy.parse(name, field)   # type: ignore[return-value]
         if isinstance(name, str) and name.strip().upper() in cls.__members__:
@@ -157,7 +160,7 @@ class PimcPolicy:
         if t == head:
             return cls(DEFAULT_N, infer)
         if not num.isdigit() or not 1 <= int(num) <= MAX_N:
-            raise CatchTenError(field, "unknown policy",
+            raise CatchTenError(field, "out of range" if num.isdigit() else "unknown policy",
                                 f"{echoed(text)}: {head}:N needs N from 1 to {MAX_N}")
         return cls(int(num), infer)
 

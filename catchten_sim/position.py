@@ -226,7 +226,7 @@ class Position:
         if rules is None:
             players = data.get("players")
             if players is None:
-                raise PositionError("players", "players out of range", "players is required")
+                raise PositionError("players", "missing", "a position names its player count")
             if not is_whole(players):
                 raise PositionError("players", "not a whole number",
                                     f"players={json.dumps(players, default=str)} (a JSON "

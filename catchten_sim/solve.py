@@ -106,11 +106,14 @@ class Solution:
             "best": list(self.best),
         }
         if not self.exact and self.ranges is not None and self.value_range is not None:
-            # bounds only: each card's proven range beside its lower bound
+            # bounds only: no value is known (a lower bound there reads as the value),
+            # each card's proven range is
+            out["value"] = None
             out["exact"] = False
             out["stopped_by"] = self.stopped_by
             out["value_range"] = list(self.value_range)
             for row in out["cards"]:
+                row["value"] = None
                 row["range"] = list(self.ranges[row["card"]])
         if self.line is not None:
             out["line"] = list(self.line)

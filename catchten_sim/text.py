@@ -657,11 +657,19 @@ def format_solution(sol: Any, record: Any = None) -> str:
                "interrupted": "it was interrupted"}.get(sol.stopped_by or "", "it stopped")
         lines = [f"seat {sol.to_move} to move (side {sol.side}){trumps}; value between "
                  f"{lo:+d} and {hi:+d} points: the deal's final score difference, {who}, "
-                 "best play by all",
-                 f"not exact: the solve stopped early ({why}); each card's range below is "
-                 "proven: its exact value lies in it"]
+                 "best play by all"]
+        if all(r == (lo, hi) for r in sol.ranges.values()):
+            # no card's range is narrower than the whole span: nothing is proven
+            by, more = {"node budget": ("its node budget", "; --max-nodes raises it"),
+                        "time limit": ("its time limit", "; --time raises it"),
+                        "interrupted": ("Ctrl-C", "")}.get(sol.stopped_by or "", ("a stop", ""))
+            lines.append(f"not exact: nothing proven yet (stopped by {by} after "
+                         f"{sol.nodes:,} nodes{more})")
+        else:
+            lines.append(f"not exact: the solve stopped early ({why}); each card's range "
+                         "below is proven: its exact value lies in it")
         for c, (a, b) in sol.ranges.items():
-            mark = "  maybe best" if c in sol.best else ""
+            mark = "  may be best" if c in sol.best else ""
             rng = f"{a:+4d}" if a == b else f"{a:+4d} .. {b:+d}"
             lines.append(f"  {c:<{width}}  {rng}{mark}")
         lines.append(f"may be best: {' '.join(sol.best)}")

@@ -84,6 +84,12 @@ CASES = [
     (["equity", "--scores", "1 2 3 4 5 6 7 8 9 10 11 12 13"], "scores"),
     (["simulate", "--deals", "-1"], "deals"),
     (["match", "heuristic", "random", "--deals", "1"], "deals"),
+    # a list where one name belongs; pimc's N out of range; arguments beyond the last
+    (["simulate", "--policy", "heuristic,random"], "policy"),
+    (["simulate", "--seat-policy", "1=random,2=random"], "seat-policy"),
+    (["simulate", "--policy", "pimc:0"], "policy"),
+    (["match", "heuristic", "random", "pimc", "random"], "arguments"),
+    (["simulate", "extra"], "arguments"),
 ]
 
 
@@ -205,3 +211,32 @@ def test_api_values_in_other_messages_are_said_in_plain_words():
             call()
         line = e.value.line()
         assert words in line and "None" not in line and "='" not in line, line
+
+
+@pytest.mark.parametrize("args, said", [
+    # a value of 20 characters or fewer is whole, the hint gives way first (it was
+    # '"heuristi...uristic"', '"rando...andom"': a valid name that looked refused)
+    (["simulate", "--policy", "heuristic,random"],
+     'policy: one policy, not a list ("heuristic,random")'),
+    (["simulate", "--seat-policy", "1=random,2=random"], '"random,2=random"'),
+    (["simulate", "--policy", "nobodyatallhereeeeee"], '"nobodyatallhereeeeee"'),
+    (["simulate", "--policy", "pimc:0"], "out of range (\"pimc:0\": pimc:N needs N from 1"),
+    (["match", "heuristic", "random", "pimc", "random"],
+     "arguments: unexpected extra (pimc random; see: catchten match --help)"),
+])
+def test_short_values_are_said_whole_and_the_problem_by_its_name(args, said):
+    res = _run(args)
+    assert res.exit_code == 2 and said in res.stderr, res.stderr
+
+
+def test_simulate_help_names_every_policy_it_takes():
+    res = _run(["simulate", "--help"])
+    assert "pimc[:N]" in res.output and "ipimc[:N]" in res.output
+
+
+def test_a_position_without_players_says_missing():
+    from catchten_sim import advise
+    from catchten_sim.errors import CatchTenError
+    with pytest.raises(CatchTenError) as info:
+        advise({"rules": "foster"})
+    assert (info.value.field, info.value.why) == ("players", "missing"), info.value.line()

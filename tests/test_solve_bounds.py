@@ -165,10 +165,16 @@ def test_cli_max_nodes_prints_ranges_and_says_so():
     res = CliRunner().invoke(cli, ["solve", path, "--max-nodes", "5"])
     assert res.exit_code == 0, res.output
     assert "not exact" in res.output and "node budget" in res.output and " .. " in res.output
+    assert "may be best" in res.output and "maybe" not in res.output
+    # one node: every card's range is the whole span, and the text says nothing is proven
+    res = CliRunner().invoke(cli, ["solve", path, "--max-nodes", "1"])
+    assert "nothing proven yet (stopped by its node budget after" in res.output, res.output
     res = CliRunner().invoke(cli, ["solve", path, "--max-nodes", "5", "--json"])
     assert res.exit_code == 0, res.output
     obj = json.loads(res.output)
     assert obj["exact"] is False and obj["stopped_by"] == "node budget"
+    # no value is known: null, not a lower bound that reads as the value
+    assert obj["value"] is None and all(c["value"] is None for c in obj["cards"])
     assert all(c["range"][0] <= c["range"][1] for c in obj["cards"])
     want = json.loads((DD / "foster4_left5_lead_01.expected.json").read_text())
     for c in obj["cards"]:

@@ -88,7 +88,9 @@ export async function renderDeal() {
   $("#deal-trick").textContent = inTrick.length
     ? "On the table: " + inTrick.map((c) => `${pretty(c)} (seat ${seatOf(c)})`).join(", ")
     : "A new trick: the player to move leads.";
-  const lineText = (line) => `Double-dummy value for seat ${sol.to_move}'s side (${measures().solve}, perfect play): ${fmt(sol.value, 0)}` +
+  const lineText = (line) => `Double-dummy value for seat ${sol.to_move}'s side (${measures().solve}, perfect play): ${sol.exact === false
+    ? `between ${fmt(sol.value_range[0], 0)} and ${fmt(sol.value_range[1], 0)} (not exact: stopped by its ${sol.stopped_by})`
+    : fmt(sol.value, 0)}` +
     (line ? `; an optimal line: ${line.map(pretty).join(" ")}` : "");
   $("#deal-line").textContent = err ? "" : sol ? lineText(null) : "The hand is over.";
   if (err) { showError(err); setState("error"); return; }
