@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import click
 
 from .errors import (LINE_PREFIX, LINE_WIDTH, MIN_ECHO, CatchTenError, choices_hint,
-                     close_match, echoed, fit_line)
+                     close_match, echoed, fit_line, shortened)
 
 
 # ---------------------------------------------------------------------------- plumbing
@@ -306,7 +306,7 @@ def usage_error_parts(exc: click.UsageError) -> tuple[str | None, str, str]:
             f"did you mean '{near}'?" if near else _help_pointer(exc.ctx)
     extra = _EXTRA.match(one_line(exc.format_message()))
     if extra:                       # click says it with no field, over 80 columns
-        words = extra.group(1) if len(extra.group(1)) <= 30 else extra.group(1)[:27] + "..."
+        words = extra.group(1) if len(extra.group(1)) <= 30 else shortened(extra.group(1), 30)
         return "arguments", "unexpected extra", f"{words}; {_help_pointer(exc.ctx)}"
     return None, why, f"{one_line(exc.format_message())} ({_help_pointer(exc.ctx)})"
 
@@ -325,9 +325,7 @@ def usage_error_line(field: str | None, why: str, detail: str) -> str:
     line = fit_line(f"{field}: {why} ({detail})")
     over = len(line) - (LINE_WIDTH - len(LINE_PREFIX))
     if over > 0 and len(field) - over >= MIN_ECHO:
-        keep = len(field) - over - 3
-        field = f"{field[:keep // 2]}...{field[len(field) - (keep - keep // 2):]}"
-        line = fit_line(f"{field}: {why} ({detail})")
+        line = fit_line(f"{shortened(field, len(field) - over)}: {why} ({detail})")
     return line
 
 

@@ -182,7 +182,7 @@ def said_why(field: str, why: str) -> str:
     return why
 
 
-def _shortened(text: str, size: int) -> str:
+def shortened(text: str, size: int) -> str:
     """Echoed ``text`` cut to ``size`` characters in the middle (``...``): a quoted text
     keeps its quotes and both ends, a path more of its end (the file's name)."""
     if text[:1] in "\"'":
@@ -216,7 +216,7 @@ def fit_line(text: str, width: int = LINE_WIDTH - len(LINE_PREFIX)) -> str:
             return text
         a, b = max(spans, key=lambda ab: ab[1] - ab[0])
         size = max(MIN_ECHO, (b - a) - (len(out) - width))
-        out = out[:a] + _shortened(out[a:b], size) + out[b:]
+        out = out[:a] + shortened(out[a:b], size) + out[b:]
     return out
 
 
