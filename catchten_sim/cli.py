@@ -331,7 +331,7 @@ def summarize_cmd(run_dir, as_json, sessions):
 
 @cli.command("report")
 @rules_options
-@play_options("side 0 (seat 0 and partners)")
+@play_options("side 0 (seat 0 and partners)", pimc=True)
 @click.option("--deals", "-d", type=int, default=1_000_000, show_default=True,
               help="Deals of the main run; each sweep run uses a fifth (at least 1,000).")
 @click.option("--sweep-deals", type=int, default=None,

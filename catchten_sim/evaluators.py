@@ -120,6 +120,8 @@ class RolloutEvaluator:
     seed: int = 1
     threads: int = 1
     name: str = "rollout"
+    #: the command a refused policy is named for (``policy: not available``)
+    where: str = "advise's rollouts"
 
     def __post_init__(self) -> None:
         self._rs = _Resume(self.info)
@@ -127,7 +129,7 @@ class RolloutEvaluator:
         # a separate key, else the play would be correlated with the deal drawn
         self._play_seed = (int(self.seed) ^ ROLLOUT_SALT) & (2 ** 64 - 1)
         self._cands = np.array(list(self.candidates), dtype=np.int64)
-        self._pols = Seating.of(self.policies).kernel_ids("advise's rollouts")
+        self._pols = Seating.of(self.policies).kernel_ids(self.where)
         rs = self._rs
         self._job = KR.RolloutJob(rs.owner_known, rs.cap_mask0, rs.trump_leads0, rs.start,
                                   np.int64(self.info.seat), np.int64(self.info.dealer),

@@ -144,7 +144,7 @@ def odds(rules: Rules, hand: Sequence[object] | str, turnup: object, *, seat: in
     exact = sampler.can_enumerate(check_count("exact_max", exact_max, 0, 10 ** 9))
     if exact:
         n_deals = sampler.n_deals
-    ev = RolloutEvaluator(info, [KR.NO_CARD], pols, seed, used)
+    ev = RolloutEvaluator(info, [KR.NO_CARD], pols, seed, used, where="odds")
     my_side = rules.side_of(seat)
     clock = Stopwatch()
     sums: dict[str, list[float]] = {k: [0.0, 0.0] for k in ("points", "diff", "card_points")}

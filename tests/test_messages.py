@@ -229,9 +229,23 @@ def test_short_values_are_said_whole_and_the_problem_by_its_name(args, said):
     assert res.exit_code == 2 and said in res.stderr, res.stderr
 
 
-def test_simulate_help_names_every_policy_it_takes():
-    res = _run(["simulate", "--help"])
-    assert "pimc[:N]" in res.output and "ipimc[:N]" in res.output
+@pytest.mark.parametrize("command, takes_pimc", [
+    ("simulate", True), ("report", True), ("advise", True), ("odds", False),
+    ("equity", False)])
+def test_help_names_every_policy_it_takes(command, takes_pimc):
+    """report played pimc:2 for 10 minutes while its help listed random and heuristic
+    only; odds and equity refuse the PIMC players, and their help does not list them."""
+    res = _run([command, "--help"])
+    assert ("pimc[:N]" in res.output and "ipimc[:N]" in res.output) == takes_pimc
+
+
+def test_odds_refusing_pimc_names_odds():
+    """It named "advise's rollouts", a command the user had not run."""
+    res = _run(["odds", "--policy", "pimc:2", "--hand", "AS KS QS JS TS 9S 8S 7S 6S",
+                "--turnup", "7D"])
+    assert res.exit_code == 2, res.stderr
+    assert "error: policy: not available (pimc cannot play in odds " in res.stderr
+    assert "advise" not in res.stderr
 
 
 def test_a_position_without_players_says_missing():
