@@ -76,8 +76,7 @@ from .solve import DEFAULT_NODE_LIMIT
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
 from .fusion import for_advice as fusion_for
 from .explain import (WHICH_TO_TRUST, inference_summary, measure_words, model_lines,
-                      policy_label, run_note, separation)
-from .explain import model_note as one_line
+                      model_note as one_line, policy_label, run_note, separation)
 from .inference import Inference, for_advice
 from .pimc import PimcRolloutEvaluator
 from .policies import Policy, Seating
@@ -480,7 +479,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     Raises
     ------
     CatchTenError
-        Bad counts, an unknown policy/evaluator/objective, or no legal card.
+        Bad counts, an unknown policy/evaluator/objective, or no legal card; ``time: too
+        short`` when the time limit ends before one deal is evaluated.
     """
     position = as_position(position)
     samples = check_count("samples", samples, 1, MAX_SAMPLES)
@@ -558,6 +558,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             ev.close()
         if other is not None:
             other.close()
+    if acc.n == 0 and time_limit is not None:   # never a card from no deals
+        raise CatchTenError("time", "too short", f"no deal was evaluated within "
+                            f"{time_limit:g} s; the start took {clock.working():.1f} s")
     adv = _advice(position, pols, ev.name, ev_key, objective, margin, acc, acc_o, cands,
                   equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
     adv = adv if cards is None else replace(adv, note=(adv.note + "; " if adv.note else "")
@@ -630,12 +633,9 @@ def _objective(info: InfoSet, pols: tuple[Policy, ...], ev_key: str, objective: 
         eq, eq_why = None, ("P(win) and the points/Ten measures are not available with the "
                             "dd evaluator (a solve gives the score difference, not the "
                             "line's count-out steps)")
-        if objective not in (None, "diff"):
+        if objective not in (None, "diff"):     # a solve gives the difference only
             raise CatchTenError("objective", "not available",
-                                f"{objective} with --evaluator dd: a solve gives the score "
-                                "difference only, not the final scores of its line that "
-                                "P(win) and the points/Ten measures need (use --objective "
-                                "diff, or --evaluator rollout for them)")
+                                f"{objective} with --evaluator dd; use --evaluator rollout")
     else:
         eq, eq_why = game_equity_hook(info, pols, progress=progress, seed=seed, threads=threads,
                                       time_limit=None if time_limit is None else time_limit / 2)

@@ -117,6 +117,17 @@ def test_time_binds_dd_advice_on_a_french52_opening_lead():
     assert 0 <= d["bounded_deals"] <= d["samples"]
 
 
+def test_a_time_limit_spent_before_the_first_deal_is_refused_by_name():
+    """The limit counts from the command's start: --time 1 with a start of 1.2 s took no
+    deal, printed every card "n/a", "best: 2S, by +nan" and then an internal error (with
+    --json: exit 0 and a best card from no deals). Now ``time: too short``."""
+    from catchten_sim.errors import CatchTenError
+    with pytest.raises(CatchTenError) as info:
+        advise(LEAD, evaluator="dd", threads=1, time_limit=1.0, seed=2,
+               clock_start=time.perf_counter() - 5.0)
+    assert str(info.value).startswith("time: too short (no deal was evaluated within 1 s")
+
+
 def test_a_run_stopped_at_one_bounded_deal_still_answers_in_words_and_text():
     """A dd run cut short after its first deal (the clock, Ctrl-C) has no interval yet:
     JSON null ends, "unknown" in words, and the page's checker takes the answer."""
