@@ -200,14 +200,10 @@ def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
         except CatchTenError as exc:
             raise _cli_error(exc) from None
 
-    async def rules_route(request: Request) -> Response:
-        return await inline(request, api.rules_json)
-
-    async def next_route(request: Request) -> Response:
-        return await inline(request, api.next_json)
-
-    async def check_route(request: Request) -> Response:
-        return await inline(request, api.check_json)
+    def inline_route(fn):
+        async def route(request: Request) -> Response:
+            return await inline(request, fn)
+        return route
 
     async def words_route(request: Request) -> Response:
         def words(body):
@@ -237,10 +233,10 @@ def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
         Route("/api/deal", job_route("deal"), methods=["POST"]),
         Route("/api/simulate", job_route("simulate"), methods=["POST"]),
         Route("/api/simulate/stream", stream_route("simulate"), methods=["POST"]),
-        Route("/api/rules", rules_route, methods=["POST"]),
+        Route("/api/rules", inline_route(api.rules_json), methods=["POST"]),
         Route("/api/words", words_route, methods=["POST"]),
-        Route("/api/next", next_route, methods=["POST"]),
-        Route("/api/check", check_route, methods=["POST"]),
+        Route("/api/next", inline_route(api.next_json), methods=["POST"]),
+        Route("/api/check", inline_route(api.check_json), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
 
