@@ -38,6 +38,8 @@ BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
 SIZES = {"wide": (1280, 800), "phone": (390, 844)}
 IN_CI = os.environ.get("CI", "").lower() == "true"
 TIMINGS: dict = {}
+#: the banner's words before a paste's error: nothing of it was taken
+NOT_LOADED = "Not loaded (the set-up is unchanged): "
 
 
 def _need(reason: str):
@@ -202,14 +204,22 @@ def _shown_flags(page, ev: str) -> dict:
     return opts
 
 
+def _strip_time(opts: dict) -> dict:
+    return {k: v for k, v in opts.items() if k != "time"}
+
+
 def _check_against_api(server, page, pos, opts) -> int:
     """The page's values are the API's (so the CLI's: tests/test_serve.py) for the options
     the page sent, and the CLI command its Details give for each run has exactly those;
     the ties shown are the runs' (``equivalent_to``). Returns the number of ties."""
     ro_opts, dd_opts = _shown_flags(page, "rollout"), _shown_flags(page, "dd")
     assert ro_opts == opts
-    assert dd_opts == {**opts, "evaluator": "dd",
+    # Time is the whole advice's: dd runs in what the rollouts left of it
+    dd_time = dd_opts.pop("time")
+    assert 0 < dd_time <= opts["time"]
+    assert dd_opts == {**_strip_time(opts), "evaluator": "dd",
                        "samples": int(page.input_value("#dd-samples"))}
+    dd_opts["time"] = dd_time         # the command the page shows, as it is
     ro = _post(server + "/api/advise", {"position": pos, "options": ro_opts})
     dd = _post(server + "/api/advise", {"position": pos, "options": dd_opts})
     table = _table(page)
@@ -437,7 +447,7 @@ def test_bad_input_shows_its_line_and_the_page_still_works(server, browser):
         page.click("#load")
         page.wait_for_selector("#error:not([hidden])")
         # the banner in plain words (the field as the page names it), the line on data-line
-        assert page.inner_text("#error").startswith("The pasted text: not JSON")
+        assert page.inner_text("#error").startswith(NOT_LOADED + "The pasted text: not JSON")
         assert page.get_attribute("#error", "data-line").startswith("error: input: not JSON")
         bad = {**EXAMPLE, "hand": ["JS", "AS", "9S", "KH", "QH", "7D", "8C", "9C", "XC"]}
         page.fill("#paste", json.dumps(bad))
@@ -458,12 +468,14 @@ def test_bad_input_shows_its_line_and_the_page_still_works(server, browser):
             assert exc.code == 400
             assert line == json.loads(exc.read())["error"]
         assert line.startswith("error: hand: ")
-        assert page.inner_text("#error") == "Your hand: " + line[len("error: hand: "):]
+        assert page.inner_text("#error") == NOT_LOADED + "Your hand: " + line[len(
+            "error: hand: "):]
         # a position where another seat is to play: said as such, not "error: seat: ..."
         page.fill("#paste", json.dumps({**EXAMPLE, "seat": 1}))
         page.click("#load")
         page.wait_for_function("document.querySelector('#error').textContent"
-                               ".startsWith('Not your turn: seat 0 is to play, not seat 1.')",
+                               ".startsWith('" + NOT_LOADED + "Not your turn: seat 0 is to "
+                               "play, not seat 1.')",
                                timeout=90_000)
         assert page.get_attribute("#error", "data-line").startswith(
             "error: seat: not the player to move")
@@ -715,3 +727,89 @@ def _record_own_play(page) -> None:
     page.click('.tab[data-target="hand"]')
     page.click('#grid [data-grid-card="JS"]')                   # back in the hand
     page.wait_for_function("!document.querySelector('#advise').disabled")
+
+
+def test_first_load_shows_nothing_red_and_says_the_turnup_in_words(server, browser):
+    """Before any input: no banner and nothing in red; the missing turn-up is a plain
+    hint in the page's words, not the API's ("turnup: missing")."""
+    p = Page(browser)
+    with p as page:
+        _open(page, server)
+        page.wait_for_function("document.querySelector('#next-line').textContent !== ''")
+        assert page.is_hidden("#error")
+        line = page.inner_text("#next-line")
+        assert "problem" not in (page.get_attribute("#next-line", "class") or "")
+        assert line.startswith("Turn-up card: not set yet") and "turnup" not in line
+        # in the page's ink, not the red of a problem
+        color = page.eval_on_selector("#next-line", "e => getComputedStyle(e).color")
+        assert color == page.eval_on_selector("body", "e => getComputedStyle(e).color")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "first-load-wide.png"))
+    assert p.errors == []
+
+
+def test_a_bad_paste_is_refused_whole(server, browser):
+    """A pasted position with one bad card: nothing of it is taken (rules, dealer, hand,
+    turn-up stay as they were), one message names the field."""
+    p = Page(browser)
+    with p as page:
+        _open(page, server, load_box=True)
+        _click_example(page)
+        before = page.evaluate("JSON.stringify([document.querySelector('#preset').value, "
+                               "document.querySelector('#dealer').value, "
+                               "document.querySelector('#hand-count').textContent, "
+                               "document.querySelector('#turnup-show').textContent])")
+        bad = {"rules": "french52", "players": 4, "dealer": 2, "seat": 3,
+               "hand": ["7H", "XX", "8S"], "turnup": "3H", "play": []}
+        page.fill("#paste", json.dumps(bad))
+        page.click("#load")
+        page.wait_for_selector("#error:not([hidden])")
+        assert page.inner_text("#error") == NOT_LOADED + 'Your hand: malformed card (hand[1]="XX")'
+        assert page.get_attribute("#error", "data-line").startswith("error: hand: malformed card")
+        after = page.evaluate("JSON.stringify([document.querySelector('#preset').value, "
+                              "document.querySelector('#dealer').value, "
+                              "document.querySelector('#hand-count').textContent, "
+                              "document.querySelector('#turnup-show').textContent])")
+        assert after == before
+        assert page.text_content("#answer").startswith("Set up a position")   # no advice ran
+    assert [e for e in p.errors if "status of 400" not in e] == []
+
+
+def test_dd_time_is_the_whole_advices_and_its_row_says_running(server, browser):
+    """french52 at the opening lead (double-dummy takes seconds a deal) with Time 5: the
+    answer comes within the Time (plus the server's reply), and the dd row says
+    "running" while it runs, never "queued"."""
+    pos = json.loads((CASES / "score" / "french52_04.json").read_text())
+    seat = (pos["dealer"] + 1) % 4
+    pos = {"rules": "french52", "players": 4, "dealer": pos["dealer"], "seat": seat,
+           "hand": pos["hands"][seat], "turnup": pos["turnup"], "play": []}
+    budget = 5
+    p = Page(browser)
+    with p as page:
+        _open(page, server, load_box=True)
+        page.fill("#time", str(budget))
+        page.fill("#paste", json.dumps(pos))
+        t0 = time.monotonic()
+        page.click("#load")
+        said = set()
+        while page.get_attribute("body", "data-state") not in ("done", "error"):
+            said.add(page.text_content("#ptext-dd"))
+            assert time.monotonic() - t0 < budget + 30, said
+            page.wait_for_timeout(100)
+        took = time.monotonic() - t0
+        TIMINGS["french52_dd_time_5_s"] = round(took, 2)
+        assert page.get_attribute("body", "data-state") == "done", page.inner_text("#error")
+        assert any(t.startswith("running") for t in said), said
+        assert not any("queued" in t for t in said), said
+        assert took < budget + 2.0, (took, said)
+        assert _shown_flags(page, "dd")["time"] <= budget
+        page.click("#details summary")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "dd-time-wide.png"), full_page=True)
+        # the Details in a card player's words: no field names or look counts
+        details = page.inner_text("#details-text")
+        for word in ("objective", "look 1", "planned, z", "(score)", "consistent",
+                     "--time limit", "dd evaluator", "bounds' midpoints"):
+            assert word not in details, word
+        assert "standard errors" in details and "the time limit ran out" in details
+    assert [e for e in p.errors if "status of 400" not in e] == []

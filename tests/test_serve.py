@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import warnings
 from pathlib import Path
@@ -253,9 +254,8 @@ def test_page_and_static_served(client):
         assert len(text.splitlines()) <= 900, name
 
 
-def test_stream_progress_then_the_same_result(client):
-    body = {"position": json.loads(EXAMPLE.read_text()),
-            "options": {"samples": 2000, "early_stop": False, "seed": 3}}
+def _events(client, body: dict) -> list[tuple[str, dict]]:
+    """The server-sent events of ``/api/advise/stream`` for ``body``: (name, data)."""
     events = []
     with client.stream("POST", "/api/advise/stream", json=body) as s:
         name = None
@@ -264,6 +264,13 @@ def test_stream_progress_then_the_same_result(client):
                 name = line[7:]
             elif line.startswith("data: "):
                 events.append((name, json.loads(line[6:])))
+    return events
+
+
+def test_stream_progress_then_the_same_result(client):
+    body = {"position": json.loads(EXAMPLE.read_text()),
+            "options": {"samples": 2000, "early_stop": False, "seed": 3}}
+    events = _events(client, body)
     names = [e[0] for e in events]
     assert names[0] == "queued" and names[-1] == "result" and "progress" in names
     last = [d for n, d in events if n == "progress"][-1]
@@ -780,3 +787,83 @@ def test_next_says_a_play_that_cannot_happen(client):
     # 7S, the turn-up, led by seat 0 (not the dealer): the play itself is refused
     nx = _next(client, {**ex, "hand": ex["hand"][:8], "play": ["7S"]})
     assert nx["problem"].startswith("play: card not in hand") and nx["to_move"] is None
+
+
+@pytest.mark.parametrize("body, missing", [
+    ({"rules": "foster", "players": 4, "dealer": 3, "seat": 0, "hand": [], "play": []},
+     "turnup"),
+    ({"rules": "jaques", "players": 4, "dealer": 3, "seat": 0, "play": [],
+      "variants": {"dealer_declares": True}}, "trump"),
+])
+def test_next_a_field_not_given_yet_is_no_problem(client, body, missing):
+    """The page's first load (nothing clicked yet): the turn-up (or declared trump) not
+    given is ``missing``, not a ``problem`` (the page says problems in red)."""
+    nx = _next(client, body)
+    assert nx["problem"] is None and nx["missing"] == missing and nx["to_move"] is None
+    ex = json.loads(EXAMPLE.read_text())
+    assert _next(client, ex)["missing"] is None
+
+
+def test_check_takes_a_position_whole_or_names_the_field(client):
+    """/api/check: advise's own checks of a whole position, before the page takes any of
+    it (a pasted position)."""
+    ex = json.loads(EXAMPLE.read_text())
+    assert client.post("/api/check", json={"position": ex}).json() == {"ok": True}
+    for bad, field in (({**ex, "hand": ["JS", "XX"] + ex["hand"][2:]}, "hand"),
+                       ({**ex, "turnup": None}, "turnup"), ({**ex, "oops": 1}, "oops"),
+                       ({**ex, "rules": "nope"}, "rules")):
+        r = client.post("/api/check", json={"position": bad})
+        assert r.status_code == 400 and r.json()["field"] == field == _refused(bad), r.text
+        assert r.json()["error"].startswith(f"error: {field}: ")
+    assert client.post("/api/check", json={"x": ex}).json()["field"] == "x"
+
+
+def test_stream_says_when_a_worker_takes_the_job():
+    """"queued" says the job's own state (waiting or taken), then "started" when a worker
+    takes it, before any progress: a job behind a busy worker is not "running", and a
+    job that runs is not "queued" because another job runs."""
+    app = create_app(workers=1, queue=2, threads=1, warm=False,
+                     allowed_hosts=("testserver",))
+    slow = {**ENDLESS, "options": {**ENDLESS["options"], "time": 2}}
+    quick = {"position": ENDLESS["position"], "options": {"samples": 500}}
+    with TestClient(app) as c:
+        first = threading.Thread(target=lambda: c.post("/api/advise", json=slow))
+        first.start()
+        while not c.get("/api/status").json()["running"]:
+            threading.Event().wait(0.05)
+        events = _events(c, quick)
+        first.join(60)
+        assert c.get("/api/status").json()["max_time"] == 120
+    names = [n for n, _ in events]
+    assert names[0] == "queued" and events[0][1]["ahead"] == 0
+    assert events[0][1]["running"] == 1            # the slow job holds the one worker
+    assert names.count("started") == 1 and names[-1] == "result"
+    assert names.index("started") < names.index("progress")
+    assert events[names.index("started")][1]["time"] == 30.0
+
+
+def test_details_in_a_card_players_words(client):
+    """Each run's Details (/api/words ``details``): the numbers kept, no field names,
+    look counts or flags ("objective diff", "look 1 of 3 planned, z 2.81", "(score)")."""
+    from catchten_sim.explain import run_note
+    from catchten_sim.serve.words import details_lines
+    pos = json.loads(EXAMPLE.read_text())
+    runs = {ev: client.post("/api/advise", json={"position": pos, "options": {
+        "samples": 3000, **({"evaluator": "dd", "samples": 600} if ev == "dd" else {})}}
+        ).json() for ev in ("rollout", "dd")}
+    words = client.post("/api/words", json=runs).json()["details"]
+    jargon = ("objective", "look ", "planned, z", "(score)", "consistent", "--", "dd ",
+              "P(win)", "bounds", "paranoid", "enumeration")
+    for ev, a in runs.items():
+        text = "; ".join(words[ev])
+        assert not [w for w in jargon if w in text], (ev, text)
+        assert f"{a['samples']:,} deals of the {a['n_consistent_deals']:,}" in text
+        assert f"\u00b1 {a['intervals']['z']:.2f} standard errors" in text
+        assert f"values: {a['measure']}" in text
+        look = re.search(r"look (\d+) of (\d+) planned", a["intervals"]["description"])
+        assert f"checked {look[1]} of its {look[2]} planned times" in text
+    # every part of a note, as advise writes them, said in words
+    note = run_note("", "P(win) needs the game score (score)", (5, 100), 2, 9, True)
+    text = "; ".join(details_lines({**runs["dd"], "note": note}))
+    assert not [w for w in jargon if w in text], text
+    assert "2 of the 9 deals were not solved" in text and "only 5 of the 100" in text

@@ -105,6 +105,20 @@ def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int |
     return position, kw, explain_n
 
 
+CHECK_BODY_KEYS = ("position",)
+
+
+def check_json(body: Any) -> dict:
+    """``POST /api/check``: ``{"position": {...}}`` checked whole, as ``advise`` checks it
+    (a field that cannot be taken is a ParseError naming it), before the page takes any
+    of it: a pasted position is loaded entire or not at all. Answers
+    ``{"ok": true}``."""
+    from ..position import Position
+    body = _object(body, "body", CHECK_BODY_KEYS)
+    Position.from_dict(_inner(body, "position"))
+    return {"ok": True}
+
+
 def advise_json(body: Any, progress: Callable[[int, int], None] | None = None,
                 threads: int | None = None, max_time: float = MAX_TIME,
                 running: Callable[[int, dict[str, float]], None] | None = None) -> dict:
@@ -233,7 +247,8 @@ def next_json(body: Any) -> dict:
     refused (else null); ``play`` and ``hand``, each card that cannot be the next card
     played or be added to the hand, with the one line saying why (a position with it
     would be refused by ``advise``). ``to_move`` and the two maps are empty until the
-    trump is known (the turn-up, or the declared trump)."""
+    trump is known (the turn-up, or the declared trump); till then ``missing`` names the
+    field still to give (``turnup`` or ``trump``; else null), which is not a ``problem``."""
     from ..cards import format_card, parse_card
     from ..position import POSITION_KEYS, _int_field, _json_cards
     from ..state import PlayState
@@ -245,7 +260,7 @@ def next_json(body: Any) -> dict:
     turnup = None if body.get("turnup") in (None, "") else parse_card(body["turnup"], "turnup")
     trump = _trump(body.get("trump"))
     out: dict[str, Any] = {"to_move": None, "hand_size": None, "problem": None,
-                           "play": {}, "hand": {}}
+                           "missing": None, "play": {}, "hand": {}}
 
     def replay(held_now: set[int], extra: tuple[int, ...] = ()) -> PlayState:
         """The play (and ``extra``) with the seat's cards known at its turns of the last
@@ -278,7 +293,10 @@ def next_json(body: Any) -> dict:
     try:
         state = replay(set(hand))
     except CatchTenError as exc:
-        out["problem"] = exc.line()
+        if exc.why == "missing" and exc.field in ("turnup", "trump"):
+            out["missing"] = exc.field      # not set up yet: nothing is wrong so far
+        else:
+            out["problem"] = exc.line()
         return out
     you = f"seat {seat} (your seat)"
     out["to_move"] = None if state.finished else state.to_move

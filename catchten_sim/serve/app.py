@@ -160,9 +160,16 @@ def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
 
             async def events():
                 try:
-                    yield _sse("queued", {"job": job.id, **pool.status()})
+                    # "queued" says the job's own place: how many jobs wait before it
+                    # (the workers' load is not its state); "started" follows when a
+                    # worker takes it, at once when one is free
+                    yield _sse("queued", {"job": job.id, "ahead": pool.ahead(job),
+                                          "time": job.time_limit, **pool.status()})
                     while True:
                         ev = await job.events.get()
+                        if ev[0] == "started":
+                            yield _sse("started", {"job": job.id, "time": job.time_limit})
+                            continue
                         if ev[0] == "progress":
                             yield _sse("progress", {"done": ev[1], "total": ev[2]})
                             continue
@@ -193,11 +200,10 @@ def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
         except CatchTenError as exc:
             raise _cli_error(exc) from None
 
-    async def rules_route(request: Request) -> Response:
-        return await inline(request, api.rules_json)
-
-    async def next_route(request: Request) -> Response:
-        return await inline(request, api.next_json)
+    def inline_route(fn):
+        async def route(request: Request) -> Response:
+            return await inline(request, fn)
+        return route
 
     async def words_route(request: Request) -> Response:
         def words(body):
@@ -212,7 +218,8 @@ def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
         return await inline(request, words)
 
     async def status_route(request: Request) -> Response:
-        return JSONResponse(pool.status())
+        # max_time: this server's cap on one request's time (the page says it)
+        return JSONResponse({**pool.status(), "max_time": max_time})
 
     async def index(request: Request) -> Response:
         return FileResponse(str(STATIC / "index.html"), headers={"Cache-Control": "no-store"})
@@ -226,9 +233,10 @@ def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
         Route("/api/deal", job_route("deal"), methods=["POST"]),
         Route("/api/simulate", job_route("simulate"), methods=["POST"]),
         Route("/api/simulate/stream", stream_route("simulate"), methods=["POST"]),
-        Route("/api/rules", rules_route, methods=["POST"]),
+        Route("/api/rules", inline_route(api.rules_json), methods=["POST"]),
         Route("/api/words", words_route, methods=["POST"]),
-        Route("/api/next", next_route, methods=["POST"]),
+        Route("/api/next", inline_route(api.next_json), methods=["POST"]),
+        Route("/api/check", inline_route(api.check_json), methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
 

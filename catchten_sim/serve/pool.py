@@ -29,6 +29,10 @@ KILL_AFTER_S = 10.0
 PROGRESS_EVERY_S = 0.1
 
 
+#: the kinds of a job's last event
+FINAL = ("result", "error", "cancelled")
+
+
 class Busy(Exception):
     """The queue is full (HTTP 503)."""
 
@@ -144,7 +148,8 @@ def worker_main(conn, threads: int | None, warm: bool) -> None:
 # ---------------------------------------------------------------------------- the server side
 @dataclass
 class Job:
-    """One request's work: ``events`` yields ``("progress", done, total)`` (an advice also
+    """One request's work: ``events`` yields ``("started",)`` when a worker takes it (until
+    then it waits in the queue), ``("progress", done, total)`` (an advice also
     ``("running", done, {card: mean})``) and then one final event, ``("result", data)``,
     ``("error", status, line, field, why)`` or ``("cancelled",)``."""
 
@@ -180,10 +185,10 @@ class Job:
             self.worker.interrupt()
 
     async def result(self) -> tuple:
-        """The final event (progress and running values are skipped)."""
+        """The final event (started, progress and running values are skipped)."""
         while True:
             ev = await self.events.get()
-            if ev[0] not in ("progress", "running"):
+            if ev[0] in FINAL:
                 return ev
 
 
@@ -264,6 +269,7 @@ class _Worker:
         self.job = job
         job.worker = self
         job.started = time.monotonic()
+        job.events.put_nowait(("started",))
         self.conn.send((job.id, job.kind, job.body))
 
     def interrupt(self) -> None:
@@ -319,6 +325,11 @@ class Pool:
         assert self._wake is not None
         self._wake.set()
         return job
+
+    def ahead(self, job: Job) -> int:
+        """Jobs waiting before ``job`` in the queue (0 also once it has started)."""
+        live = [j for j in self.waiting if j.final is None]
+        return live.index(job) if job in live else 0
 
     def running(self) -> int:
         return sum(1 for w in self.workers if w.job is not None)

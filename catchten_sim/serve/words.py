@@ -248,15 +248,128 @@ def fusion_words(dd: Advice | None) -> str:
             f"({how}all {f['worlds']} consistent deals).")
 
 
+#: what each stop of a run means, in a card player's words (advise.STOP_REASONS)
+STOP_WORDS = {
+    "separated": "the best card is clearly ahead of the second (95% sure)",
+    "equivalent": "the best two cards are too close to matter (within {margin}, 95% sure)",
+    "interrupted": "cancelled: the values are those of the deals done so far",
+    "samples": "all {samples} deals asked for were played out",
+    "time": "the time limit ran out",
+    "single": "only one card can be played",
+    "exact": "every possible deal was played out",
+}
+#: the parts of an answer's ``note`` (explain.run_note, equity's reasons) in plain words:
+#: (pattern, words); a part not listed is shown as it is
+NOTE_WORDS: tuple[tuple[str, str], ...] = (
+    (r"P\(win\) needs the game score \(score\)",
+     "P(winning the game): give the game score before this hand to see it"),
+    (r"P\(win\) and the points/Ten measures are not available with the dd evaluator.*",
+     "double-dummy gives the points difference only (not P(winning the game))"),
+    (r"P\(win\) not available with game_at_once",
+     "P(winning the game) is not worked out when the game is a single hand"),
+    (r"P\(win\) not available with pimc rollouts.*",
+     "P(winning the game) is not worked out with pimc play"),
+    (r"P\(win\) not available: the game was decided before this set",
+     "P(winning the game): the game was decided before this set"),
+    (r"([\d,]+) of ([\d,]+) deals solved within proven bounds only.*",
+     r"\1 of the \2 deals were not solved to the end in time: for those only a range "
+     "of values is known, each card's range above covers all of it, and the value shown "
+     "is its middle"),
+    (r"means are the bounds' midpoints", ""),    # said in the part before it
+    (r"dd values with three or more sides.*",
+     "with three or more sides, double-dummy lets the others play together against our "
+     "side"),
+    (r"the exact enumeration stopped after ([\d,]+) of ([\d,]+) deals.*",
+     r"only \1 of the \2 possible deals were played out before it stopped: they are not "
+     "a random choice, so the ranges do not hold (give it more time)"),
+    (r"only the cards asked for were evaluated", "only the cards asked for were valued"),
+)
+
+
+def _note_words(note: str) -> list[str]:
+    import re
+    out = []
+    for part in (p for p in note.split("; ") if p):
+        for pat, words in NOTE_WORDS:
+            if re.fullmatch(pat, part):
+                part = re.sub(pat, words, part)
+                break
+        if part:
+            out.append(part)
+    return out
+
+
+def _opt(a: Advice, key: str, kinds: tuple[type, ...], field: str, what: str) -> Any:
+    """``a[key]`` checked (None when absent: that line of the Details is left out)."""
+    v = a.get(key)
+    if v is not None:
+        _need(v, kinds, field, what)
+    return v
+
+
+def _ranges_words(a: Advice, field: str) -> str | None:
+    """What the run's 95% ranges are: the value plus or minus z standard errors, and why
+    z is above the usual 1.96 (the stopping rule's checks); None: not said."""
+    import re
+    iv = _opt(a, "intervals", (dict,), f"{field}.intervals", "an object")
+    if iv is None or iv.get("z") is None:
+        return None
+    z = float(_opt(iv, "z", (int, float), f"{field}.intervals.z", "a number"))
+    text = str(_opt(iv, "description", (str,), f"{field}.intervals.description",
+                    "a string") or "")
+    if a.get("exact") and z == 0:
+        return "no range: every possible deal was played out, so the values are exact"
+    pm = f"each value \u00b1 {z:.2f} standard errors"
+    m = re.search(r"look (\d+) of (\d+) planned", text)
+    if m and int(m.group(2)) > 1:
+        k, n = int(m.group(1)), int(m.group(2))
+        return (f"95% ranges, {pm} (more than the usual 1.96: the run checked {k} of "
+                f"its {n} planned times whether it could stop)")
+    return f"95% ranges, {pm}"
+
+
+def details_lines(a: Advice, field: str = "run") -> list[str]:
+    """One run's Details in plain words (an ``advise --json`` answer, checked as
+    :func:`check_advice` does; ``field``: its name in an error): its deals, what the values
+    measure, why it stopped, what its ranges are, and its notes (no "objective", look
+    counts or field names: those are the JSON's). A field the answer lacks leaves its
+    line out."""
+    check_advice(a, field)
+    obj = a.get("objective", "diff")
+    n = _opt(a, "samples", (int,), f"{field}.samples", "a number of deals")
+    of = _opt(a, "n_consistent_deals", (int,), f"{field}.n_consistent_deals",
+              "a number of deals")
+    pm = _opt(a, "practical_margin", (int, float), f"{field}.practical_margin", "a number")
+    stop = _opt(a, "stop", (str,), f"{field}.stop", "a string")
+    note = _opt(a, "note", (str,), f"{field}.note", "a string")
+    out = []
+    if n is not None:
+        out.append(f"{n:,} deals" + ("" if of is None else
+                                     f" of the {of:,} that fit your hand and the cards played"))
+    out.append(f"values: {measure(a)}")
+    if stop is not None:
+        margin = f"{(pm or 0) * scale(obj):g} {units(obj)}"
+        out.append("stopped: " + STOP_WORDS.get(stop, stop).format(
+            margin=margin, samples="the" if n is None else f"{n:,}"))
+    ranges = _ranges_words(a, field)
+    if ranges is not None:
+        out.append(f"ranges: {ranges}")
+    return out + _note_words(note or "")
+
+
 def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     """The headline lines of the page: ``{"best": [...], "trump": [...], "disagree": str,
-    "p_win": str, "fusion": str, "trust": str}``, each line ``"<model>: <answer>"`` quoted
-    from that model's run; ``trust``: :data:`WHICH_TO_TRUST`, said under the values."""
+    "p_win": str, "fusion": str, "trust": str, "details": {"rollout": [...], "dd":
+    [...]}}``, each line ``"<model>: <answer>"`` quoted from that model's run; ``trust``:
+    :data:`WHICH_TO_TRUST`, said under the values; ``details``: each run's Details
+    (:func:`details_lines`)."""
     check_advice(rollout, "rollout")
     check_advice(dd, "dd")
     runs = [a for a in (dd, rollout) if a]
     out: dict[str, Any] = {"best": [], "trump": [], "disagree": "", "p_win": "",
-                           "fusion": fusion_words(dd), "trust": WHICH_TO_TRUST}
+                           "fusion": fusion_words(dd), "trust": WHICH_TO_TRUST,
+                           "details": {k: details_lines(a, k) for k, a in
+                                       (("rollout", rollout), ("dd", dd)) if a}}
     for a in runs:
         best, trump = plain_lines(a)
         out["best"].append(best)

@@ -3,9 +3,13 @@
 import { $, DD_FIRST, measures, state, pretty, seconds, isRed, fmt, setState, showError, clearError, postJSON, postStream, plainError } from "./core.js";
 import { position } from "./setup.js";
 
+// the least seconds a run is given when the Time is (nearly) used up
+const MIN_RUN_S = 0.5;
+
 // ------------------------------------------------------------------ advice
-export function options(evaluator) {
-  const o = { seed: Number($("#seed").value), time: Number($("#time").value) };
+// time: the run's seconds (default the Time field: the whole advice's budget)
+export function options(evaluator, time) {
+  const o = { seed: Number($("#seed").value), time: time ?? Number($("#time").value) };
   if (!$("#early-stop").checked) o.early_stop = false;
   if (evaluator === "dd") { o.evaluator = "dd"; o.samples = Number($("#dd-samples").value); }
   else o.samples = Number($("#samples").value);
@@ -41,19 +45,34 @@ export async function advise(extraPosition, fromLink) {
     // the rows are this advice's only while it is the page's: a late event of an older
     // advice (cancelled for a newer one) never writes there
     const mine = () => state.runs === runs;
+    // what the row says: the run's own state (waiting in the server's queue, running:
+    // the seconds it has run of its limit, the deals done), and dd's first deals shown
+    const first = key === "dd" && runs.ddFirst && runs.ddFirst.result;
+    const shown = first ? ` (first ${first.samples.toLocaleString()} deals shown)` : "";
+    let started = null, deals = null, ticker = null;
+    const say = () => {
+      if (!mine() || started === null) return;
+      const s = Math.floor((performance.now() - started) / 1000);
+      text.textContent = (deals === null ? "running" : `${deals.toLocaleString()} deals`) +
+        `, ${s} s of at most ${opts.time} s` + shown;
+    };
     prog.value = 0; text.textContent = "waiting";
     try {
       await postStream("/api/advise/stream", { position: pos, options: opts }, controller.signal,
         (name, data) => {
           if (!mine()) return;
           if (name === "queued") {
-            text.textContent = data.running ? "queued" : "starting";
-            if ($("#engine").dataset.engine === "warming") text.textContent = "waiting for the engine to warm up";
-            if (key === "dd" && runs.ddFirst && runs.ddFirst.result) text.textContent += ` (first ${DD_FIRST} deals shown)`;
-          }
-          else if (name === "progress") {
+            if (started !== null) return;
+            text.textContent = ($("#engine").dataset.engine === "warming" ? "waiting for the engine to warm up"
+              : data.ahead ? `waiting for a free worker (${data.ahead} ahead)` : "starting") + shown;
+          } else if (name === "started") {
+            started = performance.now();
+            say();
+            ticker = setInterval(say, 1000);
+          } else if (name === "progress") {
             prog.max = data.total; prog.value = data.done;
-            text.textContent = `${data.done.toLocaleString()} deals`;
+            deals = data.done;
+            say();
           } else if (name === "running") {
             runs[key].running = data;          // the values so far, no interval yet
             renderAdvice();
@@ -68,24 +87,38 @@ export async function advise(extraPosition, fromLink) {
     } catch (e) {
       runs[key].error = e.name === "AbortError" ? "cancelled" : e.message;
     }
+    clearInterval(ticker);
     runs[key].controller = null;
   };
   // the rollouts first (a fraction of a second), then dd, each with every core: the first
   // values reach the screen sooner than with the two runs sharing the cores. dd starts
   // with a run of its first DD_FIRST deals (the same deals the full run starts with, same
   // seed), shown as preliminary until the full run replaces them
+  // Time is the whole advice's: each run gets what is left of it (dd at least
+  // MIN_RUN_S), so the answer comes within Time (plus the server's reply)
+  const budget = Number($("#time").value), t0 = performance.now();
+  const left = () => Math.max(MIN_RUN_S, Math.floor(10 * (budget - (performance.now() - t0) / 1000)) / 10);
   runs.dd = { controller: null, result: null, error: null };
-  await one("rollout", "rollout", options("rollout"));
-  const ddOpts = options("dd");
+  await one("rollout", "rollout", options("rollout", budget));
   const ok = () => state.runs === runs && Object.values(runs).every((r) => !r.error);
   if (ok()) {                          // the rollouts' answer while dd runs
     try { await renderWords(); } catch (e) { /* the final answer will say it */ }
   }
-  if (ok() && ddOpts.samples > DD_FIRST) {
-    await one("dd", "ddFirst", { ...ddOpts, samples: DD_FIRST });
+  const ddSamples = options("dd").samples;
+  if (ok() && ddSamples > DD_FIRST) {
+    await one("dd", "ddFirst", { ...options("dd", left()), samples: DD_FIRST });
     if (runs.ddFirst.error === "cancelled") runs.dd.error = "cancelled";
+    // the first deals are dd's answer when the full run could not do more of them in the
+    // time left (it starts again from the same first deals): they took all the time, or
+    // more than is left
+    const f = runs.ddFirst.result;
+    if (ok() && f && (f.samples < DD_FIRST || f.stop === "time" || f.elapsed_s >= left())) {
+      runs.dd = runs.ddFirst;
+      delete runs.ddFirst;
+      renderAdvice();                  // its column is the answer now, not "more coming"
+    }
   }
-  if (ok()) await one("dd", "dd", ddOpts);
+  if (ok() && !runs.dd.result) await one("dd", "dd", options("dd", left()));
   else if (runs.rollout.error === "cancelled") runs.dd.error = "cancelled";
   if (state.runs !== runs) return;            // a newer advice took over
   $("#cancel").disabled = true;
@@ -150,7 +183,8 @@ export async function endFailed(runs, err) {
 export function showDone(ev, data) {
   const prog = $(`#prog-${ev}`);
   prog.max = 1; prog.value = 1;
-  $(`#ptext-${ev}`).textContent = `${data.samples.toLocaleString()} deals, ${seconds(data.elapsed_s)}`;
+  $(`#ptext-${ev}`).textContent = `${data.samples.toLocaleString()} deals, ${seconds(data.elapsed_s)}` +
+    (data.stop === "time" ? " (time limit)" : "");
 }
 // ended: the advice stopped (failed, cancelled): a value still missing is not coming
 export function renderAdvice(ended) {
@@ -255,15 +289,31 @@ export function cliFlags(o) {
           `--seed ${o.seed}`, `--time ${o.time}`, o.early_stop === false ? "--no-early-stop" : null]
     .filter(Boolean).join(" ");
 }
+// each run's Details in plain words (/api/words details: deals, what the values are,
+// why it stopped, the ranges, its notes), asked once per answer
+const detailsAsked = new WeakMap(), detailsGot = new WeakMap();
+function detailsOf(a, ev) {
+  if (!detailsAsked.has(a)) {
+    detailsAsked.set(a, postJSON("/api/words", { [ev]: a }).then((w) => {
+      detailsGot.set(a, w.details[ev]);
+      return w.details[ev];
+    }));
+  }
+  return detailsAsked.get(a);
+}
 function renderDetails(ro, dd, ddRun) {
   const box = $("#details-text");
   box.innerHTML = "";
   for (const [name, a, run, ev] of [["Rollouts", ro, state.runs.rollout, "rollout"], ["Double-dummy", dd, ddRun, "dd"]]) {
     if (!a) continue;
     const p = document.createElement("p");
-    p.textContent = `${name}: ${a.samples.toLocaleString()} deals of ${a.n_consistent_deals.toLocaleString()} consistent; ` +
-      `stopped: ${a.stop_reason}; intervals: ${a.intervals.description}; objective ${a.objective}` +
-      (a.note ? `; ${a.note}` : "");
+    p.dataset.details = ev;
+    const say = (lines) => { p.textContent = `${name}: ${lines.join("; ")}.`; };
+    if (detailsGot.has(a)) say(detailsGot.get(a));
+    else {
+      p.textContent = `${name}: ${a.samples.toLocaleString()} deals.`;
+      detailsOf(a, ev).then(say, (e) => { p.textContent = `${name}: ${plainError(e.message)}`; });
+    }
     // not the dd run's model_note: it quotes the dd run's own small rollout check, which
     // would contradict the page's own rollout run above (each model from its own run)
     box.appendChild(p);

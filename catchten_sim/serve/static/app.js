@@ -13,6 +13,10 @@ async function pollEngine() {
   try {
     const r = await fetch("/api/status");
     const s = await r.json();
+    if (s.max_time) {            // this server's cap on one request's time, said at the field
+      $("#time").max = s.max_time;
+      $("#time-note").textContent = `for the whole advice; at most ${s.max_time} s on this server`;
+    }
     const warming = s.workers.filter((w) => w.state !== "ready");
     if (!s.warming && s.ready > 0) {
       el.dataset.engine = "ready";
@@ -33,14 +37,23 @@ async function pollEngine() {
 }
 
 // ------------------------------------------------------------------ loading
+// a pasted or loaded position is taken whole or not at all: the server checks it first
+// (/api/check, advise's own checks), and only then does the set-up change
+const NOT_LOADED = "Not loaded (the set-up is unchanged): ";
+async function checkedPosition(data) {
+  await postJSON("/api/check", { position: data });
+  return data;
+}
 async function loadText(text) {
   clearError();
   let data;
   try { data = JSON.parse(text); } catch (e) { throw new Error(`error: input: not JSON (${e.message})`); }
   if (data && typeof data === "object" && Array.isArray(data.hands)) { await openDeal(data); return; }
+  await checkedPosition(data);
   await setPosition(data);
   await advise(data);
 }
+const loadFailed = (e) => { showError(e.message, NOT_LOADED); setState("error"); };
 
 // a new number of players: the dealer defaults to the last seat, so that seat 0 (left of
 // the dealer) is on lead
@@ -75,10 +88,10 @@ function wire() {
     if (e.key === "Escape") document.querySelectorAll(".sim-fig.open").forEach((b) => b.classList.remove("open"));
   });
   $("#cancel").onclick = () => cancelRuns();
-  $("#load").onclick = () => loadText($("#paste").value).catch((e) => { showError(e.message); setState("error"); });
+  $("#load").onclick = () => loadText($("#paste").value).catch(loadFailed);
   $("#file").onchange = async () => {
     const f = $("#file").files[0];
-    if (f) loadText(await f.text()).catch((e) => { showError(e.message); setState("error"); });
+    if (f) loadText(await f.text()).catch(loadFailed);
   };
   $("#deal").onclick = async () => {
     clearError();
@@ -135,6 +148,7 @@ async function main() {
       // a link opens at the position's start, whatever the last visit's scroll: the
       // answer grows below it for seconds, and a page that jumps while read loses its reader
       history.scrollRestoration = "manual";
+      try { await checkedPosition(p); } catch (e) { e.lead = "The link's position was not opened: "; throw e; }
       await setPosition(p);
       window.scrollTo(0, 0);
       await advise(p, true);
@@ -142,7 +156,7 @@ async function main() {
     }
     await loadRules();
   } catch (e) {
-    showError(e.message);
+    showError(e.message, e.lead);
     setState("error");
     if (!state.info) { state.rules = { rules: "foster", players: 4, variants: {} }; await loadRules(); }
   }

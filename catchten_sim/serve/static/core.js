@@ -40,7 +40,7 @@ export function setState(s) { document.body.dataset.state = s; }
 // an error line ("error: hand: malformed card (...)", as the API and the CLI give it) in
 // plain words: the field named as the page names it ("Your hand: malformed card (...)");
 // the line itself stays on the banner's data-line
-const FIELD_WORDS = { hand: "Your hand", play: "Cards played", turnup: "Turn-up", trump: "Trump",
+const FIELD_WORDS = { hand: "Your hand", play: "Cards played", turnup: "Turn-up card", trump: "Trump",
   seat: "Your seat", dealer: "Dealer", players: "Players", rules: "Rules", variants: "Rule switches",
   score: "Game score", dead: "Dead cards", samples: "Samples", seed: "Seed", time: "Time (s)",
   early_stop: "Stop once the best card is clear", position: "The position",
@@ -64,10 +64,11 @@ export function plainError(line) {
   if (field === "interrupted") return `Stopped: ${text}.`;
   return `${FIELD_WORDS[field] || cap(field.replace(/[_-]/g, " "))}: ${text}`;
 }
-export function showError(line) {
+// lead: words before it ("Not loaded (the set-up is unchanged): ")
+export function showError(line, lead) {
   const e = $("#error");
   e.dataset.line = line;
-  e.textContent = plainError(line);
+  e.textContent = (lead || "") + plainError(line);
   e.hidden = false;
 }
 export function clearError() {

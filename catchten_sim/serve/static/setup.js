@@ -1,6 +1,6 @@
 // The set-up: rules and switches, the card grid (hand, turn-up, cards played), the
 // server's check of what may be clicked next (/api/next), and the position it makes.
-import { declares, $, state, pretty, isRed, cardEl, showError, clearError, postJSON, trickGroup, splitLine } from "./core.js";
+import { declares, $, state, pretty, isRed, cardEl, showError, clearError, postJSON, trickGroup, splitLine, plainError } from "./core.js";
 import { cancelRuns, markStale } from "./advice.js";
 
 // ------------------------------------------------------------------ rules and set-up
@@ -206,7 +206,11 @@ export function refreshGrid() {
 export function showNext() {
   const c = checked(), el = $("#next-line");
   el.classList.toggle("problem", !!(c && c.problem));
-  el.textContent = !c ? "" : c.problem ? `These cards cannot have been played: ${c.problem}`
+  // a field not given yet (the turn-up, the declared trump) is no mistake: a plain hint
+  const said = c && c.problem && (splitLine(c.problem).field === "play" ? splitLine(c.problem).text : plainError(c.problem));
+  el.textContent = !c ? "" : c.problem ? `These cards cannot have been played: ${said}`
+    : c.missing === "turnup" ? "Turn-up card: not set yet (click it under Turn-up: its suit is trumps)."
+    : c.missing === "trump" ? "Trump: not declared yet (choose it beside Your seat)."
     : c.to_move === null ? (c.hand_size === null ? "" : "The hand is over.")
     : c.to_move === state.seat ? `Your turn (seat ${state.seat}): press Advise once Your hand holds its ${c.hand_size} cards ` +
       "(to record a card you played instead: take it out of Your hand, then click it under Cards played)."
