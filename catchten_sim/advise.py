@@ -415,8 +415,7 @@ def _sampling_plan(exact: bool, sampler: Sampler, samples: int, stop_early: bool
 
 
 def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
-           opponents: object = None,
-           evaluator: str = "rollout", samples: int = 20_000,
+           opponents: object = None, evaluator: str = "rollout", samples: int = 20_000,
            time_limit: float | None = 30.0, seed: int = 1, threads: int | None = None,
            objective: str | None = None, min_samples: int = FIRST_BATCH,
            stop_early: bool = True, margin: float | None = None,
@@ -447,8 +446,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         run may stop there).
     exact_max : enumerate every consistent deal instead of sampling when there are at
         most this many (default ``EXACT_MAX`` of the evaluator: dd 20,000, rollout
-        100,000; 0: never): the
-        result is then exact (``stop = "exact"``, ``Advice.exact``), with no sampling
+        100,000; 0: never): the result is then exact (``stop = "exact"``, ``Advice.exact``), with no sampling
         error from the deals (with random rollout policies the rollouts' error remains).
     infer : ``heuristic``: deals weighted by inference (:mod:`catchten_sim.inference`; dd).
     max_nodes : dd: one deal's node budget (None: none); a solve stopped by it, the clock
@@ -558,9 +556,6 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
             ev.close()
         if other is not None:
             other.close()
-    if acc.n == 0 and time_limit is not None:   # never a card from no deals
-        raise CatchTenError("time", "too short", f"no deal was evaluated within "
-                            f"{time_limit:g} s; the start took {clock.working():.1f} s")
     adv = _advice(position, pols, ev.name, ev_key, objective, margin, acc, acc_o, cands,
                   equiv, plan, done, stop, exact, sampler, eq, eq_why, seed, clock)
     adv = adv if cards is None else replace(adv, note=(adv.note + "; " if adv.note else "")
@@ -695,7 +690,11 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
             cands: Sequence[int], equiv: dict[int, int], plan: LookPlan, done: int, stop: str,
             exact: bool, sampler: Sampler, eq: Any, eq_why: str, seed: int,
             clock: Stopwatch) -> Advice:
-    """The :class:`Advice` of a finished (or stopped) :func:`advise` run."""
+    """The :class:`Advice` of a finished (or stopped) :func:`advise` run; ``time: too
+    short`` when the time limit (from the command's start) ended before the first deal."""
+    if acc.n == 0:                  # never a card from no deals
+        raise CatchTenError("time", "too short", "no deal was evaluated within the limit; "
+                            f"the start took {clock.working():.1f} s")
     info = position.info()
     rules = position.rules
     exact_done = exact and stop == "exact"
