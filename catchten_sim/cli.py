@@ -449,7 +449,8 @@ def score_cmd(record, as_json):
               "solve that reaches it prints each card's proven range instead of its value.")
 @click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True),
               default=None, metavar="SECONDS",
-              help="Stop each solve after this many seconds with the ranges proven so far.")
+              help="Stop each solve after this many seconds (the first counted from the "
+              "command's start) with the ranges proven so far.")
 def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
     """Double-dummy values (all hands visible, best play by all) of the position where each
     hand record's play stops: every legal card's final score difference for the deal (the
@@ -462,15 +463,19 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
     early (--max-nodes, --time, Ctrl-C) prints each card's proven range (lowest and highest
     value it can have) and says so; Ctrl-C then stops after that record (exit 130)."""
     from . import records as rec_mod
+    from .compile_notice import process_started
     from .solve import solve
     from .text import print_solution
     with errors_as_json(as_json):       # Ctrl-C: the JSON "interrupted" object with --json
         failed = 0
+        start: float | None = process_started()    # the first solve's --time counts from it
         for path in records:
             try:
                 data = rec_mod.load_record(path)
                 sol = solve(data, line=with_line, time_limit=time_limit, interruptible=True,
+                            clock_start=start,
                             **({} if max_nodes is None else {"max_nodes": max_nodes}))
+                start = None
             except CatchTenError as exc:
                 # a bad record gets its one line and the others are still solved; exit 2 at
                 # the end (with --json the error object takes the record's line); 1 when

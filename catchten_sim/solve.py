@@ -290,14 +290,15 @@ class Solver:
 
     def run_bounds(self, tables: _k.SolveTables, deals: np.ndarray, play: Sequence[int], *,
                    root_side: int = -1, all_cards: bool = True,
-                   deadline: float | None = None,
+                   deadline: float | Callable[[], float] | None = None,
                    interruptible: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Solve deals (int64, (n_deals, n_sets, n_seats) masks) after ``play``; returns
         ``(low, high)``, int64 (n_deals, 53) each: the proven lower and upper bound of each
         legal card's value at its index (INF elsewhere) and of the best value at 52. They
         are equal (the exact value) unless a solve reached the node budget or was stopped.
 
-        ``deadline`` (a ``time.monotonic()`` time) stops the solves then; with
+        ``deadline`` (a ``time.monotonic()`` time, or a function giving it, read again at
+        every look) stops the solves then; with
         ``interruptible`` a Ctrl-C stops them within a few thousand nodes and is raised
         here (as :class:`KeyboardInterrupt`, the bounds in its ``bounds`` attribute). Both
         run the search in a helper thread while this one waits."""
@@ -315,7 +316,7 @@ class Solver:
             self._watched(args, deadline)
         return out[:, 0], out[:, 1]
 
-    def _watched(self, args: tuple, deadline: float | None) -> None:
+    def _watched(self, args: tuple, deadline: float | Callable[[], float] | None) -> None:
         """The kernel in a helper thread (it releases the GIL), this thread watching the
         clock and Ctrl-C; the stop flag is ours, put down when the kernel has returned."""
         try:
@@ -489,7 +490,7 @@ def _values(deal: _Deal, play: Sequence[int], root_side: int | None,
 
 def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
           max_nodes: int | None = -1, time_limit: float | None = None,
-          interruptible: bool = False) -> Solution:
+          interruptible: bool = False, clock_start: float | None = None) -> Solution:
     """Solve the position a hand record's ``play`` stops at.
 
     Parameters
@@ -505,7 +506,10 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
         The node budget of this solve (default: the solver's, 200 million; ``None``: no
         limit). A solve that reaches it returns proven bounds (``Solution.exact`` False).
     time_limit : float, optional
-        Seconds this solve may take; then it stops with the bounds proven so far.
+        Seconds this solve may take; then it stops with the bounds proven so far. They
+        count from ``clock_start`` (a ``time.perf_counter()`` reading; default the call:
+        ``catchten solve`` gives its first record the process's start, as ``advise``),
+        leaving out a one-time compile of the solver.
     interruptible : bool
         A Ctrl-C stops the solve within a few thousand nodes and returns its bounds
         (``stopped_by`` "interrupted"), instead of waiting for the kernel.
@@ -531,7 +535,7 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
         if max_nodes is not None and int(max_nodes) < 1:
             raise ValueError("max_nodes must be positive or None")
         solver.node_limit = None if max_nodes is None else int(max_nodes)
-    deadline = None if time_limit is None else time.monotonic() + float(time_limit)
+    deadline = None if time_limit is None else _deadline(float(time_limit), clock_start)
     stopped_by = None
     try:
         try:
@@ -555,8 +559,8 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
     else:
         best = tuple(format_card(c) for c in order if hi[c] >= value)
         if stopped_by is None:
-            stopped_by = ("time limit" if deadline is not None and time.monotonic() >= deadline
-                          else "node budget")
+            late = deadline is not None and time.monotonic() >= deadline()
+            stopped_by = "time limit" if late else "node budget"
     side = r.side_of(to_move)
     line_cards = None
     if line and exact:
@@ -566,6 +570,14 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
                     line=line_cards, nodes=solver.stats()["nodes"] - nodes0, exact=exact,
                     ranges=ranges, value_range=(int(lo[52]), int(hi[52])),
                     stopped_by=stopped_by)
+
+
+def _deadline(limit: float, clock_start: float | None) -> Callable[[], float]:
+    """The ``time.monotonic()`` time a solve stops at, read again at every look: ``limit``
+    working seconds from ``clock_start`` (a compile under way moves it on)."""
+    from .compile_notice import Stopwatch
+    clock = Stopwatch(clock_start)
+    return lambda: time.monotonic() + limit - clock.working()
 
 
 def _line(deal: _Deal, side: int, solver: Solver, order: list[int],
