@@ -494,7 +494,11 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
                     echo(f"== {path}")
                 print_solution(sol, data)
             if sol.stopped_by == "interrupted":
-                raise KeyboardInterrupt
+                stop = KeyboardInterrupt()    # its line says what was shown (cli_kit)
+                left = len(records) - records.index(path) - 1
+                stop.line = ("interrupted (Ctrl-C): the ranges shown are what the solve had "
+                             "proven" + (f"; {left} more not solved" if left else ""))
+                raise stop
     return failed or None
 
 

@@ -223,6 +223,24 @@ def test_cli_time_limit_on_a_hard_deal(tmp_path):
 
 
 @pytest.mark.serial     # times itself
+def test_cli_ctrl_c_shows_the_ranges_and_says_so_without_contradiction(tmp_path):
+    """A Ctrl-C in a solve prints the ranges proven so far (exit 130); its line said
+    "before the first batch finished: nothing to show" under them."""
+    import os
+    import signal
+    f = tmp_path / "hard.json"
+    f.write_text(json.dumps(_hard_record()))
+    _warm(Solver())
+    threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    res = CliRunner().invoke(cli, ["solve", str(f), str(f)])
+    assert res.exit_code == 130, res.output
+    assert "may be best" in res.stdout
+    line = res.stderr.strip().splitlines()[-1]
+    assert line == ("error: interrupted (Ctrl-C): the ranges shown are what the solve had "
+                    "proven; 1 more not solved"), line
+
+
+@pytest.mark.serial     # times itself
 def test_ctrl_c_stops_dd_advice_on_french52_within_a_second():
     """advise --evaluator dd: a Ctrl-C stops the solves under way (their stop flags), not
     after the batch's current deals (issue 26: 35-47 s before)."""
