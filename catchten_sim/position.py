@@ -222,6 +222,12 @@ class Position:
         if not isinstance(data, Mapping):
             raise ParseError("position", "not an object",
                              f"a position is a JSON object, not {json_kind(data)}")
+        if "hands" in data and "hand" not in data:    # every seat's cards: a record
+            hands = data["hands"]
+            game = isinstance(hands, list) and any(isinstance(h, Mapping) for h in hands)
+            raise ParseError("position", "not a position", "this is a game record; try "
+                             "catchten score" if game else "this is a hand record; try "
+                             "catchten solve")
         check_keys(data, POSITION_KEYS, cls=PositionError, pointer=FORMATS_POINTER)
         if rules is None:
             players = data.get("players")

@@ -690,8 +690,5 @@ def score_any(data: dict) -> dict:
     """Score a hand record or a game record, told apart by :func:`is_game_record` (a
     position is refused as what it is, not by its first unknown field)."""
     if record_kind(data) == "position":
-        raise ParseError("record", "not a record",
-                         "this is a position (one seat's hand): score needs a hand or game "
-                         "record with every seat's cards (docs/formats.md); catchten advise "
-                         "answers a position")
+        raise ParseError("record", "not a record", "this is a position; try catchten advise")
     return score_game(data) if is_game_record(data) else score_record(data)

@@ -431,12 +431,8 @@ def _deal_of(record: Any) -> _Deal:
                                          (hands if isinstance(hands, list) else [])):
         score_game(data)      # a malformed ``hands``, not a game: the error names the field
     if kind != "hand record":
-        hint = ("one of its hands, its play stopped where the values are wanted"
-                if kind == "game record" else
-                "every seat's cards; catchten advise answers a position")
-        raise ParseError("record", "not a hand record",
-                         f"this is a {kind}: solve needs a hand record (docs/formats.md), "
-                         f"{hint}")
+        hint = "solve one of its hands" if kind == "game record" else "try catchten advise"
+        raise ParseError("record", "not a hand record", f"this is a {kind}; {hint}")
     scored = score_record(data)   # the checking order of RULES.md; revokes are reported
     rev = scored.get("revoke")
     if rev is not None:

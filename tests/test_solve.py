@@ -240,6 +240,22 @@ def test_cli_a_bad_record_does_not_stop_the_others(tmp_path):
     assert res.exit_code == 0
 
 
+def test_advise_and_score_name_the_kind_of_file_they_were_given():
+    """advise given a hand record said "hands: unknown field (did you mean 'hand'?)"; score
+    given a position named it in 160 columns."""
+    for args, want in ((["advise", "examples/hand.json"],
+                        "error: position: not a position (this is a hand record; try "
+                        "catchten solve)"),
+                       (["advise", "examples/game.json"],
+                        "error: position: not a position (this is a game record; try "
+                        "catchten score)"),
+                       (["score", "examples/position-lead.json"],
+                        "error: record: not a record (this is a position; try catchten "
+                        "advise)")):
+        res = CliRunner().invoke(cli, [args[0], str(ROOT / args[1])])
+        assert res.exit_code == 2 and res.stderr.strip() == want, res.stderr
+
+
 def test_cli_says_solve_needs_a_hand_record_for_a_game_record_or_a_position():
     """A game record or a position is named as such in one line (exit 2), not refused for
     the first hand-record field it lacks."""
@@ -249,7 +265,8 @@ def test_cli_says_solve_needs_a_hand_record_for_a_game_record_or_a_position():
         assert res.exit_code == 2
         err = res.stderr.splitlines()
         assert len(err) == 1 and err[0].startswith("error: record: not a hand record (this "
-                                                   f"is a {kind}: solve needs a hand record")
+                                                   f"is a {kind}; ")
+        assert len(err[0]) <= 80, err[0]      # it was 154 columns
         res = CliRunner().invoke(cli, ["solve", "--json", str(path)])
         obj = json.loads(res.stdout)
         assert res.exit_code == 2 and (obj["field"], obj["why"]) == ("record",
