@@ -492,7 +492,7 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
             else:
                 if len(records) > 1:
                     echo(f"== {path}")
-                print_solution(sol, data)
+                print_solution(sol, data, with_line)
             if sol.stopped_by == "interrupted":
                 stop = KeyboardInterrupt()    # its line says what was shown (cli_kit)
                 left = len(records) - records.index(path) - 1

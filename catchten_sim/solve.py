@@ -106,15 +106,17 @@ class Solution:
             "best": list(self.best),
         }
         if not self.exact and self.ranges is not None and self.value_range is not None:
-            # bounds only: no value is known (a lower bound there reads as the value),
-            # each card's proven range is
-            out["value"] = None
+            # bounds only: a value is known where its range is one number (a lower bound
+            # elsewhere would read as the value: null), each card's proven range is
+            lo, hi = self.value_range
+            out["value"] = lo if lo == hi else None
             out["exact"] = False
             out["stopped_by"] = self.stopped_by
             out["value_range"] = list(self.value_range)
             for row in out["cards"]:
-                row["value"] = None
-                row["range"] = list(self.ranges[row["card"]])
+                a, b = self.ranges[row["card"]]
+                row["value"] = a if a == b else None
+                row["range"] = [a, b]
         if self.line is not None:
             out["line"] = list(self.line)
         return out

@@ -616,17 +616,18 @@ def print_equity_states(d: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------------------- solve, report
-def print_solution(sol: Any, record: Any = None) -> None:
+def print_solution(sol: Any, record: Any = None, with_line: bool = False) -> None:
     """Print a double-dummy :class:`~catchten_sim.solve.Solution`
     (:func:`format_solution`)."""
-    echo(format_solution(sol, record))
+    echo(format_solution(sol, record, with_line))
 
 
-def format_solution(sol: Any, record: Any = None) -> str:
+def format_solution(sol: Any, record: Any = None, with_line: bool = False) -> str:
     """The terminal text of a double-dummy :class:`~catchten_sim.solve.Solution`: every
     card's value (in the words of the advice's dd column, :func:`~catchten_sim.explain.
     measure_words`), the best card(s) and, when the line was computed (and the record is
-    given), the line trick by trick."""
+    given), the line trick by trick; ``with_line``: it was asked for (a solve stopped early
+    says why none is shown)."""
     from .explain import measure_words
     from .records import load_record, score_record
 
@@ -651,10 +652,10 @@ def format_solution(sol: Any, record: Any = None) -> str:
         lines.append(f"best: {' '.join(sol.best)}")
     else:
         lo, hi = sol.value_range
-        why = {"node budget": f"it reached its node budget ({sol.nodes:,} nodes searched; "
-                              "--max-nodes raises it)",
-               "time limit": "it reached its time limit",
-               "interrupted": "it was interrupted"}.get(sol.stopped_by or "", "it stopped")
+        why = {"node budget": f"its node budget, {sol.nodes:,} nodes searched; "
+                              "--max-nodes raises it",
+               "time limit": "its time limit; --time raises it",
+               "interrupted": "Ctrl-C"}.get(sol.stopped_by or "", "a stop")
         lines = [f"seat {sol.to_move} to move (side {sol.side}){trumps}; value between "
                  f"{lo:+d} and {hi:+d} points: the deal's final score difference, {who}, "
                  "best play by all"]
@@ -666,13 +667,15 @@ def format_solution(sol: Any, record: Any = None) -> str:
             lines.append(f"not exact: nothing proven yet (stopped by {by} after "
                          f"{sol.nodes:,} nodes{more})")
         else:
-            lines.append(f"not exact: the solve stopped early ({why}); each card's range "
-                         "below is proven: its exact value lies in it")
+            lines.append(f"not exact: the solve stopped early (by {why}); each card's "
+                         "range below is proven: its exact value lies in it")
         for c, (a, b) in sol.ranges.items():
             mark = "  may be best" if c in sol.best else ""
             rng = f"{a:+4d}" if a == b else f"{a:+4d} .. {b:+d}"
             lines.append(f"  {c:<{width}}  {rng}{mark}")
         lines.append(f"may be best: {' '.join(sol.best)}")
+        if sol.line is None and with_line:
+            lines.append("no line: it is shown when the values are exact")
     if sol.line is not None and record is not None:
         data = dict(_load(record))
         done = list(data.get("play") or [])

@@ -194,6 +194,15 @@ def test_cli_max_nodes_prints_ranges_and_says_so():
     for c in obj["cards"]:
         v = next(x["value"] for x in want["cards"] if x["card"] == c["card"])
         assert c["range"][0] <= v <= c["range"][1]
+    # a card proven exact has its value beside its one-number range (it said null)
+    res = CliRunner().invoke(cli, ["solve", path, "--max-nodes", "800", "--json"])
+    cards = json.loads(res.output)["cards"]
+    assert any(c["range"][0] == c["range"][1] for c in cards), cards
+    assert all(c["value"] == (c["range"][0] if c["range"][0] == c["range"][1] else None)
+               for c in cards), cards
+    # --line on a solve stopped early says why no line is shown
+    res = CliRunner().invoke(cli, ["solve", path, "--max-nodes", "5", "--line"])
+    assert "no line: it is shown when the values are exact" in res.output
     # a budget large enough: exact, the old output
     res = CliRunner().invoke(cli, ["solve", path, "--max-nodes", "10000000", "--json"])
     assert "exact" not in json.loads(res.output)
