@@ -87,10 +87,13 @@ def run(pos: dict, t: float, threads: int) -> tuple[float, dict]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--positions", type=int, default=10)
-    ap.add_argument("--time", type=float, default=10.0)
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=26)
+    ap.add_argument("--positions", type=int, default=10,
+                    help="random french52 positions, half of them opening leads (default 10)")
+    ap.add_argument("--time", type=float, default=10.0,
+                    help="advise's (and with --solve, solve's) --time, seconds (default 10)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="advise's --threads (default 1)")
+    ap.add_argument("--seed", type=int, default=26, help="the positions' seed (default 26)")
     ap.add_argument("--solve", action="store_true",
                     help="also `catchten solve --time T` each position's true deal")
     a = ap.parse_args()
