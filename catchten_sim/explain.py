@@ -70,8 +70,11 @@ def run_note(note: str, eq_why: str, stopped_exact: tuple[int, int] | None, boun
     """The ``note:`` of an advice, its parts joined by "; ": ``note`` (of "lead a trump?"),
     why P(win) is not available (``eq_why``), an exact enumeration stopped after
     ``stopped_exact`` = (deals done, consistent deals), the ``bounded`` of ``n`` deals,
-    and dd values with three or more sides (``paranoid``)."""
-    parts = [note, eq_why]
+    and dd values with three or more sides (``paranoid``); first, when most of the deals
+    (or all of fewer than 10) are bounded, that they are too few to choose a card."""
+    few = bounded and (2 * bounded >= n or n < 10)
+    parts = ["too few deals to choose a card: give more --time, or use --evaluator rollout"
+             if few else "", note, eq_why]
     if stopped_exact is not None:
         parts.append(f"the exact enumeration stopped after {stopped_exact[0]:,} of "
                      f"{stopped_exact[1]:,} deals: those are not a random sample, so the "

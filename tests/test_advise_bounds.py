@@ -148,6 +148,9 @@ def test_a_run_stopped_at_one_bounded_deal_still_answers_in_words_and_text():
     print_advice(a, con)
     text = con.export_text()
     assert "no interval from fewer than 2 deals" in text
+    # a best card from one bounded deal is a guess, and the note says so first
+    assert d["note"].startswith("too few deals to choose a card: give more --time, or use "
+                                "--evaluator rollout; ")
     # a card known only within bounds shows its proven range, not a bare midpoint
     ranged = [x for x in a.candidates if x.estimates["diff"].bounds is not None
               and x.estimates["diff"].bounds[0] < x.estimates["diff"].bounds[1]]

@@ -867,3 +867,4 @@ def test_details_in_a_card_players_words(client):
     text = "; ".join(details_lines({**runs["dd"], "note": note}))
     assert not [w for w in jargon if w in text], text
     assert "2 of the 9 deals were not solved" in text and "only 5 of the 100" in text
+    assert "too few deals to choose a card yet: give it more time" in text
