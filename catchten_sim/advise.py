@@ -445,9 +445,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
         cards lies inside ``±margin`` the verdict is "no practical difference" (and the
         run may stop there).
     exact_max : enumerate every consistent deal instead of sampling when there are at
-        most this many (default ``EXACT_MAX`` of the evaluator: dd 20,000, rollout
-        100,000; 0: never): the result is then exact (``stop = "exact"``, ``Advice.exact``), with no sampling
-        error from the deals (with random rollout policies the rollouts' error remains).
+        most this many (default ``EXACT_MAX`` of the evaluator: dd 20,000, rollout 100,000;
+        0: never): the result is then exact (``stop = "exact"``, ``Advice.exact``), with no
+        sampling error from the deals (with random rollout policies the rollouts' remains).
     infer : ``heuristic``: deals weighted by inference (:mod:`catchten_sim.inference`; dd).
     max_nodes : dd: one deal's node budget (None: none); a solve stopped by it, the clock
         or Ctrl-C gives bounds, and the intervals span them (``Advice.bounded``).
@@ -690,10 +690,10 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
             cands: Sequence[int], equiv: dict[int, int], plan: LookPlan, done: int, stop: str,
             exact: bool, sampler: Sampler, eq: Any, eq_why: str, seed: int,
             clock: Stopwatch) -> Advice:
-    """The :class:`Advice` of a finished (or stopped) :func:`advise` run; ``time: too
-    short`` when the time limit (from the command's start) ended before the first deal."""
-    if acc.n == 0:                  # never a card from no deals
-        raise CatchTenError("time", "too short", "no deal was evaluated within the limit; "
+    """The :class:`Advice` of a finished (or stopped) :func:`advise` run; ``time: too short``
+    when the time limit ended before a deal was solved (none, or < 10 all bounded)."""
+    if acc.n == 0 or stop == "time" and acc.bounds and acc.bounds.n_bounded == acc.n < 10:
+        raise CatchTenError("time", "too short", "no deal was solved within the limit; "
                             f"the start took {clock.working():.1f} s")
     info = position.info()
     rules = position.rules
@@ -715,7 +715,8 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
     trump_lead, note = _trump_lead(acc, cands, order, info, z, margin)
     note = run_note(note, eq_why, (acc.n, sampler.n_deals) if exact and not exact_done
                     else None, acc.bounds.n_bounded if acc.bounds is not None else 0, acc.n,
-                    ev_key == "dd" and rules.n_sides > 2)
+                    ev_key == "dd" and rules.n_sides > 2, few=not exact_done and not (
+                        best_margin and best_margin.separated) and ev_key)
     other_d = None
     lines: list[str] = []
     if acc_o is not None and acc_o.n:   # the rollouts' own critical value at this look

@@ -60,8 +60,8 @@ def check_number(name: str, value: object, lo: float, hi: float = math.inf, *,
     Raises
     ------
     CatchTenError
-        ``not a number`` (a bool or a string such as ``"20"`` counts as not one); ``out of
-        range`` (NaN and the infinities too: a value must be finite).
+        ``not a number`` (a bool or a string such as ``"20"`` counts as not one); ``not a
+        finite number`` (NaN, the infinities); ``out of range``.
     """
     unit = f" {what}" if what else ""
     rng = (f"more than {lo:g}" if lo_open else f"{lo:g} or more") + \
@@ -69,7 +69,10 @@ def check_number(name: str, value: object, lo: float, hi: float = math.inf, *,
     if not is_number(value):
         raise CatchTenError(name, "not a number", f"got {described(value)}; {rng}{unit}")
     v = float(value)   # type: ignore[arg-type]
-    if not (math.isfinite(v) and (v > lo if lo_open else v >= lo) and v <= hi):
+    if not math.isfinite(v):
+        raise CatchTenError(name, "not a finite number", f"{name}={described(value)}; "
+                            f"{rng}{unit}")
+    if not ((v > lo if lo_open else v >= lo) and v <= hi):
         raise CatchTenError(name, "out of range", f"{name}={described(value)}; {rng}{unit}")
     return v
 

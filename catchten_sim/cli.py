@@ -447,8 +447,7 @@ def score_cmd(record, as_json):
 @click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
               help="The node budget of each solve (default 200,000,000, about a minute); a "
               "solve that reaches it prints each card's proven range instead of its value.")
-@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True),
-              default=None, metavar="SECONDS",
+@click.option("--time", "time_limit", type=float, default=None, metavar="SECONDS",
               help="Stop each solve after this many seconds (the first counted from the "
               "command's start) with the ranges proven so far.")
 def solve_cmd(records, with_line, as_json, max_nodes, time_limit):

@@ -65,16 +65,23 @@ def page_measures(n_sides: int) -> dict[str, str]:
             "solve": measure_words("diff", "dd", n_sides, whose="its")}
 
 
+#: fewer deals than this, sampled and no card separated: too few to choose a card (a
+#: note), whatever the intervals say (their normal approximation needs more)
+FEW_DEALS = 30
+
+
 def run_note(note: str, eq_why: str, stopped_exact: tuple[int, int] | None, bounded: int,
-             n: int, paranoid: bool) -> str:
+             n: int, paranoid: bool, few: str | bool = False) -> str:
     """The ``note:`` of an advice, its parts joined by "; ": ``note`` (of "lead a trump?"),
     why P(win) is not available (``eq_why``), an exact enumeration stopped after
     ``stopped_exact`` = (deals done, consistent deals), the ``bounded`` of ``n`` deals,
-    and dd values with three or more sides (``paranoid``); first, when most of the deals
-    (or all of fewer than 10) are bounded, that they are too few to choose a card."""
-    few = bounded and (2 * bounded >= n or n < 10)
-    parts = ["too few deals to choose a card: give more --time, or use --evaluator rollout"
-             if few else "", note, eq_why]
+    and dd values with three or more sides (``paranoid``); first, with ``few`` (the
+    evaluator's name, when the run was sampled and no card separated), that fewer than
+    30 deals, or mostly bounded ones, are too few to choose a card."""
+    thin = bool(few) and (n < FEW_DEALS or 2 * bounded >= n)
+    parts = [f"too few deals to choose a card ({n:,}): give more --time"
+             + (", or use --evaluator rollout" if few == "dd" else "") if thin else "",
+             note, eq_why]
     if stopped_exact is not None:
         parts.append(f"the exact enumeration stopped after {stopped_exact[0]:,} of "
                      f"{stopped_exact[1]:,} deals: those are not a random sample, so the "

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from .cards import cards_of_mask, format_card
+from .checks import check_number
 from .errors import CatchTenError, IllegalPlayError, ParseError
 from .records import hand_from_record, load_record, record_kind, score_game, score_record
 from .rules import Rules
@@ -533,7 +534,8 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
         if max_nodes is not None and int(max_nodes) < 1:
             raise ValueError("max_nodes must be positive or None")
         solver.node_limit = None if max_nodes is None else int(max_nodes)
-    deadline = None if time_limit is None else _deadline(float(time_limit), clock_start)
+    deadline = None if time_limit is None else \
+        _deadline(check_number("time", time_limit, 0, what="seconds"), clock_start)
     stopped_by = None
     try:
         try:

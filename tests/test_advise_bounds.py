@@ -125,8 +125,26 @@ def test_a_time_limit_spent_before_the_first_deal_is_refused_by_name():
     with pytest.raises(CatchTenError) as info:
         advise(LEAD, evaluator="dd", threads=1, time_limit=1.0, seed=2,
                clock_start=time.perf_counter() - 5.0)
-    assert str(info.value).startswith("time: too short (no deal was evaluated within the "
+    assert str(info.value).startswith("time: too short (no deal was solved within the "
                                       "limit; the start took ")
+
+
+@pytest.mark.serial     # times itself
+def test_deals_all_stopped_by_the_clock_are_no_answer():
+    """Two deals taken, both stopped by the clock with nothing proven (-40..40 for every
+    card): it said "best: 2S, by +0.000" with exit 0. Fewer than 10 deals, every one
+    bounded, stopped by time: ``time: too short``, as with none."""
+    from catchten_sim.errors import CatchTenError
+    pos = {"rules": "french52", "players": 4, "dealer": 1, "seat": 2, "turnup": "TH",
+           "hand": "2S 4S 6S QS 8H QH KH 6D 7D 8D QD 4C 5C".split(), "play": []}
+    advise(pos, evaluator="dd", threads=1, time_limit=None, seed=1, samples=1,
+           max_nodes=10)                                                # warm
+    taken = []
+    with pytest.raises(CatchTenError) as info:
+        advise(pos, evaluator="dd", threads=1, time_limit=0.3, seed=1,
+               running=lambda done, _means: taken.append(done))
+    assert str(info.value).startswith("time: too short (no deal was solved within")
+    assert taken and 1 <= taken[-1] < 10, taken      # deals were taken, none solved
 
 
 def test_a_run_stopped_at_one_bounded_deal_still_answers_in_words_and_text():
@@ -149,8 +167,8 @@ def test_a_run_stopped_at_one_bounded_deal_still_answers_in_words_and_text():
     text = con.export_text()
     assert "no interval from fewer than 2 deals" in text
     # a best card from one bounded deal is a guess, and the note says so first
-    assert d["note"].startswith("too few deals to choose a card: give more --time, or use "
-                                "--evaluator rollout; ")
+    assert d["note"].startswith("too few deals to choose a card (1): give more --time, or "
+                                "use --evaluator rollout; ")
     # a card known only within bounds shows its proven range, not a bare midpoint
     ranged = [x for x in a.candidates if x.estimates["diff"].bounds is not None
               and x.estimates["diff"].bounds[0] < x.estimates["diff"].bounds[1]]

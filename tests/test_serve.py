@@ -863,8 +863,8 @@ def test_details_in_a_card_players_words(client):
         look = re.search(r"look (\d+) of (\d+) planned", a["intervals"]["description"])
         assert f"checked {look[1]} of its {look[2]} planned times" in text
     # every part of a note, as advise writes them, said in words
-    note = run_note("", "P(win) needs the game score (score)", (5, 100), 2, 9, True)
+    note = run_note("", "P(win) needs the game score (score)", (5, 100), 2, 9, True, "dd")
     text = "; ".join(details_lines({**runs["dd"], "note": note}))
     assert not [w for w in jargon if w in text], text
     assert "2 of the 9 deals were not solved" in text and "only 5 of the 100" in text
-    assert "too few deals to choose a card yet: give it more time" in text
+    assert "too few deals to choose a card yet (9): give it more time" in text

@@ -211,7 +211,7 @@ def test_cli_max_nodes_prints_ranges_and_says_so():
 def test_cli_refuses_a_bad_budget_or_time():
     path = str(DD / "foster4_left5_lead_01.json")
     for flag, value in (("--max-nodes", "0"), ("--max-nodes", "x"), ("--time", "0"),
-                        ("--time", "-1")):
+                        ("--time", "-1"), ("--time", "nan"), ("--time", "inf")):
         res = CliRunner().invoke(cli, ["solve", path, flag, value])
         assert res.exit_code == 2, (flag, value, res.output)
         # one line naming the option as the project's errors name fields (no dashes)

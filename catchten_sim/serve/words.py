@@ -261,8 +261,8 @@ STOP_WORDS = {
 #: the parts of an answer's ``note`` (explain.run_note, equity's reasons) in plain words:
 #: (pattern, words); a part not listed is shown as it is
 NOTE_WORDS: tuple[tuple[str, str], ...] = (
-    (r"too few deals to choose a card: .*",
-     "too few deals to choose a card yet: give it more time"),
+    (r"too few deals to choose a card \(([\d,]+)\): .*",
+     r"too few deals to choose a card yet (\1): give it more time"),
     (r"P\(win\) needs the game score \(score\)",
      "P(winning the game): give the game score before this hand to see it"),
     (r"P\(win\) and the points/Ten measures are not available with the dd evaluator.*",
