@@ -693,8 +693,8 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
     """The :class:`Advice` of a finished (or stopped) :func:`advise` run; ``time: too short``
     when the time limit ended before a deal was solved (none, or < 10 all bounded)."""
     if acc.n == 0 or stop == "time" and acc.bounds and acc.bounds.n_bounded == acc.n < 10:
-        raise CatchTenError("time", "too short", "no deal was solved within the limit; "
-                            f"the start took {clock.working():.1f} s")
+        raise CatchTenError("time", "too short", "no deal solved in time; the start took "
+                            f"{clock.working():.1f} s")
     info = position.info()
     rules = position.rules
     exact_done = exact and stop == "exact"

@@ -143,7 +143,7 @@ def game_rollouts(rules: Rules, policies: Sequence[object] | object = "heuristic
     ns = rules.n_sides
     at_once, compact = unit_mode(rules)
     n_units, n_rows = unit_shape(rules, compact)
-    pol_arr = Seating.of(pols).kernel_ids("the game rollouts")
+    pol_arr = Seating.of(pols).kernel_ids("game rollouts")
     task = _RolloutTask(rules, rules.tables(), pol_arr, np.uint64(seed), (at_once, compact),
                         n_units, n_rows, rows)
     wins = np.zeros((len(rows), ns + 1), dtype=np.int64)
@@ -205,7 +205,7 @@ def rollout_hook(info: InfoSet, policies: Sequence[Policy], *, seed: int = 1,
         return None, "P(win) not available: the game was decided before this set"
     used = max_threads() if threads is None else threads
     tab = r.tables()
-    pol_arr = Seating.of(policies).kernel_ids("the game rollouts")
+    pol_arr = Seating.of(policies).kernel_ids("game rollouts")
     play_seed = np.uint64((int(seed) ^ _ADVISE_SALT) & (2 ** 64 - 1))
     nxt = (info.dealer + 1) % r.players
     base = KR.N_R_FIXED + ns * KR.R_PER_SIDE

@@ -850,7 +850,7 @@ def game_p_win_detail(rules: Rules, a: object, b: object, *, n_hands: int = 200_
     count = 0
     for st in seatings(rules):
         pols = [pa if st[rules.side_of(s)] == 0 else pb for s in range(n)]
-        Seating.of(pols).kernel_ids("the game rollouts")
+        Seating.of(pols).kernel_ids("game rollouts")
         ro = game_rollouts(rules, pols, [(zero, d) for d in range(n)], n_games=n_games,
                            seed=seed, threads=threads)
         mine = [sd for sd, who in enumerate(st) if who == 0]
@@ -881,7 +881,7 @@ def game_p_win(rules: Rules, a: object, b: object, *, n_hands: int = 200_000, se
     count = 0
     for st in seatings(rules):
         pols = [pa if st[rules.side_of(s)] == 0 else pb for s in range(n)]
-        Seating.of(pols).kernel_ids("the game-equity table")
+        Seating.of(pols).kernel_ids("game-equity table")
         eq = cached_equity_table(rules, pols, n_hands=n_hands,
                                  seed=seed, threads=threads)
         for d in range(n):

@@ -118,7 +118,7 @@ def play(d: Deal, policies: Sequence[object] | object = "heuristic", *,
                                 f"{scr.size} entries for {r.n_dealt} cards")
     else:
         pol = Seating.of(Policy.per_seat(policies, n)).kernel_ids(
-            "play() of a given deal (simulate plays pimc seats)")
+            "play() of a given deal")
         scr = np.zeros(1, dtype=np.int64)
     rng = d.rng_state if rng_state is None else rng_state
     ll, lc, _lw, _hon, _cards, _cp, _ten = K.play_given(

@@ -209,9 +209,9 @@ class Seating:
         """
         if self.driven:
             name = self.policies[self.driven[0]].label.split(":")[0]
+            # (it needs a double-dummy search per decision: too slow for these kernels)
             raise CatchTenError("policy", "not available",
-                                f"{name} cannot play in {where} (it needs a double-dummy "
-                                "search per decision); use heuristic or random there")
+                                f"{where}: heuristic or random, not {name}")
         return np.array([int(p) for p in self.policies], dtype=np.int64)
 
     def scripted_ids(self) -> np.ndarray:

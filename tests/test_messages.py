@@ -244,7 +244,8 @@ def test_odds_refusing_pimc_names_odds():
     res = _run(["odds", "--policy", "pimc:2", "--hand", "AS KS QS JS TS 9S 8S 7S 6S",
                 "--turnup", "7D"])
     assert res.exit_code == 2, res.stderr
-    assert "error: policy: not available (pimc cannot play in odds " in res.stderr
+    assert res.stderr.strip() == ("error: policy: not available (odds: heuristic or random, "
+                                  "not pimc)"), res.stderr
     assert "advise" not in res.stderr
 
 
