@@ -187,3 +187,32 @@ def test_header_says_what_plays_after_the_card_and_one_term_for_opponents(dd_run
     bounded = " ".join(" ".join(_text(replace(dd_run, bounded=3))).split())
     assert "3 of 16 deals stopped at the node budget or the clock: their values are " \
         "ranges" in bounded
+
+
+#: a small ending (foster, 3 tricks left, clubs led): 7C and 8C, the legal cards, score
+#: alike on every one of its 160 consistent deals, so the run has no second card
+EQUAL_ENDING = {"rules": "foster", "players": 4, "dealer": 2, "seat": 0,
+                "hand": ["AD", "7C", "8C"], "turnup": "9H",
+                "play": "6S 8S JS QS 7S TS AS 6H JH 9H 8H TH 6D 7D 9D TD 6C QC 9C JC 8D JD "
+                        "AH KD KC".split()}
+
+
+def test_cards_of_the_same_value_are_all_named_never_the_only_card():
+    """A run whose legal cards all score as the best on every deal (no margin: no second
+    card) names them all, "play 7C or 8C: the same value on every deal", in the CLI's
+    ``in words:`` and the page's words alike; "the only card" only when one is legal."""
+    from catchten_sim.serve.words import best_words, plain_lines
+    a = advise(Position.from_dict(EQUAL_ENDING), **{**DD, "samples": 1000})
+    d = a.to_dict()
+    assert d["margin"] is None and d["exact"]
+    assert [c["card"] for c in d["candidates"]] == ["7C", "8C"]
+    line = plain_lines(d)[0]
+    assert line.endswith(": play 7C or 8C: the same value on every deal."), line
+    text = " ".join(" ".join(_text(a)).split())
+    assert "in words: If everyone plays perfectly after it (all hands seen): play 7C " \
+        "or 8C: the same value on every deal." in text
+    assert "only card" not in text
+    three = {**d, "candidates": [{"card": c} for c in ("8C", "KC", "AC")], "best": "8C"}
+    assert best_words(three) == "play 8C, KC or AC: the same value on every deal"
+    one = {**d, "candidates": d["candidates"][:1]}
+    assert best_words(one) == "play 7C (the only card worth considering)"

@@ -198,7 +198,14 @@ def best_words(advice: Advice) -> str:
     m = advice.get("margin")
     obj = advice.get("objective", "diff")
     if m is None:
-        return f"play {best} (the only card worth considering)"
+        # no second card to compare: the only legal card, or every other scored exactly
+        # as the best on every deal (``equivalent_to``): all of them, the same value
+        cards = [best] + [c.get("card") for c in advice.get("candidates") or []
+                          if isinstance(c, dict) and c.get("card") not in (best, None)]
+        if len(cards) == 1:
+            return f"play {best} (the only card worth considering)"
+        return (f"play {', '.join(cards[:-1])} or {cards[-1]}: the same value on every "
+                "deal")
     v = m.get("verdict")
     if v == "no practical difference":
         return f"play {best} or {m['b']}: no practical difference between them"
