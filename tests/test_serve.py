@@ -837,6 +837,7 @@ def test_stream_says_when_a_worker_takes_the_job():
     names = [n for n, _ in events]
     assert names[0] == "queued" and events[0][1]["ahead"] == 0
     assert events[0][1]["running"] == 1            # the slow job holds the one worker
+    assert events[0][1]["state"] == "waiting"      # so it waits: the page says it
     assert names.count("started") == 1 and names[-1] == "result"
     assert names.index("started") < names.index("progress")
     assert events[names.index("started")][1]["time"] == 30.0

@@ -56,8 +56,17 @@ def run_server(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = T
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     url = f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}/"
     config = uvicorn.Config(app, host=host, port=port, log_level="warning",
-                            timeout_graceful_shutdown=2, lifespan="on")
-    server = uvicorn.Server(config)
+                            timeout_graceful_shutdown=5, lifespan="on")
+    cancelled: dict[str, int] = {}
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets=None) -> None:
+            # before uvicorn waits for the open requests: stop their jobs, so that each
+            # ends with its final answer (an advice what it finished) and none is cut
+            # off by uvicorn's own timeout (a traceback and a bare 500)
+            cancelled.update(await app.state.pool.stop_jobs())
+            await super().shutdown(sockets)
+    server = Server(config)
 
     def announce() -> None:
         while not server.started and not server.should_exit:
@@ -72,4 +81,18 @@ def run_server(host: str = "127.0.0.1", port: int = 8765, open_browser: bool = T
         server.run()
     except KeyboardInterrupt:       # uvicorn hands the Ctrl-C on once it has shut down
         pass
-    say("catchten serve: stopped")
+    say(f"catchten serve: stopped{stopped_words(cancelled)}")
+
+
+#: a job's kind in words: (one, several)
+KIND_WORDS = {"advise": ("advice", "advice runs"), "simulate": ("simulation", "simulations"),
+              "solve": ("solve", "solves"), "deal": ("deal", "deals")}
+
+
+def stopped_words(cancelled: dict[str, int]) -> str:
+    """`` (1 advice cancelled)``: the jobs a stop cancelled, by kind ("" when none)."""
+    kinds = [k for k in KIND_WORDS if k in cancelled] + \
+        [k for k in cancelled if k not in KIND_WORDS]
+    parts = [f"{cancelled[k]} {KIND_WORDS.get(k, (k, k + 's'))[cancelled[k] != 1]}"
+             for k in kinds if cancelled[k]]
+    return f" ({', '.join(parts)} cancelled)" if parts else ""

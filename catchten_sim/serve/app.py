@@ -34,8 +34,9 @@ from .words import plain_answer
 MAX_BODY = 256 * 1024
 STATIC = resources.files("catchten_sim.serve") / "static"
 #: HTTP status of a job's error by the CLI's exit status: 2 bad input, 1 a failure on
-#: good input (a solve beyond its node budget), 3 an internal error, 5 past the time limit
-STATUS = {2: 400, 1: 422, 3: 500, 5: 504}
+#: good input (a solve beyond its node budget), 3 an internal error, 5 past the time limit,
+#: 130 stopped with the server (Ctrl-C)
+STATUS = {2: 400, 1: 422, 3: 500, 5: 504, 130: 503}
 
 
 class HttpError(Exception):
@@ -160,11 +161,14 @@ def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
 
             async def events():
                 try:
-                    # "queued" says the job's own place: how many jobs wait before it
-                    # (the workers' load is not its state); "started" follows when a
-                    # worker takes it, at once when one is free
-                    yield _sse("queued", {"job": job.id, "ahead": pool.ahead(job),
-                                          "time": job.time_limit, **pool.status()})
+                    # "queued" says the job's own place: how many jobs wait before it,
+                    # and its state: "waiting" for a free worker (every one busy or
+                    # warming) or "starting" (one is taking it); "started" follows when
+                    # a worker takes it, at once when one is free
+                    yield _sse("queued", {**pool.status(), "job": job.id,
+                                          "ahead": pool.ahead(job),
+                                          "state": pool.job_state(job),
+                                          "time": job.time_limit})
                     while True:
                         ev = await job.events.get()
                         if ev[0] == "started":

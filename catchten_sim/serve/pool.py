@@ -27,10 +27,15 @@ GRACE_S = 90.0
 KILL_AFTER_S = 10.0
 #: least seconds between two progress messages of one job
 PROGRESS_EVERY_S = 0.1
+#: seconds an interrupted worker gets to stop when the server stops (Ctrl-C) before it is
+#: killed: the server's own stop must be prompt
+STOP_KILL_S = 2.0
 
 
 #: the kinds of a job's last event
 FINAL = ("result", "error", "cancelled")
+#: the exit status of a job stopped with the server (a Ctrl-C's 130; HTTP 503)
+STOPPED_STATUS = 130
 
 
 class Busy(Exception):
@@ -164,6 +169,8 @@ class Job:
     started: float | None = None
     #: stopped by the watchdog (past its time limit), not by its client
     timed_out: bool = False
+    #: stopped because the server stops (Ctrl-C)
+    stopped: bool = False
 
     def finish(self, event: tuple) -> None:
         if self.final is None:
@@ -171,6 +178,10 @@ class Job:
                 event = ("error", 5, f"time: past the limit ({self.time_limit:g} s of work "
                          f"and {GRACE_S:g} s more): ask for fewer samples or less time",
                          "time", "past the limit")
+            elif event[0] == "cancelled" and self.stopped:
+                event = ("error", STOPPED_STATUS, "stopped: the server was stopped (Ctrl-C) "
+                         "before this finished; start it again and ask again", None,
+                         "server stopped")
             self.final = event
             self.events.put_nowait(event)
 
@@ -296,6 +307,8 @@ class Pool:
         self.threads = threads
         self.warm = warm
         self.closing = False
+        #: the server stops: no job is taken any more
+        self.stopping = False
         self.workers: list[_Worker] = []
         self.waiting: list[Job] = []
         self._ids = itertools.count(1)
@@ -313,7 +326,10 @@ class Pool:
                        asyncio.create_task(self._watchdog())]
 
     def submit(self, kind: str, body: Any, time_limit: float) -> Job:
-        """Queue a job. Raises :class:`Busy` when every worker is busy and the queue full."""
+        """Queue a job. Raises :class:`Busy` when every worker is busy and the queue full,
+        or the server stops."""
+        if self.stopping:
+            raise Busy("the server is stopping")
         self.waiting = [j for j in self.waiting if j.final is None]
         free = sum(1 for w in self.workers if w.job is None)
         if len(self.waiting) >= self.queue_size + free:
@@ -330,6 +346,15 @@ class Pool:
         """Jobs waiting before ``job`` in the queue (0 also once it has started)."""
         live = [j for j in self.waiting if j.final is None]
         return live.index(job) if job in live else 0
+
+    def job_state(self, job: Job) -> str:
+        """``waiting`` while ``job`` waits in the queue with no worker free to take it
+        (every worker busy or still warming up), else ``starting`` (a worker is taking
+        it, or has taken it)."""
+        if job.worker is not None or job.final is not None:
+            return "starting"
+        free = any(w.job is None and w.ready.is_set() for w in self.workers)
+        return "starting" if free and self.ahead(job) == 0 else "waiting"
 
     def running(self) -> int:
         return sum(1 for w in self.workers if w.job is not None)
@@ -387,6 +412,33 @@ class Pool:
                 "running": self.running(),
                 "waiting": len([j for j in self.waiting if j.final is None]),
                 "queue": self.queue_size, "served": self.served}
+
+    async def stop_jobs(self) -> dict[str, int]:
+        """The server stops (Ctrl-C): cancel every job, waiting or running, and wait until
+        each has its final event (an interrupted advice returns what it finished, the
+        others end with a "stopped" error), killing a worker that has not stopped within
+        ``STOP_KILL_S``. Returns the jobs cancelled by kind (``{"advise": 1}``)."""
+        self.stopping = True
+        jobs = [j for j in self.waiting if j.final is None]
+        jobs += [w.job for w in self.workers if w.job is not None and w.job.final is None]
+        self.waiting = []
+        counts: dict[str, int] = {}
+        for job in jobs:
+            counts[job.kind] = counts.get(job.kind, 0) + 1
+            job.stopped = True
+            job.cancel()
+        deadline = time.monotonic() + STOP_KILL_S
+        while any(j.final is None for j in jobs):
+            if time.monotonic() > deadline:
+                self.closing = True             # a killed worker is not replaced
+                for w in self.workers:
+                    if w.job is not None and w.job.final is None:
+                        w.kill()
+                        w.proc.join(1)
+                        w._died()
+                break
+            await asyncio.sleep(0.02)
+        return counts
 
     async def close(self) -> None:
         self.closing = True
