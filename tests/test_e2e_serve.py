@@ -16,6 +16,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -295,9 +296,10 @@ def test_click_a_position_every_card_valued_as_the_api(server, browser):
 
 def _check_stale(page) -> None:
     """A finished advice, the set-up then changed: greyed and said to be for the previous
-    position; the change undone, it is this position's advice again."""
+    position; the change undone, it is this position's advice again (the card taken out
+    is the first one entered: put back, it is the hand's last, the same hand)."""
     assert page.is_hidden("#stale-note")
-    card = EXAMPLE["hand"][-1]
+    card = EXAMPLE["hand"][0]
     page.click('.tab[data-target="hand"]')
     page.click(f'#grid [data-grid-card="{card}"]')            # out of the hand
     assert page.is_visible("#stale-note") and "previous position" in page.inner_text(
@@ -323,6 +325,45 @@ def test_a_link_opens_the_position_and_advises(server, browser):
         assert page.query_selector_all("#cards tbody tr[data-card]")
         assert page.input_value("#samples") == "20000"
     assert p.errors == []
+
+
+def test_a_wait_for_a_free_worker_is_said_and_not_taken_out_of_time(server, browser):
+    """Both workers busy with other work for about 4 s: the rollout row says "waiting for
+    a free worker" (never "starting") while its job waits, and the wait is not taken out
+    of Time: dd gets what the rollouts' own run left of it."""
+    slow = {"position": EXAMPLE, "options": {"samples": 10 ** 7, "early_stop": False,
+                                             "time": 4, "exact_max": 0}}
+    others = [threading.Thread(target=_post, args=(server + "/api/advise", slow))
+              for _ in range(2)]
+    budget = 8
+    p = Page(browser)
+    with p as page:
+        _open(page, server)
+        _click_example(page)
+        _set_options(page)
+        page.fill("#time", str(budget))
+        for t in others:
+            t.start()
+        t0 = time.monotonic()
+        while _get(server + "/api/status")["running"] < 2:
+            assert time.monotonic() - t0 < 30
+            time.sleep(0.05)
+        page.click("#advise")
+        said: list[str] = []
+        while page.get_attribute("body", "data-state") not in ("done", "error"):
+            text = page.text_content("#ptext-rollout")
+            if not said or said[-1] != text:
+                said.append(text)
+            assert time.monotonic() - t0 < 90, said
+            page.wait_for_timeout(50)
+        for t in others:
+            t.join(60)
+        assert page.get_attribute("body", "data-state") == "done", page.inner_text("#error")
+        waited = [t for t in said if t.startswith("waiting for a free worker")]
+        assert waited and "starting" not in said, said
+        ro_s = float(re.search(r"([\d.]+) s$", said[-1])[1])     # "3,000 deals, 0.4 s"
+        assert _shown_flags(page, "dd")["time"] >= budget - ro_s - 1.0, said
+    assert [e for e in p.errors if "status of 400" not in e] == []
 
 
 def test_all_hands_play_and_undo(server, browser):

@@ -1,7 +1,7 @@
 // The advice: the rollout and double-dummy runs (streamed), the table of card values, the
 // answer in words (/api/words).
 import { $, DD_FIRST, measures, state, pretty, seconds, isRed, fmt, setState, showError, clearError, postJSON, postStream, plainError } from "./core.js";
-import { position } from "./setup.js";
+import { position, positionKey } from "./setup.js";
 
 // the least seconds a run is given when the Time is (nearly) used up
 const MIN_RUN_S = 0.5;
@@ -25,7 +25,7 @@ export async function advise(extraPosition, fromLink) {
   cancelRuns();
   state.cancelWhy = null;
   const pos = extraPosition || position();
-  state.advisedKey = JSON.stringify(position());     // the set-up this advice is for
+  state.advisedKey = positionKey();     // the set-up this advice is for
   markStale();
   // a link to this position
   history.replaceState(null, "", "?position=" + encodeURIComponent(JSON.stringify(pos)));
@@ -38,6 +38,7 @@ export async function advise(extraPosition, fromLink) {
   if (!fromLink && window.matchMedia("(max-width: 820px)").matches) $("#advice").scrollIntoView({ block: "start" });
   const runs = {};
   state.runs = runs;
+  let used = 0;                        // seconds the runs have run so far (on a worker)
   const one = async (ev, key, opts) => {
     const controller = new AbortController();
     runs[key] = { controller, result: null, error: null, opts };
@@ -63,8 +64,11 @@ export async function advise(extraPosition, fromLink) {
           if (!mine()) return;
           if (name === "queued") {
             if (started !== null) return;
+            // "waiting": every worker is busy (or warming), the job waits in the queue
             text.textContent = ($("#engine").dataset.engine === "warming" ? "waiting for the engine to warm up"
-              : data.ahead ? `waiting for a free worker (${data.ahead} ahead)` : "starting") + shown;
+              : data.state === "waiting" || data.ahead
+                ? "waiting for a free worker" + (data.ahead ? ` (${data.ahead} ahead)` : "")
+                : "starting") + shown;
           } else if (name === "started") {
             started = performance.now();
             say();
@@ -88,16 +92,19 @@ export async function advise(extraPosition, fromLink) {
       runs[key].error = e.name === "AbortError" ? "cancelled" : e.message;
     }
     clearInterval(ticker);
+    // the seconds it ran (from when a worker took it): what it used of Time
+    if (started !== null) used += (performance.now() - started) / 1000;
     runs[key].controller = null;
   };
   // the rollouts first (a fraction of a second), then dd, each with every core: the first
   // values reach the screen sooner than with the two runs sharing the cores. dd starts
   // with a run of its first DD_FIRST deals (the same deals the full run starts with, same
   // seed), shown as preliminary until the full run replaces them
-  // Time is the whole advice's: each run gets what is left of it (dd at least
-  // MIN_RUN_S), so the answer comes within Time (plus the server's reply)
-  const budget = Number($("#time").value), t0 = performance.now();
-  const left = () => Math.max(MIN_RUN_S, Math.floor(10 * (budget - (performance.now() - t0) / 1000)) / 10);
+  // Time is the whole advice's computing time: each run gets what is left of it (dd at
+  // least MIN_RUN_S), counted from when a worker takes each run: a wait in the server's
+  // queue for a free worker is not taken out of it
+  const budget = Number($("#time").value);
+  const left = () => Math.max(MIN_RUN_S, Math.floor(10 * (budget - used)) / 10);
   runs.dd = { controller: null, result: null, error: null };
   await one("rollout", "rollout", options("rollout", budget));
   const ok = () => state.runs === runs && Object.values(runs).every((r) => !r.error);
@@ -146,7 +153,7 @@ export function clearModels() {
 // the advice on screen is for another set-up than the one shown (changed since it was
 // asked): greyed, and a line says so; changed back, it is this position's again
 export function markStale() {
-  const stale = !!state.advisedKey && state.advisedKey !== JSON.stringify(position());
+  const stale = !!state.advisedKey && state.advisedKey !== positionKey();
   $("#advice").classList.toggle("stale", stale);
   $("#stale-note").hidden = !stale;
 }

@@ -289,6 +289,11 @@ export function position() {
   if (state.score) p.score = [...state.score];
   return p;
 }
+// the set-up as a key that two identical positions share: the hand is a set (its cards in
+// any order, as entered), the cards played a sequence
+export function positionKey(p = position()) {
+  return JSON.stringify({ ...p, hand: [...p.hand].sort() });
+}
 export async function setPosition(p) {
   // a position object (from the URL or pasted) into the set-up; checked by the server
   if (typeof p !== "object" || p === null || Array.isArray(p)) throw new Error("error: position: not an object");
