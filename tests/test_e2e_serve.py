@@ -374,7 +374,11 @@ def test_all_hands_play_and_undo(server, browser):
         page.click("#deal")
         page.wait_for_selector("#hands button[data-dd]")
         _wait_state(page)
-        rec = _post(server + "/api/deal", {"seed": 4})
+        # the deal's dealer is the set-up's (seat 3, the default): deal 3 of the seed
+        dealer = int(page.input_value("#dealer"))
+        assert f"dealer seat {dealer}," in page.text_content("#deal-title")
+        rec = _post(server + "/api/deal", {"seed": 4, "index": dealer})
+        assert rec["dealer"] == dealer == 3
         first = _post(server + "/api/solve", {"record": rec})
 
         def shown() -> dict:

@@ -96,7 +96,10 @@ function wire() {
   $("#deal").onclick = async () => {
     clearError();
     try {
-      const rec = await postJSON("/api/deal", { ...state.rules, seed: Number($("#deal-seed").value) });
+      // deal number <dealer> of the seed's simulation: the dealer rotates (deal i is
+      // dealt by seat i mod players), so the deal's dealer is the set-up's
+      const rec = await postJSON("/api/deal", { ...state.rules, seed: Number($("#deal-seed").value),
+                                                index: state.dealer });
       await openDeal(rec);
     } catch (e) { showError(e.message); setState("error"); }
   };
