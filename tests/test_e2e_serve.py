@@ -285,6 +285,11 @@ def test_click_a_position_every_card_valued_as_the_api(server, browser):
             answer = page.inner_text("#answer")
             assert "Lead a trump" in answer and "points a hand" in answer
             assert page.inner_text("#trust") == WHICH_TO_TRUST       # under the values
+            # the footer's unit and the options' labels in words, not field names
+            assert "values in points a hand (our side's points minus the opponents')" \
+                in page.inner_text("footer")
+            assert page.eval_on_selector("#dd-samples", "e => e.parentElement.textContent"
+                                         ).strip() == "Double-dummy deals"
             # the position is in the URL: a link opens it and starts its advice
             assert "position=" in page.url
             ARTIFACTS.mkdir(parents=True, exist_ok=True)

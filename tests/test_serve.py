@@ -587,7 +587,7 @@ def test_a_job_past_its_time_limit_is_stopped(monkeypatch):
     if ev[0] == "result":
         assert ev[1]["stop"] == "interrupted" and ev[1]["partial"] is True
     else:
-        assert ev[:2] == ("error", 5) and ev[2].startswith("time: past the limit")
+        assert ev[:2] == ("error", 5) and ev[2].startswith("time: past the limit"), ev
 
 
 def _raw(client, route: str, text: str):

@@ -8,6 +8,7 @@ export async function loadRules() {
   const info = await postJSON("/api/rules", state.rules);
   state.info = info;
   $("#deal-measure").textContent = info.measures.solve;
+  $("#foot-measure").textContent = info.measures.diff;     // the footer's unit in words
   const n = state.rules.players;
   fillSelect($("#players"), info.players_allowed, n);
   const seats = [...Array(n).keys()];
