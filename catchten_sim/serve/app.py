@@ -165,10 +165,8 @@ def create_app(workers: int = 2, queue: int = 8, threads: int | None = None,
                     # and its state: "waiting" for a free worker (every one busy or
                     # warming) or "starting" (one is taking it); "started" follows when
                     # a worker takes it, at once when one is free
-                    yield _sse("queued", {**pool.status(), "job": job.id,
-                                          "ahead": pool.ahead(job),
-                                          "state": pool.job_state(job),
-                                          "time": job.time_limit})
+                    yield _sse("queued", {**pool.status(), "job": job.id, "ahead": pool.ahead(
+                        job), "state": pool.job_state(job), "time": job.time_limit})
                     while True:
                         ev = await job.events.get()
                         if ev[0] == "started":
