@@ -467,14 +467,13 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
     from .text import print_solution
     with errors_as_json(as_json):       # Ctrl-C: the JSON "interrupted" object with --json
         failed = 0
-        start: float | None = process_started()    # the first solve's --time counts from it
-        for path in records:
+        for i, path in enumerate(records):
             try:
                 data = rec_mod.load_record(path)
+                nodes = {} if max_nodes is None else {"max_nodes": max_nodes}
+                # the first solve's --time counts from the command's start
                 sol = solve(data, line=with_line, time_limit=time_limit, interruptible=True,
-                            clock_start=start,
-                            **({} if max_nodes is None else {"max_nodes": max_nodes}))
-                start = None
+                            clock_start=None if i else process_started(), **nodes)
             except CatchTenError as exc:
                 # a bad record gets its one line and the others are still solved; exit 2 at
                 # the end (with --json the error object takes the record's line); 1 when
@@ -493,11 +492,10 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
                     echo(f"== {path}")
                 print_solution(sol, data, with_line)
             if sol.stopped_by == "interrupted":
-                stop = KeyboardInterrupt()    # its line says what was shown (cli_kit)
-                left = len(records) - records.index(path) - 1
+                stop, left = KeyboardInterrupt(), len(records) - i - 1
                 stop.line = ("interrupted (Ctrl-C): the ranges shown are what the solve had "
                              "proven" + (f"; {left} more not solved" if left else ""))
-                raise stop
+                raise stop                  # its line says what was shown (cli_kit)
     return failed or None
 
 

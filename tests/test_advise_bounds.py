@@ -95,13 +95,15 @@ def test_the_pimc_values_of_a_bounded_deal_are_the_bounds_midpoints():
     assert (m["diff_lo"] <= exact["diff"]).all() and (exact["diff"] <= m["diff_hi"]).all()
 
 
-def _advise_cli(*args: str) -> tuple[float, dict]:
+def _advise_cli(*args: str, warm: bool = False) -> tuple[float, dict]:
+    """The wall time and JSON of ``catchten advise ARGS``; ``warm``: a warm-up, whose
+    limit may end before a deal is solved (``time: too short``, exit 2)."""
     t0 = time.monotonic()
     out = subprocess.run([sys.executable, "-m", "catchten_sim.cli", "advise", *args,
                           "--json", "--no-progress"], capture_output=True, text=True,
                          cwd=ROOT, timeout=300)
     took = time.monotonic() - t0
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == 0 or warm and "too short" in out.stdout, out.stderr
     return took, json.loads(out.stdout)
 
 
@@ -110,7 +112,7 @@ def test_time_binds_dd_advice_on_a_french52_opening_lead():
     """--time 2 on a french52 opening lead returns within 2 s plus start-up slack (the
     command used to run the first batch's 256 deals, tens of seconds, then refuse); the
     deals taken are kept, stopped by time."""
-    _advise_cli(*FRENCH, "--evaluator", "dd", "--time", "0.5", "--threads", "1")   # warm
+    _advise_cli(*FRENCH, "--evaluator", "dd", "--time", "0.5", "--threads", "1", warm=True)
     took, d = _advise_cli(*FRENCH, "--evaluator", "dd", "--time", "2", "--threads", "1")
     assert took < 2 + 2.5, took
     assert d["stop"] == "time" and d["samples"] >= 1
