@@ -45,7 +45,7 @@ asks "is this pimc?" (a new Python-driven kind is added to :data:`DRIVEN_KINDS`)
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Union
@@ -198,20 +198,22 @@ class Seating:
     def is_driven(self, seat: int) -> bool:
         return seat in self.driven
 
-    def kernel_ids(self, where: str) -> np.ndarray:
+    def kernel_ids(self, where: str, opponents: Sequence[int] = ()) -> np.ndarray:
         """int64 policy ids for a kernel that cannot play Python-driven seats (refused,
-        naming the first such policy and ``where``).
+        naming the first such policy and ``where``, of a seat ``--policy`` sets first: the
+        field is ``opponents`` only when every such seat is one of ``opponents``).
 
         Raises
         ------
         CatchTenError
-            ``policy: not available``.
+            ``policy: not available`` (or ``opponents: ...``).
         """
         if self.driven:
-            name = self.policies[self.driven[0]].label.split(":")[0]
+            seat = min(self.driven, key=lambda q: (q in opponents, q))
+            name = self.policies[seat].label.split(":")[0]
             # (it needs a double-dummy search per decision: too slow for these kernels)
-            raise CatchTenError("policy", "not available",
-                                f"{where}: heuristic or random, not {name}")
+            raise CatchTenError("opponents" if seat in opponents else "policy",
+                                "not available", f"{where}: heuristic or random, not {name}")
         return np.array([int(p) for p in self.policies], dtype=np.int64)
 
     def scripted_ids(self) -> np.ndarray:

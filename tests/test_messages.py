@@ -239,6 +239,22 @@ def test_help_names_every_policy_it_takes(command, takes_pimc):
     assert ("pimc[:N]" in res.output and "ipimc[:N]" in res.output) == takes_pimc
 
 
+@pytest.mark.parametrize("command", ["odds", "equity"])
+def test_a_refused_pimc_is_named_by_the_option_that_set_it(command):
+    """``--opponents ipimc:3`` was reported as the field ``policy``."""
+    hand = ["--hand", "JS AS 9S KH QH 7D 8C 9C TC", "--turnup", "7S"] \
+        if command == "odds" else []
+    for args, field, name in ((["--opponents", "ipimc:3"], "opponents", "ipimc"),
+                              (["--policy", "pimc:2"], "policy", "pimc"),
+                              (["--policy", "pimc:2", "--seat", "1"], "policy", "pimc")):
+        if command == "equity" and "--seat" in args:
+            continue
+        res = _run([command, *args, *hand])
+        assert res.exit_code == 2, res.stderr
+        assert res.stderr.startswith(f"error: {field}: not available ("), res.stderr
+        assert res.stderr.strip().endswith(f"heuristic or random, not {name})"), res.stderr
+
+
 def test_odds_refusing_pimc_names_odds():
     """It named "advise's rollouts", a command the user had not run."""
     res = _run(["odds", "--policy", "pimc:2", "--hand", "AS KS QS JS TS 9S 8S 7S 6S",
