@@ -51,7 +51,6 @@ so they are the hand's final scores):
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Mapping, Sequence
@@ -575,12 +574,10 @@ def _exact_max(exact_max: int | None, ev_key: str, with_pimc: bool, samples: int
 
 
 def _arm(ev: Any, clock: Stopwatch, time_limit: float | None) -> None:
-    """dd: the clock's limit stops the solves under way (at the ``time.monotonic()`` time
-    ``time_limit`` working seconds of ``clock`` end, read again at every look: a compile
-    under way moves it on), and a Ctrl-C keeps the deals taken."""
+    """dd: the clock's limit stops the solves under way (:meth:`Stopwatch.deadline`), and a
+    Ctrl-C keeps the deals taken."""
     if hasattr(ev, "deadline"):
-        ev.deadline = None if time_limit is None else \
-            (lambda: time.monotonic() + time_limit - clock.working())
+        ev.deadline = None if time_limit is None else clock.deadline(time_limit)
         ev.keep_on_interrupt = True
 
 
@@ -715,8 +712,8 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
     trump_lead, note = _trump_lead(acc, cands, order, info, z, margin)
     note = run_note(note, eq_why, (acc.n, sampler.n_deals) if exact and not exact_done
                     else None, acc.bounds.n_bounded if acc.bounds is not None else 0, acc.n,
-                    ev_key == "dd" and rules.n_sides > 2, few=not exact_done and not (
-                        best_margin and best_margin.separated) and ev_key)
+                    ev_key == "dd" and rules.n_sides > 2, few="" if exact_done or (
+                        best_margin and best_margin.separated) else ev_key)
     other_d = None
     lines: list[str] = []
     if acc_o is not None and acc_o.n:   # the rollouts' own critical value at this look

@@ -261,6 +261,12 @@ class Stopwatch:
         """Seconds since the start, less those spent compiling."""
         return self.elapsed() - (compile_seconds() - self.c0)
 
+    def deadline(self, limit: float) -> Callable[[], float]:
+        """The ``time.monotonic()`` time ``limit`` working seconds from the start end at, as
+        a function read again at every look (a compile under way moves it on): what
+        ``advise --time`` and ``solve --time`` stop the solver at."""
+        return lambda: time.monotonic() + limit - self.working()
+
     def compile_s(self, elapsed: float) -> float:
         """Seconds of ``elapsed`` (a reading of :meth:`elapsed`) spent compiling."""
         return min(compile_seconds() - self.c0, elapsed)

@@ -143,8 +143,7 @@ def sample_outcomes(rules: Rules, policies: Sequence[object] | object = "heurist
     n_units, n_rows = unit_shape(rules, True)
     ns = rules.n_sides
     tab = rules.tables()
-    pol_arr = Seating.of(pols).kernel_ids("game simulations", [
-        s for s in range(rules.players) if rules.side_of(s) != 0])
+    pol_arr = Seating.of(pols).kernel_ids("game simulations", rules.seats_of(0))
     steps = np.zeros((n_hands, n_units, n_rows, ns), dtype=np.int8)
     tside = np.zeros((n_hands, n_units, n_rows), dtype=np.int8)
     task = _SamplesTask(rules, tab, pol_arr, np.uint64(seed), at_once, n_units, n_rows)

@@ -130,8 +130,8 @@ class RolloutEvaluator:
         self._play_seed = (int(self.seed) ^ ROLLOUT_SALT) & (2 ** 64 - 1)
         self._cands = np.array(list(self.candidates), dtype=np.int64)
         r = self.info.rules
-        self._pols = Seating.of(self.policies).kernel_ids(self.where, [
-            s for s in range(r.players) if r.side_of(s) != r.side_of(self.info.seat)])
+        self._pols = Seating.of(self.policies).kernel_ids(
+            self.where, r.seats_of(r.side_of(self.info.seat)))
         rs = self._rs
         self._job = KR.RolloutJob(rs.owner_known, rs.cap_mask0, rs.trump_leads0, rs.start,
                                   np.int64(self.info.seat), np.int64(self.info.dealer),

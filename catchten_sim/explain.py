@@ -71,14 +71,14 @@ FEW_DEALS = 30
 
 
 def run_note(note: str, eq_why: str, stopped_exact: tuple[int, int] | None, bounded: int,
-             n: int, paranoid: bool, few: str | bool = False) -> str:
+             n: int, paranoid: bool, few: str = "") -> str:
     """The ``note:`` of an advice, its parts joined by "; ": ``note`` (of "lead a trump?"),
     why P(win) is not available (``eq_why``), an exact enumeration stopped after
     ``stopped_exact`` = (deals done, consistent deals), the ``bounded`` of ``n`` deals,
     and dd values with three or more sides (``paranoid``); first, with ``few`` (the
     evaluator's name, when the run was sampled and no card separated), that fewer than
     30 deals, or mostly bounded ones, are too few to choose a card."""
-    thin = bool(few) and (n < FEW_DEALS or 2 * bounded >= n)
+    thin = few and (n < FEW_DEALS or 2 * bounded >= n)
     parts = [f"too few deals to choose a card ({n:,}): give more --time"
              + (", or use --evaluator rollout" if few == "dd" else "") if thin else "",
              note, eq_why]

@@ -417,8 +417,7 @@ def simulate_games(rules: Rules, policies: Sequence[object] | object = "heuristi
     at_once, compact = unit_mode(rules)
     n_units, n_rows = unit_shape(rules, compact)
     tab = rules.tables()
-    pol_arr = Seating.of(pols).kernel_ids("game simulations", [
-        s for s in range(rules.players) if rules.side_of(s) != 0])
+    pol_arr = Seating.of(pols).kernel_ids("game simulations", rules.seats_of(0))
     chunk = check_count("chunk", chunk, 1)
     task = _GamesTask(rules, tab, pol_arr, np.uint64(seed),
                       (np.int64(mode), np.int64(fixed), at_once, compact, start),

@@ -198,10 +198,10 @@ class Seating:
     def is_driven(self, seat: int) -> bool:
         return seat in self.driven
 
-    def kernel_ids(self, where: str, opponents: Sequence[int] = ()) -> np.ndarray:
+    def kernel_ids(self, where: str, mine: Sequence[int] | None = None) -> np.ndarray:
         """int64 policy ids for a kernel that cannot play Python-driven seats (refused,
-        naming the first such policy and ``where``, of a seat ``--policy`` sets first: the
-        field is ``opponents`` only when every such seat is one of ``opponents``).
+        naming the first such policy and ``where``; with ``mine``, the seats ``--policy``
+        sets, a seat outside them is named by the field ``opponents``).
 
         Raises
         ------
@@ -209,10 +209,10 @@ class Seating:
             ``policy: not available`` (or ``opponents: ...``).
         """
         if self.driven:
-            seat = min(self.driven, key=lambda q: (q in opponents, q))
+            seat = min(self.driven, key=lambda q: (mine is not None and q not in mine, q))
             name = self.policies[seat].label.split(":")[0]
             # (it needs a double-dummy search per decision: too slow for these kernels)
-            raise CatchTenError("opponents" if seat in opponents else "policy",
+            raise CatchTenError("policy" if mine is None or seat in mine else "opponents",
                                 "not available", f"{where}: heuristic or random, not {name}")
         return np.array([int(p) for p in self.policies], dtype=np.int64)
 

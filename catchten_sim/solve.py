@@ -24,6 +24,7 @@ import numpy as np
 
 from .cards import cards_of_mask, format_card
 from .checks import check_number
+from .compile_notice import Stopwatch
 from .errors import CatchTenError, IllegalPlayError, ParseError
 from .records import hand_from_record, load_record, record_kind, score_game, score_record
 from .rules import Rules
@@ -534,8 +535,8 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
         if max_nodes is not None and int(max_nodes) < 1:
             raise ValueError("max_nodes must be positive or None")
         solver.node_limit = None if max_nodes is None else int(max_nodes)
-    deadline = None if time_limit is None else \
-        _deadline(check_number("time", time_limit, 0, what="seconds"), clock_start)
+    deadline = None if time_limit is None else Stopwatch(clock_start).deadline(
+        check_number("time", time_limit, 0, what="seconds"))
     stopped_by = None
     try:
         try:
@@ -570,14 +571,6 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
                     line=line_cards, nodes=solver.stats()["nodes"] - nodes0, exact=exact,
                     ranges=ranges, value_range=(int(lo[52]), int(hi[52])),
                     stopped_by=stopped_by)
-
-
-def _deadline(limit: float, clock_start: float | None) -> Callable[[], float]:
-    """The ``time.monotonic()`` time a solve stops at, read again at every look: ``limit``
-    working seconds from ``clock_start`` (a compile under way moves it on)."""
-    from .compile_notice import Stopwatch
-    clock = Stopwatch(clock_start)
-    return lambda: time.monotonic() + limit - clock.working()
 
 
 def _line(deal: _Deal, side: int, solver: Solver, order: list[int],
