@@ -68,6 +68,8 @@ def page_measures(n_sides: int) -> dict[str, str]:
 #: fewer deals than this, sampled and no card separated: too few to choose a card (a
 #: note), whatever the intervals say (their normal approximation needs more)
 FEW_DEALS = 30
+#: how that note begins (the page's words read it: serve/words.too_few)
+TOO_FEW = "too few deals to choose a card"
 
 
 def run_note(note: str, eq_why: str, stopped_exact: tuple[int, int] | None, bounded: int,
@@ -79,7 +81,7 @@ def run_note(note: str, eq_why: str, stopped_exact: tuple[int, int] | None, boun
     evaluator's name, when the run was sampled and no card separated), that fewer than
     30 deals, or mostly bounded ones, are too few to choose a card."""
     thin = few and (n < FEW_DEALS or 2 * bounded >= n)
-    parts = [f"too few deals to choose a card ({n:,}): give more --time"
+    parts = [f"{TOO_FEW} ({n:,}): give more --time"
              + (", or use --evaluator rollout" if few == "dd" else "") if thin else "",
              note, eq_why]
     if stopped_exact is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ParseError
-from ..explain import WHICH_TO_TRUST
+from ..explain import FEW_DEALS, TOO_FEW, WHICH_TO_TRUST
 from ..inputs import json_kind
 
 Advice = dict[str, Any]
@@ -86,6 +86,10 @@ def check_advice(a: Any, field: str) -> None:
                                  f"no candidate for the best card {a['best']}")
             _check_comparison(best[0].get("p_win"), f"{field}.candidates[].p_win", False,
                               verdict=False)
+    for key in ("note", "bounded_deals"):     # the words read them (too_few, few_words)
+        if a.get(key) is not None:
+            _need(a[key], (str,) if key == "note" else (int,), f"{field}.{key}",
+                  "a string" if key == "note" else "a number of deals")
     if "measure" not in a:
         raise ParseError(f"{field}.measure", "missing", "what the values are, in words")
     _need(a["measure"], (str,), f"{field}.measure", "a string")
@@ -220,13 +224,42 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def too_few(advice: Advice) -> int | None:
+    """The run's deals when they are too few to choose a card (its ``note`` begins so:
+    :func:`catchten_sim.explain.run_note`, sampled, no card separated, fewer than 30
+    deals or mostly ones not solved to the end), else None; None too when there is no
+    choice (one legal card)."""
+    import re
+    note = advice.get("note")
+    m = re.match(re.escape(TOO_FEW) + r" \(([\d,]+)\)", note) \
+        if isinstance(note, str) else None
+    if m is None or len(advice.get("candidates") or [None, None]) < 2:
+        return None
+    return int(m.group(1).replace(",", ""))
+
+
+def few_words(advice: Advice) -> str | None:
+    """Why a run's pick is no recommendation, in words (``only 12 deals: too few to
+    choose a card (give it more time)``); None when its deals are enough."""
+    n = too_few(advice)
+    if n is None:
+        return None
+    b = advice.get("bounded_deals") or 0          # (checked by check_advice)
+    how = (f"only {n:,} deal" + ("" if n == 1 else "s") if n < FEW_DEALS or 2 * b < n
+           else f"{n:,} deals, {b:,} of them not solved to the end")
+    return f"{how}: too few to choose a card (give it more time)"
+
+
 def plain_lines(advice: Advice) -> tuple[str, str | None]:
     """One run's answer in words, ``"<model>: <answer>."``: the best card, and "lead a
     trump?" (None when the question does not arise). ``catchten advise`` prints them
-    (``in words:``) as the page does."""
+    (``in words:``) as the page does. A run on too few deals to choose a card says so
+    first (:func:`few_words`), its pick only "so far"."""
     say = _cap(model(advice))
     t = trump_words(advice)
-    return (f"{say}: {best_words(advice)}.",
+    few = few_words(advice)
+    best = best_words(advice) if few is None else f"{few}; so far, {best_words(advice)}"
+    return (f"{say}: {best}.",
             None if t is None else f"Lead a trump, {model(advice)}? {_cap(t)}.")
 
 
@@ -369,16 +402,19 @@ def details_lines(a: Advice, field: str = "run") -> list[str]:
 def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     """The headline lines of the page: ``{"best": [...], "trump": [...], "disagree": str,
     "p_win": str, "fusion": str, "trust": str, "details": {"rollout": [...], "dd":
-    [...]}}``, each line ``"<model>: <answer>"`` quoted from that model's run; ``trust``:
-    :data:`WHICH_TO_TRUST`, said under the values; ``details``: each run's Details
-    (:func:`details_lines`)."""
+    [...]}, "too_few": {"dd": 12}}``, each line ``"<model>: <answer>"`` quoted from that
+    model's run; ``trust``: :data:`WHICH_TO_TRUST`, said under the values; ``details``:
+    each run's Details (:func:`details_lines`); ``too_few``: the deals of each run that
+    are too few to choose a card (:func:`too_few`; the page's headline says so)."""
     check_advice(rollout, "rollout")
     check_advice(dd, "dd")
     runs = [a for a in (dd, rollout) if a]
+    named = (("rollout", rollout), ("dd", dd))
     out: dict[str, Any] = {"best": [], "trump": [], "disagree": "", "p_win": "",
                            "fusion": fusion_words(dd), "trust": WHICH_TO_TRUST,
-                           "details": {k: details_lines(a, k) for k, a in
-                                       (("rollout", rollout), ("dd", dd)) if a}}
+                           "details": {k: details_lines(a, k) for k, a in named if a},
+                           "too_few": {k: too_few(a) for k, a in named
+                                       if a and too_few(a) is not None}}
     for a in runs:
         best, trump = plain_lines(a)
         out["best"].append(best)
@@ -393,8 +429,9 @@ def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     if rollout and dd:
         obj_ro, obj_dd = rollout.get("objective", "diff"), dd.get("objective", "diff")
         # the best card: only when neither pick is among the other run's tied best cards
-        # and at least one run separates its pick (a lean is no disagreement)
-        differ_best = (rollout["best"] not in tied_best(dd)
+        # and at least one run separates its pick (a lean is no disagreement), neither
+        # on too few deals to choose a card (no pick to disagree with)
+        differ_best = (not out["too_few"] and rollout["best"] not in tied_best(dd)
                        and dd["best"] not in tied_best(rollout)
                        and any((a.get("margin") or {}).get("verdict") == "separated"
                                for a in (rollout, dd)))

@@ -348,12 +348,17 @@ export async function renderWords() {
   const cards = (text) => text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (m) => pretty(m))
     .replace(/([\u2660\u2665\u2666\u2663]) (?=[+\u2212-]?\d)/g, "$1\u00a0");
   const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = cards(text); box.appendChild(e); };
-  // how firm each run's pick is, in the headline too
-  const pick = (a) => pretty(a.best) + (!a.margin ? "" :
+  // how firm each run's pick is, in the headline too; a run on too few deals to choose a
+  // card (the CLI's note, words.too_few) gives its pick as no more than that
+  const few = (ev) => (w.too_few || {})[ev];
+  const pick = (a, ev) => few(ev) ? `${pretty(a.best)} so far, on too few deals to choose a card (${few(ev).toLocaleString()})`
+    : pretty(a.best) + (!a.margin ? "" :
     a.margin.verdict === "separated" ? "" :
     a.margin.verdict === "no practical difference" ? ` (or ${pretty(a.margin.b)}, no practical difference)` : " (a lean)");
   const first = ro || dd;
-  p(`Best card: ${pick(first)}` + (dd && ro && dd.best !== ro.best ? ` with club-level play; ${pick(dd)} with perfect play` : ""), "headline");
+  p(`Best card: ${pick(first, ro ? "rollout" : "dd")}` + (dd && ro && dd.best !== ro.best
+    ? ` with club-level play; with perfect play, ${pick(dd, "dd")}`
+    : dd && ro && few("dd") ? `; with perfect play too, but on too few deals to choose a card (${few("dd").toLocaleString()})` : ""), "headline");
   for (const line of w.best) p(line);
   if (w.trump_line) p(w.trump_line, "headline trump");
   if (w.p_win) p(w.p_win);

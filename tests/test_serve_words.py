@@ -1,0 +1,88 @@
+"""The page's words (catchten_sim.serve.words, ``/api/words``) on the runs the page gets:
+a double-dummy run on too few deals says so in its headline line, not only in the
+Details; the CLI's ``in words:`` says the same."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from catchten_sim import advise
+from catchten_sim.cli import cli
+from catchten_sim.errors import ParseError
+from catchten_sim.explain import FEW_DEALS
+from catchten_sim.serve.words import check_advice, few_words, plain_answer, too_few
+
+CASES = Path(__file__).resolve().parent / "cases" / "advise"
+#: 3 tricks left: double-dummy is quick; 12 deals do not separate its best card
+THIN = CASES / "foster4_left3_lead_01.json"
+#: ... and here 12 deals do separate it: no "too few" claim
+FIRM = CASES / "foster4_left3_pos4_04.json"
+EXAMPLE = CASES.parent.parent.parent / "examples" / "position-lead.json"
+DD12 = dict(evaluator="dd", samples=12, threads=1, seed=1, exact_max=0, time_limit=None)
+
+
+def _dd(path: Path) -> dict:
+    return json.loads(json.dumps(advise(str(path), **DD12).to_dict()))
+
+
+def test_a_dd_headline_on_too_few_deals_says_so():
+    """12 sampled deals, no card separated: the CLI's note says "too few deals to choose
+    a card (12)"; the dd headline line says it too, in words (no flags), its pick only
+    "so far", and the page is told (``too_few``) so that "Best card:" says it."""
+    dd = _dd(THIN)
+    assert dd["samples"] == 12 < FEW_DEALS and dd["margin"]["verdict"] == "not separated"
+    assert dd["note"].startswith("too few deals to choose a card (12)")
+    w = plain_answer(None, dd)
+    best = w["best"][0]
+    assert best.startswith("If everyone plays perfectly after it (all hands seen): only "
+                           "12 deals: too few to choose a card (give it more time); so "
+                           f"far, {dd['best']} by a lean over"), best
+    assert "--" not in best and "evaluator" not in best
+    assert w["too_few"] == {"dd": 12}
+    # the CLI's "in words:" line is the same sentence
+    res = CliRunner().invoke(cli, ["advise", str(THIN), "--evaluator", "dd", "--samples",
+                                   "12", "--exact-max", "0", "--threads", "1"])
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())
+    assert "in words: " + best in text, text
+
+
+def test_a_separated_or_enough_deals_run_makes_no_too_few_claim():
+    """A run whose best card is separated (12 deals here) has no such note: its headline
+    is the plain recommendation; mostly bounded deals (>= 30) are said as such."""
+    dd = _dd(FIRM)
+    assert dd["margin"]["verdict"] == "separated" and "too few" not in dd["note"]
+    w = plain_answer(None, dd)
+    assert w["too_few"] == {} and "too few" not in w["best"][0]
+    assert w["best"][0].startswith("If everyone plays perfectly after it (all hands "
+                                   f"seen): play {dd['best']}, ")
+    # the note of 40 deals, 25 of them bounded (explain.run_note's other reason)
+    thin = {**_dd(THIN), "samples": 40, "bounded_deals": 25,
+            "note": "too few deals to choose a card (40): give more --time"}
+    assert too_few(thin) == 40
+    assert few_words(thin) == ("40 deals, 25 of them not solved to the end: too few to "
+                               "choose a card (give it more time)")
+
+
+@pytest.mark.parametrize("key, bad", [("note", 3), ("bounded_deals", "x")])
+def test_a_wrongly_typed_note_is_refused_naming_it(key, bad):
+    with pytest.raises(ParseError) as exc:
+        check_advice({**_dd(FIRM), key: bad}, "dd")
+    assert exc.value.field == f"dd.{key}" and exc.value.why == "wrong type"
+
+
+def test_a_pick_on_too_few_deals_is_no_disagreement():
+    """The rollouts separate 7D; 12 double-dummy deals lean to JS without separating it:
+    double-dummy has not chosen, so the page does not say the models disagree."""
+    pos = str(EXAMPLE)
+    ro = json.loads(json.dumps(advise(pos, samples=3000, threads=1, seed=1).to_dict()))
+    dd = _dd(EXAMPLE)
+    assert ro["margin"]["verdict"] == "separated" and ro["best"] != dd["best"]
+    w = plain_answer(ro, dd)
+    assert w["too_few"] == {"dd": 12} and w["disagree"] == ""
+    # the same runs, dd's note without the claim: the disagreement is said
+    assert plain_answer(ro, {**dd, "note": ""})["disagree"].startswith(
+        "The two models disagree on the best card.")
