@@ -76,7 +76,8 @@ class Switch:
     when only the Python side reads it; ``text`` one line for ``catchten rules``;
     ``deal`` where it changes a single deal, as ``(presets, player counts)`` (None: all),
     or None for a switch of the game only (the report's variant sweep flips the switches
-    with a ``deal``: booleans toggled, a two-word choice swapped).
+    with a ``deal``: booleans toggled, a two-word choice swapped); ``label`` its name in
+    words.
     """
 
     name: str
@@ -88,6 +89,17 @@ class Switch:
     text: str
     enum: Any = None
     deal: tuple[tuple[str, ...] | None, tuple[int, ...] | None] | None = None
+    #: a few words naming it for a card player (the page's switch list, its errors)
+    label: str = ""
+
+    def of_preset(self, preset: str) -> bool:
+        """Whether it can change anything under ``preset``: a switch of the preset
+        (``defaults``) that changes a deal under it (``deal``'s presets) or the game only.
+        RULES.md §3's switches are foster's; the registry lets every preset take them, but
+        those that change a deal only with foster's player counts (sets, 5 or 7 players,
+        six players as pairs or triples) do nothing under jaques or french52."""
+        return preset in self.defaults and (self.deal is None or self.deal[0] is None
+                                            or preset in self.deal[0])
 
     def flipped(self, value: Any) -> Any:
         """The other value of a boolean or two-word switch (None for any other kind)."""
@@ -105,51 +117,57 @@ def _all(value: Any, **per_preset: Any) -> dict[str, Any]:
 #: the switch registry (docs/rules.md §3, §4): one entry per switch
 REGISTRY: tuple[Switch, ...] = (
     Switch("game_at_once", _BOOL, _all(False), "all", "§3, §7.13", None,
-           "a side reaching the target during a hand wins at once"),
+           "a side reaching the target during a hand wins at once",
+           label="Win at once on reaching the target"),
     Switch("everyone_alone", _BOOL, _all(False), "4, 6 or 8 players", "§3, §7.8", None,
-           "no partnerships", deal=(None, (4, 6, 8))),
+           "no partnerships", deal=(None, (4, 6, 8)), label="Everyone plays alone"),
     Switch("keep_six_of_spades", _BOOL, _all(False), "5 or 7 players (foster)", "§3, §7.7",
            "deal_rules.keep_six_of_spades", "deal 35 of 36; the 36th is shown and laid aside",
-           deal=(("foster",), (5, 7))),
+           deal=(("foster",), (5, 7)), label="Lay the 36th card aside"),
     Switch("revoke", ("game", "hand", "forfeit"), _all("game", jaques="forfeit"), "all",
-           "§3, §7.4", None, "what a revoke costs", Revoke),
+           "§3, §7.4", None, "what a revoke costs", Revoke, label="A revoke costs"),
     Switch("no_trump_first_lead", _BOOL, _all(False), "all", "§3, §7.6",
            "play_rules.no_trump_first_lead",
            "the first lead of a set may not be a trump (unless the leader holds only trumps)",
-           deal=(None, None)),
+           deal=(None, None), label="No trump on the first lead"),
     Switch("exposed_trump", _BOOL, _all(False), "with a turn-up", "§3, §7.3, §7.6",
            "play_rules.exposed_trump", "the turn-up is locked until the last two tricks",
-           deal=(None, None)),
+           deal=(None, None), label="Turn-up locked on the table"),
     Switch("small_deal", ("sets", "whole"), _all("sets"), "2 or 3 players (foster)", "§3, §2",
            "P_NSETS", "six-card sets, or the whole hand at once", SmallDeal,
-           deal=(("foster",), (2, 3))),
+           deal=(("foster",), (2, 3)), label="Deal 2 or 3 players"),
     Switch("set_scoring", ("per_set", "per_deal"), _all("per_set"), "with sets",
            "§3, §7.5, §7.9", "P_PERSET", "card points per set or per deal", SetScoring,
-           deal=(("foster",), (2, 3))),
+           deal=(("foster",), (2, 3)), label="Card points scored"),
     Switch("target", _INT, _all(41, french52=40), "all", "§3", "P_TARGET",
-           "points to win the game"),
+           "points to win the game", label="Target"),
     Switch("ten_of_diamonds_bonus", _BOOL, _all(False, french52=True), "all", "§3, §7.2",
-           "honours", "the 10♦ is worth 10 extra", deal=(None, None)),
+           "honours", "the 10♦ is worth 10 extra", deal=(None, None),
+           label="10♦ worth 10 extra"),
     Switch("card_points", ("on", "off"), _all("on", jaques="off", french52="off"), "all",
            "§3, §7.1", "card_points", "points for cards taken above the share",
-           deal=(None, None)),
+           deal=(None, None), label="Points for cards"),
     Switch("removed_six", ("S", "C"), _all("S"), "5 or 7 players (foster)", "§3", "deck",
-           "which six is removed", Suit, deal=(("foster",), (5, 7))),
+           "which six is removed", Suit, deal=(("foster",), (5, 7)), label="Six taken out"),
     Switch("must_trump", _BOOL, _all(False), "all", "§3", "play_rules.must_trump",
-           "void in the led suit: trump if able", deal=(None, None)),
+           "void in the led suit: trump if able", deal=(None, None),
+           label="Must trump when void"),
     Switch("six_players", ("pairs", "triples"), _all("pairs", jaques="triples"), "6 players",
            "§3, §4, §7.8", "side_of_seat", "three sides of 2 or two sides of 3", SixPlayers,
-           deal=(("foster",), (6,))),
+           deal=(("foster",), (6,)), label="Six players as"),
     Switch("tie", ("count_out", "higher_total", "replay"),
            _all("count_out", jaques="higher_total"), "all", "§3, §7.10, §7.11", "P_TIE",
-           "several sides reach the target in one unit", Tie),
+           "several sides reach the target in one unit", Tie,
+           label="Several reach the target"),
     Switch("six_as_three_pairs", _BOOL, {"jaques": False}, "6 players (jaques)", "§4, §7.8",
-           "side_of_seat", "6 players as three sides of 2", deal=(("jaques",), (6,))),
+           "side_of_seat", "6 players as three sides of 2", deal=(("jaques",), (6,)),
+           label="Six players as three pairs"),
     Switch("dealer_declares", _BOOL, {"jaques": False}, "jaques", "§4",
            "deal_rules.dealer_declares",
-           "the dealer names trumps or no trumps", deal=(("jaques",), None)),
+           "the dealer names trumps or no trumps", deal=(("jaques",), None),
+           label="Dealer names trumps"),
     Switch("deck52", _BOOL, {"jaques": False}, "4 players (jaques)", "§4", "deck",
-           "play with 52 cards", deal=(("jaques",), (4,))),
+           "play with 52 cards", deal=(("jaques",), (4,)), label="52-card deck"),
 )
 #: switch name -> its registry entry
 SWITCH_OF: Mapping[str, Switch] = {sw.name: sw for sw in REGISTRY}
@@ -167,7 +185,7 @@ def switch_table(preset: str | None = None) -> list[dict[str, Any]]:
     """The switch list (for ``catchten rules --switches``, the README and the report's
     variant sweep): one dict per switch with ``name``, ``values`` (the allowed values),
     ``default`` (of ``preset``, or per preset), ``applies``, ``section``, ``kernel``,
-    ``text``. Switches that are not of ``preset`` are left out."""
+    ``text``, ``label``. Switches that are not of ``preset`` are left out."""
     rows = []
     for sw in REGISTRY:
         if preset is not None and preset not in sw.defaults:
@@ -177,7 +195,7 @@ def switch_table(preset: str | None = None) -> list[dict[str, Any]]:
         rows.append({"name": sw.name, "values": values,
                      "default": sw.defaults[preset] if preset else dict(sw.defaults),
                      "applies": sw.applies, "section": sw.section, "kernel": sw.kernel,
-                     "text": sw.text})
+                     "text": sw.text, "label": sw.label})
     return rows
 
 

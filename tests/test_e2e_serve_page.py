@@ -50,3 +50,37 @@ def test_a_dd_answer_on_too_few_deals_says_so_in_the_headline(server, browser):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "too-few-wide.png"), full_page=True)
     assert p.errors == []
+
+
+def test_rule_switches_in_words_and_only_the_presets(server, browser):
+    """The switch list names each switch in words (no game_at_once), the key kept on the
+    input for the API; french52 is not offered foster's player-count switches; an error
+    of two switches that cannot combine names them in words too."""
+    p = Page(browser)
+    with p as page:
+        _open(page, server)
+        page.click("#switches-box summary")
+        shown = lambda: {e.get_attribute("data-switch")          # noqa: E731
+                         for e in page.query_selector_all("#switches [data-switch]")}
+        assert "small_deal" in shown() and "game_at_once" in shown()
+        text = page.inner_text("#switches")
+        assert "_" not in text and "Win at once on reaching the target" in text, text
+        page.select_option("#preset", "french52")
+        page.wait_for_function("!document.querySelector('#switches [data-switch="
+                               "\"small_deal\"]')")
+        assert not shown() & {"keep_six_of_spades", "small_deal", "set_scoring",
+                              "removed_six", "six_players"}, shown()
+        assert {"game_at_once", "target", "must_trump"} <= shown()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "switches-french52-wide.png"), full_page=True)
+        # two switches that cannot combine: the error names both in words
+        page.check('#switches [data-switch="game_at_once"]')
+        page.wait_for_function("document.querySelector('#switches-count').textContent"
+                               " === '(1 changed)'")       # the list drawn again
+        page.select_option('#switches [data-switch="revoke"]', '"hand"')
+        page.wait_for_selector("#error:not([hidden])")
+        err = page.inner_text("#error")
+        assert err.startswith('Rule switches: bad value ("Win at once on reaching the '
+                              'target" needs "A revoke costs" = game'), err
+        assert "_" not in err
+    assert [e for e in p.errors if "status of 400" not in e] == []

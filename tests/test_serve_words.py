@@ -86,3 +86,43 @@ def test_a_pick_on_too_few_deals_is_no_disagreement():
     # the same runs, dd's note without the claim: the disagreement is said
     assert plain_answer(ro, {**dd, "note": ""})["disagree"].startswith(
         "The two models disagree on the best card.")
+
+
+#: the switches that change nothing under jaques and french52 (their deals and play):
+#: foster's player counts only (sets at 2-3 players, 5 or 7 players, 6 as pairs or
+#: triples), RULES.md §3 and the registry's ``deal``
+FOSTER_COUNTS_ONLY = {"keep_six_of_spades", "small_deal", "set_scoring", "removed_six",
+                      "six_players"}
+
+
+@pytest.mark.parametrize("preset", ["foster", "jaques", "french52"])
+def test_the_page_offers_the_presets_switches_in_words(preset):
+    """/api/rules: each switch with a label in words (its key kept for the API); a switch
+    that can change nothing under the preset is not offered."""
+    from catchten_sim.serve.api import rules_json
+    rows = rules_json({"rules": preset, "players": 4})["switches"]
+    for r in rows:
+        assert r["label"] and "_" not in r["label"] and r["label"] != r["name"], r
+    hidden = {r["name"] for r in rows if not r["offered"]}
+    assert hidden == (set() if preset == "foster" else FOSTER_COUNTS_ONLY), hidden
+    assert {"game_at_once", "target", "must_trump"} <= {r["name"] for r in rows
+                                                        if r["offered"]}
+
+
+def _sim(variants: dict) -> dict:
+    from catchten_sim import Rules, simulate
+    d = simulate(Rules("french52", 4, variants), "heuristic", n_deals=2000, seed=3,
+                 threads=1).to_dict()
+    return {"positions": d["positions"], "ten": d["ten"]}
+
+
+def test_a_switch_not_offered_changes_nothing_under_the_preset():
+    """What "not offered" rests on: under french52 each such switch, turned from its
+    default, leaves every deal's result as it was; an offered one changes them."""
+    from catchten_sim.switches import SWITCH_OF
+    base = _sim({})
+    for name in FOSTER_COUNTS_ONLY:
+        sw = SWITCH_OF[name]
+        other = sw.flipped(sw.defaults["french52"])
+        assert _sim({name: other}) == base, name
+    assert _sim({"must_trump": True}) != base

@@ -216,8 +216,9 @@ def deal_json(body: Any) -> dict:
 
 def rules_json(body: Any) -> dict:
     """The resolved rules (``catchten rules --json``) with the preset's switch table
-    (``catchten rules --switches --json``) and what the page needs to lay out a deal."""
-    from ..rules import switch_table
+    (``catchten rules --switches --json``, each row with ``offered``: whether it can
+    change anything under the preset) and what the page needs to lay out a deal."""
+    from ..rules import SWITCH_OF, switch_table
     body = _object(body, "body", RULES_BODY_KEYS)
     rules = _rules(body)
     d = rules.describe()
@@ -228,7 +229,11 @@ def rules_json(body: Any) -> dict:
             allowed.append(n)
         except CatchTenError:
             pass
-    return {"rules": d, "switches": switch_table(rules.preset), "players_allowed": allowed,
+    # the switches the page offers: those that can change anything under the preset
+    # (Switch.of_preset); one the rules set anyway is kept, to be turned back
+    switches = [{**row, "offered": SWITCH_OF[row["name"]].of_preset(rules.preset)}
+                for row in switch_table(rules.preset)]
+    return {"rules": d, "switches": switches, "players_allowed": allowed,
             "cards_per_player": rules.cards_per_player, "set_size": rules.set_size,
             "n_sets": rules.n_sets, "n_sides": rules.n_sides,
             "side_of_seat": [rules.side_of(s) for s in range(rules.players)],

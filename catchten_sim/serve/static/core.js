@@ -53,16 +53,28 @@ export function splitLine(line) {
 }
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 export function plainError(line) {
-  const { field, text } = splitLine(line);
+  let { field, text } = splitLine(line);
   if (!field) return cap(text);
   const m = /^not the player to move \((.*)\)$/.exec(text);
   if (field === "seat" && m) {
     return `Not your turn: ${m[1]}. Advice is for Your seat when it is to play: record the ` +
       "cards played so far under Cards played, or choose the seat to play as Your seat.";
   }
+  if (field === "variants" || field === "players") text = switchWords(text);
   if (field === "busy") return `The server is busy: ${text}. Try again in a moment.`;
   if (field === "interrupted") return `Stopped: ${text}.`;
   return `${FIELD_WORDS[field] || cap(field.replace(/[_-]/g, " "))}: ${text}`;
+}
+// the switch keys of an error line in words ("game_at_once needs revoke=game" -> "\"Win at
+// once ...\" needs \"A revoke costs\" = game"): each switch's label (/api/rules); a
+// one-word key (target, tie, revoke) only as key=value, the word alone being plain English
+export function switchWords(text) {
+  for (const r of (state.info && state.info.switches) || []) {
+    const plain = /^[a-z]+$/.test(r.name);
+    text = text.replace(new RegExp(`\\b${r.name}\\b(?:=(\\w+))?`, "g"), (m, v) =>
+      plain && v === undefined ? m : `"${r.label}"` + (v ? ` = ${v.replace(/_/g, " ")}` : ""));
+  }
+  return text;
 }
 // lead: words before it ("Not loaded (the set-up is unchanged): ")
 export function showError(line, lead) {

@@ -42,7 +42,9 @@ export function renderSwitches() {
   const box = $("#switches");
   box.innerHTML = "";
   const given = state.rules.variants;
-  for (const row of state.info.switches) {
+  // the switches that can change anything under the preset (/api/rules offered), and any
+  // other the set-up gives (a pasted position's), so that it can be turned back
+  for (const row of state.info.switches.filter((r) => r.offered || r.name in given)) {
     const div = document.createElement("div");
     div.className = "switch";
     const cur = row.name in given ? given[row.name] : row.default;
@@ -55,7 +57,7 @@ export function renderSwitches() {
       input = document.createElement("select");
       for (const v of row.values) {
         const o = document.createElement("option");
-        o.value = JSON.stringify(v); o.textContent = String(v);
+        o.value = JSON.stringify(v); o.textContent = String(v).replace(/_/g, " ");
         if (v === cur) o.selected = true;
         input.appendChild(o);
       }
@@ -66,7 +68,9 @@ export function renderSwitches() {
       input.onchange = () => setSwitch(row, Number(input.value));
     }
     input.dataset.switch = row.name;
-    const name = document.createElement("code"); name.textContent = row.name;
+    // its name in words; the key (the API's, the CLI's --variant) in the title
+    const name = document.createElement("span"); name.className = "name";
+    name.textContent = row.label; name.title = `--variant ${row.name}`;
     const t = document.createElement("span"); t.className = "t";
     t.textContent = `${row.text} (${row.applies}; rules ${row.section})`;
     const lab = document.createElement("label"); lab.append(input, " ", name);
