@@ -7,7 +7,7 @@ import json
 
 import pytest
 import test_e2e_serve as e2e
-from test_e2e_serve import ARTIFACTS, CASES, Page, _open, _wait_state
+from test_e2e_serve import ARTIFACTS, CASES, NOT_LOADED, Page, _open, _wait_state
 
 # the fixtures of tests/test_e2e_serve.py (a server of this module's own)
 server, browser = e2e.server, e2e.browser
@@ -83,4 +83,42 @@ def test_rule_switches_in_words_and_only_the_presets(server, browser):
         assert err.startswith('Rule switches: bad value ("Win at once on reaching the '
                               'target" needs "A revoke costs" = game'), err
         assert "_" not in err
+    assert [e for e in p.errors if "status of 400" not in e] == []
+
+
+def test_a_pasted_record_is_checked_whole_before_any_of_it_is_shown(server, browser):
+    """A hand record with a bad card, a game record: refused whole, one line, the
+    all-hands view not opened (nor, once open, changed); a good record opens it."""
+    record = json.loads((CASES / "dd" / "foster4_left4_lead_01.json").read_text())
+    bad = {**record, "hands": [["XX"] + record["hands"][0][1:]] + record["hands"][1:]}
+    game = json.loads((CASES.parent.parent / "examples" / "game.json").read_text())
+    p = Page(browser)
+    with p as page:
+        _open(page, server, load_box=True)
+
+        def paste(data: dict) -> str:
+            page.fill("#paste", json.dumps(data))
+            page.click("#load")
+            page.wait_for_selector("#error:not([hidden])")
+            return page.inner_text("#error")
+        assert paste(bad) == (NOT_LOADED + 'Hands: malformed card '
+                                          '(hands[0][0]="XX")')
+        assert page.is_hidden("#deal-view")
+        assert paste(game).startswith(NOT_LOADED + "The hand record: not a hand "
+                                              "record (this is a game record")
+        assert page.is_hidden("#deal-view")
+        # a good record opens; a bad one after it leaves it as it was
+        page.fill("#paste", json.dumps(record))
+        page.click("#load")
+        page.wait_for_selector("#hands button[data-dd]")
+        _wait_state(page)
+        cards = page.inner_text("#hands")
+        assert paste(bad).startswith(NOT_LOADED)
+        assert page.is_visible("#deal-view") and page.inner_text("#hands") == cards
+        # the message is on screen, not above it (the Load button is far below the banner)
+        assert page.evaluate("(() => { const r = document.querySelector('#error')"
+                             ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= "
+                             "innerHeight; })()")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "paste-refused-wide.png"))
     assert [e for e in p.errors if "status of 400" not in e] == []

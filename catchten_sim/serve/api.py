@@ -105,18 +105,45 @@ def advise_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, dict, int |
     return position, kw, explain_n
 
 
-CHECK_BODY_KEYS = ("position",)
+CHECK_BODY_KEYS = ("position", "input")
 
 
 def check_json(body: Any) -> dict:
     """``POST /api/check``: ``{"position": {...}}`` checked whole, as ``advise`` checks it
     (a field that cannot be taken is a ParseError naming it), before the page takes any
     of it: a pasted position is loaded entire or not at all. Answers
-    ``{"ok": true}``."""
+    ``{"ok": true}``. ``{"input": ...}``: whatever was pasted or loaded, a position or,
+    with ``hands``, a hand record (checked as ``catchten solve`` checks it, a finished
+    play taken: the page shows the hand over and rewinds it); answers ``{"ok": true,
+    "kind": "position"}`` or ``"hand record"``; anything else is refused naming what."""
     from ..position import Position
     body = _object(body, "body", CHECK_BODY_KEYS)
-    Position.from_dict(_inner(body, "position"))
-    return {"ok": True}
+    if len(body) != 1:
+        raise ParseError("body", "wrong keys", "give position or input (one of them)")
+    if "position" in body:
+        Position.from_dict(_inner(body, "position"))
+        return {"ok": True}
+    data = body["input"]
+    if not isinstance(data, Mapping):
+        raise ParseError("input", "not a position or hand record",
+                         f"{json_kind(data)}, not a JSON object")
+    if "hands" not in data:
+        Position.from_dict(dict(data))
+        return {"ok": True, "kind": "position"}
+    check_record(dict(data))
+    return {"ok": True, "kind": "hand record"}
+
+
+def check_record(record: dict) -> None:
+    """A hand record checked whole as ``catchten solve`` takes it (a game record, a
+    revoke in the play, a bad field: the CatchTenError naming it), except that a finished
+    play is taken (nothing to solve at its end, everything before it)."""
+    from ..solve import _deal_of
+    try:
+        _deal_of(record)
+    except IllegalPlayError as exc:
+        if exc.why != "no card left to play":
+            raise
 
 
 def advise_json(body: Any, progress: Callable[[int, int], None] | None = None,

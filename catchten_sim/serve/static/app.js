@@ -37,8 +37,9 @@ async function pollEngine() {
 }
 
 // ------------------------------------------------------------------ loading
-// a pasted or loaded position is taken whole or not at all: the server checks it first
-// (/api/check, advise's own checks), and only then does the set-up change
+// a pasted or loaded position or hand record is taken whole or not at all: the server
+// checks it first (/api/check, advise's or solve's own checks), and only then does the
+// set-up (or the all-hands view) change
 const NOT_LOADED = "Not loaded (the set-up is unchanged): ";
 async function checkedPosition(data) {
   await postJSON("/api/check", { position: data });
@@ -48,12 +49,19 @@ async function loadText(text) {
   clearError();
   let data;
   try { data = JSON.parse(text); } catch (e) { throw new Error(`error: input: not JSON (${e.message})`); }
-  if (data && typeof data === "object" && Array.isArray(data.hands)) { await openDeal(data); return; }
-  await checkedPosition(data);
+  // a position, or (with hands) a hand record checked as catchten solve takes it: a bad
+  // field, a game record, anything else is refused whole before any of it is shown
+  const { kind } = await postJSON("/api/check", { input: data });
+  if (kind === "hand record") { await openDeal(data); return; }
   await setPosition(data);
   await advise(data);
 }
-const loadFailed = (e) => { showError(e.message, NOT_LOADED); setState("error"); };
+// the banner is at the top of the page: brought into view (the Load button may be far
+// below it, under an all-hands view)
+const loadFailed = (e) => {
+  showError(e.message, NOT_LOADED); setState("error");
+  $("#error").scrollIntoView({ block: "nearest" });
+};
 
 // a new number of players: the dealer defaults to the last seat, so that seat 0 (left of
 // the dealer) is on lead
