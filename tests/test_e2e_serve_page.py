@@ -49,6 +49,12 @@ def test_a_dd_answer_on_too_few_deals_says_so_in_the_headline(server, browser):
         assert page.query_selector("#answer .disagree") is None, lines
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "too-few-wide.png"), full_page=True)
+        # its ranges: the run's own (the CLI's, z 1.96), not called 95% ranges
+        page.click("#details summary")
+        dd = page.inner_text('#details-text [data-details="dd"]')
+        assert "ranges: rough, each value \u00b1 1.96 standard errors: with only 12 deals" \
+            in dd and "95% ranges" not in dd, dd
+        page.locator("#details").screenshot(path=str(ARTIFACTS / "too-few-details.png"))
     assert p.errors == []
 
 

@@ -24,8 +24,13 @@ EXAMPLE = CASES.parent.parent.parent / "examples" / "position-lead.json"
 DD12 = dict(evaluator="dd", samples=12, threads=1, seed=1, exact_max=0, time_limit=None)
 
 
+def _dd_n(path: Path, samples: int) -> dict:
+    return json.loads(json.dumps(advise(str(path), **{**DD12, "samples": samples})
+                                 .to_dict()))
+
+
 def _dd(path: Path) -> dict:
-    return json.loads(json.dumps(advise(str(path), **DD12).to_dict()))
+    return _dd_n(path, 12)
 
 
 def test_a_dd_headline_on_too_few_deals_says_so():
@@ -126,3 +131,26 @@ def test_a_switch_not_offered_changes_nothing_under_the_preset():
         other = sw.flipped(sw.defaults["french52"])
         assert _sim({name: other}) == base, name
     assert _sim({"must_trump": True}) != base
+
+
+def test_ranges_of_few_deals_are_the_clis_said_as_rough():
+    """12 deals: the page shows the run's own interval (the CLI's, z 1.96: mean ± z se,
+    checked here), and its words do not call it a 95% range: with so few deals Student's
+    t (aggregate.t_two_sided, 11 degrees of freedom: 2.20) would be needed."""
+    from catchten_sim.aggregate import t_two_sided
+    from catchten_sim.serve.words import details_lines
+    dd = _dd(THIN)
+    z = dd["intervals"]["z"]
+    for c in dd["candidates"]:
+        e = c["diff"]
+        assert e["ci95"] == pytest.approx([e["mean"] - z * e["se"], e["mean"] + z * e["se"]],
+                                          abs=1e-3)
+    ranges = next(x for x in details_lines(dd, "dd") if x.startswith("ranges: "))
+    t = t_two_sided(0.05, 11)
+    assert ranges == (f"ranges: rough, each value \u00b1 {z:.2f} standard errors: with "
+                      f"only 12 deals that is too narrow to hold 95% of the time "
+                      f"(\u00b1 {t:.2f} would, by Student's t)"), ranges
+    # 40 deals: a 95% range as before
+    many = _dd_n(THIN, 40)
+    assert next(x for x in details_lines(many, "dd") if x.startswith("ranges: ")) \
+        .startswith("ranges: 95% ranges, each value \u00b1 ")

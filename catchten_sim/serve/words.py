@@ -351,7 +351,9 @@ def _opt(a: Advice, key: str, kinds: tuple[type, ...], field: str, what: str) ->
 
 def _ranges_words(a: Advice, field: str) -> str | None:
     """What the run's 95% ranges are: the value plus or minus z standard errors, and why
-    z is above the usual 1.96 (the stopping rule's checks); None: not said."""
+    z is above the usual 1.96 (the stopping rule's checks); under 30 sampled deals, that
+    these (the CLI's) are rough, narrower than Student's t would make them; None: not
+    said."""
     import re
     iv = _opt(a, "intervals", (dict,), f"{field}.intervals", "an object")
     if iv is None or iv.get("z") is None:
@@ -362,6 +364,17 @@ def _ranges_words(a: Advice, field: str) -> str | None:
     if a.get("exact") and z == 0:
         return "no range: every possible deal was played out, so the values are exact"
     pm = f"each value \u00b1 {z:.2f} standard errors"
+    n = a.get("samples")
+    if isinstance(n, int) and 2 <= n < FEW_DEALS and not a.get("exact"):
+        # the run's own interval (the CLI's: normal, z), said for what it is: with so few
+        # deals it covers less than 95%; Student's t at the same share of alpha says how
+        # much wider a 95% range would be (aggregate.t_two_sided)
+        from statistics import NormalDist
+
+        from ..aggregate import t_two_sided
+        t = t_two_sided(2 * (1 - NormalDist().cdf(z)), n - 1)
+        return (f"rough, {pm}: with only {n} deals that is too narrow to hold 95% of "
+                f"the time (\u00b1 {t:.2f} would, by Student's t)")
     m = re.search(r"look (\d+) of (\d+) planned", text)
     if m and int(m.group(2)) > 1:
         k, n = int(m.group(1)), int(m.group(2))
