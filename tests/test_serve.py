@@ -573,21 +573,48 @@ def _strip(d: dict, keys: tuple[str, ...]) -> dict:
     return {k: v for k, v in d.items() if k not in keys}
 
 
+def _stopped_past_its_limit(pool, kind: str, body: dict, first: str):
+    """Submit a job with a long limit; once it runs (its event ``first``), its limit is
+    set to the seconds it has run since its own start plus 0.5, so the watchdog stops it
+    while it works (under load, a 1 s limit from the start could fall in the worker's
+    first imports, where an interrupt is no test of the watchdog). Returns the final
+    event and the seconds from the job's start to it."""
+    import time
+
+    async def go():
+        job = pool.submit(kind, body, 60.0)
+        while (await asyncio.wait_for(job.events.get(), 120))[0] != first:
+            pass
+        job.time_limit = time.monotonic() - job.started + 0.5
+        ev = await asyncio.wait_for(job.result(), 60)
+        return ev, time.monotonic() - job.started, job
+    return go()
+
+
 def test_a_job_past_its_time_limit_is_stopped(monkeypatch):
-    """The watchdog interrupts a job running past its time limit (plus the grace): an
-    advice returns what it finished, marked partial; a job with nothing finished is the
-    error ``time: past the limit`` (HTTP 504)."""
+    """The watchdog interrupts a job running past its time limit (plus the grace),
+    counted from the job's own start, never before: an advice returns what it finished,
+    marked partial; a job with nothing finished is the error ``time: past the limit``
+    (HTTP 504)."""
     from catchten_sim.serve import pool as pool_mod
     monkeypatch.setattr(pool_mod, "GRACE_S", 0.0)
+    monkeypatch.setattr(pool_mod, "KILL_AFTER_S", 1.0)
+    # a french52 opening lead: its solve runs for longer than the test waits
+    rec = json.loads((CASES / "score" / "french52_04.json").read_text())
 
     async def work(pool):
-        job = pool.submit("advise", ENDLESS, 1.0)     # the server's limit: 1 s
-        return await asyncio.wait_for(job.result(), 60)
-    ev = _with_pool(work)
-    if ev[0] == "result":
-        assert ev[1]["stop"] == "interrupted" and ev[1]["partial"] is True
-    else:
-        assert ev[:2] == ("error", 5) and ev[2].startswith("time: past the limit"), ev
+        advice = await _stopped_past_its_limit(pool, "advise", ENDLESS, "progress")
+        solve = await _stopped_past_its_limit(pool, "solve", {"record": {
+            **rec, "play": []}}, "started")
+        return advice, solve
+    (ev, took, job), (ev2, took2, job2) = _with_pool(work)
+    # the advice had finished a batch (its progress): what it finished, marked partial
+    assert job.timed_out and took >= job.time_limit, (took, job.time_limit)
+    assert ev[0] == "result", ev
+    assert ev[1]["stop"] == "interrupted" and ev[1]["partial"] is True
+    # the solve had nothing finished: the time-limit error
+    assert job2.timed_out and took2 >= job2.time_limit, (took2, job2.time_limit)
+    assert ev2[:2] == ("error", 5) and ev2[2].startswith("time: past the limit"), ev2
 
 
 def _raw(client, route: str, text: str):
