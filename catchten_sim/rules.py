@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import tomllib
 from collections import namedtuple
 from dataclasses import dataclass, field
@@ -43,6 +44,11 @@ __all__ = ["COUNT_OUT_STEPS", "NO_TRUMPS", "PRESETS", "REGISTRY", "REVOKE_CODES"
            "Rules", "SWITCH_OF", "SetScoring", "SixPlayers", "SmallDeal", "Switch", "TIE_CODES",
            "Tables", "PlayRules", "DealRules", "Tie", "spell_value", "switch_summary",
            "switch_table", "sweep_values"]
+
+#: the kernels' tables of the rules met so far (:meth:`Rules.tables`), oldest first
+_TABLES: dict = {}
+_TABLES_KEPT = 64
+_TABLES_LOCK = threading.Lock()
 
 PLAYERS_ALLOWED = {"foster": range(2, 9), "jaques": (4, 6), "french52": (4,)}
 
@@ -439,7 +445,15 @@ class Rules:
 
     @property
     def deck(self) -> list[int]:
-        """Card indices of the pack, ascending (docs/rules.md §1, §2 player table, §3)."""
+        """Card indices of the pack, ascending (docs/rules.md §1, §2 player table, §3).
+        A new list each call (worked out once per Rules)."""
+        cached = self.__dict__.get("_deck")
+        if cached is None:
+            cached = tuple(self._build_deck())
+            object.__setattr__(self, "_deck", cached)
+        return list(cached)
+
+    def _build_deck(self) -> list[int]:
         if self.deck52:
             return list(range(52))
         cards = [card_index(s, r) for s in range(4) for r in range(Rank.SIX, Rank.ACE + 1)]
@@ -616,10 +630,18 @@ class Rules:
 
     # ------------------------------------------------------------------ tables
     def tables(self) -> Tables:
-        """The kernels' :data:`Tables` bundle, built once per Rules (DESIGN.md §3)."""
+        """The kernels' :data:`Tables` bundle, built once per set of rules (DESIGN.md §3):
+        equal Rules share one bundle (each record, position and request builds its own
+        Rules; building the bundle takes ~10 ms). Nothing writes into it."""
         cached = self.__dict__.get("_tables")
         if cached is None:
-            cached = self._build_tables()
+            key = (self.preset, self.players, tuple(sorted(self.variants.items())))
+            with _TABLES_LOCK:
+                cached = _TABLES.get(key)
+                if cached is None:
+                    if len(_TABLES) >= _TABLES_KEPT:
+                        _TABLES.pop(next(iter(_TABLES)))
+                    cached = _TABLES[key] = self._build_tables()
             object.__setattr__(self, "_tables", cached)
         return cached
 

@@ -59,6 +59,30 @@ def _ctrl_c_for_each_test():
         yield
 
 
+# ------------------------------------------------------------- xdist groups (loadgroup)
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Keep ``--dist loadgroup`` grouping under pytest >= 9.2 (pytest-xdist issue #1386).
+
+    A worker names each test of an ``xdist_group`` with the group after an ``@``
+    (``test_x.py::test_y@report``) and the controller sends each group to one worker. xdist
+    3.8 writes that name into ``item._nodeid``, which pytest 9.2 no longer reads (the id is
+    ``item._id``), so the groups were spread over both workers and a module's costly
+    fixture (the drawn report, the page's server) was made once per worker. This writes
+    the same name where pytest reads it; with an older pytest xdist's own name stands."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        named = item.nodeid.rfind("@") > item.nodeid.rfind("]")    # as xdist reads it
+        if not names or named:
+            continue
+        if hasattr(item, "_id"):
+            from _pytest.nodeid import NodeId
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
+
+
 # ------------------------------------------------------------- tests that run alone (xdist)
 def pytest_configure(config):
     config.addinivalue_line(

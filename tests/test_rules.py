@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from catchten_sim import records
@@ -961,3 +962,16 @@ def test_catchten_rules_lists_the_switches_that_apply_to_the_preset_and_players(
     assert {"keep_six_of_spades", "removed_six"} <= five
     assert not five & {"everyone_alone", "small_deal", "dealer_declares"}
     assert "six_as_three_pairs" in Rules("jaques", 6).describe()["switches_in_effect"]
+
+
+def test_equal_rules_share_their_tables_and_other_rules_do_not():
+    """The kernels' tables are built once per set of rules (each record builds its own
+    Rules); a switch that changes play or scoring gets its own tables."""
+    a = Rules("foster", 4, {"must_trump": True})
+    b = Rules("foster", 4, {"must_trump": True})
+    assert a.tables() is b.tables()
+    c = Rules("foster", 4)
+    assert c.tables() is not a.tables()
+    assert not np.array_equal(c.tables().play_rules, a.tables().play_rules)
+    assert Rules("foster", 5).tables().params[0] == 5 != a.tables().params[0]
+    assert a.deck == c.deck and a.deck is not a.deck    # a new list each time
