@@ -543,6 +543,9 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
             low, high = solver.run_bounds(_tables_of(deal), deal.masks[None], deal.play,
                                           deadline=deadline, interruptible=interruptible)
         except KeyboardInterrupt as exc:
+            if not hasattr(exc, "bounds"):
+                raise     # not from inside a watched search (e.g. a SIGINT handled as
+                #           an unwatched kernel returned): nothing proven to show
             low, high = exc.bounds        # type: ignore[attr-defined]
             stopped_by = "interrupted"
     finally:

@@ -573,6 +573,14 @@ def _strip(d: dict, keys: tuple[str, ...]) -> dict:
     return {k: v for k, v in d.items() if k not in keys}
 
 
+HARD_F52 = {"rules": "french52", "players": 4, "dealer": 0, "turnup": "AC", "play": [],
+            "hands": [s.split() for s in (
+                "4S 7S 9S KS 3H 4H 8H TH JH 7C 9C KC AC",
+                "TS AS 7H KH 2D 3D 6D 9D JD KD 3C JC QC",
+                "2S 8S JS QS 2H 5H 4D 5D 8D 2C 5C 6C 8C",
+                "3S 5S 6S 6H 9H QH AH 7D TD QD AD 4C TC")]}
+
+
 def _stopped_past_its_limit(pool, kind: str, body: dict, first: str):
     """Submit a job with a long limit; once it runs (its event ``first``), its limit is
     set to the seconds it has run since its own start plus 0.5, so the watchdog stops it
@@ -599,13 +607,14 @@ def test_a_job_past_its_time_limit_is_stopped(monkeypatch):
     from catchten_sim.serve import pool as pool_mod
     monkeypatch.setattr(pool_mod, "GRACE_S", 0.0)
     monkeypatch.setattr(pool_mod, "KILL_AFTER_S", 1.0)
-    # a french52 opening lead: its solve runs for longer than the test waits
-    rec = json.loads((CASES / "score" / "french52_04.json").read_text())
+    # a french52 opening lead whose solve runs for longer than the test waits: deal #0 of
+    # benchmarks/bench_solve.py's french52 set (over 40 M nodes; french52_04 of the cases,
+    # used before, solves in about a second, so its solve could end before the limit)
+    rec = HARD_F52
 
     async def work(pool):
         advice = await _stopped_past_its_limit(pool, "advise", ENDLESS, "progress")
-        solve = await _stopped_past_its_limit(pool, "solve", {"record": {
-            **rec, "play": []}}, "started")
+        solve = await _stopped_past_its_limit(pool, "solve", {"record": rec}, "started")
         return advice, solve
     (ev, took, job), (ev2, took2, job2) = _with_pool(work)
     # the advice had finished a batch (its progress): what it finished, marked partial
