@@ -32,7 +32,8 @@ Method (sound Monte Carlo practice):
    :class:`catchten_sim.aggregate.LookPlan` (alpha spending over the looks: z about 3.2 at
    an early look, 2.05 at the last), so each reported 95% interval and each verdict keeps
    its promise whatever look the run stopped at; ``stop_early=False`` runs all samples
-   and reports the classic fixed-sample intervals (z 1.96). Cards that scored identically
+   and reports the classic fixed-sample intervals (z 1.96; Student's t
+   below 256 deals, where z would cover less). Cards that scored identically
    on every sample so far (e.g. the 7 and 8 of a suit when the 8 never matters) are
    *equivalent*: the best is then tested against the best card not equivalent to it.
 
@@ -536,7 +537,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                 stop = "single"
                 break
             if stop_early_run and plan.is_look(done):
-                verdict_stop = _look(acc, cands, equiv, plan.z_at(done), margin)
+                verdict_stop = _look(acc, cands, equiv, plan.critical(done), margin)
                 if verdict_stop is not None:
                     stop = verdict_stop
                     break
@@ -702,7 +703,8 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
     if exact_done:
         intervals = (f"exact ({acc.n:,} deals): every consistent deal evaluated once"
                      + ("" if z == 0 else "; the intervals are the random rollouts' "
-                        "error only (fixed sample, z 1.96)"))
+                        f"error only (fixed sample, {'z' if acc.n >= plan.first else 't'} "
+                        f"{z:.2f})"))
     else:
         intervals = plan.describe(done)
     elapsed = clock.elapsed()
@@ -732,12 +734,13 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
 def critical_value(plan: LookPlan, done: int, exact_done: bool, ev_key: str,
                    pols: tuple[Policy, ...]) -> float:
     """The critical value of evaluator ``ev_key``'s intervals after ``done`` deals (one rule
-    for :func:`advise`'s own and the rollouts beside dd): ``plan.z_at(done)``, or 0 when every
+    for :func:`advise`'s own and the rollouts beside dd): ``plan.critical(done)`` (Student's t
+    before the first look), or 0 when every
     consistent deal was evaluated and the evaluation has no error (dd, no random policy)."""
     # (pimc rollouts sample their own deals at every decision: a random policy too)
     no_error = exact_done and (ev_key == "dd" or not Seating.of(pols).any_driven and all(
         p != Policy.RANDOM for p in pols))
-    return 0.0 if no_error else plan.z_at(done)
+    return 0.0 if no_error else plan.critical(done)
 
 
 def _results(acc: AnySums, cands: Sequence[int], order: Sequence[int], equiv: dict[int, int],

@@ -220,16 +220,29 @@ class LookPlan:
             return math.nan
         return t_two_sided(self.alpha_at(self.index(n)), n - 1)
 
+    def critical(self, n: int) -> float:
+        """The critical value of the intervals reported after ``n`` samples: Student's t
+        (:meth:`t_at`) before the first look, where a run stops only when its time,
+        its samples or Ctrl-C end it (with 12 deals z would cover about 92%, not 95%),
+        the normal :meth:`z_at` from the first look on (256 samples: t would be at
+        most 1.1% wider),
+        and for fewer than 2 samples (no spread to estimate)."""
+        if 2 <= n < self.first:
+            return self.t_at(n)
+        return self.z_at(n)
+
     def is_look(self, n: int) -> bool:
         return n in self.looks
 
     def describe(self, n: int) -> str:
         """One line: what kind of interval a stop at ``n`` samples reports."""
+        c = self.critical(n)
+        crit = f"t {c:.2f}, {n} samples" if c != self.z_at(n) else f"z {c:.2f}"
         if not self.early:
-            return f"95% intervals: fixed sample size (z {self.z_at(n):.2f})"
+            return f"95% intervals: fixed sample size ({crit})"
         k = self.index(n)
         return (f"95% intervals valid under early stopping: look {k + 1} of "
-                f"{len(self.looks)} planned, z {self.z_at(n):.2f}")
+                f"{len(self.looks)} planned, {crit}")
 
 
 VERDICTS = ("separated", "no practical difference", "not separated")

@@ -42,3 +42,22 @@ def test_wilson_interval_known_values():
     assert lo == 0.0 and hi == pytest.approx(3.8415 / 13.8415, rel=1e-4)
     lo, hi = wilson(50, 100)
     assert (lo + hi) / 2 == pytest.approx(0.5) and hi - lo == pytest.approx(0.1923, abs=1e-3)
+
+
+def test_intervals_before_the_first_look_use_students_t():
+    """A run stopped (time, Ctrl-C) or planned short of the first look estimates its spread
+    from a few deals: its critical value is Student's t at the share of alpha it would
+    spend, so the interval keeps 95% (z 1.96 with 12 normal samples covers ~92%); from the
+    first look on the normal z (t would be at most ~1.1% wider there: 3.22 against 3.19 at
+    the first look's share of alpha)."""
+    from catchten_sim.aggregate import LookPlan, t_two_sided, z_two_sided
+    short = LookPlan(12)                     # one look: all of alpha
+    assert short.critical(12) == pytest.approx(t_two_sided(0.05, 11))
+    assert "t 2.20, 12 samples" in short.describe(12)
+    plan = LookPlan(20_000)                  # stopped at 40 deals, before the first look
+    assert plan.critical(40) == pytest.approx(t_two_sided(plan.alpha_at(0), 39))
+    assert plan.critical(40) > plan.z_at(40)
+    assert plan.critical(256) == plan.z_at(256) == pytest.approx(
+        z_two_sided(plan.alpha_at(0)))
+    assert plan.critical(1) == plan.z_at(1)  # one deal: no spread to estimate
+    assert 0 < t_two_sided(plan.alpha_at(0), 255) / plan.z_at(256) - 1 < 0.012

@@ -49,11 +49,11 @@ def test_a_dd_answer_on_too_few_deals_says_so_in_the_headline(server, browser):
         assert page.query_selector("#answer .disagree") is None, lines
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "too-few-wide.png"), full_page=True)
-        # its ranges: the run's own (the CLI's, z 1.96), not called 95% ranges
+        # its ranges: the run's own (the CLI's: Student's t with so few deals)
         page.click("#details summary")
         dd = page.inner_text('#details-text [data-details="dd"]')
-        assert "ranges: rough, each value \u00b1 1.96 standard errors: with only 12 deals" \
-            in dd and "95% ranges" not in dd, dd
+        assert "95% ranges, each value \u00b1 2.20 standard errors (more than the usual " \
+            "1.96: with only 12 deals the spread is itself uncertain (Student's t)" in dd, dd
         page.locator("#details").screenshot(path=str(ARTIFACTS / "too-few-details.png"))
     assert p.errors == []
 

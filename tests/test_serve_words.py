@@ -133,24 +133,27 @@ def test_a_switch_not_offered_changes_nothing_under_the_preset():
     assert _sim({"must_trump": True}) != base
 
 
-def test_ranges_of_few_deals_are_the_clis_said_as_rough():
-    """12 deals: the page shows the run's own interval (the CLI's, z 1.96: mean ± z se,
-    checked here), and its words do not call it a 95% range: with so few deals Student's
-    t (aggregate.t_two_sided, 11 degrees of freedom: 2.20) would be needed."""
+def test_ranges_of_few_deals_are_the_clis_by_students_t():
+    """12 deals: the page shows the run's own interval (the CLI's: mean ± c se, checked
+    here), whose c is Student's t (11 degrees of freedom at the share of alpha the run's
+    first check would spend, aggregate.LookPlan.critical): z would cover less than 95%
+    with so few deals; the words say why the range is wider than 1.96."""
     from catchten_sim.aggregate import t_two_sided
     from catchten_sim.serve.words import details_lines
     dd = _dd(THIN)
-    z = dd["intervals"]["z"]
+    z = dd["intervals"]["z"]      # 12 deals planned: one check, all of alpha at it
+    assert dd["samples"] == 12 and z == pytest.approx(t_two_sided(0.05, 11), abs=1e-3) and z > 2.2
     for c in dd["candidates"]:
         e = c["diff"]
         assert e["ci95"] == pytest.approx([e["mean"] - z * e["se"], e["mean"] + z * e["se"]],
                                           abs=1e-3)
     ranges = next(x for x in details_lines(dd, "dd") if x.startswith("ranges: "))
-    t = t_two_sided(0.05, 11)
-    assert ranges == (f"ranges: rough, each value \u00b1 {z:.2f} standard errors: with "
-                      f"only 12 deals that is too narrow to hold 95% of the time "
-                      f"(\u00b1 {t:.2f} would, by Student's t)"), ranges
-    # 40 deals: a 95% range as before
+    assert ranges.startswith(f"ranges: 95% ranges, each value \u00b1 {z:.2f} standard "
+                             "errors (more than the usual 1.96: with only 12 deals the "
+                             "spread is itself uncertain (Student's t)"), ranges
+    # 40 deals: still Student's t (before the first check at 256 deals)
     many = _dd_n(THIN, 40)
+    assert "Student's t" in next(x for x in details_lines(many, "dd")
+                                 if x.startswith("ranges: "))
     assert next(x for x in details_lines(many, "dd") if x.startswith("ranges: ")) \
         .startswith("ranges: 95% ranges, each value \u00b1 ")

@@ -351,9 +351,9 @@ def _opt(a: Advice, key: str, kinds: tuple[type, ...], field: str, what: str) ->
 
 def _ranges_words(a: Advice, field: str) -> str | None:
     """What the run's 95% ranges are: the value plus or minus z standard errors, and why
-    z is above the usual 1.96 (the stopping rule's checks); under 30 sampled deals, that
-    these (the CLI's) are rough, narrower than Student's t would make them; None: not
-    said."""
+    z is above the usual 1.96: Student's t when the run has fewer deals than its first
+    check (the spread itself is estimated from them: ``aggregate.LookPlan.critical``),
+    the stopping rule's checks; None: not said."""
     import re
     iv = _opt(a, "intervals", (dict,), f"{field}.intervals", "an object")
     if iv is None or iv.get("z") is None:
@@ -364,22 +364,18 @@ def _ranges_words(a: Advice, field: str) -> str | None:
     if a.get("exact") and z == 0:
         return "no range: every possible deal was played out, so the values are exact"
     pm = f"each value \u00b1 {z:.2f} standard errors"
-    n = a.get("samples")
-    if isinstance(n, int) and 2 <= n < FEW_DEALS and not a.get("exact"):
-        # the run's own interval (the CLI's: normal, z), said for what it is: with so few
-        # deals it covers less than 95%; Student's t at the same share of alpha says how
-        # much wider a 95% range would be (aggregate.t_two_sided)
-        from statistics import NormalDist
-
-        from ..aggregate import t_two_sided
-        t = t_two_sided(2 * (1 - NormalDist().cdf(z)), n - 1)
-        return (f"rough, {pm}: with only {n} deals that is too narrow to hold 95% of "
-                f"the time (\u00b1 {t:.2f} would, by Student's t)")
+    why = []
+    m = re.search(r"\bt \d+(?:\.\d+)?, (\d+) samples", text)
+    if m:
+        why.append(f"with only {int(m.group(1))} deals the spread is itself uncertain "
+                   "(Student's t)")
     m = re.search(r"look (\d+) of (\d+) planned", text)
     if m and int(m.group(2)) > 1:
         k, n = int(m.group(1)), int(m.group(2))
-        return (f"95% ranges, {pm} (more than the usual 1.96: the run checked {k} of "
-                f"its {n} planned times whether it could stop)")
+        why.append(f"the run planned {n} checks of whether it could stop" if why else
+                   f"the run checked {k} of its {n} planned times whether it could stop")
+    if why and z > 1.96:
+        return f"95% ranges, {pm} (more than the usual 1.96: {'; '.join(why)})"
     return f"95% ranges, {pm}"
 
 
