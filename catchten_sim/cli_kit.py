@@ -109,6 +109,26 @@ class CatchtenCommand(click.Command):
         for p in self.params:
             p.type = plain_words(p.type)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CatchTenError as exc:
+            raise pointed_to_help(exc, ctx) from None
+
+
+def pointed_to_help(exc: CatchTenError, ctx: click.Context) -> CatchTenError:
+    """``exc`` with the pointer to where the policies are listed
+    (:data:`~catchten_sim.policies.POLICIES_POINTER`, said where the list does not fit
+    the line) naming the help of the command in use: ``catchten odds --policy expert``
+    points to ``catchten odds --help``, which lists the policies odds takes, not to
+    match's."""
+    from .policies import POLICIES_POINTER
+    here = _help_pointer(ctx)
+    exc.detail = exc.detail.replace(POLICIES_POINTER, here)
+    exc.short = exc.short.replace(POLICIES_POINTER, here)
+    exc.args = (exc.line(),)
+    return exc
+
 
 class UnknownCommand(click.UsageError):
     """``catchten NAME`` with no command NAME (its line suggests the nearest command,
