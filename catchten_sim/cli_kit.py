@@ -413,18 +413,22 @@ LONG_STEP_S = 2.0
 
 
 @contextmanager
-def long_step(what: str, progress: bool | None) -> Iterator[list[bool]]:
+def long_step(what: str, progress: bool | None, t0: float | None = None
+              ) -> Iterator[list[bool]]:
     """With stderr not a terminal (and no --progress/--no-progress given): a step that is
     still running after :data:`LONG_STEP_S` says ``WHAT ...`` on stderr, and when it ends,
     ``WHAT: done in N s`` (one line each, no progress bar; a quick step, or one that ends
     in an error, says nothing). Yields a list: append False to it when the step was cut
-    short (Ctrl-C: the command's own line says so, not "done")."""
+    short (Ctrl-C: the command's own line says so, not "done"). ``t0``: the
+    ``time.perf_counter()`` reading N counts from (default: now), the start of the time
+    the command's result states (advise's: the process's start), so that the two lines
+    say one number."""
     cut: list[bool] = []
     if progress is not None or sys.stderr.isatty():
         yield cut
         return
     import threading
-    t0 = time.perf_counter()
+    t0 = time.perf_counter() if t0 is None else t0
     said = threading.Event()
 
     def start() -> None:
