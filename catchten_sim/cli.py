@@ -443,7 +443,7 @@ def score_cmd(record, as_json):
 @click.option("--line", "with_line", is_flag=True,
               help="Also show one optimal line of play to the end of the deal.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record and line.")
-@click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--max-nodes", type=click.IntRange(1, 10 ** 15), default=None, metavar="N",
               help="The node budget of each solve (default 200,000,000, about a minute); a "
               "solve that reaches it prints each card's proven range instead of its value.")
 @click.option("--time", "time_limit", type=float, default=None, metavar="SECONDS",

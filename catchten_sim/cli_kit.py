@@ -60,9 +60,15 @@ class _PlainWords(click.ParamType):
                                      param) from None
 
 
-def _range_words(t: Any) -> str:
+def _range_words(t: Any, number: float | None = None) -> str:
+    """A number range in words; with the ``number`` refused, only the end it is beyond
+    (``1 or more`` for 0, ``at most 1e+15`` for 1e+23: one line within 80 columns)."""
     lo = None if t.min is None else f"{'more than' if t.min_open else 'from'} {t.min:g}"
     hi = None if t.max is None else f"{'below' if t.max_open else 'at most'} {t.max:g}"
+    if number is not None and hi and t.max is not None and number >= t.max:
+        return hi
+    if number is not None and lo and t.min is not None and number <= t.min:
+        lo, hi = lo, None
     if lo and not hi and not t.min_open:
         return f"{t.min:g} or more"
     return ", ".join(w for w in (lo, hi) if w)
@@ -78,7 +84,8 @@ def _bad_value_words(t: click.ParamType, value: Any, message: str) -> str:
     except (TypeError, ValueError, OverflowError):
         return f"{shown} is not a {'whole number' if whole else 'number'}"
     if isinstance(t, click.types._NumberRangeBase):
-        return f"{number:g} is out of range: {_range_words(t)}"
+        said = f"{number}" if whole and len(f"{number}") <= 16 else f"{number:g}"
+        return f"{said} is out of range: {_range_words(t, number)}"
     return one_line(message).rstrip(".")
 
 

@@ -8,6 +8,7 @@ refused before any work: a few ms each, the whole sweep well under a second."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,6 +20,7 @@ POSITION = {"rules": "foster", "players": 4, "dealer": 0, "seat": 1, "turnup": "
 FLAGS = ["--dealer", "0", "--seat", "1", "--hand", "KH QH JH 9H 7H AS KS QS JS",
          "--turnup", "7S"]
 LONG = "nobodyatallhereeee"
+DD_RECORD = str(Path(__file__).parent / "cases" / "dd" / "foster2sets_left8_mid1_01.json")
 
 #: files a case names as {NAME}, written under a long directory (pytest's tmp_path plus a
 #: long name: the path alone is over 80 columns)
@@ -90,6 +92,10 @@ CASES = [
     (["simulate", "--policy", "pimc:0"], "policy"),
     (["match", "heuristic", "random", "pimc", "random"], "arguments"),
     (["simulate", "extra"], "arguments"),
+    # issue 26's budgets: a node budget beyond any count (was an internal OverflowError,
+    # exit 1, 98 columns)
+    (["solve", DD_RECORD, "--max-nodes", "9" * 23], "max-nodes"),
+    (["solve", DD_RECORD, "--time", "nan"], "time"),
 ]
 
 
