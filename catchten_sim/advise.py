@@ -506,7 +506,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     ev = make_evaluator(evaluator, info, cands, pols, seed, used, max_nodes)
     names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
     other, acc, acc_o = _new_sums(info, cands, pols, seed, used, names, objective,
-                                  ev_key == "dd" and not with_pimc, inference, ev_key == "dd")
+                                  ev_key == "dd" and not with_pimc, inference,
+                                  ev.alike() if ev_key == "dd" else None)
     total, plan, stop_early_run = _sampling_plan(exact, sampler, samples, stop_early,
                                                  min_samples)
     looks, top = plan.looks, PIMC_BATCH if with_pimc else MAX_BATCH
@@ -593,20 +594,21 @@ def _cut(ev: Any, acc: AnySums) -> str | None:
 
 def _new_sums(info: InfoSet, cands: Sequence[int], pols: tuple[Policy, ...], seed: int,
               threads: int, names: list[str], objective: str, with_other: bool,
-              inference: Inference | None, bounded: bool
+              inference: Inference | None, alike: frozenset[tuple[int, int]] | None
               ) -> tuple[RolloutEvaluator | None, AnySums, AnySums | None]:
     """``(other, acc, acc_o)``: with dd (``with_other``) the heuristic rollouts run on the
     same deals (cheap next to the solves), so that a disagreement between the two models
     can be shown (not with pimc rollout policies: they would repeat the dd model at a
-    solve per decision); the running sums of the evaluator (with ``bounded``, the bounds
-    of a solve that stops) and of those rollouts (weighted with ``inference``)."""
+    solve per decision); the running sums of the evaluator (with ``alike``, dd's pairs of
+    cards of one value, the bounds of a solve that stops) and of those rollouts
+    (weighted with ``inference``)."""
     other = RolloutEvaluator(info, cands, pols, seed, threads) if with_other else None
     sums: type[AnySums] = CandidateSums if inference is None else WeightedCandidateSums
     acc = sums(len(cands), names, objective)
     b = float(info.rules.deal_points_bound)       # what one deal's objective can be
     acc.value_range = {"diff": (-b, b), "points": (0.0, b)}.get(objective, (0.0, 1.0))
-    if bounded:                    # dd: a solve may stop with bounds
-        acc.bounds = BoundedSums(len(cands), weighted=inference is not None)
+    if alike is not None:          # dd: a solve may stop with bounds
+        acc.bounds = BoundedSums(len(cands), inference is not None, alike)
     return other, acc, sums(len(cands), list(MEASURES), "diff") if with_other else None
 
 
@@ -884,7 +886,8 @@ def _ranked(acc: AnySums, cands: Sequence[int], equiv: dict[int, int], z: float,
 def _rank(acc: AnySums, cands: Sequence[int], equiv: dict[int, int]
           ) -> tuple[list[int], int | None]:
     """Candidates best first by the objective (ties: lower card), and the best candidate
-    not equivalent to the best (identical objective on every sample so far)."""
+    not equivalent to the best (identical objective on every sample so far; dd: or a
+    pair the solver values alike, :meth:`BoundedSums.tied`)."""
     k = acc.objective
     means = acc.s1[k] / max(acc.n, 1)
     order = sorted(range(len(cands)), key=lambda j: (-means[j], cands[j]))
@@ -892,8 +895,8 @@ def _rank(acc: AnySums, cands: Sequence[int], equiv: dict[int, int]
     best = order[0]
     second = None
     for j in order[1:]:
-        _, _, d2 = acc.pair(best, j)
-        if d2 <= 1e-9 and (acc.bounds is None or acc.bounds.tied(best, j)):
+        # (dd: the bounds' midpoints are the objective; tied knows the solver's alike)
+        if acc.bounds.tied(best, j) if acc.bounds is not None else acc.pair(best, j)[2] <= 1e-9:
             equiv[j] = best
         elif second is None:
             second = j

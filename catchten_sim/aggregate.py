@@ -429,9 +429,13 @@ class BoundedSums:
     mean half-width's share). So the widened interval contains the interval the exact
     values would give on the same samples, and keeps its coverage."""
 
-    def __init__(self, n_cand: int, weighted: bool = False) -> None:
+    def __init__(self, n_cand: int, weighted: bool = False,
+                 alike: frozenset[tuple[int, int]] = frozenset()) -> None:
         self.k = n_cand
         self.weighted = weighted
+        #: pairs ``(a, b)``, ``a < b``, of candidates known to have one value on every
+        #: sample (the solver's equivalent cards): tied even on bounded samples
+        self.alike = alike
         self.x: AnySums = (WeightedCandidateSums if weighted else CandidateSums)(
             2 * n_cand, ["v"], "v")
         #: samples with at least one candidate known within bounds only
@@ -488,7 +492,13 @@ class BoundedSums:
         return self._span(m, se, *self._halfwidth([a, b]), z)
 
     def tied(self, a: int, b: int) -> bool:
-        """True when ``a`` and ``b`` are proven equal on every sample (both exact)."""
+        """True when ``a`` and ``b`` are proven equal on every sample: both exact, or a
+        pair known :attr:`alike` whose bounds were the same on every sample (their sums
+        equal: nothing here tells them apart)."""
+        if (min(a, b), max(a, b)) in self.alike:
+            sums = self.x.sx if isinstance(self.x, WeightedCandidateSums) else self.x.s1
+            v = sums["v"]
+            return bool(v[a] == v[b] and v[self.k + a] == v[self.k + b])
         return self.x.pair(a, b)[2] <= 1e-9 and self._halfwidth([a, b])[0] == 0
 
 

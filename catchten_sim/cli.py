@@ -15,8 +15,7 @@ import click
 
 from .cli_kit import (CatchtenGroup, PathName, Progress, cards_flag, check_force,
                       check_run_options, echo, emit_json, errors_as_json, given, load_position,
-                      long_step,
-                      one_line, say, seat_policy_flags)
+                      long_step, one_line, say, seat_policy_flags)
 from .cli_out import (print_equity_result, print_games_result, print_match_result,
                       print_run, print_simulation_result, warn_small_pilot)
 from .cli_options import (ADVISE_EVALUATOR_OPTIONS, DEAD_OPTION, JSON_OPTION, PROGRESS_OPTION,
@@ -444,7 +443,7 @@ def score_cmd(record, as_json):
 @click.option("--line", "with_line", is_flag=True,
               help="Also show one optimal line of play to the end of the deal.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per record and line.")
-@click.option("--max-nodes", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--max-nodes", type=click.IntRange(1, 10 ** 15), default=None, metavar="N",
               help="The node budget of each solve (default 200,000,000, about a minute); a "
               "solve that reaches it prints each card's proven range instead of its value.")
 @click.option("--time", "time_limit", type=float, default=None, metavar="SECONDS",
@@ -563,12 +562,12 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
         with errors_as_json(as_json):
             pos = load_position(position, preset, players, rules_file, variants, dealer,
                                  seat, hand, turnup, play, score, dead, trump)
-            with long_step(f"advise: every legal card by {evaluator}", progress) as step:
+            start = process_started()    # --time and the times said count from it
+            with long_step(f"advise: every legal card by {evaluator}", progress, start) as step:
                 res = advise(pos, policy=policy, opponents=opponents, evaluator=evaluator,
                              samples=samples, time_limit=time_limit, seed=seed, threads=threads,
                              objective=objective, stop_early=stop_early, margin=margin,
-                             exact_max=exact_max, infer=infer, cards=only,
-                             clock_start=process_started(),
+                             exact_max=exact_max, infer=infer, cards=only, clock_start=start,
                              progress=bar.update if bar else None)
                 step.append(not res.partial)
             deals = explain(res, explain_n) if explain_n and not res.partial else None

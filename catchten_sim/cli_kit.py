@@ -60,9 +60,15 @@ class _PlainWords(click.ParamType):
                                      param) from None
 
 
-def _range_words(t: Any) -> str:
+def _range_words(t: Any, number: float | None = None) -> str:
+    """A number range in words; with the ``number`` refused, only the end it is beyond
+    (``1 or more`` for 0, ``at most 1e+15`` for 1e+23: one line within 80 columns)."""
     lo = None if t.min is None else f"{'more than' if t.min_open else 'from'} {t.min:g}"
     hi = None if t.max is None else f"{'below' if t.max_open else 'at most'} {t.max:g}"
+    if number is not None and hi and t.max is not None and number >= t.max:
+        return hi
+    if number is not None and lo and t.min is not None and number <= t.min:
+        lo, hi = lo, None
     if lo and not hi and not t.min_open:
         return f"{t.min:g} or more"
     return ", ".join(w for w in (lo, hi) if w)
@@ -78,7 +84,8 @@ def _bad_value_words(t: click.ParamType, value: Any, message: str) -> str:
     except (TypeError, ValueError, OverflowError):
         return f"{shown} is not a {'whole number' if whole else 'number'}"
     if isinstance(t, click.types._NumberRangeBase):
-        return f"{number:g} is out of range: {_range_words(t)}"
+        said = f"{number}" if whole and len(f"{number}") <= 16 else f"{number:g}"
+        return f"{said} is out of range: {_range_words(t, number)}"
     return one_line(message).rstrip(".")
 
 
@@ -108,6 +115,26 @@ class CatchtenCommand(click.Command):
         super().__init__(*args, **kwargs)
         for p in self.params:
             p.type = plain_words(p.type)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CatchTenError as exc:
+            raise pointed_to_help(exc, ctx) from None
+
+
+def pointed_to_help(exc: CatchTenError, ctx: click.Context) -> CatchTenError:
+    """``exc`` with the pointer to where the policies are listed
+    (:data:`~catchten_sim.policies.POLICIES_POINTER`, said where the list does not fit
+    the line) naming the help of the command in use: ``catchten odds --policy expert``
+    points to ``catchten odds --help``, which lists the policies odds takes, not to
+    match's."""
+    from .policies import POLICIES_POINTER
+    here = _help_pointer(ctx)
+    exc.detail = exc.detail.replace(POLICIES_POINTER, here)
+    exc.short = exc.short.replace(POLICIES_POINTER, here)
+    exc.args = (exc.line(),)
+    return exc
 
 
 class UnknownCommand(click.UsageError):
@@ -393,18 +420,22 @@ LONG_STEP_S = 2.0
 
 
 @contextmanager
-def long_step(what: str, progress: bool | None) -> Iterator[list[bool]]:
+def long_step(what: str, progress: bool | None, t0: float | None = None
+              ) -> Iterator[list[bool]]:
     """With stderr not a terminal (and no --progress/--no-progress given): a step that is
     still running after :data:`LONG_STEP_S` says ``WHAT ...`` on stderr, and when it ends,
     ``WHAT: done in N s`` (one line each, no progress bar; a quick step, or one that ends
     in an error, says nothing). Yields a list: append False to it when the step was cut
-    short (Ctrl-C: the command's own line says so, not "done")."""
+    short (Ctrl-C: the command's own line says so, not "done"). ``t0``: the
+    ``time.perf_counter()`` reading N counts from (default: now), the start of the time
+    the command's result states (advise's: the process's start), so that the two lines
+    say one number."""
     cut: list[bool] = []
     if progress is not None or sys.stderr.isatty():
         yield cut
         return
     import threading
-    t0 = time.perf_counter()
+    t0 = time.perf_counter() if t0 is None else t0
     said = threading.Event()
 
     def start() -> None:

@@ -315,6 +315,27 @@ class DoubleDummyEvaluator:
         return {"diff": (lo_f + hi_f) / 2, "diff_lo": lo_f, "diff_hi": hi_f}
 
 
+    def alike(self) -> frozenset[tuple[int, int]]:
+        """The pairs ``(i, j)``, ``i < j``, of candidates (indexes) the solver gives one
+        value on every deal consistent with the position, however early a solve stops
+        (its equivalent cards, ``_kernels/solve.py``'s ``_thin``): of one suit, neither
+        scoring honour points, and no card between them in rank that another hand may
+        hold or that lies in the current trick (each is the mover's own, gone in a
+        completed trick, dead, or out of the deck). None where the rules let the solver
+        merge no cards (``K_MERGE``)."""
+        p, info = self.tables.p, self.info
+        if not p[_k.K_MERGE]:
+            return frozenset()
+        trick = sum(1 << c for _, c in info.trick)
+        open_cards = sum(1 << c for c in info.rules.deck) & ~(
+            info.my_hand | (info.played & ~trick) | info.dead)
+        plain = [(i, int(c)) for i, c in enumerate(self.candidates)
+                 if not (int(p[_k.K_HONMASK]) >> int(c)) & 1]
+        return frozenset(
+            (i, j) for i, a in plain for j, b in plain if i < j and a // 13 == b // 13
+            and not open_cards & ((1 << max(a, b)) - (2 << min(a, b))))
+
+
 class _SolveBatch:
     """A batch of deals solved double-dummy, as a run-engine task: deals ``first …
     first+count-1`` of the batch, each thread with its own :class:`Solver` (the work

@@ -65,6 +65,7 @@ if TYPE_CHECKING:
 DEFAULT_N = 50
 MAX_N = 100_000
 #: where the policies are listed, said instead of the list where it does not fit the line
+#: (the command line names the help of the command in use: cli_kit.pointed_to_help)
 POLICIES_POINTER = "see: catchten match --help"
 
 

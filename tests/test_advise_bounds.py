@@ -17,6 +17,7 @@ from catchten_sim import Rules
 from catchten_sim.advise import advise
 from catchten_sim.evaluators import DoubleDummyEvaluator, legal_cards
 from catchten_sim.determinize import Sampler
+from catchten_sim.cards import format_card
 from catchten_sim.position import Position
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -267,3 +268,46 @@ def test_ctrl_c_keeps_the_deals_taken_in_dd_advice():
         timer.cancel()
     assert time.monotonic() - t0 < 1.5 + 1.0
     assert a.partial and a.n_samples >= 1 and a.bounded >= 1
+
+
+def _lead_with(hand: list[str]) -> Position:
+    return Position.from_dict({**json.loads(LEAD.read_text()), "hand": hand})
+
+
+def test_the_solvers_alike_cards_are_the_touching_plain_cards_of_one_suit():
+    """8C 9C TC (and QH KH) have no card another hand may hold between them: one value
+    on every deal; the trump honours JS AS never; 8C TC with 9C out are not alike."""
+    lead = _lead_with(["JS", "AS", "9S", "KH", "QH", "7D", "8C", "9C", "TC"])
+    info = lead.info()
+    cands = legal_cards(info)
+    ev = DoubleDummyEvaluator(info, cands)
+    try:
+        got = {tuple(sorted(format_card(cands[k]) for k in p)) for p in ev.alike()}
+    finally:
+        ev.close()
+    assert got == {("8C", "9C"), ("8C", "TC"), ("9C", "TC"), ("KH", "QH")}, got
+    gap = _lead_with(["JS", "AS", "9S", "KH", "QH", "7D", "8C", "6C", "TC"]).info()
+    ev = DoubleDummyEvaluator(gap, legal_cards(gap))
+    try:
+        assert {tuple(sorted(format_card(legal_cards(gap)[k]) for k in p))
+                for p in ev.alike()} == {("KH", "QH")}
+    finally:
+        ev.close()
+
+
+@pytest.mark.parametrize("infer", [None, "heuristic"])
+def test_alike_cards_on_bounded_deals_are_one_card_never_a_lean(infer):
+    """8C 9C TC on deals whose solves stopped at a node budget (each card known within a
+    range only): the solver gives the three one value on every deal, so the answer names
+    them together, never "8C by a lean over 9C" (+0.0, a new user's words, seen with
+    ``advise examples/position-lead.json --evaluator dd --cards "8C 9C TC" --time 1.5``)."""
+    from catchten_sim.serve.words import plain_lines
+    a = advise(LEAD, evaluator="dd", samples=30, stop_early=False, threads=1, seed=1,
+               time_limit=None, max_nodes=3000, cards="8C 9C TC", infer=infer)
+    d = a.to_dict()
+    assert a.bounded > 0 and d["margin"] is None, (a.bounded, d["margin"])
+    assert [(c["card"], c.get("equivalent_to")) for c in d["candidates"]] == [
+        ("8C", None), ("9C", "8C"), ("TC", "8C")]
+    line = plain_lines(d)[0]
+    assert line.endswith("play 8C, 9C or TC: the same value on every deal."), line
+    assert "lean" not in line

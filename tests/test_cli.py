@@ -183,6 +183,35 @@ def test_simulate_bad_input_one_line_exit_2(args, field, tmp_path, monkeypatch) 
     assert not (tmp_path / "x.txt").exists()
 
 
+_ODDS_HAND = ["--hand", "JS AS 9S KH QH 7D 8C 9C TC", "--turnup", "7S"]
+
+
+@pytest.mark.parametrize("command,args,field", [
+    ("odds", [*_ODDS_HAND, "--policy", "expert"], "policy"),
+    ("odds", [*_ODDS_HAND, "--opponents", "expert"], "opponents"),
+    ("simulate", ["--policy", "expert"], "policy"),
+    ("simulate", ["--seat-policy", "2=expert"], "seat-policy"),
+    ("match", ["random", "expert"], "b"),
+    ("report", ["--policy", "expert"], "policy"),
+    ("equity", ["--opponents", "expert"], "opponents"),
+    ("advise", ["examples/position-lead.json", "--policy", "expert"], "policy"),
+])
+def test_an_unknown_policy_points_to_the_help_of_the_command_in_use(command, args, field):
+    """A user of odds who named an unknown policy is sent to ``catchten odds --help``
+    (which lists the policies odds takes), not to match's help as every command was; the
+    JSON detail too where it points."""
+    line = _one_error_line(run(command, *args), field)
+    assert len(line) <= 80, line
+    assert line.endswith(f"; see: catchten {command} --help)"), line
+
+
+def test_a_list_given_as_one_policy_points_to_the_help_in_use() -> None:
+    """``--policy random,heuristic``: the line has no room for the pointer; the JSON
+    detail names simulate's help, not match's."""
+    detail = json.loads(run("simulate", "--policy", "random,heuristic", "--json").stdout)
+    assert detail["detail"].endswith("; see: catchten simulate --help"), detail
+
+
 @pytest.mark.parametrize("args,field,why,said", [
     (["--players", "9"], "players", "players out of range", "out of range"),
     (["--variant", "banana"], "variant", "unknown variant", "unknown variant"),

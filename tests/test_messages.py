@@ -8,6 +8,7 @@ refused before any work: a few ms each, the whole sweep well under a second."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,6 +20,7 @@ POSITION = {"rules": "foster", "players": 4, "dealer": 0, "seat": 1, "turnup": "
 FLAGS = ["--dealer", "0", "--seat", "1", "--hand", "KH QH JH 9H 7H AS KS QS JS",
          "--turnup", "7S"]
 LONG = "nobodyatallhereeee"
+DD_RECORD = str(Path(__file__).parent / "cases" / "dd" / "foster2sets_left8_mid1_01.json")
 
 #: files a case names as {NAME}, written under a long directory (pytest's tmp_path plus a
 #: long name: the path alone is over 80 columns)
@@ -90,6 +92,10 @@ CASES = [
     (["simulate", "--policy", "pimc:0"], "policy"),
     (["match", "heuristic", "random", "pimc", "random"], "arguments"),
     (["simulate", "extra"], "arguments"),
+    # issue 26's budgets: a node budget beyond any count (was an internal OverflowError,
+    # exit 1, 98 columns)
+    (["solve", DD_RECORD, "--max-nodes", "9" * 23], "max-nodes"),
+    (["solve", DD_RECORD, "--time", "nan"], "time"),
 ]
 
 
@@ -138,11 +144,12 @@ def test_the_json_keeps_what_the_line_shortens(files):
     assert files["badjson"] in json.loads(res.stdout)["detail"]
     res = _run(["simulate", "--players", "9", "--json"])
     assert json.loads(res.stdout)["why"] == "players out of range"
-    # the known policies do not fit the line beside a long field: it points to them,
-    # the JSON lists them
-    res = _run(["simulate", "--seat-policy", f"1={LONG}"])
-    assert "see: catchten match --help" in res.stderr and "pimc" not in res.stderr
-    res = _run(["simulate", "--seat-policy", f"1={LONG}", "--json"])
+    # the known policies do not fit the line beside a long field: it points to them (the
+    # help of the command in use, simulate's: a value of 15 letters leaves it room), the
+    # JSON lists them
+    res = _run(["simulate", "--seat-policy", f"1={LONG[:15]}"])
+    assert "see: catchten simulate --help" in res.stderr and "pimc" not in res.stderr
+    res = _run(["simulate", "--seat-policy", f"1={LONG[:15]}", "--json"])
     assert "known: random, heuristic, pimc[:N], ipimc[:N]" in json.loads(res.stdout)["detail"]
     # an unknown option's name is the field: a long one is shortened on the line (91
     # columns), whole in the JSON

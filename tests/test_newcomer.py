@@ -248,6 +248,30 @@ def test_long_steps_say_what_they_do_when_stderr_is_not_a_terminal(monkeypatch, 
     assert what not in quiet.stderr
 
 
+@pytest.mark.parametrize("args", [
+    ["simulate", "--deals", "2000"], ["simulate", "--games", "20"],
+    ["match", "heuristic", "random", "--deals", "100"],
+    ["advise", str(ROOT / "examples" / "position-lead.json"), "--samples", "200"],
+])
+def test_done_in_says_the_seconds_the_result_says(monkeypatch, args):
+    """``WHAT: done in N s`` on stderr and the result's time (its ``elapsed_s``) are one
+    number: advise's counts from the process's start (its --time covers the start-up),
+    and its done line counted from the step's (a new user read 2.0 s beside 3.4 s)."""
+    import re
+    import time
+    from catchten_sim import cli_kit, compile_notice
+    monkeypatch.setattr(cli_kit, "LONG_STEP_S", 0.0)    # every step counts as long here
+    # a process started 3 s ago (CliRunner's runs are in this older process)
+    started = time.perf_counter() - 3.0
+    monkeypatch.setattr(compile_notice, "process_started", lambda: started)
+    res = _invoke([*args, "--json"])
+    assert res.exit_code == 0, res.output
+    done = re.search(r": done in ([0-9.]+) s", " ".join(res.stderr.split()))
+    assert done, res.stderr
+    elapsed = json.loads(res.stdout)["elapsed_s"]
+    assert abs(float(done.group(1)) - elapsed) <= 0.15, (done.group(0), elapsed)
+
+
 # --------------------------------------------------------------------------- item 8
 def _text_outside(fig) -> list[str]:
     """Every text ``fig`` draws at 150 dpi (tick labels outside the view are not drawn,
