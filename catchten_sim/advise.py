@@ -31,11 +31,11 @@ Method (sound Monte Carlo practice):
    which. Because it looks several times, every interval uses the critical value of
    :class:`catchten_sim.aggregate.LookPlan` (alpha spending over the looks: z about 3.2 at
    an early look, 2.05 at the last), so each reported 95% interval and each verdict keeps
-   its promise whatever look the run stopped at; ``stop_early=False`` runs all samples
-   and reports the classic fixed-sample intervals (z 1.96; Student's t
-   below 256 deals, where z would cover less). Cards that scored identically
-   on every sample so far (e.g. the 7 and 8 of a suit when the 8 never matters) are
-   *equivalent*: the best is then tested against the best card not equivalent to it.
+   its promise whatever look the run stopped at (Student's t before the first look);
+   ``stop_early=False`` runs all samples and reports the classic fixed-sample intervals
+   (z 1.96). Cards that scored identically on every sample so far (e.g. the 7 and 8 of a
+   suit when the 8 never matters) are *equivalent*: the best is then tested against the
+   best card not equivalent to it.
 
 Measures, for the player's side ("us"), over the whole hand (points already taken included,
 so they are the hand's final scores):
@@ -600,8 +600,7 @@ def _new_sums(info: InfoSet, cands: Sequence[int], pols: tuple[Policy, ...], see
     same deals (cheap next to the solves), so that a disagreement between the two models
     can be shown (not with pimc rollout policies: they would repeat the dd model at a
     solve per decision); the running sums of the evaluator (with ``alike``, dd's pairs of
-    cards of one value, the bounds of a solve that stops) and of those rollouts
-    (weighted with ``inference``)."""
+    cards of one value, the bounds of a solve that stops) and of those rollouts (weighted)."""
     other = RolloutEvaluator(info, cands, pols, seed, threads) if with_other else None
     sums: type[AnySums] = CandidateSums if inference is None else WeightedCandidateSums
     acc = sums(len(cands), names, objective)
@@ -704,9 +703,8 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
     z = critical_value(plan, done, exact_done, ev_key, pols)
     if exact_done:
         intervals = (f"exact ({acc.n:,} deals): every consistent deal evaluated once"
-                     + ("" if z == 0 else "; the intervals are the random rollouts' "
-                        f"error only (fixed sample, {'z' if acc.n >= plan.first else 't'} "
-                        f"{z:.2f})"))
+                     + ("" if z == 0 else "; the intervals are the random rollouts' error"
+                        f" only (fixed sample, {'t' if done < plan.first else 'z'} {z:.2f})"))
     else:
         intervals = plan.describe(done)
     elapsed = clock.elapsed()
@@ -735,9 +733,8 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
 
 def critical_value(plan: LookPlan, done: int, exact_done: bool, ev_key: str,
                    pols: tuple[Policy, ...]) -> float:
-    """The critical value of evaluator ``ev_key``'s intervals after ``done`` deals (one rule
-    for :func:`advise`'s own and the rollouts beside dd): ``plan.critical(done)`` (Student's t
-    before the first look), or 0 when every
+    """The critical value of ``ev_key``'s intervals after ``done`` deals (one rule for
+    :func:`advise`'s own and the rollouts beside dd): ``plan.critical(done)``, or 0 when every
     consistent deal was evaluated and the evaluation has no error (dd, no random policy)."""
     # (pimc rollouts sample their own deals at every decision: a random policy too)
     no_error = exact_done and (ev_key == "dd" or not Seating.of(pols).any_driven and all(
