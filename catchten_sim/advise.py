@@ -505,9 +505,9 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     exact = sampler.can_enumerate(_exact_max(exact_max, ev_key, with_pimc, samples))
     ev = make_evaluator(evaluator, info, cands, pols, seed, used, max_nodes)
     names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
+    alike = ev.alike() if isinstance(ev, DoubleDummyEvaluator) else None
     other, acc, acc_o = _new_sums(info, cands, pols, seed, used, names, objective,
-                                  ev_key == "dd" and not with_pimc, inference,
-                                  ev.alike() if ev_key == "dd" else None)
+                                  ev_key == "dd" and not with_pimc, inference, alike)
     total, plan, stop_early_run = _sampling_plan(exact, sampler, samples, stop_early,
                                                  min_samples)
     looks, top = plan.looks, PIMC_BATCH if with_pimc else MAX_BATCH

@@ -13,12 +13,13 @@ import numpy as np
 
 from .errors import CatchTenError, described
 
-__all__ = ["MAX_DEALS", "MAX_SEED", "MAX_THREADS", "check_count", "check_number",
+__all__ = ["MAX_DEALS", "MAX_NODES", "MAX_SEED", "MAX_THREADS", "check_count", "check_number",
            "check_seed", "check_threads", "is_number", "is_whole", "max_threads"]
 
 MAX_SEED = 2 ** 64 - 1
 MAX_DEALS = 10 ** 12       # ~ a week at 2 M deals/s; deal numbers stay far below 2**63
 MAX_THREADS = 1024
+MAX_NODES = 10 ** 15       # a solve's node budget (counted in int64; none comes near it)
 
 
 def check_count(name: str, value: object, lo: int, hi: int | None = None) -> int:

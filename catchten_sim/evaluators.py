@@ -321,7 +321,7 @@ class DoubleDummyEvaluator:
         (its equivalent cards, ``_kernels/solve.py``'s ``_thin``): of one suit, neither
         scoring honour points, and no card between them in rank that another hand may
         hold or that lies in the current trick (each is the mover's own, gone in a
-        completed trick, dead, or out of the deck). None where the rules let the solver
+        completed trick, dead, or out of the deck). Empty where the rules let the solver
         merge no cards (``K_MERGE``)."""
         p, info = self.tables.p, self.info
         if not p[_k.K_MERGE]:

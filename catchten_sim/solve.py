@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 
 from .cards import cards_of_mask, format_card
-from .checks import check_number
+from .checks import MAX_NODES, check_number
 from .compile_notice import Stopwatch
 from .errors import CatchTenError, IllegalPlayError, ParseError
 from .records import hand_from_record, load_record, record_kind, score_game, score_record
@@ -532,8 +532,8 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
     nodes0 = solver.stats()["nodes"]
     saved = solver.node_limit
     if max_nodes != -1:
-        if max_nodes is not None and int(max_nodes) < 1:
-            raise ValueError("max_nodes must be positive or None")
+        if max_nodes is not None and not 1 <= int(max_nodes) <= MAX_NODES:
+            raise ValueError(f"max_nodes must be 1 to {MAX_NODES:.0e} or None")
         solver.node_limit = None if max_nodes is None else int(max_nodes)
     deadline = None if time_limit is None else Stopwatch(clock_start).deadline(
         check_number("time", time_limit, 0, what="seconds"))
@@ -546,7 +546,7 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
             if not hasattr(exc, "bounds"):
                 raise     # not from inside a watched search (e.g. a SIGINT handled as
                 #           an unwatched kernel returned): nothing proven to show
-            low, high = exc.bounds        # type: ignore[attr-defined]
+            low, high = exc.bounds
             stopped_by = "interrupted"
     finally:
         solver.node_limit = saved

@@ -98,6 +98,9 @@ def test_max_nodes_in_the_api_overrides_the_solvers_budget_for_one_solve():
     assert solve(record, solver=s).exact
     with pytest.raises(ValueError):
         solve(record, solver=s, max_nodes=0)
+    # a budget beyond any count (was OverflowError from the int64 parameter)
+    with pytest.raises(ValueError, match="max_nodes must be 1 to 1e"):
+        solve(record, solver=s, max_nodes=10 ** 23)
 
 
 def test_a_stopped_solver_returns_at_once_with_true_bounds_then_resumes():
