@@ -122,9 +122,10 @@ def test_a_pasted_record_is_checked_whole_before_any_of_it_is_shown(server, brow
         assert paste(bad).startswith(NOT_LOADED)
         assert page.is_visible("#deal-view") and page.inner_text("#hands") == cards
         # the message is on screen, not above it (the Load button is far below the banner)
-        assert page.evaluate("(() => { const r = document.querySelector('#error')"
-                             ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= "
-                             "innerHeight; })()")
+        # (waited for: a smooth scroll to the all-hands view may still be settling)
+        page.wait_for_function("(() => { const r = document.querySelector('#error')"
+                               ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= "
+                               "innerHeight; })()", timeout=5000)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "paste-refused-wide.png"))
     assert [e for e in p.errors if "status of 400" not in e] == []

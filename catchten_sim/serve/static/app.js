@@ -60,7 +60,8 @@ async function loadText(text) {
 // below it, under an all-hands view)
 const loadFailed = (e) => {
   showError(e.message, NOT_LOADED); setState("error");
-  $("#error").scrollIntoView({ block: "nearest" });
+  // instant: it also stops a smooth scroll still under way (to an all-hands view)
+  $("#error").scrollIntoView({ block: "nearest", behavior: "instant" });
 };
 
 // a new number of players: the dealer defaults to the last seat, so that seat 0 (left of
