@@ -146,3 +146,43 @@ def test_a_stop_ends_waiting_and_running_jobs_with_their_final_event():
     assert late == "the server is stopping"
     assert stopped_words(counts) == " (1 advice, 1 deal cancelled)"
     assert stopped_words({}) == ""
+
+
+def test_the_job_after_a_killed_worker_runs():
+    """A cancelled solve (a client gone) cannot stop inside its kernel: its worker is
+    killed after KILL_AFTER_S and a new one started. The next jobs run on the new
+    process: they were killed at once, each one failing with 'the worker process
+    stopped' (the new worker kept the old interrupt's time)."""
+    from catchten_sim.serve import pool as pool_mod
+    from catchten_sim.serve.pool import Pool
+    from test_serve import HARD_F52
+    quick = json.loads((Path(__file__).parent / "cases" / "score" / "french52_04.json")
+                       .read_text())   # an opening lead that solves in about a second
+
+    async def work(pool):
+        job = pool.submit("solve", {"record": HARD_F52}, 600.0)
+        while (await asyncio.wait_for(job.events.get(), 120))[0] != "started":
+            pass
+        await asyncio.sleep(3)          # inside its kernel: a Ctrl-C waits for its end
+        job.cancel()
+        assert (await asyncio.wait_for(job.result(), 60))[0] == "cancelled"
+        finals = []
+        for _ in range(2):
+            nxt = pool.submit("solve", {"record": {**quick, "play": []}}, 600.0)
+            finals.append(await asyncio.wait_for(nxt.result(), 300))
+        return finals
+
+    async def go():
+        pool = Pool(workers=1, queue=2, threads=1, warm=False)
+        await pool.start()
+        try:
+            return await work(pool)
+        finally:
+            await pool.close()
+    mp = pytest.MonkeyPatch()
+    mp.setattr(pool_mod, "KILL_AFTER_S", 1.0)
+    try:
+        finals = asyncio.run(go())
+    finally:
+        mp.undo()
+    assert [f[0] for f in finals] == ["result", "result"], finals

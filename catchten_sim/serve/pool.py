@@ -273,6 +273,9 @@ class _Worker:
             self.pool._job_done()
         self.state = "stopped"
         self.ready.clear()
+        # the new process was never interrupted: an old job's time would have it killed
+        # again as soon as it took the next job (every job after a killed one failed)
+        self.interrupted_at = None
         if not self.pool.closing:
             self.spawn()
 
