@@ -129,3 +129,38 @@ def test_a_pasted_record_is_checked_whole_before_any_of_it_is_shown(server, brow
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "paste-refused-wide.png"))
     assert [e for e in p.errors if "status of 400" not in e] == []
+
+
+def test_a_solve_stopped_early_shows_its_proven_ranges(server, browser):
+    """A hand record whose solve stops at its node budget (a hard french52 deal takes the
+    server's 200 M nodes, about 40 s; here the API's answer is the solver's own at a
+    budget of 20,000 nodes): each card unresolved shows its proven range, not "–"; a
+    card proven exact its number; a line says the search stopped and what a range means."""
+    from catchten_sim.solve import solve
+    from test_serve import HARD_F52
+    bounded = solve(HARD_F52, max_nodes=20_000).to_dict()
+    assert bounded["exact"] is False
+    p = Page(browser)
+    with p as page:
+        _open(page, server, load_box=True)
+        page.route("**/api/solve", lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(bounded)))
+        page.fill("#paste", json.dumps(HARD_F52))
+        page.click("#load")
+        page.wait_for_selector("#hands button[data-range], #hands button[data-dd]")
+        _wait_state(page)
+        note = page.inner_text("#deal-bounds")
+        assert note.startswith("The search stopped at its node budget before every value "
+                               "was exact: a card showing a range"), note
+        for row in bounded["cards"]:
+            b = page.query_selector(f'#hands button[data-card="{row["card"]}"]')
+            shown = b.query_selector(".dv").inner_text()
+            lo, hi = row["range"]
+            if row["value"] is None:
+                assert shown == f"{lo:+d}..{hi:+d}", (row, shown)
+                assert b.get_attribute("data-range") == f"{lo} {hi}"
+            else:
+                assert shown == f"{row['value']:+d}" and b.get_attribute("data-dd") == \
+                    str(row["value"]), (row, shown)
+        page.locator("#deal-view").screenshot(path=str(ARTIFACTS / "deal-bounded.png"))
+    assert p.errors == []

@@ -36,8 +36,18 @@ export async function renderDeal() {
   if (state.deal !== d) return;
   const hands = $("#hands");
   hands.innerHTML = "";
-  const values = {};
-  if (sol) for (const c of sol.cards) values[c.card] = c.value;
+  const values = {}, ranges = {};
+  if (sol) for (const c of sol.cards) { values[c.card] = c.value; ranges[c.card] = c.range; }
+  // a solve stopped before every value was exact (its node budget): what it proved
+  const note = $("#deal-bounds");
+  const bounded = Boolean(sol && sol.exact === false);
+  note.hidden = !bounded;
+  if (bounded) {
+    const why = { "node budget": "its node budget", "time limit": "its time limit" }[
+      sol.stopped_by] || "a stop";
+    note.textContent = `The search stopped at ${why} before every value was exact: a card ` +
+      "showing a range (low..high) is proven to lie in it; a single number is exact.";
+  }
   for (let s = 0; s < n; s++) {
     const box = document.createElement("div");
     box.className = "seat" + (sol && sol.to_move === s ? " to-move" : "");
@@ -51,9 +61,18 @@ export async function renderDeal() {
       b.type = "button";
       b.dataset.card = c;
       if (c in values) {
-        b.dataset.dd = values[c];
-        b.dataset.value = values[c];
-        const v = document.createElement("span"); v.className = "dv"; v.textContent = fmt(values[c], 0);
+        const val = values[c], rg = ranges[c];
+        const v = document.createElement("span"); v.className = "dv";
+        if (val === null && rg) {
+          b.dataset.range = rg.join(" ");
+          v.textContent = `${fmt(rg[0], 0)}..${fmt(rg[1], 0)}`;
+          b.title = `between ${fmt(rg[0], 0)} and ${fmt(rg[1], 0)}: the search stopped ` +
+            "before its exact value";
+        } else {
+          b.dataset.dd = val;
+          b.dataset.value = val;
+          v.textContent = fmt(val, 0);
+        }
         b.appendChild(v);
         if (sol.best.includes(c)) b.classList.add("best");
         b.onclick = () => playDealCard(c);
