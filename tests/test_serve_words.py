@@ -157,3 +157,16 @@ def test_ranges_of_few_deals_are_the_clis_by_students_t():
                                  if x.startswith("ranges: "))
     assert next(x for x in details_lines(many, "dd") if x.startswith("ranges: ")) \
         .startswith("ranges: 95% ranges, each value \u00b1 ")
+
+
+def test_a_lean_of_nothing_is_no_difference_found():
+    """Two cards equal on every deal solved to the end and apart only on a bounded one
+    (its range's midpoint) can differ by less than 0.05 points: that is no lean ("JS by
+    a lean over AS, +0.0", a new user's dd advice); a real lean keeps its words."""
+    from catchten_sim.serve.words import best_words
+    adv = {"best": "JS", "objective": "diff", "margin": {
+        "b": "AS", "verdict": "not separated", "mean": 0.004, "ci95": [-1.067, 1.075]}}
+    assert best_words(adv) == ("JS or AS: no difference found between them (95%: -1.1 to "
+                               "1.1 points a hand)"), best_words(adv)
+    adv["margin"]["mean"] = 0.3
+    assert best_words(adv).startswith("JS by a lean over AS, not separated (+0.3 ")

@@ -216,7 +216,11 @@ def best_words(advice: Advice) -> str:
     if v == "separated":
         return f"play {best}, {_amount(m, obj, True, m['b'])}"
     lo, hi = _scaled(m, scale(obj))
-    return (f"{best} by a lean over {m['b']}, not separated ({m['mean'] * scale(obj):+.1f} "
+    lean = f"{m['mean'] * scale(obj):+.1f}"
+    if lean in ("+0.0", "-0.0"):    # e.g. equal on every deal solved, apart on bounded ones
+        return (f"{best} or {m['b']}: no difference found between them (95%: {_num(lo)} "
+                f"to {_num(hi)} {units(obj)})")
+    return (f"{best} by a lean over {m['b']}, not separated ({lean} "
             f"{units(obj)}, 95%: {_num(lo)} to {_num(hi)})")
 
 
