@@ -58,6 +58,13 @@ class Ending:
         self.t = deal.trick_index
         self.tricks = list(deal.tricks)
         self.to_move = deal.to_play()
+        # each card's honour points under this trump, the reference's own, looked up once
+        # (the search asks them ~1,000 times an ending)
+        self.hon = [r.honour_value(c, self.trump) for c in range(52)]
+        # and each card's power in a trick led in each suit (ref.trick_winner's own rule:
+        # the highest power wins, §1)
+        self.power = [{c: r.trick_power(c, led, self.trump) for c in r.deck}
+                      for led in range(4)]
         self.unit = r.set_size if (r.sets > 1 and r.set_scoring == "per_set") else r.n_tricks
 
     # -- scores
@@ -81,7 +88,7 @@ class Ending:
         counts = [0] * self.r.n_sides
         for i, tr in enumerate(self.tricks):
             s = self.side(tr["winner"])
-            pts += self.sign(s, root) * sum(self.r.honour_value(c, self.trump)
+            pts += self.sign(s, root) * sum(self.hon[c]
                                             for c in tr["cards"])
             counts[s] += len(tr["cards"])
             if (i + 1) % self.unit == 0:
@@ -121,9 +128,10 @@ class Ending:
         trick = trick + (c,)
         if len(trick) < self.n:
             return self.future(held, trick, leader, t, counts, root, memo)
-        w = ref.trick_winner(self.r, leader, list(trick), self.trump)
+        pw = self.power[ref.suit_of(trick[0])]
+        w = (leader + max(range(self.n), key=lambda k: pw[trick[k]])) % self.n
         s = self.side(w)
-        pts = self.sign(s, root) * sum(self.r.honour_value(x, self.trump) for x in trick)
+        pts = self.sign(s, root) * sum(self.hon[x] for x in trick)
         counts = tuple(v + self.n if i == s else v for i, v in enumerate(counts))
         t += 1
         if t % self.unit == 0:
