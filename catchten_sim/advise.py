@@ -704,7 +704,7 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
     if exact_done:
         intervals = (f"exact ({acc.n:,} deals): every consistent deal evaluated once"
                      + ("" if z == 0 else "; the intervals are the random rollouts' error"
-                        f" only (fixed sample, {'t' if done < plan.first else 'z'} {z:.2f})"))
+                        f" only (fixed sample, {plan.said(done)})"))
     else:
         intervals = plan.describe(done)
     elapsed = clock.elapsed()

@@ -225,19 +225,22 @@ class LookPlan:
         (:meth:`t_at`) before the first look, where a run stops only when its time,
         its samples or Ctrl-C end it (with 12 deals z would cover about 92%, not 95%),
         the normal :meth:`z_at` from the first look on (256 samples: t would be at
-        most 1.1% wider),
-        and for fewer than 2 samples (no spread to estimate)."""
+        most 1.1% wider) and for fewer than 2 samples (no spread to estimate)."""
         if 2 <= n < self.first:
             return self.t_at(n)
         return self.z_at(n)
+
+    def said(self, n: int) -> str:
+        """:meth:`critical` as the output says it: ``t 2.20, 12 samples`` or ``z 1.96``."""
+        c = self.critical(n)
+        return f"t {c:.2f}, {n} samples" if 2 <= n < self.first else f"z {c:.2f}"
 
     def is_look(self, n: int) -> bool:
         return n in self.looks
 
     def describe(self, n: int) -> str:
         """One line: what kind of interval a stop at ``n`` samples reports."""
-        c = self.critical(n)
-        crit = f"t {c:.2f}, {n} samples" if c != self.z_at(n) else f"z {c:.2f}"
+        crit = self.said(n)
         if not self.early:
             return f"95% intervals: fixed sample size ({crit})"
         k = self.index(n)

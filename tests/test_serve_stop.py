@@ -148,15 +148,14 @@ def test_a_stop_ends_waiting_and_running_jobs_with_their_final_event():
     assert stopped_words({}) == ""
 
 
-def test_the_job_after_a_killed_worker_runs():
+def test_the_job_after_a_killed_worker_runs(monkeypatch):
     """A cancelled solve (a client gone) cannot stop inside its kernel: its worker is
     killed after KILL_AFTER_S and a new one started. The next jobs run on the new
     process: they were killed at once, each one failing with 'the worker process
     stopped' (the new worker kept the old interrupt's time; a solve of about a second
     outlasts the watchdog's half-second look)."""
     from catchten_sim.serve import pool as pool_mod
-    from catchten_sim.serve.pool import Pool
-    from test_serve import HARD_F52
+    from test_serve import HARD_F52, _with_pool
     quick = json.loads((Path(__file__).parent / "cases" / "score" / "french52_04.json")
                        .read_text())   # an opening lead that solves in about a second
 
@@ -170,17 +169,6 @@ def test_the_job_after_a_killed_worker_runs():
         nxt = pool.submit("solve", {"record": {**quick, "play": []}}, 600.0)
         return [await asyncio.wait_for(nxt.result(), 300)]
 
-    async def go():
-        pool = Pool(workers=1, queue=2, threads=1, warm=False)
-        await pool.start()
-        try:
-            return await work(pool)
-        finally:
-            await pool.close()
-    mp = pytest.MonkeyPatch()
-    mp.setattr(pool_mod, "KILL_AFTER_S", 1.0)
-    try:
-        finals = asyncio.run(go())
-    finally:
-        mp.undo()
+    monkeypatch.setattr(pool_mod, "KILL_AFTER_S", 1.0)
+    finals = _with_pool(work)
     assert [f[0] for f in finals] == ["result"], finals
