@@ -525,7 +525,8 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
         Also find one optimal line of play to the end of the deal (only when the values
         are exact).
     solver : Solver, optional
-        Reuse a search context (table size); default: one shared 2**17-entry table (4 MB).
+        Reuse a search context (table size); default: one shared :class:`Solver` (its
+        table sized by the deal: 4 MB, 64 MB for deals of more than 40 cards).
     max_nodes : int or None
         The node budget of this solve (default: the solver's, 200 million; ``None``: no
         limit). A solve that reaches it returns proven bounds (``Solution.exact`` False).
