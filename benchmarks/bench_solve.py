@@ -261,7 +261,7 @@ def main() -> int:
     except OSError:
         load = float("nan")
     print(f"{cpu_model()}; one thread; load average {load:.2f} on {os.cpu_count()} cores when "
-          f"started; table {table_words(args.tt_bits)}; node budget {args.node_limit:,}; "
+          f"started; {table_words(args.tt_bits)}; node budget {args.node_limit:,}; "
           f"{args.clock} time")
     head = (f"{'configuration':<16} {'mode':<5} {'deals':>5} {'median':>8} {'p90':>8} "
             f"{'p99':>8} {'max':>8} {'knodes/s':>9} {'TT hit':>7} {'nodes med':>10} "
