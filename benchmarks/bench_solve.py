@@ -12,11 +12,11 @@ rate (hits / probes at trick boundaries), nodes per solve (median, max) and the 
 with bounds at the node budget. "best" is one solve (the best value); "cards" is the value of
 every card of the player to move. Deals are uniform random deals (numpy, seeded), the dealer
 rotating; "4th" positions are three tricks of random legal cards later; the table has a
-fixed size (``--tt-bits``). ``--cold`` times ``catchten solve`` on a worked case in a new
-process that compiles the solver with no cache; ``--profile N`` re-solves the N slowest
-deals of each row and prints where their nodes go, trick by trick (the kernel's ``S.prof``
-counters, compiled in for this run only: ``CATCHTEN_SOLVE_PROFILE=1``, no cache) and each
-zero-window test.
+fixed size (``--tt-bits``; by default as ``Solver()`` sizes it, by the deal's size).
+``--cold`` times ``catchten solve`` on a worked case in a new process that compiles the
+solver with no cache; ``--profile N`` re-solves the N slowest deals of each row and
+prints where their nodes go, trick by trick (the kernel's ``S.prof`` counters, compiled in
+for this run only: ``CATCHTEN_SOLVE_PROFILE=1``, no cache) and each zero-window test.
 
 Targets (issue 26): french52 from the opening lead median <= 30 ms, p99 <= 1 s, max <= 5 s,
 none bounded at the default budget, every opening card <= 3x one solve; foster 4p best
@@ -38,7 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_serve import cpu_model  # noqa: E402  (this directory: the CPU's model name)
 from catchten_sim._kernels import solve as K  # noqa: E402
 from catchten_sim.rules import Rules  # noqa: E402
-from catchten_sim.solve import Solver, solver_tables  # noqa: E402
+from catchten_sim.solve import (BIG_DEAL, BIG_TT_BITS, SMALL_TT_BITS, Solver,  # noqa: E402
+                                solver_tables)
 
 
 def random_deals(rules: Rules, n_deals: int, seed: int):
@@ -86,7 +87,7 @@ def fourth_trick(rules: Rules, dealer: int, turnup: int, mask_row: np.ndarray,
 
 
 def bench(label: str, rules: Rules, n_deals: int, all_cards: bool, seed: int,
-          tt_bits: int, node_limit: int, tricks_in: int = 0,
+          tt_bits: int | None, node_limit: int, tricks_in: int = 0,
           clock=time.perf_counter) -> dict:
     dealers, turnups, masks = random_deals(rules, n_deals, seed)
     solver = Solver(tt_bits)
@@ -101,7 +102,8 @@ def bench(label: str, rules: Rules, n_deals: int, all_cards: bool, seed: int,
     out = np.empty((1, 2, 53), np.int64)
     # compile / warm up on the first deal (not timed)
     tables = solver_tables(rules, int(turnups[0]) // 13, int(turnups[0]), int(dealers[0]))
-    K.solve_batch(tables, solver.state, solver.table, masks[:0], np.zeros(1, np.int64), 0, -1,
+    table = solver.table_for(tables)   # the same size for every deal of a row
+    K.solve_batch(tables, solver.state, table, masks[:0], np.zeros(1, np.int64), 0, -1,
                   int(all_cards), out)
     times = np.zeros(n_deals)
     st = solver.state.st
@@ -114,7 +116,7 @@ def bench(label: str, rules: Rules, n_deals: int, all_cards: bool, seed: int,
         play = np.zeros(max(1, len(plays[d])), np.int64)
         play[:len(plays[d])] = plays[d]
         t0 = clock()
-        deal_nodes[d] = K.solve_batch(tables, solver.state, solver.table, masks[d:d + 1],
+        deal_nodes[d] = K.solve_batch(tables, solver.state, table, masks[d:d + 1],
                                       play, len(plays[d]), -1, int(all_cards), out)
         times[d] = clock() - t0
         values[d] = out[0, 0, 52]
@@ -154,8 +156,8 @@ def profile(row: dict, count: int) -> None:
         tables = solver_tables(rules, int(turnups[d]) // 13, int(turnups[d]), int(dealers[d]))
         play = np.zeros(max(1, len(plays[d])), np.int64)
         play[:len(plays[d])] = plays[d]
-        nodes = K.solve_batch(tables, S, solver.table, masks[d:d + 1], play, len(plays[d]),
-                              -1, int(all_cards), out)
+        nodes = K.solve_batch(tables, S, solver.table_for(tables), masks[d:d + 1], play,
+                              len(plays[d]), -1, int(all_cards), out)
         rng = "" if out[0, 0, 52] == out[0, 1, 52] else f" .. {out[0, 1, 52]} (bounded)"
         print(f"  deal #{d}: {nodes:,} nodes, value {out[0, 0, 52]}{rng}")
         P = S.prof.reshape(K.MAX_PLY, K.NPROF)[:tricks * n].reshape(tricks, n, K.NPROF)
@@ -185,6 +187,13 @@ def profile(row: dict, count: int) -> None:
         print("   tests: " + " ".join(f"{b}:{g}:{nn // 1000}k" for b, g, nn in log))
 
 
+def table_words(bits: int | None) -> str:
+    if bits is None:
+        return (f"table 2**{SMALL_TT_BITS} entries, 2**{BIG_TT_BITS} for deals of more than "
+                f"{BIG_DEAL} cards")
+    return f"table 2**{bits} entries"
+
+
 def cold_start() -> tuple[float, float]:
     """Wall and CPU seconds (user + system) for a new process to solve one position as a new
     user would (``catchten solve tests/cases/dd/foster4_left4_lead_01.json``), compiling the
@@ -212,7 +221,9 @@ def main() -> int:
                     help="french52 deals from the opening lead and from the 4th trick "
                     "(default 1000 each; 13 tricks a deal)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--tt-bits", type=int, default=17)
+    ap.add_argument("--tt-bits", type=int, default=None,
+                    help="log2 of the table's entries (default: by the deal's size, as "
+                    "Solver() sizes it: 17, 21 for deals of more than 40 cards)")
     ap.add_argument("--node-limit", type=int, default=200_000_000,
                     help="most nodes per solve (default the solver's, 200 million); a deal "
                     "over it ends with bounds and counts as bounded (its time counts)")
@@ -250,7 +261,7 @@ def main() -> int:
     except OSError:
         load = float("nan")
     print(f"{cpu_model()}; one thread; load average {load:.2f} on {os.cpu_count()} cores when "
-          f"started; table 2**{args.tt_bits} entries; node budget {args.node_limit:,}; "
+          f"started; {table_words(args.tt_bits)}; node budget {args.node_limit:,}; "
           f"{args.clock} time")
     head = (f"{'configuration':<16} {'mode':<5} {'deals':>5} {'median':>8} {'p90':>8} "
             f"{'p99':>8} {'max':>8} {'knodes/s':>9} {'TT hit':>7} {'nodes med':>10} "

@@ -251,7 +251,8 @@ class DoubleDummyEvaluator:
     info : InfoSet
     candidates : the legal cards to value (card indices)
     threads : solver threads (an executor of its own, closed by :meth:`close`).
-    tt_bits : log2 of each thread's transposition-table entries.
+    tt_bits : log2 of each thread's transposition-table entries (None: by the deal's
+        size, :class:`~catchten_sim.solve.Solver`).
     executor : a run-engine executor to use instead (``run.make_executor(threads)``;
         not closed here): its solvers are kept across evaluators (a ``pimc`` player's
         decisions). ``threads`` is then the executor's.
@@ -261,7 +262,7 @@ class DoubleDummyEvaluator:
     names = DD_MEASURES
 
     def __init__(self, info: InfoSet, candidates: Sequence[int], *, seed: int = 1,
-                 threads: int = 1, tt_bits: int = 17, executor: Any = None,
+                 threads: int = 1, tt_bits: int | None = None, executor: Any = None,
                  node_limit: int | None = DEFAULT_NODE_LIMIT) -> None:
         r = info.rules
         self.info = info
@@ -342,8 +343,9 @@ class _SolveBatch:
     area, kept by the executor under :attr:`key`: the same ``tt_bits``, the same
     solvers, whichever position is solved)."""
 
-    def __init__(self, tt_bits: int, node_limit: int | None = DEFAULT_NODE_LIMIT) -> None:
-        self.tt_bits = int(tt_bits)
+    def __init__(self, tt_bits: int | None,
+                 node_limit: int | None = DEFAULT_NODE_LIMIT) -> None:
+        self.tt_bits = None if tt_bits is None else int(tt_bits)
         self.node_limit = node_limit
         self._failed = False
         self.key = f"dd-solver-{self.tt_bits}"

@@ -238,6 +238,15 @@ def solver_tables(rules: Rules, trump: int, turnup: int, dealer: int) -> _k.Solv
 #: that reaches it returns proven bounds instead of values
 DEFAULT_NODE_LIMIT = 200_000_000
 
+#: the table's size by the deal (``Solver(tt_bits=None)``): ``2**17`` entries (4 MB) for
+#: deals of up to ``BIG_DEAL`` cards, ``2**21`` (64 MB) for larger ones (french52, jaques
+#: ``deck52``): on 30 french52 deals from the opening lead the larger table needs 12%
+#: fewer nodes and leaves 3 of them at a 20 M-node budget instead of 5, at about the same
+#: cost a node; on foster deals it only costs page faults (docs/speed.md)
+SMALL_TT_BITS = 17
+BIG_TT_BITS = 21
+BIG_DEAL = 40
+
 
 class SolveLimitError(CatchTenError):
     """A solve that stopped before its values were exact (its node budget spent, or
@@ -252,23 +261,37 @@ class Solver:
 
     Parameters
     ----------
-    tt_bits : int
-        The table holds ``2**tt_bits`` entries (32 bytes each; 4 MB at the default 17); it
-        never grows.
+    tt_bits : int or None
+        The table holds ``2**tt_bits`` entries (32 bytes each); it never grows. ``None``
+        (the default): ``2**17`` entries (4 MB), and a table of ``2**21`` (64 MB) made the
+        first time a deal of more than 40 cards is solved (:data:`BIG_TT_BITS`).
     node_limit : int or None
         Most nodes one solve may search (default 200 million, roughly a minute). A solve
         that reaches it stops with proven lower and upper bounds for each card
         (:meth:`run_bounds`) instead of running on. ``None``: no limit.
     """
 
-    def __init__(self, tt_bits: int = 17, node_limit: int | None = DEFAULT_NODE_LIMIT) -> None:
-        if not 4 <= int(tt_bits) <= 30:
+    def __init__(self, tt_bits: int | None = None,
+                 node_limit: int | None = DEFAULT_NODE_LIMIT) -> None:
+        if tt_bits is not None and not 4 <= int(tt_bits) <= 30:
             raise ValueError("tt_bits must be 4 to 30")
         if node_limit is not None and int(node_limit) < 1:
             raise ValueError("node_limit must be positive or None")
         self.state = _k.new_state()
-        self.table = _k.new_table(int(tt_bits))
+        self.tt_bits = None if tt_bits is None else int(tt_bits)
+        self.table = _k.new_table(SMALL_TT_BITS if tt_bits is None else int(tt_bits))
+        self._big: _k.TTable | None = None
         self.node_limit = None if node_limit is None else int(node_limit)
+
+    def table_for(self, tables: _k.SolveTables) -> _k.TTable:
+        """The table to solve deals of these rules with: the one of ``tt_bits``, or by the
+        deal's size (``tt_bits=None``; the large table is made once and kept)."""
+        p = tables.p
+        if self.tt_bits is not None or int(p[_k.K_N]) * int(p[_k.K_NTRICKS]) <= BIG_DEAL:
+            return self.table
+        if self._big is None:
+            self._big = _k.new_table(BIG_TT_BITS)
+        return self._big
 
     def stats(self) -> dict[str, int]:
         """Counters since creation: nodes, table probes, hits, stores, solves left with
@@ -312,7 +335,8 @@ class Solver:
         out = np.empty((deals.shape[0], 2, 53), np.int64)
         self.state.st[_k.S_LIMIT] = 0 if self.node_limit is None else int(self.node_limit)
         self.state.st[_k.S_FN] = _k.search_address()
-        args = (tables, self.state, self.table, deals, play_arr, len(play), int(root_side),
+        args = (tables, self.state, self.table_for(tables), deals, play_arr, len(play),
+                int(root_side),
                 int(bool(all_cards)), out)
         if deadline is None and not interruptible:
             _k.solve_batch(*args)
@@ -501,7 +525,8 @@ def solve(record: Any, *, line: bool = False, solver: Solver | None = None,
         Also find one optimal line of play to the end of the deal (only when the values
         are exact).
     solver : Solver, optional
-        Reuse a search context (table size); default: one shared 2**17-entry table (4 MB).
+        Reuse a search context (table size); default: one shared :class:`Solver` (its
+        table sized by the deal: 4 MB, 64 MB for deals of more than 40 cards).
     max_nodes : int or None
         The node budget of this solve (default: the solver's, 200 million; ``None``: no
         limit). A solve that reaches it returns proven bounds (``Solution.exact`` False).

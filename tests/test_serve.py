@@ -626,6 +626,30 @@ def test_a_job_past_its_time_limit_is_stopped(monkeypatch):
     assert ev2[:2] == ("error", 5) and ev2[2].startswith("time: past the limit"), ev2
 
 
+def test_a_solve_at_its_time_limit_answers_with_bounds(client):
+    """Issue 26 on the page: a solve that cannot finish within its time (``options.time``,
+    at most the server's limit, its default) answers with the bounds proven so far, as
+    ``catchten solve --time`` does, not with an error: ``exact`` false, ``stopped_by``
+    "time limit", a range for the value and for each card. A time that is not a number
+    of seconds within the server's limit is refused naming ``time``."""
+    import time
+    t0 = time.monotonic()
+    r = client.post("/api/solve", json={"record": HARD_F52, "options": {"time": 1}})
+    took = time.monotonic() - t0
+    assert r.status_code == 200, r.text
+    sol = r.json()
+    assert sol["exact"] is False and sol["stopped_by"] == "time limit", sol
+    lo, hi = sol["value_range"]
+    assert -40 <= lo < hi <= 40 and sol["value"] is None
+    assert {c["card"] for c in sol["cards"]} and all(
+        c["range"][0] <= c["range"][1] for c in sol["cards"])
+    assert took < 30, took        # a first solve may load the solver (a cold cache compiles)
+    for bad in ("1", -1, 0, 1e9):
+        r = client.post("/api/solve", json={"record": HARD_F52, "options": {"time": bad}})
+        assert r.status_code == 400, (bad, r.text)
+        assert r.json()["field"] == "time" and "\n" not in r.json()["error"]
+
+
 def _raw(client, route: str, text: str):
     return client.post(route, content=text.encode(),
                        headers={"content-type": "application/json"})

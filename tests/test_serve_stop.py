@@ -148,10 +148,33 @@ def test_a_stop_ends_waiting_and_running_jobs_with_their_final_event():
     assert stopped_words({}) == ""
 
 
+def test_a_cancelled_solve_stops_inside_its_kernel():
+    """A cancelled solve (a client gone) stops within a few thousand nodes of the
+    interrupt (issue 26: the page's solve watches its interrupts as ``catchten solve``
+    does): the job ends "cancelled" within a second or two and its worker lives on (it was
+    killed after KILL_AFTER_S = 10 s before)."""
+    from test_serve import HARD_F52, _with_pool
+
+    async def work(pool):
+        job = pool.submit("solve", {"record": HARD_F52}, 600.0)
+        while (await asyncio.wait_for(job.events.get(), 120))[0] != "started":
+            pass
+        await asyncio.sleep(2)          # inside its kernel
+        pid = pool.workers[0].proc.pid
+        t0 = time.monotonic()
+        job.cancel()
+        final = await asyncio.wait_for(job.result(), 60)
+        return final, time.monotonic() - t0, pid, pool.workers[0].proc.pid
+    final, took, pid, pid_after = _with_pool(work)
+    assert final[0] == "cancelled", final
+    assert took < 5, took            # (was KILL_AFTER_S = 10 s and a new worker)
+    assert pid_after == pid
+
+
 def test_the_job_after_a_killed_worker_runs(monkeypatch):
-    """A cancelled solve (a client gone) cannot stop inside its kernel: its worker is
-    killed after KILL_AFTER_S and a new one started. The next jobs run on the new
-    process: they were killed at once, each one failing with 'the worker process
+    """A worker that does not answer its interrupt (here: stopped with SIGSTOP while it
+    solves) is killed after KILL_AFTER_S and a new one started. The next jobs run on the
+    new process: they were killed at once, each one failing with 'the worker process
     stopped' (the new worker kept the old interrupt's time; a solve of about a second
     outlasts the watchdog's half-second look)."""
     from catchten_sim.serve import pool as pool_mod
@@ -163,7 +186,8 @@ def test_the_job_after_a_killed_worker_runs(monkeypatch):
         job = pool.submit("solve", {"record": HARD_F52}, 600.0)
         while (await asyncio.wait_for(job.events.get(), 120))[0] != "started":
             pass
-        await asyncio.sleep(3)          # inside its kernel: a Ctrl-C waits for its end
+        await asyncio.sleep(1)
+        os.kill(pool.workers[0].proc.pid, signal.SIGSTOP)   # deaf to its interrupt
         job.cancel()
         assert (await asyncio.wait_for(job.result(), 60))[0] == "cancelled"
         nxt = pool.submit("solve", {"record": {**quick, "play": []}}, 600.0)

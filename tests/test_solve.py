@@ -23,7 +23,8 @@ from catchten_sim.cli import cli  # noqa: E402
 from catchten_sim.errors import ParseError  # noqa: E402
 from catchten_sim.records import score_record  # noqa: E402
 from catchten_sim.rules import Rules  # noqa: E402
-from catchten_sim.solve import Solution, Solver, solve, solve_deals, solve_values  # noqa: E402
+from catchten_sim.solve import (Solution, Solver, solve, solve_deals,  # noqa: E402
+                                 solve_values, solver_tables)
 
 DD = TESTS / "cases" / "dd"
 CASES = sorted(p.name[:-len(".expected.json")] for p in DD.glob("*.expected.json"))
@@ -129,6 +130,21 @@ def test_table_size_is_fixed_and_small_tables_still_exact():
     size = s.table.e.shape[0] // TT_WORDS
     assert solve(record, solver=s).values == {c["card"]: c["value"] for c in want["cards"]}
     assert s.table.e.shape[0] // TT_WORDS == size == 16
+
+
+def test_the_table_is_sized_by_the_deal():
+    """``Solver()``: 2**17 entries for deals of up to 40 cards, one table of 2**21 made for
+    larger deals and kept; a size given is used for every deal."""
+    foster = solver_tables(Rules("foster", 4), 0, 5, 0)
+    f52 = solver_tables(Rules("french52", 4), 0, 5, 0)
+    s = Solver()
+    assert s.table_for(foster).e.shape[0] // TT_WORDS == 2 ** 17
+    big = s.table_for(f52)
+    assert big.e.shape[0] // TT_WORDS == 2 ** 21
+    assert s.table_for(f52) is big and s.table_for(foster) is s.table
+    fixed = Solver(tt_bits=10)
+    assert fixed.table_for(f52) is fixed.table_for(foster) is fixed.table
+    assert fixed.table.e.shape[0] // TT_WORDS == 2 ** 10
 
 
 def test_node_limit_gives_bounds_and_the_solver_stays_usable():

@@ -27,7 +27,7 @@ ADVISE_OPTIONS = {"evaluator": "evaluator", "samples": "samples", "seed": "seed"
                   "objective": "objective", "explain": "explain"}
 ADVISE_BODY_KEYS = ("position", "options")
 SOLVE_BODY_KEYS = ("record", "options")
-SOLVE_OPTIONS = ("line",)
+SOLVE_OPTIONS = ("line", "time")
 DEAL_BODY_KEYS = ("rules", "players", "variants", "seed", "index")
 RULES_BODY_KEYS = ("rules", "players", "variants")
 SIMULATE_BODY_KEYS = ("rules", "players", "variants", "options")
@@ -162,14 +162,33 @@ def advise_json(body: Any, progress: Callable[[int, int], None] | None = None,
     return d
 
 
-def solve_json(body: Any) -> dict:
-    """What ``catchten solve RECORD --json`` prints for ``{"record": {...}, "options":
-    {"line": bool}}``."""
-    from ..solve import solve
+def solve_args(body: Any, max_time: float = MAX_TIME) -> tuple[Any, bool, float]:
+    """The record, ``line`` and the time limit of a solve request (``options.time``:
+    seconds, at most this server's limit, which is the default)."""
     body = _object(body, "body", SOLVE_BODY_KEYS)
     record = _inner(body, "record")
     opts = _options(body, SOLVE_OPTIONS)
-    return solve(record, line=_flag(opts, "line", False)).to_dict()
+    limit = _number("time", opts.get("time", max_time), 0, max_time)
+    return record, _flag(opts, "line", False), limit
+
+
+def solve_json(body: Any, max_time: float = MAX_TIME, time_limit: float | None = None
+               ) -> dict:
+    """What ``catchten solve RECORD --json --time T`` prints for ``{"record": {...},
+    "options": {"line": bool, "time": T}}``: at the time limit the solve stops with the
+    bounds proven so far (``exact`` false, ``stopped_by`` "time limit", each card's
+    ``range``), as the CLI's does. An interrupt (the job cancelled, or stopped by the
+    server's watchdog) stops the search within a few thousand nodes and is raised as
+    :class:`KeyboardInterrupt`: the worker answers "cancelled" instead of being killed.
+    ``time_limit``: the job's limit as the server worked it out (instead of ``time``)."""
+    from ..solve import solve
+    record, line, limit = solve_args(body, max_time)
+    if time_limit is not None:
+        limit = time_limit
+    sol = solve(record, line=line, time_limit=limit, interruptible=True)
+    if sol.stopped_by == "interrupted":
+        raise KeyboardInterrupt
+    return sol.to_dict()
 
 
 def simulate_json(body: Any, progress: Callable[[int, int], None] | None = None,

@@ -90,6 +90,8 @@ def _time_limit(kind: str, body: Any, max_time: float) -> float:
     if kind == "advise":
         _, kw, _ = api.advise_args(body, max_time)
         return float(kw["time_limit"])
+    if kind == "solve":
+        return api.solve_args(body, max_time)[2]
     return max_time
 
 

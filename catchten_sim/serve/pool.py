@@ -62,12 +62,12 @@ def _warm(send) -> None:
         fn()
 
 
-def _run(kind: str, body: Any, progress, running) -> Any:
+def _run(kind: str, body: Any, limit: float, progress, running) -> Any:
     from . import api
     if kind == "advise":
         return api.advise_json(body, progress=progress, threads=_THREADS, running=running)
     if kind == "solve":
-        return api.solve_json(body)
+        return api.solve_json(body, time_limit=limit)
     if kind == "deal":
         return api.deal_json(body)
     if kind == "simulate":
@@ -125,10 +125,10 @@ def worker_main(conn, threads: int | None, warm: bool) -> None:
             return
         if msg is None:
             return
-        job_id, kind, body = msg
+        job_id, kind, body, limit = msg
         busy[0] = True
         try:
-            out = _run(kind, body, *_callbacks(conn, job_id))
+            out = _run(kind, body, limit, *_callbacks(conn, job_id))
             busy[0] = False
             reply: tuple = ("result", job_id, out)
         except KeyboardInterrupt:
@@ -284,7 +284,7 @@ class _Worker:
         job.worker = self
         job.started = time.monotonic()
         job.events.put_nowait(("started",))
-        self.conn.send((job.id, job.kind, job.body))
+        self.conn.send((job.id, job.kind, job.body, job.time_limit))
 
     def interrupt(self) -> None:
         if self.proc is not None and self.proc.pid and self.interrupted_at is None:
