@@ -39,6 +39,17 @@ FIGURE_DPI = 110
 MAX_SIM_DEALS = 2_000_000
 #: the server's own ceiling on ``time`` (seconds of one request's work)
 MAX_TIME = 120.0
+#: the policies as the page's API says them where it refuses one (it has no help to point
+#: to: the choices themselves; short enough to fit the line beside "opponents")
+POLICY_CHOICES = "random, heuristic, pimc, ipimc"
+
+
+def page_error(exc: CatchTenError) -> CatchTenError:
+    """``exc`` as the page's API says it: an unknown policy names the choices
+    (:data:`POLICY_CHOICES`) where Python's line points to ``help(catchten_sim.policies)``
+    and the CLI's to the command's help (:func:`catchten_sim.policies.pointed`)."""
+    from ..policies import pointed
+    return pointed(exc, POLICY_CHOICES)
 
 
 def _object(body: Any, field: str, keys: tuple[str, ...]) -> dict:
