@@ -103,15 +103,40 @@ FOSTER_COUNTS_ONLY = {"keep_six_of_spades", "small_deal", "set_scoring", "remove
 @pytest.mark.parametrize("preset", ["foster", "jaques", "french52"])
 def test_the_page_offers_the_presets_switches_in_words(preset):
     """/api/rules: each switch with a label in words (its key kept for the API); a switch
-    that can change nothing under the preset is not offered."""
+    that can change nothing under the preset at 4 players is not offered (foster's
+    player-count switches are foster's at their own counts only:
+    test_the_page_offers_a_switch_at_the_player_counts_it_acts_at)."""
     from catchten_sim.serve.api import rules_json
     rows = rules_json({"rules": preset, "players": 4})["switches"]
     for r in rows:
         assert r["label"] and "_" not in r["label"] and r["label"] != r["name"], r
     hidden = {r["name"] for r in rows if not r["offered"]}
-    assert hidden == (set() if preset == "foster" else FOSTER_COUNTS_ONLY), hidden
+    assert hidden == FOSTER_COUNTS_ONLY | ({"six_as_three_pairs"} if preset == "jaques"
+                                           else set()), hidden
     assert {"game_at_once", "target", "must_trump"} <= {r["name"] for r in rows
                                                         if r["offered"]}
+
+
+@pytest.mark.parametrize("players, offered, hidden", [
+    (2, {"small_deal", "set_scoring"},
+     {"everyone_alone", "keep_six_of_spades", "removed_six", "six_players"}),
+    (3, {"small_deal", "set_scoring"}, {"everyone_alone", "six_players"}),
+    (4, {"everyone_alone"}, {"small_deal", "set_scoring", "keep_six_of_spades"}),
+    (5, {"keep_six_of_spades", "removed_six"}, {"everyone_alone", "small_deal"}),
+    (6, {"six_players", "everyone_alone"}, {"removed_six", "set_scoring"}),
+    (8, {"everyone_alone"}, {"six_players", "keep_six_of_spades", "small_deal"}),
+])
+def test_the_page_offers_a_switch_at_the_player_counts_it_acts_at(players, offered, hidden):
+    """A new user at 4 players was offered "Deal 2 or 3 players" and "Lay the 36th card
+    aside", which do nothing there: /api/rules offers each switch at the player counts
+    where it can change something (Switch.acts_at; tests/test_switch_registry.py checks
+    it against simulated deals); the game's switches at every count."""
+    from catchten_sim.serve.api import rules_json
+    rows = {r["name"]: r["offered"] for r in
+            rules_json({"rules": "foster", "players": players})["switches"]}
+    assert {n for n in offered if rows[n]} == offered, rows
+    assert {n for n in hidden if not rows[n]} == hidden, rows
+    assert all(rows[n] for n in ("game_at_once", "target", "tie", "revoke", "must_trump"))
 
 
 def _sim(variants: dict) -> dict:
