@@ -1,6 +1,6 @@
 // The advice: the rollout and double-dummy runs (streamed), the table of card values, the
 // answer in words (/api/words).
-import { $, DD_FIRST, measures, state, pretty, seconds, isRed, fmt, setState, showError, clearError, postJSON, postStream, plainError } from "./core.js";
+import { $, measures, state, pretty, seconds, isRed, fmt, setState, showError, clearError, postJSON, postStream, plainError } from "./core.js";
 import { position, positionKey } from "./setup.js";
 
 // the least seconds a run is given when the Time is (nearly) used up
@@ -47,15 +47,13 @@ export async function advise(extraPosition, fromLink) {
     // advice (cancelled for a newer one) never writes there
     const mine = () => state.runs === runs;
     // what the row says: the run's own state (waiting in the server's queue, running:
-    // the seconds it has run of its limit, the deals done), and dd's first deals shown
-    const first = key === "dd" && runs.ddFirst && runs.ddFirst.result;
-    const shown = first ? ` (first ${first.samples.toLocaleString()} deals shown)` : "";
+    // the seconds it has run of its limit, the deals done)
     let started = null, deals = null, ticker = null;
     const say = () => {
       if (!mine() || started === null) return;
       const s = Math.floor((performance.now() - started) / 1000);
       text.textContent = (deals === null ? "running" : `${deals.toLocaleString()} deals`) +
-        `, ${s} s of at most ${opts.time} s` + shown;
+        `, ${s} s of at most ${opts.time} s`;
     };
     prog.value = 0; text.textContent = "waiting";
     try {
@@ -68,7 +66,7 @@ export async function advise(extraPosition, fromLink) {
             text.textContent = ($("#engine").dataset.engine === "warming" ? "waiting for the engine to warm up"
               : data.state === "waiting" || data.ahead
                 ? "waiting for a free worker" + (data.ahead ? ` (${data.ahead} ahead)` : "")
-                : "starting") + shown;
+                : "starting");
           } else if (name === "started") {
             started = performance.now();
             say();
@@ -97,9 +95,9 @@ export async function advise(extraPosition, fromLink) {
     runs[key].controller = null;
   };
   // the rollouts first (a fraction of a second), then dd, each with every core: the first
-  // values reach the screen sooner than with the two runs sharing the cores. dd starts
-  // with a run of its first DD_FIRST deals (the same deals the full run starts with, same
-  // seed), shown as preliminary until the full run replaces them
+  // values reach the screen sooner than with the two runs sharing the cores. dd's values
+  // so far show after its first 16 deals (advise's first dd batch, then after every
+  // batch) until its final values replace them: one run, no deal solved twice
   // Time is the whole advice's computing time: each run gets what is left of it (dd at
   // least MIN_RUN_S), counted from when a worker takes each run: a wait in the server's
   // queue for a free worker is not taken out of it
@@ -111,21 +109,7 @@ export async function advise(extraPosition, fromLink) {
   if (ok()) {                          // the rollouts' answer while dd runs
     try { await renderWords(); } catch (e) { /* the final answer will say it */ }
   }
-  const ddSamples = options("dd").samples;
-  if (ok() && ddSamples > DD_FIRST) {
-    await one("dd", "ddFirst", { ...options("dd", left()), samples: DD_FIRST });
-    if (runs.ddFirst.error === "cancelled") runs.dd.error = "cancelled";
-    // the first deals are dd's answer when the full run could not do more of them in the
-    // time left (it starts again from the same first deals): they took all the time, or
-    // more than is left
-    const f = runs.ddFirst.result;
-    if (ok() && f && (f.samples < DD_FIRST || f.stop === "time" || f.elapsed_s >= left())) {
-      runs.dd = runs.ddFirst;
-      delete runs.ddFirst;
-      renderAdvice();                  // its column is the answer now, not "more coming"
-    }
-  }
-  if (ok() && !runs.dd.result) await one("dd", "dd", options("dd", left()));
+  if (ok()) await one("dd", "dd", options("dd", left()));
   else if (runs.rollout.error === "cancelled") runs.dd.error = "cancelled";
   if (state.runs !== runs) return;            // a newer advice took over
   $("#cancel").disabled = true;
@@ -158,18 +142,16 @@ export function markStale() {
   $("#stale-note").hidden = !stale;
 }
 // an advice that failed (err: the server's line) or was cancelled: a run that did not
-// finish shows nothing (not its values so far, not dd's first deals), its row says what
-// happened, and the answer says it in words; a run that finished keeps its values
+// finish shows nothing (not its values so far), its row says what happened, and the
+// answer says it in words; a run that finished keeps its values
 export async function endFailed(runs, err) {
-  const ddErr = runs.dd.error || (runs.ddFirst && runs.ddFirst.error);
-  if (!runs.dd.result) delete runs.ddFirst;      // dd's first deals are not its answer
   clearModels();
   const said = {};
   for (const ev of ["rollout", "dd"]) {
     const r = runs[ev];
     r.running = null;
     if (r.result) { showDone(ev, r.result); continue; }
-    const e = ev === "dd" ? ddErr : r.error;
+    const e = r.error;
     said[ev] = e && e !== "cancelled" ? `failed (${plainError(e)})`
       : e === "cancelled" || !err ? "cancelled" : "not run (the rollouts failed first)";
     $(`#ptext-${ev}`).textContent = said[ev].startsWith("failed") ? "failed" : said[ev];
@@ -201,9 +183,9 @@ export function renderAdvice(ended) {
   const live = (key) => state.runs[key] && !state.runs[key].result && state.runs[key].running;
   const roLive = !ro && live("rollout");
   const ddLive = !ddFull && live("dd");
-  const dd = ddFull || (state.runs.ddFirst && state.runs.ddFirst.result);
-  $("#unit-dd").textContent = (dd ? dd.measure : measures().dd) + (ddLive ? `; ${ddLive.done.toLocaleString()} deals so far`
-    : dd && !ddFull ? `; first ${dd.samples} deals, more coming` : "");
+  const dd = ddFull;
+  $("#unit-dd").textContent = (dd ? dd.measure : measures().dd) +
+    (ddLive ? `; ${ddLive.done.toLocaleString()} deals so far` : "");
   $("#unit-rollout").textContent = roLive ? `${roLive.done.toLocaleString()} deals so far` : measures().diff;
   const fusion = ddFull && ddFull.fusion;   // null outside its scope (fusion_reason)
   $("#th-fusion").hidden = !fusion;
@@ -235,6 +217,7 @@ export function renderAdvice(ended) {
     const cell = (c, obj, best, cls, l) => {
       const td = document.createElement("td"); td.className = cls;
       if (l && card in l.means) {
+        tr.dataset[`${cls}SoFar`] = l.means[card];     // data-ro-so-far, data-dd-so-far
         td.innerHTML = `<span class="v running" title="so far">≈ ${fmt(l.means[card], 2)}</span>`;
         return td;
       }
@@ -271,7 +254,7 @@ export function renderAdvice(ended) {
     }
     tbody.appendChild(tr);
   }
-  renderDetails(ro, dd, ddFull ? state.runs.dd : state.runs.ddFirst);
+  renderDetails(ro, dd, state.runs.dd);
 }
 // the cards of a run tied with another, card -> {ref, every}: the run's equivalent_to
 // (scored as the best card on every deal: the CLI's AS=JS, every: true), and a card whose
