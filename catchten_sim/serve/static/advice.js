@@ -133,7 +133,14 @@ export function clearModels() {
   $("#cards tbody").innerHTML = "";
   $("#details-text").textContent = "";
   $("#trust").hidden = true;
+  $("#foot-ranges").textContent = FOOT_RANGES;
 }
+// the footer's word on the intervals; with a run on too few deals to choose a card, it
+// says that run's are rough (renderWords)
+const FOOT_RANGES = "intervals 95%";
+// the runs of an advice on too few deals to choose a card (/api/words too_few, {dd: 12}):
+// their column marks the card leading so far (☆), not a best card (★)
+const tooFewOf = new WeakMap();
 // the advice on screen is for another set-up than the one shown (changed since it was
 // asked): greyed, and a line says so; changed back, it is this position's again
 export function markStale() {
@@ -197,6 +204,7 @@ export function renderAdvice(ended) {
   if (ro) $("#unit-rollout").textContent = ro.measure;
   tbody.innerHTML = "";
   const ties = { ro: ro ? tiesOf(ro) : {}, dd: dd ? tiesOf(dd) : {} };
+  const few = tooFewOf.get(state.runs) || {};
   for (const card of order) {
     const tr = document.createElement("tr");
     tr.dataset.card = card;
@@ -208,13 +216,13 @@ export function renderAdvice(ended) {
       const est = cr[ro.objective];
       tr.dataset.rollout = est.mean;
       tr.dataset.value = est.mean;          // the headline's evaluator: the rollouts
-      if (card === ro.best) tr.classList.add("best-rollout");
+      if (card === ro.best) tr.classList.add(few.rollout ? "lead-rollout" : "best-rollout");
     }
     if (cd) {
       tr.dataset.dd = cd[dd.objective].mean;
-      if (card === dd.best) tr.classList.add("best-dd");
+      if (card === dd.best) tr.classList.add(few.dd ? "lead-dd" : "best-dd");
     }
-    const cell = (c, obj, best, cls, l) => {
+    const cell = (c, obj, best, cls, l, n) => {
       const td = document.createElement("td"); td.className = cls;
       if (l && card in l.means) {
         tr.dataset[`${cls}SoFar`] = l.means[card];     // data-ro-so-far, data-dd-so-far
@@ -228,8 +236,10 @@ export function renderAdvice(ended) {
       // an exact value (every consistent deal, no sampling error): one number, no interval
       const ci = show(e.ci95[0]) === show(e.ci95[1]) ? ' <span class="ci">(exact)</span>'
         : ` <span class="ci">(${show(e.ci95[0])} to ${show(e.ci95[1])})</span>`;
-      td.innerHTML = `<span class="v">${show(e.mean)}</span>${ci}` +
-        (best ? ' <span class="star" title="best card">\u2605</span>' : "");
+      // n: the run's deals when too few to choose a card: its leader so far, no best card
+      td.innerHTML = `<span class="v">${show(e.mean)}</span>${ci}` + (!best ? "" : n
+        ? ` <span class="star lead" title="leads so far: ${n.toLocaleString()} deals are too few to choose a card">\u2606</span>`
+        : ' <span class="star" title="best card">\u2605</span>');
       const same = ties[cls][card];        // "= J♠": tied with an earlier card of the run
       if (same) {
         const tie = document.createElement("span");
@@ -242,8 +252,8 @@ export function renderAdvice(ended) {
       }
       return td;
     };
-    tr.append(td0, cell(cr, ro && ro.objective, ro && card === ro.best, "ro", roLive),
-              cell(cd, dd && dd.objective, dd && card === dd.best, "dd", ddLive));
+    tr.append(td0, cell(cr, ro && ro.objective, ro && card === ro.best, "ro", roLive, few.rollout),
+              cell(cd, dd && dd.objective, dd && card === dd.best, "dd", ddLive, few.dd));
     if (fusion) {       // the fusion-aware value (one card per information set), exact
       const td = document.createElement("td"); td.className = "fusion";
       const v = cd ? cd.fusion : null;
@@ -332,16 +342,17 @@ export async function renderWords() {
     .replace(/([\u2660\u2665\u2666\u2663]) (?=[+\u2212-]?\d)/g, "$1\u00a0");
   const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = cards(text); box.appendChild(e); };
   // how firm each run's pick is, in the headline too; a run on too few deals to choose a
-  // card (the CLI's note, words.too_few) gives its pick as no more than that
+  // card (the CLI's note, words.too_few) chooses none: it says so, and only which card
+  // leads so far (the ranges' widths are in its line below)
   const few = (ev) => (w.too_few || {})[ev];
-  const pick = (a, ev) => few(ev) ? `${pretty(a.best)} so far, on too few deals to choose a card (${few(ev).toLocaleString()})`
+  tooFewOf.set(runs, w.too_few || {});
+  const pick = (a, ev) => few(ev) ? `none yet, on too few deals to choose a card (${few(ev).toLocaleString()}): ${pretty(a.best)} leads so far`
     : pretty(a.best) + (!a.margin ? "" :
     a.margin.verdict === "separated" ? "" :
     a.margin.verdict === "no practical difference" ? ` (or ${pretty(a.margin.b)}, no practical difference)` : " (a lean)");
   const first = ro || dd;
-  p(`Best card: ${pick(first, ro ? "rollout" : "dd")}` + (dd && ro && dd.best !== ro.best
-    ? ` with club-level play; with perfect play, ${pick(dd, "dd")}`
-    : dd && ro && few("dd") ? `; with perfect play too, but on too few deals to choose a card (${few("dd").toLocaleString()})` : ""), "headline");
+  p(`Best card: ${pick(first, ro ? "rollout" : "dd")}` + (dd && ro && (dd.best !== ro.best || few("dd") || few("rollout"))
+    ? ` with club-level play; with perfect play, ${pick(dd, "dd")}` : ""), "headline");
   for (const line of w.best) p(line);
   if (w.trump_line) p(w.trump_line, "headline trump");
   if (w.p_win) p(w.p_win);
@@ -350,4 +361,8 @@ export async function renderWords() {
   if (!dd) p("Double-dummy values coming…", "hint");
   $("#trust").textContent = w.trust;      // explain.WHICH_TO_TRUST, as the CLI prints it
   $("#trust").hidden = !w.trust;
+  const rough = Object.entries(w.too_few || {}).map(([ev, n]) =>
+    `${ev === "dd" ? "double-dummy" : "the rollouts"}'s from ${n.toLocaleString()} deals only, too few to choose a card`);
+  $("#foot-ranges").textContent = FOOT_RANGES + (rough.length ? ` (${rough.join("; ")})` : "");
+  if (Object.keys(w.too_few || {}).length) renderAdvice();   // ☆ for its leader, not ★
 }
