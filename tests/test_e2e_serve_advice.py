@@ -1,7 +1,7 @@
 """End to end, in a real headless Chromium (the server, the browser and the helpers of
 tests/test_e2e_serve.py): double-dummy advice runs once, its values so far on screen
 after its first 16 deals; an answer on too few deals says what is known and claims no
-card; the rule switches offered follow the player count."""
+card (the switches offered at each player count: tests/test_e2e_serve_page.py)."""
 from __future__ import annotations
 
 import json
@@ -107,22 +107,3 @@ def test_a_too_few_answer_says_what_is_known_and_claims_no_card(server, browser)
         assert page.inner_text("#trust") == e2e.WHICH_TO_TRUST
     assert p.errors == []
 
-
-def test_the_switches_offered_follow_the_player_count(server, browser):
-    """foster at 4 players offers "Everyone plays alone" but not "Deal 2 or 3 players";
-    at 2 players the other way round; at 5, "Lay the 36th card aside"."""
-    p = Page(browser)
-    with p as page:
-        _open(page, server)
-        page.click("#switches-box summary")
-        shown = lambda: {e.get_attribute("data-switch")          # noqa: E731
-                         for e in page.query_selector_all("#switches [data-switch]")}
-        assert "everyone_alone" in shown() and "small_deal" not in shown(), shown()
-        for n, on, off in (("2", "small_deal", "everyone_alone"),
-                           ("5", "keep_six_of_spades", "small_deal")):
-            page.select_option("#players", n)
-            page.wait_for_selector(f'#switches [data-switch="{on}"]')
-            assert off not in shown(), (n, shown())
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.locator("#setup").screenshot(path=str(ARTIFACTS / "switches-5p.png"))
-    assert p.errors == []
