@@ -45,7 +45,8 @@ new MutationObserver(() => {
   const m = window.__m; if (!m.click) return;
   const now = performance.now();
   if (!m.ro && document.querySelector('#cards tr[data-rollout]')) m.ro = now - m.click;
-  if (!m.dd && document.querySelector('#cards tr[data-dd]')) m.dd = now - m.click;
+  if (!m.dd && document.querySelector('#cards tr[data-dd-so-far], #cards tr[data-dd]'))
+    m.dd = now - m.click;
   const st = document.body && document.body.dataset.state;
   if (st === 'working') m.w = true;
   if (m.w && st === 'done' && !m.done) m.done = now - m.click;
@@ -186,7 +187,7 @@ def main() -> None:
         print(f"first advice values, 4-player opening lead, rollouts (page defaults: "
               f"samples 20000, seed 1): {med(ro)}; baseline advise() in-process: "
               f"{med(base_ro)}")
-        print(f"first dd values (the first 16 deals' run, after the rollouts): {med(dd)}; "
+        print(f"first dd values (its first 16 deals, after the rollouts): {med(dd)}; "
               f"advice done (dd's full run, dd samples 1000, and the words): {med(done)}; "
               f"baseline advise(evaluator='dd') in-process alone: {med(base_dd)}")
         print(f"all hands, 4 players: click to new dd values on screen: {med(click)}; "

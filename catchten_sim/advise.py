@@ -106,6 +106,7 @@ FIRST_BATCH = FIRST_LOOK
 DEFAULT_MARGIN = {"diff": 0.25, "points": 0.25, "p_win": 0.01}   # practical margin
 MAX_BATCH = 8192
 PIMC_BATCH = 4                # deals a batch with pimc rollouts: --time is checked often
+DD_FIRST_BATCH = 16           # dd's first batch: the page's first dd values (docs/serve.md)
 MAX_SAMPLES = 50_000_000
 
 
@@ -500,8 +501,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     inference = for_advice(info, infer, ev_key)
     used = max_threads() if threads is None else threads
     sampler = Sampler(info)
-    seating = Seating.of(pols)
-    with_pimc = seating.any_driven
+    with_pimc = Seating.of(pols).any_driven
     exact = sampler.can_enumerate(_exact_max(exact_max, ev_key, with_pimc, samples))
     ev = make_evaluator(evaluator, info, cands, pols, seed, used, max_nodes)
     names = list(getattr(ev, "names", MEASURES)) + (["p_win"] if eq is not None else [])
@@ -511,14 +511,14 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     total, plan, stop_early_run = _sampling_plan(exact, sampler, samples, stop_early,
                                                  min_samples)
     looks, top = plan.looks, PIMC_BATCH if with_pimc else MAX_BATCH
-    done = 0
-    stop = "samples"
+    first = DD_FIRST_BATCH if ev_key == "dd" else MAX_BATCH if exact else plan.first
+    done, stop = 0, "samples"
     equiv: dict[int, int] = {}
     try:
         while True:
-            # batches double up to MAX_BATCH (PIMC_BATCH: pimc), end exactly at the looks
+            # batches double from first to MAX_BATCH (PIMC_BATCH: pimc), end at the looks
             nxt = next(x for x in looks if x > done)
-            m = min(top, nxt - done, MAX_BATCH if exact else max(plan.first, done))
+            m = min(top, nxt - done, max(first, done))
             hidden = (sampler.enumerate(m, start=done) if exact
                       else sampler.sample(m, seed=seed, start=done))
             _arm(ev, clock, time_limit)

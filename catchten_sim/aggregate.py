@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Union
 import numpy as np
 
 from ._lazy import pandas as pd
+from .student import t_critical
 
 if TYPE_CHECKING:
     import pandas
@@ -71,12 +72,15 @@ def z_two_sided(alpha: float) -> float:
 
 def t_two_sided(alpha: float, df: float) -> float:
     """Student's t critical value of a two-sided ``1 - alpha`` interval with ``df``
-    degrees of freedom (12.71 for 0.05 and 1; tends to :func:`z_two_sided`), from
-    ``scipy.stats.t``."""
+    degrees of freedom (12.71 for 0.05 and 1; tends to :func:`z_two_sided`): a whole
+    ``df`` (every caller's) in pure Python (:func:`catchten_sim.student.t_critical`: no
+    scipy import after a run's time limit), another from ``scipy.stats.t``."""
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"alpha={alpha!r} (allowed: 0 < alpha < 1)")
     if not df > 0:
         raise ValueError(f"df={df!r} (allowed: > 0)")
+    if float(df).is_integer():
+        return t_critical(alpha, int(df))
     from scipy.stats import t as student      # imported on first use: scipy is heavy
     return float(student.ppf(1.0 - alpha / 2.0, df))
 

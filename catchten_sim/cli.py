@@ -508,7 +508,8 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="At most this many sampled deals (every legal card is played on each).")
 @run_option("time_limit", default=30.0, show_default=True,
-            help="At most this many seconds (dd: a solve under way stops, its bounds kept).")
+            help="At most this many seconds, counted from the command's start; the answer "
+                 "follows within about 1 s (dd: a solve under way stops, its bounds kept).")
 @click.option("--early-stop/--no-early-stop", "stop_early", default=True, show_default=True,
               help="Stop once the best card is separated from the second (or within the "
                    "practical margin of it) at 95%, with intervals valid under early "

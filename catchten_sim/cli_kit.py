@@ -129,12 +129,8 @@ def pointed_to_help(exc: CatchTenError, ctx: click.Context) -> CatchTenError:
     the line) naming the help of the command in use: ``catchten odds --policy expert``
     points to ``catchten odds --help``, which lists the policies odds takes, not to
     match's."""
-    from .policies import POLICIES_POINTER
-    here = _help_pointer(ctx)
-    exc.detail = exc.detail.replace(POLICIES_POINTER, here)
-    exc.short = exc.short.replace(POLICIES_POINTER, here)
-    exc.args = (exc.line(),)
-    return exc
+    from .policies import pointed
+    return pointed(exc, _help_pointer(ctx))
 
 
 class UnknownCommand(click.UsageError):

@@ -64,9 +64,20 @@ if TYPE_CHECKING:
 #: at opening leads was 0.40 points against a 200-deal run (100: 0.05, at twice the time)
 DEFAULT_N = 50
 MAX_N = 100_000
-#: where the policies are listed, said instead of the list where it does not fit the line
-#: (the command line names the help of the command in use: cli_kit.pointed_to_help)
-POLICIES_POINTER = "see: catchten match --help"
+#: where the policies are listed, said instead of the list where it does not fit the line:
+#: for a Python caller this module's docstring; each surface says its own place instead
+#: (:func:`pointed`): the command line the help of the command in use
+#: (cli_kit.pointed_to_help), the page's API the choices themselves
+POLICIES_POINTER = "see: help(catchten_sim.policies)"
+
+
+def pointed(exc: CatchTenError, here: str) -> CatchTenError:
+    """``exc`` with :data:`POLICIES_POINTER` replaced by ``here`` (where the user of that
+    surface finds the policies), in its detail and its short detail; the same error."""
+    exc.detail = exc.detail.replace(POLICIES_POINTER, here)
+    exc.short = exc.short.replace(POLICIES_POINTER, here)
+    exc.args = (exc.line(),)
+    return exc
 
 
 class Policy(IntEnum):

@@ -97,9 +97,22 @@ class Switch:
         (``defaults``) that changes a deal under it (``deal``'s presets) or the game only.
         RULES.md §3's switches are foster's; the registry lets every preset take them, but
         those that change a deal only with foster's player counts (sets, 5 or 7 players,
-        six players as pairs or triples) do nothing under jaques or french52."""
+        six players as pairs or triples) do nothing under jaques or french52 (jaques at 6
+        players: ``six_players = pairs`` is its own ``six_as_three_pairs``, offered once,
+        under that name)."""
         return preset in self.defaults and (self.deal is None or self.deal[0] is None
                                             or preset in self.deal[0])
+
+    def acts_at(self, preset: str, players: int) -> bool:
+        """Whether it can change anything under ``preset`` with ``players`` players (what
+        the page offers): :meth:`of_preset`, and a switch that changes a deal only at
+        some player counts (``deal``'s counts: sets at 2 or 3 players, the 36th card at 5
+        or 7, sides at 6, no partnerships at 4, 6 or 8, jaques' 52 cards at 4) only at
+        those; a switch of the game only (``deal`` None: the target, the tie, a revoke's
+        cost, winning at once) at every count. (Not ``applies``: that field says the same
+        in words, for ``catchten rules``.)"""
+        return self.of_preset(preset) and (self.deal is None or self.deal[1] is None
+                                           or players in self.deal[1])
 
     def flipped(self, value: Any) -> Any:
         """The other value of a boolean or two-word switch (None for any other kind)."""

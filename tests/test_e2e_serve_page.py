@@ -60,20 +60,29 @@ def test_a_dd_answer_on_too_few_deals_says_so_in_the_headline(server, browser):
 
 def test_rule_switches_in_words_and_only_the_presets(server, browser):
     """The switch list names each switch in words (no game_at_once), the key kept on the
-    input for the API; french52 is not offered foster's player-count switches; an error
-    of two switches that cannot combine names them in words too."""
+    input for the API; a switch is offered at the player counts where it acts (foster's
+    "Deal 2 or 3 players" at 2 players, not at 4); french52 is not offered foster's
+    player-count switches; an error of two switches that cannot combine names them in
+    words too."""
     p = Page(browser)
     with p as page:
         _open(page, server)
         page.click("#switches-box summary")
         shown = lambda: {e.get_attribute("data-switch")          # noqa: E731
                          for e in page.query_selector_all("#switches [data-switch]")}
-        assert "small_deal" in shown() and "game_at_once" in shown()
+        assert "game_at_once" in shown() and "everyone_alone" in shown(), shown()
+        assert "small_deal" not in shown(), shown()
         text = page.inner_text("#switches")
         assert "_" not in text and "Win at once on reaching the target" in text, text
-        page.select_option("#preset", "french52")
+        page.select_option("#players", "2")
+        page.wait_for_selector('#switches [data-switch="small_deal"]')
+        assert "everyone_alone" not in shown() and "set_scoring" in shown(), shown()
+        page.select_option("#players", "4")
         page.wait_for_function("!document.querySelector('#switches [data-switch="
                                "\"small_deal\"]')")
+        page.select_option("#preset", "french52")
+        page.wait_for_function("document.querySelector('#switches [data-switch="
+                               "\"target\"]').value === '40'")
         assert not shown() & {"keep_six_of_spades", "small_deal", "set_scoring",
                               "removed_six", "six_players"}, shown()
         assert {"game_at_once", "target", "must_trump"} <= shown()

@@ -22,7 +22,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "catchten_sim"
 LAYERS: dict[str, int] = {
     # 0: no game knowledge
     "errors": 0, "cards": 0, "checks": 0, "inputs": 0, "paths": 0, "_lazy": 0,
-    "compile_notice": 0,
+    "compile_notice": 0, "student": 0,
     # 1: the rules and the numba kernels
     "rules": 1, "switches": 1, "_kernels": 1,
     # 2: a position and what is known; statistics

@@ -44,7 +44,7 @@ def test_a_dd_headline_on_too_few_deals_says_so():
     best = w["best"][0]
     assert best.startswith("If everyone plays perfectly after it (all hands seen): only "
                            "12 deals: too few to choose a card (give it more time); so "
-                           f"far, {dd['best']} by a lean over"), best
+                           f"far {dd['best']} leads by "), best
     assert "--" not in best and "evaluator" not in best
     assert w["too_few"] == {"dd": 12}
     # the CLI's "in words:" line is the same sentence
@@ -103,15 +103,40 @@ FOSTER_COUNTS_ONLY = {"keep_six_of_spades", "small_deal", "set_scoring", "remove
 @pytest.mark.parametrize("preset", ["foster", "jaques", "french52"])
 def test_the_page_offers_the_presets_switches_in_words(preset):
     """/api/rules: each switch with a label in words (its key kept for the API); a switch
-    that can change nothing under the preset is not offered."""
+    that can change nothing under the preset at 4 players is not offered (foster's
+    player-count switches are foster's at their own counts only:
+    test_the_page_offers_a_switch_at_the_player_counts_it_acts_at)."""
     from catchten_sim.serve.api import rules_json
     rows = rules_json({"rules": preset, "players": 4})["switches"]
     for r in rows:
         assert r["label"] and "_" not in r["label"] and r["label"] != r["name"], r
     hidden = {r["name"] for r in rows if not r["offered"]}
-    assert hidden == (set() if preset == "foster" else FOSTER_COUNTS_ONLY), hidden
+    assert hidden == FOSTER_COUNTS_ONLY | ({"six_as_three_pairs"} if preset == "jaques"
+                                           else set()), hidden
     assert {"game_at_once", "target", "must_trump"} <= {r["name"] for r in rows
                                                         if r["offered"]}
+
+
+@pytest.mark.parametrize("players, offered, hidden", [
+    (2, {"small_deal", "set_scoring"},
+     {"everyone_alone", "keep_six_of_spades", "removed_six", "six_players"}),
+    (3, {"small_deal", "set_scoring"}, {"everyone_alone", "six_players"}),
+    (4, {"everyone_alone"}, {"small_deal", "set_scoring", "keep_six_of_spades"}),
+    (5, {"keep_six_of_spades", "removed_six"}, {"everyone_alone", "small_deal"}),
+    (6, {"six_players", "everyone_alone"}, {"removed_six", "set_scoring"}),
+    (8, {"everyone_alone"}, {"six_players", "keep_six_of_spades", "small_deal"}),
+])
+def test_the_page_offers_a_switch_at_the_player_counts_it_acts_at(players, offered, hidden):
+    """A new user at 4 players was offered "Deal 2 or 3 players" and "Lay the 36th card
+    aside", which do nothing there: /api/rules offers each switch at the player counts
+    where it can change something (Switch.acts_at; tests/test_switch_registry.py checks
+    it against simulated deals); the game's switches at every count."""
+    from catchten_sim.serve.api import rules_json
+    rows = {r["name"]: r["offered"] for r in
+            rules_json({"rules": "foster", "players": players})["switches"]}
+    assert {n for n in offered if rows[n]} == offered, rows
+    assert {n for n in hidden if not rows[n]} == hidden, rows
+    assert all(rows[n] for n in ("game_at_once", "target", "tie", "revoke", "must_trump"))
 
 
 def _sim(variants: dict) -> dict:
@@ -170,3 +195,45 @@ def test_a_lean_of_nothing_is_no_difference_found():
                                "1.1 points a hand)"), best_words(adv)
     adv["margin"]["mean"] = 0.3
     assert best_words(adv).startswith("JS by a lean over AS, not separated (+0.3 ")
+
+
+def test_a_too_few_answer_says_what_is_known_and_claims_no_card():
+    """A new user's dd answer on 12 deals still read as a confident one: "JS by a lean
+    over 7D (+3.3 points a hand, 95%: -2.0 to 8.6)", "Lead a trump: too close to call
+    (95%: ...)", and the usual "Which to trust" line. Now its lines say the card leading
+    so far, by how much, and how wide the ranges are, no 95% amounts and no "play";
+    "lead a trump?" is not known yet (never a disagreement); the line under the values
+    says not to trust double-dummy yet; the rollouts' lines are as ever."""
+    from catchten_sim.explain import WHICH_TO_TRUST
+    from catchten_sim.serve.words import trump_answer
+    ro = json.loads(json.dumps(advise(str(EXAMPLE), samples=3000, threads=1, seed=1)
+                               .to_dict()))
+    dd = _dd(EXAMPLE)
+    w = plain_answer(ro, dd)
+    assert w["too_few"] == {"dd": 12}
+    line = w["best"][0]
+    m = dd["margin"]
+    widths = [c["diff"]["ci95"][1] - c["diff"]["ci95"][0] for c in dd["candidates"]]
+    assert line == ("If everyone plays perfectly after it (all hands seen): only 12 deals: "
+                    "too few to choose a card (give it more time); so far "
+                    f"{dd['best']} leads by {abs(m['mean']):.1f} points a hand over "
+                    f"{m['b']}, but each card's range is {min(widths):.1f} to "
+                    f"{max(widths):.1f} points a hand wide."), line
+    assert "95%" not in line and "play " not in line.split(": ", 1)[1]
+    assert trump_answer(dd) == "unknown"
+    t_dd = w["trump"][0]
+    assert t_dd.startswith("Lead a trump, if everyone plays perfectly after it (all hands "
+                           "seen)? Not known yet, on too few deals (12); so far a trump "
+                           "lead is "), t_dd
+    assert "95%" not in t_dd and "points wide." in t_dd
+    dd_part, ro_part = w["trump_line"].split("; with club-level play", 1)
+    assert dd_part.startswith("Lead a trump: if everyone plays perfectly after it (all "
+                              "hands seen), not known yet") and "95%" not in dd_part
+    assert "95%" in ro_part                  # the rollouts' answer keeps its amounts
+    assert w["best"][1] == plain_answer(ro, None)["best"][0]
+    assert w["trust"] == ("Which to trust: not double-dummy yet (12 deals, too few to "
+                          "choose a card); otherwise " + WHICH_TO_TRUST.split(": ", 1)[1])
+    assert plain_answer(ro, None)["trust"] == WHICH_TO_TRUST
+    # a "yes" on too few deals is no answer either: no disagreement with the rollouts
+    yes = {**dd, "trump_lead": {**dd["trump_lead"], "ci95": [0.5, 6.0], "mean": 3.0}}
+    assert trump_answer(yes) == "unknown" and plain_answer(ro, yes)["disagree"] == ""

@@ -9,8 +9,8 @@ import pytest
 
 from catchten_sim._kernels import layout
 
-from catchten_sim.rules import (DEFAULTS, PRESETS, REGISTRY, Revoke, Rules, SWITCHES, Tie,
-                                switch_summary, switch_table, sweep_values)
+from catchten_sim.rules import (DEFAULTS, PRESETS, REGISTRY, SWITCH_OF, Revoke, Rules,
+                                SWITCHES, Tie, switch_summary, switch_table, sweep_values)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -117,3 +117,54 @@ def test_rules_switches_spells_words_as_the_registry() -> None:
     assert lines["removed_six"][1:4] == ["S|C", "default", "S"]
     assert lines["must_trump"][1:4] == ["false|true", "default", "false"]
     assert lines["revoke"][1:4] == ["game|hand|forfeit", "default", "game"]
+
+
+def _sim(rules, policy: str) -> dict:
+    from catchten_sim import simulate
+    d = simulate(rules, policy, n_deals=2000, seed=3, threads=1).to_dict()
+    return {"positions": d["positions"], "ten": d["ten"]}
+
+
+#: a switch not offered because the preset offers the same change under its own name
+SAME_AS = {("jaques", "six_players", "pairs"): ("six_as_three_pairs", True)}
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_switch_acts_at_a_player_count_exactly_where_it_changes_a_deal(preset) -> None:
+    """What the page offers (``Switch.acts_at``: the preset and the player count): at
+    every player count the preset allows, a switch of a single deal that is offered
+    changes some result of 2,000 deals (heuristic or random play) when turned from its
+    default, and one not offered changes nothing (or cannot be set there, or is offered
+    under the preset's own name: jaques' ``six_as_three_pairs``); a switch of the game
+    only is offered at every count, documented as applying to all."""
+    from catchten_sim.errors import CatchTenError
+    policies = ("heuristic", "random")
+    for players in range(2, 9):
+        try:
+            base = {p: _sim(Rules(preset, players), p) for p in policies}
+        except CatchTenError:
+            continue                      # not a player count of the preset
+        for sw in REGISTRY:
+            if preset not in sw.defaults:
+                assert not sw.acts_at(preset, players), sw.name
+                continue
+            if sw.deal is None:           # the game's switches
+                assert sw.acts_at(preset, players) and sw.applies == "all", sw.name
+                continue
+            other = sw.flipped(sw.defaults[preset])
+            assert other is not None, sw.name     # every deal switch has two values
+            where = (sw.name, players)
+            try:
+                turned = Rules(preset, players, {sw.name: other})
+            except CatchTenError:
+                assert not sw.acts_at(preset, players), where
+                continue
+            changed = any(_sim(turned, p) != base[p] for p in policies)
+            if changed and (preset, sw.name, other) in SAME_AS:
+                name, value = SAME_AS[preset, sw.name, other]
+                assert SWITCH_OF[name].acts_at(preset, players), where
+                assert _sim(turned, "random") == _sim(Rules(preset, players, {name: value}),
+                                                      "random"), where
+                assert not sw.acts_at(preset, players), where
+                continue
+            assert changed == sw.acts_at(preset, players), where

@@ -39,6 +39,17 @@ FIGURE_DPI = 110
 MAX_SIM_DEALS = 2_000_000
 #: the server's own ceiling on ``time`` (seconds of one request's work)
 MAX_TIME = 120.0
+#: the policies as the page's API says them where it refuses one (it has no help to point
+#: to: the choices themselves; short enough to fit the line beside "opponents")
+POLICY_CHOICES = "random, heuristic, pimc, ipimc"
+
+
+def page_error(exc: CatchTenError) -> CatchTenError:
+    """``exc`` as the page's API says it: an unknown policy names the choices
+    (:data:`POLICY_CHOICES`) where Python's line points to ``help(catchten_sim.policies)``
+    and the CLI's to the command's help (:func:`catchten_sim.policies.pointed`)."""
+    from ..policies import pointed
+    return pointed(exc, POLICY_CHOICES)
 
 
 def _object(body: Any, field: str, keys: tuple[str, ...]) -> dict:
@@ -263,7 +274,7 @@ def deal_json(body: Any) -> dict:
 def rules_json(body: Any) -> dict:
     """The resolved rules (``catchten rules --json``) with the preset's switch table
     (``catchten rules --switches --json``, each row with ``offered``: whether it can
-    change anything under the preset) and what the page needs to lay out a deal."""
+    change anything under the preset at the player count) and what the page needs to lay out a deal."""
     from ..rules import SWITCH_OF, switch_table
     body = _object(body, "body", RULES_BODY_KEYS)
     rules = _rules(body)
@@ -275,9 +286,11 @@ def rules_json(body: Any) -> dict:
             allowed.append(n)
         except CatchTenError:
             pass
-    # the switches the page offers: those that can change anything under the preset
-    # (Switch.of_preset); one the rules set anyway is kept, to be turned back
-    switches = [{**row, "offered": SWITCH_OF[row["name"]].of_preset(rules.preset)}
+    # the switches the page offers: those that can change anything under the preset at
+    # this player count (Switch.acts_at); one the rules set anyway is kept (the page
+    # shows it), to be turned back
+    switches = [{**row, "offered": SWITCH_OF[row["name"]].acts_at(rules.preset,
+                                                                   rules.players)}
                 for row in switch_table(rules.preset)]
     return {"rules": d, "switches": switches, "players_allowed": allowed,
             "cards_per_player": rules.cards_per_player, "set_size": rules.set_size,

@@ -53,6 +53,7 @@ def _error(status: int, line: str, field: str | None = None, why: str | None = N
 
 
 def _cli_error(exc: CatchTenError) -> HttpError:
+    exc = api.page_error(exc)
     return HttpError(STATUS.get(exc.exit_status, 400), f"error: {exc.line()}", exc.field,
                      exc.why)
 

@@ -112,6 +112,7 @@ def worker_main(conn, threads: int | None, warm: bool) -> None:
             raise KeyboardInterrupt
     signal.signal(signal.SIGINT, on_int)
     from ..errors import CatchTenError
+    from .api import page_error
     if warm:
         try:
             _warm(conn.send)
@@ -136,6 +137,7 @@ def worker_main(conn, threads: int | None, warm: bool) -> None:
             reply = ("cancelled", job_id)
         except CatchTenError as exc:
             busy[0] = False
+            exc = page_error(exc)
             reply = ("error", job_id, exc.exit_status, exc.line(), exc.field, exc.why)
         except Exception as exc:    # a bug: one line, as the CLI says it
             busy[0] = False

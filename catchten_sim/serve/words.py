@@ -162,10 +162,14 @@ def _amount(c: dict, objective: str, better: bool, than: str = "") -> str:
 
 def trump_answer(advice: Advice) -> str | None:
     """"yes", "no", "same" (no practical difference) or "close" (too close to call) for
-    "lead a trump?" in one run; None when the question does not arise."""
+    "lead a trump?" in one run, "unknown" on too few deals to choose a card
+    (:func:`too_few`: no answer yet, whatever its interval); None when the question does
+    not arise."""
     c = advice.get("trump_lead")
     if not c:
         return None
+    if too_few(advice) is not None:
+        return "unknown"
     if c.get("verdict") == "no practical difference":
         return "same"
     lo, hi = c["ci95"]
@@ -185,6 +189,14 @@ def trump_words(advice: Advice) -> str | None:
         return None
     c = advice["trump_lead"]
     obj = advice.get("objective", "diff")
+    if a == "unknown":
+        lo, hi = _scaled(c, scale(obj))
+        m = c["mean"] * scale(obj)
+        wide = "" if lo is None or hi is None else \
+            f", its range {_num(hi - lo)} {units(obj).replace(' a hand', '')} wide"
+        return (f"not known yet, on too few deals ({too_few(advice):,}); so far a trump "
+                f"lead is {_num(abs(m))} {units(obj)} {'better' if m >= 0 else 'worse'}"
+                f"{wide}")
     if a == "same":
         return (f"no difference (within {_num(c['practical_margin'] * scale(obj))} "
                 f"{units(obj)})")
@@ -196,20 +208,29 @@ def trump_words(advice: Advice) -> str | None:
             f"{_num(lo)} to {_num(hi)})")
 
 
+def _same_cards(advice: Advice) -> list[str]:
+    """A run with no second card to compare (no ``margin``): the only legal card, or the
+    best and every other, each scored exactly as the best on every deal
+    (``equivalent_to``)."""
+    best = advice["best"]
+    return [best] + [c.get("card") for c in advice.get("candidates") or []
+                     if isinstance(c, dict) and c.get("card") not in (best, None)]
+
+
+def _or(cards: list[str]) -> str:
+    return cards[0] if len(cards) == 1 else f"{', '.join(cards[:-1])} or {cards[-1]}"
+
+
 def best_words(advice: Advice) -> str:
     """The best card of one run and how firmly it beats the second."""
     best = advice["best"]
     m = advice.get("margin")
     obj = advice.get("objective", "diff")
     if m is None:
-        # no second card to compare: the only legal card, or every other scored exactly
-        # as the best on every deal (``equivalent_to``): all of them, the same value
-        cards = [best] + [c.get("card") for c in advice.get("candidates") or []
-                          if isinstance(c, dict) and c.get("card") not in (best, None)]
+        cards = _same_cards(advice)
         if len(cards) == 1:
             return f"play {best} (the only card worth considering)"
-        return (f"play {', '.join(cards[:-1])} or {cards[-1]}: the same value on every "
-                "deal")
+        return f"play {_or(cards)}: the same value on every deal"
     v = m.get("verdict")
     if v == "no practical difference":
         return f"play {best} or {m['b']}: no practical difference between them"
@@ -254,15 +275,42 @@ def few_words(advice: Advice) -> str | None:
     return f"{how}: too few to choose a card (give it more time)"
 
 
+def so_far_words(advice: Advice) -> str:
+    """What a run on too few deals to choose a card knows, in words, and no more: the
+    card leading so far and by how much, and how wide the cards' ranges still are (``so
+    far JS leads by 3.3 points a hand over 7D, but each card's range is 19.2 to 23.1
+    points a hand wide``); no best card, no 95% amounts (with so few deals they are
+    rough: the page's Details say how)."""
+    obj = advice.get("objective", "diff")
+    k = scale(obj)
+    m = advice.get("margin")
+    gap = None if m is None else abs(m["mean"] * k)
+    lead = (f"so far {_or(_same_cards(advice))}: the same value on every deal" if m is None
+            else f"so far {advice['best']} and {m['b']} are level" if gap < 0.005
+            else f"so far {advice['best']} leads by {_num(gap)} {units(obj)} over {m['b']}")
+    widths = []
+    for c in advice.get("candidates") or []:
+        lo, hi = ((c.get(obj) or {}).get("ci95") or [None, None]) if isinstance(c, dict) \
+            else (None, None)
+        if isinstance(lo, (int, float)) and isinstance(hi, (int, float)):
+            widths.append((hi - lo) * k)
+    if not widths:
+        return f"{lead}, with no range yet (fewer than 2 deals)"
+    a, b = _num(min(widths)), _num(max(widths))
+    wide = a if a == b else f"{a} to {b}"
+    return f"{lead}, but each card's range is {wide} {units(obj)} wide"
+
+
 def plain_lines(advice: Advice) -> tuple[str, str | None]:
     """One run's answer in words, ``"<model>: <answer>."``: the best card, and "lead a
     trump?" (None when the question does not arise). ``catchten advise`` prints them
     (``in words:``) as the page does. A run on too few deals to choose a card says so
-    first (:func:`few_words`), its pick only "so far"."""
+    first (:func:`few_words`), then only what it knows (:func:`so_far_words`: the card
+    leading so far and how wide the ranges are), and "lead a trump?" is "not known yet"."""
     say = _cap(model(advice))
     t = trump_words(advice)
     few = few_words(advice)
-    best = best_words(advice) if few is None else f"{few}; so far, {best_words(advice)}"
+    best = best_words(advice) if few is None else f"{few}; {so_far_words(advice)}"
     return (f"{say}: {best}.",
             None if t is None else f"Lead a trump, {model(advice)}? {_cap(t)}.")
 
@@ -412,6 +460,21 @@ def details_lines(a: Advice, field: str = "run") -> list[str]:
     return out + _note_words(note or "")
 
 
+#: the runs' names in a card player's words (the page's column headings)
+RUN_WORDS = {"rollout": "the rollouts", "dd": "double-dummy"}
+
+
+def trust_words(few: dict[str, int]) -> str:
+    """The line under the values: :data:`WHICH_TO_TRUST`, and first, for each run on too
+    few deals to choose a card (``{"dd": 12}``), that it cannot be trusted yet."""
+    if not few:
+        return WHICH_TO_TRUST
+    head, tail = WHICH_TO_TRUST.split(": ", 1)
+    runs = "; ".join(f"not {RUN_WORDS.get(k, k)} yet ({n:,} deals, too few to choose a "
+                     "card)" for k, n in few.items())
+    return f"{head}: {runs}; otherwise {tail}"
+
+
 def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     """The headline lines of the page: ``{"best": [...], "trump": [...], "disagree": str,
     "p_win": str, "fusion": str, "trust": str, "details": {"rollout": [...], "dd":
@@ -423,11 +486,11 @@ def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     check_advice(dd, "dd")
     runs = [a for a in (dd, rollout) if a]
     named = (("rollout", rollout), ("dd", dd))
+    few = {k: too_few(a) for k, a in named if a and too_few(a) is not None}
     out: dict[str, Any] = {"best": [], "trump": [], "disagree": "", "p_win": "",
-                           "fusion": fusion_words(dd), "trust": WHICH_TO_TRUST,
+                           "fusion": fusion_words(dd), "trust": trust_words(few),
                            "details": {k: details_lines(a, k) for k, a in named if a},
-                           "too_few": {k: too_few(a) for k, a in named
-                                       if a and too_few(a) is not None}}
+                           "too_few": few}
     for a in runs:
         best, trump = plain_lines(a)
         out["best"].append(best)
@@ -436,6 +499,9 @@ def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     if len(out["trump"]) == 2:      # one sentence, as a player would say it
         t_dd, t_ro = trump_words(dd or {}), trump_words(rollout or {})
         out["trump_line"] = (f"Lead a trump: {t_dd} {model(dd or {})}; "
+                             f"{model(rollout or {})}, {t_ro}."
+                             if trump_answer(dd or {}) != "unknown"
+                             else f"Lead a trump: {model(dd or {})}, {t_dd}; "
                              f"{model(rollout or {})}, {t_ro}.")
     elif out["trump"]:
         out["trump_line"] = out["trump"][0]

@@ -1,6 +1,6 @@
 // The advice: the rollout and double-dummy runs (streamed), the table of card values, the
 // answer in words (/api/words).
-import { $, DD_FIRST, measures, state, pretty, seconds, isRed, fmt, setState, showError, clearError, postJSON, postStream, plainError } from "./core.js";
+import { $, measures, state, pretty, seconds, isRed, fmt, setState, showError, clearError, postJSON, postStream, plainError } from "./core.js";
 import { position, positionKey } from "./setup.js";
 
 // the least seconds a run is given when the Time is (nearly) used up
@@ -47,15 +47,13 @@ export async function advise(extraPosition, fromLink) {
     // advice (cancelled for a newer one) never writes there
     const mine = () => state.runs === runs;
     // what the row says: the run's own state (waiting in the server's queue, running:
-    // the seconds it has run of its limit, the deals done), and dd's first deals shown
-    const first = key === "dd" && runs.ddFirst && runs.ddFirst.result;
-    const shown = first ? ` (first ${first.samples.toLocaleString()} deals shown)` : "";
+    // the seconds it has run of its limit, the deals done)
     let started = null, deals = null, ticker = null;
     const say = () => {
       if (!mine() || started === null) return;
       const s = Math.floor((performance.now() - started) / 1000);
       text.textContent = (deals === null ? "running" : `${deals.toLocaleString()} deals`) +
-        `, ${s} s of at most ${opts.time} s` + shown;
+        `, ${s} s of at most ${opts.time} s`;
     };
     prog.value = 0; text.textContent = "waiting";
     try {
@@ -68,7 +66,7 @@ export async function advise(extraPosition, fromLink) {
             text.textContent = ($("#engine").dataset.engine === "warming" ? "waiting for the engine to warm up"
               : data.state === "waiting" || data.ahead
                 ? "waiting for a free worker" + (data.ahead ? ` (${data.ahead} ahead)` : "")
-                : "starting") + shown;
+                : "starting");
           } else if (name === "started") {
             started = performance.now();
             say();
@@ -97,9 +95,9 @@ export async function advise(extraPosition, fromLink) {
     runs[key].controller = null;
   };
   // the rollouts first (a fraction of a second), then dd, each with every core: the first
-  // values reach the screen sooner than with the two runs sharing the cores. dd starts
-  // with a run of its first DD_FIRST deals (the same deals the full run starts with, same
-  // seed), shown as preliminary until the full run replaces them
+  // values reach the screen sooner than with the two runs sharing the cores. dd's values
+  // so far show after its first 16 deals (advise's first dd batch, then after every
+  // batch) until its final values replace them: one run, no deal solved twice
   // Time is the whole advice's computing time: each run gets what is left of it (dd at
   // least MIN_RUN_S), counted from when a worker takes each run: a wait in the server's
   // queue for a free worker is not taken out of it
@@ -111,21 +109,7 @@ export async function advise(extraPosition, fromLink) {
   if (ok()) {                          // the rollouts' answer while dd runs
     try { await renderWords(); } catch (e) { /* the final answer will say it */ }
   }
-  const ddSamples = options("dd").samples;
-  if (ok() && ddSamples > DD_FIRST) {
-    await one("dd", "ddFirst", { ...options("dd", left()), samples: DD_FIRST });
-    if (runs.ddFirst.error === "cancelled") runs.dd.error = "cancelled";
-    // the first deals are dd's answer when the full run could not do more of them in the
-    // time left (it starts again from the same first deals): they took all the time, or
-    // more than is left
-    const f = runs.ddFirst.result;
-    if (ok() && f && (f.samples < DD_FIRST || f.stop === "time" || f.elapsed_s >= left())) {
-      runs.dd = runs.ddFirst;
-      delete runs.ddFirst;
-      renderAdvice();                  // its column is the answer now, not "more coming"
-    }
-  }
-  if (ok() && !runs.dd.result) await one("dd", "dd", options("dd", left()));
+  if (ok()) await one("dd", "dd", options("dd", left()));
   else if (runs.rollout.error === "cancelled") runs.dd.error = "cancelled";
   if (state.runs !== runs) return;            // a newer advice took over
   $("#cancel").disabled = true;
@@ -149,7 +133,14 @@ export function clearModels() {
   $("#cards tbody").innerHTML = "";
   $("#details-text").textContent = "";
   $("#trust").hidden = true;
+  $("#foot-ranges").textContent = FOOT_RANGES;
 }
+// the footer's word on the intervals; with a run on too few deals to choose a card, it
+// says that run's are rough (renderWords)
+const FOOT_RANGES = "intervals 95%";
+// the runs of an advice on too few deals to choose a card (/api/words too_few, {dd: 12}):
+// their column marks the card leading so far (☆), not a best card (★)
+const tooFewOf = new WeakMap();
 // the advice on screen is for another set-up than the one shown (changed since it was
 // asked): greyed, and a line says so; changed back, it is this position's again
 export function markStale() {
@@ -158,18 +149,16 @@ export function markStale() {
   $("#stale-note").hidden = !stale;
 }
 // an advice that failed (err: the server's line) or was cancelled: a run that did not
-// finish shows nothing (not its values so far, not dd's first deals), its row says what
-// happened, and the answer says it in words; a run that finished keeps its values
+// finish shows nothing (not its values so far), its row says what happened, and the
+// answer says it in words; a run that finished keeps its values
 export async function endFailed(runs, err) {
-  const ddErr = runs.dd.error || (runs.ddFirst && runs.ddFirst.error);
-  if (!runs.dd.result) delete runs.ddFirst;      // dd's first deals are not its answer
   clearModels();
   const said = {};
   for (const ev of ["rollout", "dd"]) {
     const r = runs[ev];
     r.running = null;
     if (r.result) { showDone(ev, r.result); continue; }
-    const e = ev === "dd" ? ddErr : r.error;
+    const e = r.error;
     said[ev] = e && e !== "cancelled" ? `failed (${plainError(e)})`
       : e === "cancelled" || !err ? "cancelled" : "not run (the rollouts failed first)";
     $(`#ptext-${ev}`).textContent = said[ev].startsWith("failed") ? "failed" : said[ev];
@@ -201,9 +190,9 @@ export function renderAdvice(ended) {
   const live = (key) => state.runs[key] && !state.runs[key].result && state.runs[key].running;
   const roLive = !ro && live("rollout");
   const ddLive = !ddFull && live("dd");
-  const dd = ddFull || (state.runs.ddFirst && state.runs.ddFirst.result);
-  $("#unit-dd").textContent = (dd ? dd.measure : measures().dd) + (ddLive ? `; ${ddLive.done.toLocaleString()} deals so far`
-    : dd && !ddFull ? `; first ${dd.samples} deals, more coming` : "");
+  const dd = ddFull;
+  $("#unit-dd").textContent = (dd ? dd.measure : measures().dd) +
+    (ddLive ? `; ${ddLive.done.toLocaleString()} deals so far` : "");
   $("#unit-rollout").textContent = roLive ? `${roLive.done.toLocaleString()} deals so far` : measures().diff;
   const fusion = ddFull && ddFull.fusion;   // null outside its scope (fusion_reason)
   $("#th-fusion").hidden = !fusion;
@@ -215,6 +204,7 @@ export function renderAdvice(ended) {
   if (ro) $("#unit-rollout").textContent = ro.measure;
   tbody.innerHTML = "";
   const ties = { ro: ro ? tiesOf(ro) : {}, dd: dd ? tiesOf(dd) : {} };
+  const few = tooFewOf.get(state.runs) || {};
   for (const card of order) {
     const tr = document.createElement("tr");
     tr.dataset.card = card;
@@ -226,15 +216,16 @@ export function renderAdvice(ended) {
       const est = cr[ro.objective];
       tr.dataset.rollout = est.mean;
       tr.dataset.value = est.mean;          // the headline's evaluator: the rollouts
-      if (card === ro.best) tr.classList.add("best-rollout");
+      if (card === ro.best) tr.classList.add(few.rollout ? "lead-rollout" : "best-rollout");
     }
     if (cd) {
       tr.dataset.dd = cd[dd.objective].mean;
-      if (card === dd.best) tr.classList.add("best-dd");
+      if (card === dd.best) tr.classList.add(few.dd ? "lead-dd" : "best-dd");
     }
-    const cell = (c, obj, best, cls, l) => {
+    const cell = (c, obj, best, cls, l, n) => {
       const td = document.createElement("td"); td.className = cls;
       if (l && card in l.means) {
+        tr.dataset[`${cls}SoFar`] = l.means[card];     // data-ro-so-far, data-dd-so-far
         td.innerHTML = `<span class="v running" title="so far">≈ ${fmt(l.means[card], 2)}</span>`;
         return td;
       }
@@ -245,8 +236,10 @@ export function renderAdvice(ended) {
       // an exact value (every consistent deal, no sampling error): one number, no interval
       const ci = show(e.ci95[0]) === show(e.ci95[1]) ? ' <span class="ci">(exact)</span>'
         : ` <span class="ci">(${show(e.ci95[0])} to ${show(e.ci95[1])})</span>`;
-      td.innerHTML = `<span class="v">${show(e.mean)}</span>${ci}` +
-        (best ? ' <span class="star" title="best card">\u2605</span>' : "");
+      // n: the run's deals when too few to choose a card: its leader so far, no best card
+      td.innerHTML = `<span class="v">${show(e.mean)}</span>${ci}` + (!best ? "" : n
+        ? ` <span class="star lead" title="leads so far: ${n.toLocaleString()} deals are too few to choose a card">\u2606</span>`
+        : ' <span class="star" title="best card">\u2605</span>');
       const same = ties[cls][card];        // "= J♠": tied with an earlier card of the run
       if (same) {
         const tie = document.createElement("span");
@@ -259,8 +252,8 @@ export function renderAdvice(ended) {
       }
       return td;
     };
-    tr.append(td0, cell(cr, ro && ro.objective, ro && card === ro.best, "ro", roLive),
-              cell(cd, dd && dd.objective, dd && card === dd.best, "dd", ddLive));
+    tr.append(td0, cell(cr, ro && ro.objective, ro && card === ro.best, "ro", roLive, few.rollout),
+              cell(cd, dd && dd.objective, dd && card === dd.best, "dd", ddLive, few.dd));
     if (fusion) {       // the fusion-aware value (one card per information set), exact
       const td = document.createElement("td"); td.className = "fusion";
       const v = cd ? cd.fusion : null;
@@ -271,7 +264,7 @@ export function renderAdvice(ended) {
     }
     tbody.appendChild(tr);
   }
-  renderDetails(ro, dd, ddFull ? state.runs.dd : state.runs.ddFirst);
+  renderDetails(ro, dd, state.runs.dd);
 }
 // the cards of a run tied with another, card -> {ref, every}: the run's equivalent_to
 // (scored as the best card on every deal: the CLI's AS=JS, every: true), and a card whose
@@ -349,16 +342,17 @@ export async function renderWords() {
     .replace(/([\u2660\u2665\u2666\u2663]) (?=[+\u2212-]?\d)/g, "$1\u00a0");
   const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = cards(text); box.appendChild(e); };
   // how firm each run's pick is, in the headline too; a run on too few deals to choose a
-  // card (the CLI's note, words.too_few) gives its pick as no more than that
+  // card (the CLI's note, words.too_few) chooses none: it says so, and only which card
+  // leads so far (the ranges' widths are in its line below)
   const few = (ev) => (w.too_few || {})[ev];
-  const pick = (a, ev) => few(ev) ? `${pretty(a.best)} so far, on too few deals to choose a card (${few(ev).toLocaleString()})`
+  tooFewOf.set(runs, w.too_few || {});
+  const pick = (a, ev) => few(ev) ? `none yet, on too few deals to choose a card (${few(ev).toLocaleString()}): ${pretty(a.best)} leads so far`
     : pretty(a.best) + (!a.margin ? "" :
     a.margin.verdict === "separated" ? "" :
     a.margin.verdict === "no practical difference" ? ` (or ${pretty(a.margin.b)}, no practical difference)` : " (a lean)");
   const first = ro || dd;
-  p(`Best card: ${pick(first, ro ? "rollout" : "dd")}` + (dd && ro && dd.best !== ro.best
-    ? ` with club-level play; with perfect play, ${pick(dd, "dd")}`
-    : dd && ro && few("dd") ? `; with perfect play too, but on too few deals to choose a card (${few("dd").toLocaleString()})` : ""), "headline");
+  p(`Best card: ${pick(first, ro ? "rollout" : "dd")}` + (dd && ro && (dd.best !== ro.best || few("dd") || few("rollout"))
+    ? ` with club-level play; with perfect play, ${pick(dd, "dd")}` : ""), "headline");
   for (const line of w.best) p(line);
   if (w.trump_line) p(w.trump_line, "headline trump");
   if (w.p_win) p(w.p_win);
@@ -367,4 +361,8 @@ export async function renderWords() {
   if (!dd) p("Double-dummy values coming…", "hint");
   $("#trust").textContent = w.trust;      // explain.WHICH_TO_TRUST, as the CLI prints it
   $("#trust").hidden = !w.trust;
+  const rough = Object.entries(w.too_few || {}).map(([ev, n]) =>
+    `${ev === "dd" ? "double-dummy" : "the rollouts"}'s from ${n.toLocaleString()} deals only, too few to choose a card`);
+  $("#foot-ranges").textContent = FOOT_RANGES + (rough.length ? ` (${rough.join("; ")})` : "");
+  if (Object.keys(w.too_few || {}).length) renderAdvice();   // ☆ for its leader, not ★
 }

@@ -6,8 +6,6 @@
 export function declares(info) { return !!((info.rules && info.rules.variants) || {}).dealer_declares; }
 
 export const $ = (sel) => document.querySelector(sel);
-// the deals of dd's first, preliminary run
-export const DD_FIRST = 16;
 // what each column's number is: the server's words (the CLI's), from /api/rules
 // (measures, for the rules set up) or from an advice answer itself (its measure)
 export function measures() { return (state.info && state.info.measures) || {}; }

@@ -42,7 +42,8 @@ export function renderSwitches() {
   const box = $("#switches");
   box.innerHTML = "";
   const given = state.rules.variants;
-  // the switches that can change anything under the preset (/api/rules offered), and any
+  // the switches that can change anything under the preset at this player count
+  // (/api/rules offered: a player count's change asks again), and any
   // other the set-up gives (a pasted position's), so that it can be turned back
   for (const row of state.info.switches.filter((r) => r.offered || r.name in given)) {
     const div = document.createElement("div");

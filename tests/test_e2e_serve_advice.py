@@ -1,0 +1,109 @@
+"""End to end, in a real headless Chromium (the server, the browser and the helpers of
+tests/test_e2e_serve.py): double-dummy advice runs once, its values so far on screen
+after its first 16 deals; an answer on too few deals says what is known and claims no
+card (the switches offered at each player count: tests/test_e2e_serve_page.py)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+import test_e2e_serve as e2e
+from test_e2e_serve import ARTIFACTS, Page, _open, _wait_state
+
+# the fixtures of tests/test_e2e_serve.py (a server of this module's own)
+server, browser = e2e.server, e2e.browser
+
+# xdist: the same worker as tests/test_e2e_serve.py (one browser load at a time)
+pytestmark = pytest.mark.xdist_group("e2e_serve")
+
+#: the README's opening lead: double-dummy takes a fraction of a second a deal here
+LEAD = json.loads((e2e.ROOT / "examples" / "position-lead.json").read_text())
+
+#: the first moment each kind of dd value is on screen: its values so far (data-dd-so-far,
+#: with the column's unit then) and its final ones (data-dd)
+FIRST_SEEN = """
+window.__dd = {};
+new MutationObserver(() => {
+  const m = window.__dd;
+  if (!m.soFar && document.querySelector('#cards tr[data-dd-so-far]'))
+    m.soFar = {t: performance.now(), unit: document.querySelector('#unit-dd').textContent,
+               final: !!document.querySelector('#cards tr[data-dd]')};
+  if (!m.final && document.querySelector('#cards tr[data-dd]')) m.final = performance.now();
+}).observe(document, {subtree: true, childList: true, attributes: true});
+"""
+
+
+def _paste_and_advise(page, pos: dict, samples: int, dd_samples: int) -> None:
+    page.fill("#samples", str(samples))
+    page.fill("#dd-samples", str(dd_samples))
+    page.fill("#paste", json.dumps(pos))
+    page.click("#load")
+
+
+def test_dd_runs_once_and_shows_its_values_so_far_first(server, browser):
+    """The page ran a preliminary dd run of 16 deals and then a full run that solved
+    those 16 deals again. Now one dd request: its values so far ("16 deals so far", ≈
+    in grey) are on screen before its final values replace them."""
+    p = Page(browser)
+    with p as page:
+        page.add_init_script(FIRST_SEEN)
+        posted: list[dict] = []
+        page.on("request", lambda r: posted.append(json.loads(r.post_data)["options"])
+                if r.url.endswith("/api/advise/stream") else None)
+        _open(page, server, load_box=True)
+        _paste_and_advise(page, LEAD, 3000, 1000)
+        page.wait_for_selector("#cards tr[data-dd-so-far] .v.running")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "dd-so-far-wide.png"), full_page=True)
+        assert _wait_state(page) == "done"
+        dd = [o for o in posted if o.get("evaluator") == "dd"]
+        assert len(dd) == 1 and dd[0]["samples"] == 1000, posted
+        seen = page.evaluate("window.__dd")
+        assert seen["soFar"]["unit"].endswith("; 16 deals so far"), seen
+        assert not seen["soFar"]["final"] and seen["soFar"]["t"] < seen["final"], seen
+        # the final values replaced them, from the one run the Details name
+        assert page.query_selector("#cards tr[data-dd] .v.running") is None
+        page.click("#details summary")
+        assert "--samples 1000" in page.inner_text('code[data-cli="dd"]')
+    assert p.errors == []
+
+
+def test_a_too_few_answer_says_what_is_known_and_claims_no_card(server, browser):
+    """12 double-dummy deals (no card separated): the headline chooses no card with
+    perfect play and names the card leading so far; double-dummy's lines give no 95%
+    amounts; its column marks the leader ☆ ("leads so far"), not ★; the line under the
+    values and the footer say its deals are too few."""
+    p = Page(browser)
+    with p as page:
+        _open(page, server, load_box=True)
+        _paste_and_advise(page, LEAD, 3000, 12)
+        assert _wait_state(page) == "done"
+        head = page.inner_text("#answer .headline")
+        assert "with perfect play, none yet, on too few deals to choose a card (12): " \
+            in head and head.endswith("leads so far"), head
+        lines = [e.inner_text() for e in page.query_selector_all("#answer p")]
+        dd_lines = [t for t in lines if "plays perfectly" in t]
+        assert len(dd_lines) == 2, lines           # its best card, "lead a trump?"
+        assert all("95%" not in t.split("; with club-level")[0] for t in dd_lines), dd_lines
+        assert "range is " in dd_lines[0] and "not known yet" in dd_lines[1], dd_lines
+        assert page.query_selector("#cards tr.best-dd") is None
+        lead = page.query_selector("#cards tr.lead-dd .star.lead")
+        assert lead is not None and lead.inner_text() == "\u2606"
+        assert lead.get_attribute("title").startswith("leads so far: 12 deals are too few")
+        assert page.inner_text("#trust").startswith("Which to trust: not double-dummy "
+                                                    "yet (12 deals, too few")
+        assert page.inner_text("#foot-ranges") == ("intervals 95% (double-dummy's from 12 "
+                                                   "deals only, too few to choose a card)")
+        # the rollouts' column keeps its best card and its 95% amounts
+        assert page.query_selector("#cards tr.best-rollout .star:not(.lead)") is not None
+        assert any("95%" in t for t in lines if "club-level" in t)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "too-few-known-wide.png"), full_page=True)
+        # a new advice with enough deals: the usual line and footer again
+        page.fill("#dd-samples", "1000")
+        page.click("#advise")
+        assert _wait_state(page) == "done"
+        assert page.inner_text("#foot-ranges") == "intervals 95%"
+        assert page.inner_text("#trust") == e2e.WHICH_TO_TRUST
+    assert p.errors == []
+
