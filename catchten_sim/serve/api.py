@@ -274,7 +274,8 @@ def deal_json(body: Any) -> dict:
 def rules_json(body: Any) -> dict:
     """The resolved rules (``catchten rules --json``) with the preset's switch table
     (``catchten rules --switches --json``, each row with ``offered``: whether it can
-    change anything under the preset at the player count) and what the page needs to lay out a deal."""
+    change anything under the preset at the player count) and what the page needs to lay
+    out a deal."""
     from ..rules import SWITCH_OF, switch_table
     body = _object(body, "body", RULES_BODY_KEYS)
     rules = _rules(body)
