@@ -284,10 +284,13 @@ def so_far_words(advice: Advice) -> str:
     obj = advice.get("objective", "diff")
     k = scale(obj)
     m = advice.get("margin")
-    gap = None if m is None else abs(m["mean"] * k)
-    lead = (f"so far {_or(_same_cards(advice))}: the same value on every deal" if m is None
-            else f"so far {advice['best']} and {m['b']} are level" if gap < 0.005
-            else f"so far {advice['best']} leads by {_num(gap)} {units(obj)} over {m['b']}")
+    if m is None:
+        lead = f"so far {_or(_same_cards(advice))}: the same value on every deal"
+    else:
+        gap = abs(m["mean"] * k)
+        lead = (f"so far {advice['best']} and {m['b']} are level" if gap < 0.005
+                else f"so far {advice['best']} leads by {_num(gap)} {units(obj)} over "
+                f"{m['b']}")
     widths = []
     for c in advice.get("candidates") or []:
         lo, hi = ((c.get(obj) or {}).get("ci95") or [None, None]) if isinstance(c, dict) \
@@ -486,7 +489,7 @@ def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     check_advice(dd, "dd")
     runs = [a for a in (dd, rollout) if a]
     named = (("rollout", rollout), ("dd", dd))
-    few = {k: too_few(a) for k, a in named if a and too_few(a) is not None}
+    few = {k: n for k, a in named if a and (n := too_few(a)) is not None}
     out: dict[str, Any] = {"best": [], "trump": [], "disagree": "", "p_win": "",
                            "fusion": fusion_words(dd), "trust": trust_words(few),
                            "details": {k: details_lines(a, k) for k, a in named if a},
