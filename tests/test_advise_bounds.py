@@ -111,12 +111,13 @@ def _advise_cli(*args: str, warm: bool = False) -> tuple[float, dict]:
 
 @pytest.mark.serial     # times itself
 def test_time_binds_dd_advice_on_a_french52_opening_lead():
-    """--time 2 on a french52 opening lead returns within 2 s plus start-up slack (the
+    """--time 4 on a french52 opening lead returns within 4 s plus start-up slack (the
     command used to run the first batch's 256 deals, tens of seconds, then refuse); the
-    deals taken are kept, stopped by time."""
+    deals taken are kept, stopped by time. (4 s, not 2: the limit counts from the
+    process's start, and on a loaded machine the start alone took 2 s, leaving no deal.)"""
     _advise_cli(*FRENCH, "--evaluator", "dd", "--time", "0.5", "--threads", "1", warm=True)
-    took, d = _advise_cli(*FRENCH, "--evaluator", "dd", "--time", "2", "--threads", "1")
-    assert took < 2 + 2.5, took
+    took, d = _advise_cli(*FRENCH, "--evaluator", "dd", "--time", "4", "--threads", "1")
+    assert took < 4 + 2.5, took
     assert d["stop"] == "time" and d["samples"] >= 1
     assert 0 <= d["bounded_deals"] <= d["samples"]
 
