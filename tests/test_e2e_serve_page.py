@@ -172,4 +172,24 @@ def test_a_solve_stopped_early_shows_its_proven_ranges(server, browser):
                 assert shown == f"{row['value']:+d}" and b.get_attribute("data-dd") == \
                     str(row["value"]), (row, shown)
         page.locator("#deal-view").screenshot(path=str(ARTIFACTS / "deal-bounded.png"))
+        # a card played from it shows no loss (its solve stopped early: the best value is
+        # not known; it showed "-−14"), the check says it could not check it, and no line
+        # was asked for (a bounded solve has none: the request only kept a worker busy)
+        asked = []
+        page.on("request", lambda r: asked.append(r.post_data or "")
+                if r.url.endswith("/api/solve") else None)
+        exact = [r["card"] for r in bounded["cards"] if r["value"] is not None]
+        card = (exact or [bounded["cards"][0]["card"]])[0]
+        page.click(f'#hands button[data-card="{card}"]')
+        page.wait_for_selector("#deal-played button.chip")
+        _wait_state(page)
+        chip = page.inner_text("#deal-played button.chip")
+        assert "\u2212" not in chip and "-" not in chip, chip
+        page.click("#deal-check")
+        page.wait_for_selector("#deal-check-out:not([hidden])")
+        out = page.inner_text("#deal-check-out")
+        assert out == ("Checked 1 played card: none found to lose anything double-dummy. "
+                       "It could not be checked: the solve stopped before the values were "
+                       "exact."), out
+        assert not any('"line": true' in a or '"line":true' in a for a in asked), asked
     assert p.errors == []

@@ -91,12 +91,8 @@ export async function renderDeal() {
     b.className = "chip" + (isRed(c) ? " red" : "") + ((i + 1) % n === 0 ? " trick-end" : "") + (i >= d.cursor ? " future" : "");
     b.textContent = pretty(c);
     b.dataset.index = i;
-    const before = d.solves[rec.play.slice(0, i).join(" ")];
-    if (before) {
-      const v = before.cards.find((x) => x.card === c);
-      const loss = v ? before.value - v.value : null;
-      if (loss) { b.classList.add("mistake"); b.title = `double-dummy loss ${loss} points`; b.textContent += ` \u2212${loss}`; }
-    }
+    const loss = lossOf(d.solves[rec.play.slice(0, i).join(" ")], c);
+    if (loss) { b.classList.add("mistake"); b.title = `double-dummy loss ${loss} points`; b.textContent += ` \u2212${loss}`; }
     b.onclick = () => { d.cursor = i; renderDeal(); };
     trickGroup(chips, i, n).appendChild(b);
   });
@@ -114,8 +110,9 @@ export async function renderDeal() {
   $("#deal-line").textContent = err ? "" : sol ? lineText(null) : "The hand is over.";
   if (err) { showError(err); setState("error"); return; }
   setState("done");
-  if (sol) {
-    // the optimal line after the values (it costs a solve per card of the line)
+  if (sol && sol.exact !== false) {
+    // the optimal line after the values (it costs a solve per card of the line; a solve
+    // stopped early has none, so it is not asked for)
     const key = played.join(" ");
     d.lines = d.lines || {};
     if (!d.lines[key]) {
@@ -128,22 +125,43 @@ export async function renderDeal() {
 }
 // the check's verdict in words, the clean case said too (a check that finds nothing must
 // not look like a check that did not run)
+// the double-dummy loss of playing card c where the solve ``before`` was made (its best
+// value minus the card's), null when not known: no solve, or one stopped early (its values
+// are ranges, its value null)
+export function lossOf(before, c) {
+  if (!before || before.exact === false || typeof before.value !== "number") return null;
+  const v = before.cards.find((x) => x.card === c);
+  return v && typeof v.value === "number" ? before.value - v.value : null;
+}
 export function playLosses(d) {
   const play = d.record.play, out = [];
   play.forEach((c, i) => {
-    const before = d.solves[play.slice(0, i).join(" ")];
-    const v = before && before.cards.find((x) => x.card === c);
-    if (v && before.value - v.value) out.push(`${pretty(c)} (card ${i + 1}, \u2212${before.value - v.value})`);
+    const loss = lossOf(d.solves[play.slice(0, i).join(" ")], c);
+    if (loss) out.push(`${pretty(c)} (card ${i + 1}, \u2212${loss})`);
   });
   return out;
 }
+// the played cards whose solve stopped early: not checked
+export function unchecked(d) {
+  const play = d.record.play;
+  return play.filter((c, i) => {
+    const before = d.solves[play.slice(0, i).join(" ")];
+    return before && before.exact === false;
+  }).length;
+}
 export function showCheck(d) {
   const el = $("#deal-check-out"), n = d.record.play.length;
-  const losses = playLosses(d);
+  const losses = playLosses(d), open = unchecked(d);
+  const notChecked = !open ? "" : " " + (open < n ? `${open} of them could not be checked`
+    : n === 1 ? "It could not be checked" : "None of them could be checked") +
+    ": the solve stopped before the values were exact.";
+  const played = `${n} played card${n === 1 ? "" : "s"}`;
   el.dataset.mistakes = losses.length;
+  el.dataset.unchecked = open;
   el.textContent = !n ? "No card has been played yet: nothing to check."
-    : !losses.length ? `Checked all ${n} played cards: none lost anything double-dummy (each was an optimal card).`
-    : `Checked all ${n} played cards: ${losses.length} lost points double-dummy (marked in red): ${losses.join(", ")}.`;
+    : !losses.length && !open ? `Checked all ${n} played cards: none lost anything double-dummy (each was an optimal card).`
+    : !losses.length ? `Checked ${played}: none found to lose anything double-dummy.${notChecked}`
+    : `Checked ${open ? "" : "all "}${played}: ${losses.length} lost points double-dummy (marked in red): ${losses.join(", ")}.${notChecked}`;
   el.hidden = false;
 }
 export function clearCheck() {
