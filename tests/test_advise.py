@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -211,6 +212,26 @@ def test_cli_advise_flags_and_json(tmp_path):
     assert res.exit_code == 0, res.stderr
     assert "lead a trump?" in res.stdout and "stopped:" in res.stdout
     assert "sampled deal 0" in res.stdout
+
+
+def test_cli_claims_no_best_card_on_too_few_deals():
+    """Eight dd deals are too few to choose a card (the note says so): the best line said
+    "best: JS, by +1.500 diff over 7D" all the same, where the page says "none yet". Now
+    it names no card: what leads so far, by how much, and its paired range."""
+    example = Path(__file__).parents[1] / "examples" / "position-lead.json"
+    res = _run("advise", str(example), "--evaluator", "dd", "--samples", "8",
+               "--threads", "1")
+    assert res.exit_code == 0, res.stderr
+    best = [ln for ln in res.stdout.splitlines() if ln.startswith("best:")]
+    assert len(best) == 1, res.stdout
+    assert best[0].startswith("best: none yet (too few deals to choose a card: 8); so far "
+                              ), best
+    assert "note: too few deals to choose a card (8)" in res.stdout
+    # a run of enough deals still names its best card
+    res = _run("advise", str(example), "--evaluator", "dd", "--samples", "256",
+               "--threads", "1")
+    best = [ln for ln in res.stdout.splitlines() if ln.startswith("best:")]
+    assert best and not best[0].startswith("best: none yet"), best
 
 
 @pytest.mark.parametrize("change,field", [
