@@ -180,9 +180,21 @@ def test_a_solve_stopped_early_shows_its_proven_ranges(server, browser):
                 if r.url.endswith("/api/solve") else None)
         exact = [r["card"] for r in bounded["cards"] if r["value"] is not None]
         card = (exact or [bounded["cards"][0]["card"]])[0]
+        page.evaluate("""() => { window.__lines = []; window.__inert = [];
+          new MutationObserver(() => { window.__lines.push($line()); }).observe(
+            document.querySelector('#deal-line'), {childList: true, characterData: true,
+                                                   subtree: true});
+          function $line() { window.__inert.push(document.querySelector('#hands').inert);
+                             return document.querySelector('#deal-line').textContent; }
+        }""")
         page.click(f'#hands button[data-card="{card}"]')
         page.wait_for_selector("#deal-played button.chip")
         _wait_state(page)
+        # while the new position was solved the page said so and took no card
+        lines = page.evaluate("window.__lines")
+        assert lines and lines[0].startswith("Solving double-dummy"), lines
+        assert page.evaluate("window.__inert")[0] is True
+        assert page.evaluate("document.querySelector('#hands').inert") is False
         chip = page.inner_text("#deal-played button.chip")
         assert "\u2212" not in chip and "-" not in chip, chip
         page.click("#deal-check")

@@ -31,7 +31,11 @@ export async function renderDeal() {
   let sol = null, err = null;
   const finished = played.length >= n * rec.hands[0].length;
   if (!finished) {
-    try { sol = await solveAt(d.cursor); } catch (e) { err = e.message; }
+    // a solve not made before: say so while it runs (a french52 deal from its first
+    // tricks can take a minute or two), and take no card meanwhile
+    if (!d.solves[played.join(" ")]) $("#deal-line").textContent = "Solving double-dummy\u2026 (a hard deal can take a minute or two; if it cannot finish, its values show as proven ranges)";
+    $("#hands").inert = true;
+    try { sol = await solveAt(d.cursor); } catch (e) { err = e.message; } finally { $("#hands").inert = false; }
   }
   if (state.deal !== d) return;
   const hands = $("#hands");
