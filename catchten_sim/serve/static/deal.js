@@ -156,16 +156,16 @@ export function unchecked(d) {
 export function showCheck(d) {
   const el = $("#deal-check-out"), n = d.record.play.length;
   const losses = playLosses(d), open = unchecked(d);
-  const notChecked = !open ? "" : " " + (open < n ? `${open} of them could not be checked`
-    : n === 1 ? "It could not be checked" : "None of them could be checked") +
-    ": the solve stopped before the values were exact.";
-  const played = `${n} played card${n === 1 ? "" : "s"}`;
+  const cards = (k) => `${k} played card${k === 1 ? "" : "s"}`;
+  // the cards whose solve stopped early are not checked: said, never counted as checked
+  const which = open ? `${n - open} of the ${cards(n)}` : `all ${cards(n)}`;
+  const notChecked = open ? ` ${open} could not be checked: the solve stopped before the values were exact.` : "";
   el.dataset.mistakes = losses.length;
   el.dataset.unchecked = open;
   el.textContent = !n ? "No card has been played yet: nothing to check."
-    : !losses.length && !open ? `Checked all ${n} played cards: none lost anything double-dummy (each was an optimal card).`
-    : !losses.length ? `Checked ${played}: none found to lose anything double-dummy.${notChecked}`
-    : `Checked ${open ? "" : "all "}${played}: ${losses.length} lost points double-dummy (marked in red): ${losses.join(", ")}.${notChecked}`;
+    : open === n ? `Could not check the ${cards(n)}: the solve stopped before the values were exact.`
+    : !losses.length ? `Checked ${which}: none lost anything double-dummy (each was an optimal card).${notChecked}`
+    : `Checked ${which}: ${losses.length} lost points double-dummy (marked in red): ${losses.join(", ")}.${notChecked}`;
   el.hidden = false;
 }
 export function clearCheck() {
