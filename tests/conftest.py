@@ -59,6 +59,27 @@ def _ctrl_c_for_each_test():
         yield
 
 
+# ------------------------------------------------------------- a report without drawing
+def _blank_figure(_table, **_style):
+    from matplotlib.figure import Figure
+    return Figure(figsize=(1, 1))
+
+
+@pytest.fixture
+def blank_figures(monkeypatch):
+    """The simulation report's figures as blank one-inch pages, for a test whose subject is
+    not the drawing (resume, directories, messages): every file, CSV and ``report.json``
+    is written as before, the figures' text is not laid out (about 1 s a figure and
+    format). The drawing is checked by tests/test_report.py and test_newcomer.py."""
+    from catchten_sim import report
+    real = report.write_report_figures
+
+    def blank(out, specs, *args, **kwargs):
+        return real(out, [(name, table, _blank_figure, style)
+                          for name, table, _draw, style in specs], *args, **kwargs)
+    monkeypatch.setattr(report, "write_report_figures", blank)
+
+
 # ------------------------------------------------------------- xdist groups (loadgroup)
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
