@@ -59,6 +59,23 @@ def _ctrl_c_for_each_test():
         yield
 
 
+# ------------------------------------------------------------- the end-to-end tests' server
+@pytest.fixture(scope="session")
+def e2e_server():
+    """One warm ``catchten serve`` for both end-to-end modules (tests/test_e2e_serve.py,
+    test_e2e_serve_page.py: one xdist group, so one worker starts it)."""
+    from test_e2e_serve import serving
+    with serving() as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def e2e_browser():
+    from test_e2e_serve import launched
+    with launched() as browser:
+        yield browser
+
+
 # ------------------------------------------------------------- a report without drawing
 def _blank_figure(_table, **_style):
     from matplotlib.figure import Figure

@@ -8,6 +8,7 @@ overrides), with the measured times in ``timings.json``.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -75,8 +76,9 @@ def _post(url: str, body: dict) -> dict:
         return json.loads(r.read())
 
 
-@pytest.fixture(scope="module")
-def server():
+@contextlib.contextmanager
+def serving():
+    """``catchten serve`` in a child, warm (its base URL); Ctrl-C stops it cleanly."""
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(ROOT)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))}
@@ -116,8 +118,9 @@ def server():
         (ARTIFACTS / "timings.json").write_text(json.dumps(TIMINGS, indent=1))
 
 
-@pytest.fixture(scope="module")
-def browser():
+@contextlib.contextmanager
+def launched():
+    """Debian's chromium, headless, through Playwright."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -129,6 +132,19 @@ def browser():
         b = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
         yield b
         b.close()
+
+
+# one server and one browser for this module and tests/test_e2e_serve_page.py (the
+# session's fixtures e2e_server and e2e_browser of tests/conftest.py: a warm server takes
+# ~8 s to start)
+@pytest.fixture(scope="module")
+def server(e2e_server):
+    return e2e_server
+
+
+@pytest.fixture(scope="module")
+def browser(e2e_browser):
+    return e2e_browser
 
 
 class Page:
