@@ -69,13 +69,6 @@ def e2e_server():
         yield base
 
 
-@pytest.fixture(scope="session")
-def e2e_browser():
-    from test_e2e_serve import launched
-    with launched() as browser:
-        yield browser
-
-
 # ------------------------------------------------------------- a report without drawing
 def _blank_figure(_table, **_style):
     from matplotlib.figure import Figure

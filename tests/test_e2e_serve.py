@@ -118,9 +118,10 @@ def serving():
         (ARTIFACTS / "timings.json").write_text(json.dumps(TIMINGS, indent=1))
 
 
-@contextlib.contextmanager
-def launched():
-    """Debian's chromium, headless, through Playwright."""
+@pytest.fixture(scope="module")
+def browser():
+    # module-scoped: Playwright's sync API runs an asyncio loop in this thread while it is
+    # open, and a later test's asyncio.run() in the same worker would then fail
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -134,17 +135,11 @@ def launched():
         b.close()
 
 
-# one server and one browser for this module and tests/test_e2e_serve_page.py (the
-# session's fixtures e2e_server and e2e_browser of tests/conftest.py: a warm server takes
-# ~8 s to start)
+# one server for this module and tests/test_e2e_serve_page.py (the session's fixture
+# e2e_server of tests/conftest.py: a warm server takes ~8 s to start)
 @pytest.fixture(scope="module")
 def server(e2e_server):
     return e2e_server
-
-
-@pytest.fixture(scope="module")
-def browser(e2e_browser):
-    return e2e_browser
 
 
 class Page:
