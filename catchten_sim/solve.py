@@ -397,9 +397,11 @@ def run_watched(work: Callable[[], None], stop: Callable[[], None],
         finally:
             finished.set()
 
-    threading.Thread(target=body, name="catchten-solve", daemon=True).start()
     interrupted: KeyboardInterrupt | None = None
-    stopped = False
+    stopped = due is not None and time.monotonic() >= due()
+    if stopped:         # already past: the work starts stopped (a fast solve could finish
+        stop()          # before this thread's first look)
+    threading.Thread(target=body, name="catchten-solve", daemon=True).start()
     try:
         while not finished.is_set():
             wait = 0.05 if due is None or stopped else \

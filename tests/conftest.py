@@ -59,6 +59,37 @@ def _ctrl_c_for_each_test():
         yield
 
 
+# ------------------------------------------------------------- the end-to-end tests' server
+@pytest.fixture(scope="session")
+def e2e_server():
+    """One warm ``catchten serve`` for both end-to-end modules (tests/test_e2e_serve.py,
+    test_e2e_serve_page.py: one xdist group, so one worker starts it)."""
+    from test_e2e_serve import serving
+    with serving() as base:
+        yield base
+
+
+# ------------------------------------------------------------- a report without drawing
+def _blank_figure(_table, **_style):
+    from matplotlib.figure import Figure
+    return Figure(figsize=(1, 1))
+
+
+@pytest.fixture
+def blank_figures(monkeypatch):
+    """The simulation report's figures as blank one-inch pages, for a test whose subject is
+    not the drawing (resume, directories, messages): every file, CSV and ``report.json``
+    is written as before, the figures' text is not laid out (about 1 s a figure and
+    format). The drawing is checked by tests/test_report.py and test_newcomer.py."""
+    from catchten_sim import report
+    real = report.write_report_figures
+
+    def blank(out, specs, *args, **kwargs):
+        return real(out, [(name, table, _blank_figure, style)
+                          for name, table, _draw, style in specs], *args, **kwargs)
+    monkeypatch.setattr(report, "write_report_figures", blank)
+
+
 # ------------------------------------------------------------- xdist groups (loadgroup)
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
@@ -84,10 +115,35 @@ def pytest_collection_modifyitems(config, items):
 
 
 # ------------------------------------------------------------- tests that run alone (xdist)
+#: the xdist group of the ``serial`` tests that are in no other group: one worker runs them
+#: one after another, holding the exclusive lock from the first to the last (one wait for
+#: the other worker's test under way, not one a test)
+SERIAL_GROUP = "serial"
+_NEXT = pytest.StashKey()
+#: the lock files a serial test keeps open and locked for the serial test after it
+_HELD: list = []
+
+
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "serial: a test that times itself (Ctrl-C acts within a second, a --time "
         "promise): under pytest-xdist no other test runs beside it")
+
+
+def pytest_itemcollected(item):
+    """A ``serial`` test in no group joins :data:`SERIAL_GROUP` (before any renaming)."""
+    if getattr(item.config.option, "loadgroup", False) and item.get_closest_marker(
+            "serial") and not item.get_closest_marker("xdist_group"):
+        item.add_marker(pytest.mark.xdist_group(SERIAL_GROUP))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item, nextitem):
+    item.stash[_NEXT] = nextitem        # the test this worker runs next (xdist knows it)
+
+
+def _serial(item) -> bool:
+    return item is not None and item.get_closest_marker("serial") is not None
 
 
 @pytest.fixture(autouse=True)
@@ -95,23 +151,40 @@ def _alone_if_serial(request, tmp_path_factory):
     """Under pytest-xdist every test holds a shared lock and a ``serial`` test an exclusive
     one, so a test that times itself never shares the cores with another worker's test.
     A turnstile taken first by both kinds lets a waiting serial test in before the next
-    shared one (the other worker cannot starve it). Serial runs (``-n 0``) lock nothing.
-    Module-scoped fixtures are set up before this lock is taken."""
+    shared one (the other worker cannot starve it). A serial test followed on its worker by
+    another keeps the exclusive lock for it (the ``serial`` group runs as one block).
+    Serial runs (``-n 0``) lock nothing. Module-scoped fixtures are set up before this
+    lock is taken."""
+    import fcntl
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
     if run is None:
         yield
         return
-    import fcntl
-    # the workers' base temporary directories are siblings in the run's own one
-    base = str(tmp_path_factory.getbasetemp().parent / f"catchten-{run}")
-    serial = request.node.get_closest_marker("serial") is not None
-    with open(base + ".turnstile", "a") as gate, open(base + ".lock", "a") as lock:
+    serial = _serial(request.node)
+    if _HELD and not serial:                # kept for a serial test that did not run
+        _release(*_HELD.pop())
+    if _HELD:
+        gate, lock = _HELD.pop()
+    else:
+        # the workers' base temporary directories are siblings in the run's own one
+        base = str(tmp_path_factory.getbasetemp().parent / f"catchten-{run}")
+        gate, lock = open(base + ".turnstile", "a"), open(base + ".lock", "a")
         fcntl.flock(gate, fcntl.LOCK_EX)
         try:
             fcntl.flock(lock, fcntl.LOCK_EX if serial else fcntl.LOCK_SH)
         finally:
             fcntl.flock(gate, fcntl.LOCK_UN)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    try:
+        yield
+    finally:
+        if serial and _serial(request.node.stash.get(_NEXT, None)):
+            _HELD.append((gate, lock))
+        else:
+            _release(gate, lock)
+
+
+def _release(gate, lock) -> None:
+    import fcntl
+    fcntl.flock(lock, fcntl.LOCK_UN)
+    lock.close()
+    gate.close()

@@ -8,6 +8,7 @@ overrides), with the measured times in ``timings.json``.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -75,8 +76,9 @@ def _post(url: str, body: dict) -> dict:
         return json.loads(r.read())
 
 
-@pytest.fixture(scope="module")
-def server():
+@contextlib.contextmanager
+def serving():
+    """``catchten serve`` in a child, warm (its base URL); Ctrl-C stops it cleanly."""
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [str(ROOT)] + ([os.environ["PYTHONPATH"]] if os.environ.get("PYTHONPATH") else []))}
@@ -118,6 +120,8 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
+    # module-scoped: Playwright's sync API runs an asyncio loop in this thread while it is
+    # open, and a later test's asyncio.run() in the same worker would then fail
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -129,6 +133,13 @@ def browser():
         b = p.chromium.launch(executable_path=path, args=BROWSER_ARGS)
         yield b
         b.close()
+
+
+# one server for this module and tests/test_e2e_serve_page.py (the session's fixture
+# e2e_server of tests/conftest.py: a warm server takes ~8 s to start)
+@pytest.fixture(scope="module")
+def server(e2e_server):
+    return e2e_server
 
 
 class Page:

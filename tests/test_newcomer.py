@@ -136,7 +136,7 @@ def test_every_line_fits_80_columns(args):
         assert res.exit_code == 0 and "error" not in out and "Commands:" in res.stdout
 
 
-def test_report_lines_fit_80_columns(tmp_path):
+def test_report_lines_fit_80_columns(tmp_path, blank_figures):
     res = _invoke(["report", "--deals", "1000", "--no-sweep-players", "--no-sweep-variants",
                    "--no-compare-policies", "--format", "png", "--out", tmp_path / "r",
                    "--progress"], env={"COLUMNS": "80"})

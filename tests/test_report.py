@@ -163,7 +163,7 @@ def test_two_panel_figures_accept_a_pair_of_axes(report):
         P.plot_policies(report.tables["policies"], ax=[Figure().add_subplot()])
 
 
-def test_report_command_writes_the_files(tmp_path):
+def test_report_command_writes_the_files(tmp_path, blank_figures):
     out = tmp_path / "r"
     res = _invoke(["report", "--deals", "2000", "--seed", "5", "--out", str(out),
                    "--format", "pdf", "--no-sweep-players", "--no-sweep-variants",
@@ -176,7 +176,7 @@ def test_report_command_writes_the_files(tmp_path):
     assert side["rules"]["players"] == 5 and side["sweep_deals"] is None
 
 
-def test_simulate_report_option(tmp_path):
+def test_simulate_report_option(tmp_path, blank_figures):
     out = tmp_path / "s"
     res = _invoke(["simulate", "--deals", "3000", "--seed", "2", "--policy", "heuristic",
                    "--opponents", "random", "--report", str(out), "--json"])

@@ -278,7 +278,7 @@ def test_games_on_the_engine_do_not_depend_on_threads_or_chunks():
     assert got[0] == got[1] == got[2]
 
 
-def test_report_from_a_run_directory_does_not_rerun_the_main_run(tmp_path):
+def test_report_from_a_run_directory_does_not_rerun_the_main_run(tmp_path, blank_figures):
     d = tmp_path / "run"
     simulate(Rules("foster", 4), "random", n_deals=4000, seed=6, chunk=1000, run_dir=d)
     out = tmp_path / "rep"
@@ -403,7 +403,7 @@ def test_games_resume_and_summarize(tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["games", "equity", "match", "report"])
-def test_each_kind_refuses_a_directory_of_another_run(tmp_path, kind):
+def test_each_kind_refuses_a_directory_of_another_run(tmp_path, kind, blank_figures):
     d = tmp_path / kind
     base = {"games": ["simulate", "--games", "40", "-n", "2", "--chunk", "20"],
             "equity": ["equity", "-n", "2", "-V", "target=11", "--hands", "200"],
@@ -439,7 +439,7 @@ class _CountingCluster(runner.InlineExecutor):
         yield from super().map(task, chunks)
 
 
-def test_report_run_dir_resumes_only_what_is_missing(tmp_path, monkeypatch):
+def test_report_run_dir_resumes_only_what_is_missing(tmp_path, monkeypatch, blank_figures):
     """The policy comparisons (whose Ten was caught: counts beside the accumulator) live in
     the run directory too: a lost chunk of one is run again and the figures' numbers are
     those of the uninterrupted report. A resume on a cluster uses one cluster for all the
@@ -486,7 +486,7 @@ def test_summarize_says_where_the_chunks_ran(tmp_path):
     assert "0 threads" not in res.stdout and "run on: threads, 2" in res.stdout
 
 
-def test_report_from_an_unfinished_directory_says_unfinished(tmp_path):
+def test_report_from_an_unfinished_directory_says_unfinished(tmp_path, blank_figures):
     d = tmp_path / "run"
     simulate(Rules("foster", 4), "random", n_deals=4000, seed=6, chunk=1000, run_dir=d)
     next(iter(sorted(d.glob("chunks/chunk-*.parquet"))[-1:])).unlink()
@@ -644,7 +644,8 @@ def test_the_engine_fingerprint_follows_the_sources_of_the_kind(tmp_path, monkey
     dirs._fingerprint.cache_clear()
 
 
-def test_report_from_a_report_directory_points_to_summarize_and_resume(tmp_path):
+def test_report_from_a_report_directory_points_to_summarize_and_resume(tmp_path,
+                                                                         blank_figures):
     d = tmp_path / "rep"
     args = ["report", "--deals", "1000", "--no-sweep-variants", "--no-sweep-players",
             "--no-compare-policies", "--format", "png", "--out", str(tmp_path / "o"),
@@ -751,7 +752,7 @@ def test_the_scheduler_probe_works_inside_an_event_loop():
         asyncio.run(inside())
 
 
-def test_simulate_report_with_a_run_dir_is_rebuilt_by_resume(tmp_path):
+def test_simulate_report_with_a_run_dir_is_rebuilt_by_resume(tmp_path, blank_figures):
     d, rep = tmp_path / "run", tmp_path / "rep"
     args = ["simulate", "--deals", "4000", "--chunk", "1000", "--policy", "random",
             "--run-dir", str(d), "--report", str(rep), "--no-progress"]
@@ -911,7 +912,7 @@ def test_resume_of_a_match_that_stopped_at_a_look_says_it_is_finished(tmp_path):
     assert res.stdout == CliRunner().invoke(cli, ["summarize", str(d)]).stdout
 
 
-def test_resume_of_a_finished_report_draws_again_only_what_needs_it(tmp_path):
+def test_resume_of_a_finished_report_draws_again_only_what_needs_it(tmp_path, blank_figures):
     d, out = tmp_path / "r", tmp_path / "out"
     args = ["report", "-n", "3", "--deals", "2000", "--sweep-deals", "1000",
             "--no-sweep-variants", "--no-sweep-players", "--format", "png", "--out",

@@ -143,7 +143,8 @@ def test_ctrl_c_counts_exactly_the_rows_written():
 
 
 def test_interrupted_report_is_marked_numbered_as_a_full_one_and_exits_130(tmp_path,
-                                                                         monkeypatch):
+                                                                         monkeypatch,
+                                                                         blank_figures):
     S = importlib.import_module("catchten_sim.simulate")   # the module, not the function
     real = S.simulate
     calls = []
@@ -174,7 +175,8 @@ def test_interrupted_report_is_marked_numbered_as_a_full_one_and_exits_130(tmp_p
         assert f["png"].startswith(f"fig{FIGURE_NUMBERS[f['name']]:02d}_")
 
 
-def test_report_default_directory_is_new_and_never_overwritten(tmp_path, monkeypatch):
+def test_report_default_directory_is_new_and_never_overwritten(tmp_path, monkeypatch,
+                                                               blank_figures):
     monkeypatch.chdir(tmp_path)
     args = ["report", "--deals", "200", "--format", "png", "--no-sweep-players",
             "--no-sweep-variants", "--no-compare-policies"]
