@@ -10,7 +10,7 @@ import pytest
 import test_e2e_serve as e2e
 from test_e2e_serve import ARTIFACTS, Page, _open, _wait_state
 
-# the fixtures of tests/test_e2e_serve.py (a server of this module's own)
+# the fixtures of tests/test_e2e_serve.py (its server, shared by the session; a browser)
 server, browser = e2e.server, e2e.browser
 
 # xdist: the same worker as tests/test_e2e_serve.py (one browser load at a time)
