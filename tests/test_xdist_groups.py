@@ -11,3 +11,20 @@ def test_a_grouped_test_is_named_by_its_group_under_loadgroup(request):
     if not getattr(request.config.option, "loadgroup", False):
         pytest.skip("not run under pytest-xdist --dist loadgroup (e.g. -n 0)")
     assert request.node.nodeid.endswith("@xdist_groups")
+
+
+
+def test_the_serial_tests_in_no_other_group_are_one_group(request):
+    """They run one after another on one worker, which keeps the exclusive lock from the
+    first to the last (tests/conftest.py): one wait for the other worker, not one a test;
+    a serial test of a grouped module stays in its module's group (its shared fixture)."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not run under pytest-xdist --dist loadgroup (e.g. -n 0)")
+    serial = [i for i in request.session.items if i.get_closest_marker("serial")]
+    if not serial:
+        pytest.skip("no serial test collected")
+    for item in serial:
+        groups = sorted({str(m.args[0]) for m in item.iter_markers("xdist_group")})
+        assert groups, item.nodeid
+        assert item.nodeid.endswith("@" + "_".join(groups)), item.nodeid
+        assert groups == ["serial"] or "serial" not in groups, item.nodeid
