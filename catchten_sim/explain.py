@@ -72,6 +72,15 @@ FEW_DEALS = 30
 TOO_FEW = "too few deals to choose a card"
 
 
+def too_few_in(note: object) -> int | None:
+    """The deals a run's note says are too few to choose a card (it begins ``too few
+    deals to choose a card (12)``: :func:`run_note`), else None."""
+    import re
+    m = re.match(re.escape(TOO_FEW) + r" \(([\d,]+)\)", note) \
+        if isinstance(note, str) else None
+    return None if m is None else int(m.group(1).replace(",", ""))
+
+
 def run_note(note: str, eq_why: str, stopped_exact: tuple[int, int] | None, bounded: int,
              n: int, paranoid: bool, few: str = "") -> str:
     """The ``note:`` of an advice, its parts joined by "; ": ``note`` (of "lead a trump?"),

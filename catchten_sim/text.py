@@ -314,14 +314,6 @@ def _iv(e, pct: bool = False) -> str:
     return f"{_fx(e.mean, 2)} [{_fx(e.lo, 2)}, {_fx(e.hi, 2)}]"
 
 
-def _too_few(a) -> int | None:
-    """The deals of an advice too few to choose a card (its note says so first:
-    :func:`catchten_sim.explain.run_note`), else None."""
-    from .explain import TOO_FEW      # (explain imports the engine: not at start-up)
-    m = re.match(re.escape(TOO_FEW) + r" \(([\d,]+)\)", a.note or "")
-    return None if m is None else int(m.group(1).replace(",", ""))
-
-
 def _one_deal(d) -> str:
     """The span said for a difference from one deal: no interval; its proven range when
     the deal is bounded (a mean of midpoints alone would read as a value)."""
@@ -461,6 +453,7 @@ def print_advice(a: Advice, console=None) -> None:
         echo(f"{a.bounded:,} of {a.n_samples:,} deals stopped at the node budget or the clock: "
              "their values are ranges, which the intervals span")
     _candidate_tables(a, con)
+    from .explain import too_few_in     # (explain imports the engine: not at start-up)
     if a.margin is None:
         echo(f"best: {format_card(a.best)}" + (" (the only legal card)" if a.stop == "single"
                                                else " (every card scored the same)"))
@@ -475,7 +468,7 @@ def print_advice(a: Advice, console=None) -> None:
             echo(f"best: no practical difference between {format_card(a.best)} and "
                  f"{a.second}: {_fx(d.mean, 3, True)} {a.objective} ({span}; inside "
                  f"the practical margin ±{a.practical_margin:g})")
-        elif (few := _too_few(a)) is not None:
+        elif (few := too_few_in(a.note)) is not None:
             # no card chosen on so few deals: what leads so far, not a "best" (as the page)
             echo(f"best: none yet (too few deals to choose a card: {few:,}); so far "
                  f"{format_card(a.best)} leads by {_fx(d.mean, 3, True)} {a.objective} "

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ParseError
-from ..explain import FEW_DEALS, TOO_FEW, WHICH_TO_TRUST
+from ..explain import FEW_DEALS, WHICH_TO_TRUST, too_few_in
 from ..inputs import json_kind
 
 Advice = dict[str, Any]
@@ -254,13 +254,10 @@ def too_few(advice: Advice) -> int | None:
     :func:`catchten_sim.explain.run_note`, sampled, no card separated, fewer than 30
     deals or mostly ones not solved to the end), else None; None too when there is no
     choice (one legal card)."""
-    import re
-    note = advice.get("note")
-    m = re.match(re.escape(TOO_FEW) + r" \(([\d,]+)\)", note) \
-        if isinstance(note, str) else None
-    if m is None or len(advice.get("candidates") or [None, None]) < 2:
+    n = too_few_in(advice.get("note"))
+    if n is None or len(advice.get("candidates") or [None, None]) < 2:
         return None
-    return int(m.group(1).replace(",", ""))
+    return n
 
 
 def few_words(advice: Advice) -> str | None:
