@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Coverage of ``advise``'s 95% intervals and its false-separation rate (issue 13 §1).
 
-For fixed positions (two opening leads, four mid-deal), ``advise`` runs at its defaults
+For fixed positions (three opening leads, four mid-deal), ``advise`` runs at its defaults
 (20,000 samples at most, early stopping, practical margin 0.25 points; no time limit so the
 result does not depend on the machine's load) over many seeds. Each run's reported
 intervals are checked against the truth: the per-card means of a long run (``--truth``
@@ -53,6 +53,10 @@ POSITIONS = {
         "players": 4, "dealer": 0, "seat": 2, "turnup": "QC",
         "hand": "KS 9H JH QH KD".split(),
         "play": "6S 7S TS 9S 8D 6D 7D JD 6H TH KH AH JS 8S 9D TC 7H TD".split()},
+    # where the rule stopped once with "lead a trump?" too close to call (512 deals, seed 7)
+    "french52 opening lead": {
+        "rules": "french52", "players": 4, "dealer": 3, "seat": 0, "turnup": "3H",
+        "hand": "TC KH TS 5S 9S 2H QS AC KC JC 3S QC KS".split(), "play": []},
 }
 TRUTH_SEED = 987_654_321
 
