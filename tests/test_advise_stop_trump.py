@@ -65,7 +65,7 @@ def _scenario(second_gap: float, trump_gap: float, trump_noise: float, seed: int
     names = [format_card(c) for c in cands]
     base = rng.normal(0, 5, N)
     x = np.empty((N, len(cands)))
-    for j, name in enumerate(names):
+    for j in range(len(cands)):
         x[:, j] = base - 6 + rng.normal(0, 1, N)          # the others: far below
     x[:, names.index("7D")] = base + 2
     x[:, names.index("QH")] = base + 2 - second_gap + rng.normal(0, 0.2, N)
@@ -118,7 +118,8 @@ def test_bounded_deals_keep_the_trump_question_open():
     info, cands, x, best, trump = _scenario(0.0, 2.0, 1.0)
     assert (best, trump) == ("within", "separated")
     assert _look(_sums(x), cands, {}, Z, MARGIN, info) == "settled"
-    js, d7 = (cands.index(next(c for c in cands if format_card(c) == n)) for n in ("JS", "7D"))
+    names = [format_card(c) for c in cands]
+    js, d7 = names.index("JS"), names.index("7D")
     hw = np.zeros_like(x)
     hw[: N // 3, js] = 8.0
     lo, hi = x - hw, x + hw
