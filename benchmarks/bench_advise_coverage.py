@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Coverage of ``advise``'s 95% intervals and its false-separation rate (issue 13 §1).
 
-For fixed positions (two opening leads, four mid-deal), ``advise`` runs at its defaults
+For fixed positions (three opening leads, four mid-deal), ``advise`` runs at its defaults
 (20,000 samples at most, early stopping, practical margin 0.25 points; no time limit so the
 result does not depend on the machine's load) over many seeds. Each run's reported
 intervals are checked against the truth: the per-card means of a long run (``--truth``
@@ -13,7 +13,9 @@ samples, no early stop, another seed). Printed:
 - false separation: runs whose verdict is "separated" although the named best card is in
   truth not better than the named second (target <= 5% of runs), and runs whose verdict is
   "no practical difference" although the truth differs by the margin or more;
-- how the runs stopped and their mean sample count.
+- the "lead a trump?" answers (opening leads): how many were YES / NO / no practical
+  difference / too close to call, and how many of the firm ones the truth contradicts;
+- how the runs stopped and their mean sample count, in all and per position.
 
     PYTHONPATH=. python benchmarks/bench_advise_coverage.py [--seeds 300] [--truth 2000000]
 
@@ -26,7 +28,7 @@ import argparse
 import time
 from collections import Counter, defaultdict
 
-from catchten_sim.advise import advise
+from catchten_sim.advise import advise, trump_answer
 from catchten_sim.position import Position
 
 POSITIONS = {
@@ -51,6 +53,10 @@ POSITIONS = {
         "players": 4, "dealer": 0, "seat": 2, "turnup": "QC",
         "hand": "KS 9H JH QH KD".split(),
         "play": "6S 7S TS 9S 8D 6D 7D JD 6H TH KH AH JS 8S 9D TC 7H TD".split()},
+    # where the rule stopped once with "lead a trump?" too close to call (512 deals, seed 7)
+    "french52 opening lead": {
+        "rules": "french52", "players": 4, "dealer": 3, "seat": 0, "turnup": "3H",
+        "hand": "TC KH TS 5S 9S 2H QS AC KC JC 3S QC KS".split(), "play": []},
 }
 TRUTH_SEED = 987_654_321
 
@@ -66,6 +72,8 @@ def main() -> None:
     cover: dict[str, list[int]] = defaultdict(lambda: [0, 0])   # kind -> [covered, total]
     runs = false_sep = separated = false_eq = equivalent = 0
     stops: Counter = Counter()
+    answers: Counter = Counter()      # "lead a trump?" answers
+    false_trump = 0
     samples_used = 0
     for name, d in POSITIONS.items():
         if a.only and not name.startswith(a.only):
@@ -77,12 +85,15 @@ def main() -> None:
         true = {x.card: {k: e.mean for k, e in x.estimates.items()} for x in truth.candidates}
         obj = truth.objective
         p_cov: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        p_fs = p_sep = 0
+        p_fs = p_sep = p_samples = 0
+        p_stops: Counter = Counter()
         for seed in range(1, a.seeds + 1):
             adv = advise(pos, seed=seed, time_limit=None, threads=a.threads)
             runs += 1
             stops[adv.stop] += 1
+            p_stops[adv.stop] += 1
             samples_used += adv.n_samples
+            p_samples += adv.n_samples
             for x in adv.candidates:
                 for k, e in x.estimates.items():
                     ok = int(e.lo <= true[x.card][k] <= e.hi)
@@ -98,6 +109,14 @@ def main() -> None:
                 for tab in (cover, p_cov):
                     tab[kind][0] += ok
                     tab[kind][1] += 1
+            if adv.trump_lead is not None:
+                tl = adv.trump_lead
+                t = true[tl.a][obj] - true[tl.b][obj]
+                ans = str(trump_answer(tl))
+                answers[ans] += 1
+                false_trump += int(ans == "YES" and t <= 0 or ans == "NO" and t >= 0 or
+                                   ans == "no practical difference"
+                                   and abs(t) >= adv.practical_margin)
             if adv.margin is not None:
                 t = true[adv.margin.a][obj] - true[adv.margin.b][obj]
                 v = adv.margin.verdict
@@ -116,6 +135,8 @@ def main() -> None:
               f"{a.seeds} runs in {time.perf_counter() - t0:.1f} s; separated {p_sep}, "
               f"falsely {p_fs}; lowest coverage {worst[0]} "
               f"{100 * worst[1][0] / worst[1][1]:.1f}%")
+        print(f"  mean {p_samples / a.seeds:,.0f} samples a run; stops: "
+              + ", ".join(f"{k} {v}" for k, v in p_stops.most_common()))
     print()
     print(f"{runs} advise runs at the defaults (samples 20,000, early stop, margin 0.25); "
           f"mean {samples_used / max(runs, 1):,.0f} samples a run; stops: "
@@ -130,6 +151,9 @@ def main() -> None:
           f"({100 * false_sep / max(runs, 1):.2f}%); {false_sep} of {separated} "
           f"separated verdicts")
     print(f"false 'no practical difference': {false_eq} of {equivalent} such verdicts")
+    if answers:
+        print("lead a trump? " + ", ".join(f"{k} {v}" for k, v in answers.most_common())
+              + f"; {false_trump} firm answers the truth contradicts")
     print(f"total {time.perf_counter() - t_all:.0f} s")
 
 

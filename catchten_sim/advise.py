@@ -27,15 +27,16 @@ Method (sound Monte Carlo practice):
 4. **Sequential stopping, honestly**: the rule looks at a fixed schedule of sample counts
    (256, 512, 1024, … doubling, and ``samples``) and stops when the paired interval of the
    best card minus the second excludes 0 ("separated") or lies inside ``±margin`` ("no
-   practical difference"), or at ``samples`` / ``time_limit`` / Ctrl-C. The result says
-   which. Because it looks several times, every interval uses the critical value of
-   :class:`catchten_sim.aggregate.LookPlan` (alpha spending over the looks: z about 3.2 at
-   an early look, 2.05 at the last), so each reported 95% interval and each verdict keeps
-   its promise whatever look the run stopped at (Student's t before the first look);
-   ``stop_early=False`` runs all samples and reports the classic fixed-sample intervals
-   (z 1.96). Cards that scored identically on every sample so far (e.g. the 7 and 8 of a
-   suit when the 8 never matters) are *equivalent*: the best is then tested against the
-   best card not equivalent to it.
+   practical difference") and, on lead with trumps and other cards, so does the one of
+   "lead a trump?" (``settled``: one each); or at ``samples`` / ``time_limit`` / Ctrl-C.
+   The result says which. It looks several times, so every interval uses the critical
+   value of :class:`catchten_sim.aggregate.LookPlan` (alpha spending over the looks: z
+   about 3.2 at an early look, 2.05 at the last): each reported 95% interval and each
+   verdict keeps its promise whatever look the run stopped at (Student's t before the
+   first look); ``stop_early=False`` runs all samples and reports the classic fixed-sample
+   intervals (z 1.96). Cards that scored identically on every sample so far (e.g. the 7
+   and 8 of a suit when the 8 never matters) are *equivalent*: the best is then tested
+   against the best card not equivalent to it.
 
 Measures, for the player's side ("us"), over the whole hand (points already taken included,
 so they are the hand's final scores):
@@ -65,8 +66,8 @@ if TYPE_CHECKING:
 from ._kernels import rollout as KR
 from .aggregate import (FIRST_LOOK, Z95, AnySums, BoundedSums, CandidateSums, Estimate,
                         LookPlan, WeightedCandidateSums, json_number, mean_estimate as
-                        _mean_est, normal_interval, pair_estimate as _pair_est, verdict,
-                        wilson, widened as _widened)
+                        _mean_est, pair_estimate as _pair_est, verdict, wilson, widened as
+                        _widened)
 from .cards import Card, format_card, only_cards, parse_card
 from .compile_notice import Stopwatch
 from .determinize import Sampler
@@ -75,8 +76,9 @@ from .equity import game_equity_hook
 from .solve import DEFAULT_NODE_LIMIT
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
 from .fusion import for_advice as fusion_for
-from .explain import (WHICH_TO_TRUST, inference_summary, measure_words, model_lines,
-                      model_note as one_line, policy_label, run_note, separation)
+from .explain import (STOP_REASONS as STOP_REASONS, WHICH_TO_TRUST, inference_summary,
+                      measure_words, model_lines, model_note as one_line, policy_label,
+                      run_note, separation, stop_reason)
 from .inference import Inference, for_advice
 from .pimc import PimcRolloutEvaluator
 from .policies import Policy, Seating
@@ -87,15 +89,6 @@ from .checks import check_count, check_number, check_seed, check_threads, max_th
 MEASURES = ("points", "diff", "ten_ours", "caught_by_us", "caught_by_them", "card_points")
 PROPORTIONS = ("ten_ours", "caught_by_us", "caught_by_them")
 OBJECTIVES = ("diff", "points", "p_win")
-STOP_REASONS = {
-    "separated": "the best card is separated from the second at 95%",
-    "equivalent": "the best two cards are within the practical margin at 95%",
-    "interrupted": "interrupted (Ctrl-C): partial result",
-    "samples": "the --samples limit was reached",
-    "time": "the --time limit was reached",
-    "single": "only one legal card",
-    "exact": "every consistent deal was evaluated (exact: no sampling error)",
-}
 #: enumerate every consistent deal instead of sampling when there are at most this many, per
 #: evaluator. Measured (benchmarks/bench_pimc.py, 4 players, 2 threads, shared machine): dd
 #: solves of every card run at 2,000-3,300 deals/s with five cards left each and 5,000-26,000
@@ -105,6 +98,7 @@ EXACT_MAX = {"dd": 20_000, "rollout": 100_000}
 FIRST_BATCH = FIRST_LOOK
 DEFAULT_MARGIN = {"diff": 0.25, "points": 0.25, "p_win": 0.01}   # practical margin
 MAX_BATCH = 8192
+_SETTLED = {"separated": "separated", "no practical difference": "equivalent"}  # (_look)
 PIMC_BATCH = 4                # deals a batch with pimc rollouts: --time is checked often
 DD_FIRST_BATCH = 16           # dd's first batch: the page's first dd values (docs/serve.md)
 MAX_SAMPLES = 50_000_000
@@ -309,6 +303,11 @@ class Advice:
                           self.practical_margin)
 
     @property
+    def stop_reason(self) -> str:
+        """Why the run stopped, in words (:func:`catchten_sim.explain.stop_reason`)."""
+        return stop_reason(self.stop, self.trump_lead is not None)
+
+    @property
     def partial(self) -> bool:
         """True when the run was interrupted (Ctrl-C)."""
         return self.stop == "interrupted"
@@ -345,7 +344,7 @@ class Advice:
             "measure": measure_words(self.objective, self.evaluator, self.position.rules.n_sides),
             "samples": self.n_samples,
             "stop": self.stop,
-            "stop_reason": STOP_REASONS[self.stop],
+            "stop_reason": self.stop_reason,
             "partial": self.partial,
             "intervals": {"description": self.intervals, "z": json_number(self.z, 4)},
             "practical_margin": self.practical_margin,
@@ -538,7 +537,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
                 stop = "single"
                 break
             if stop_early_run and plan.is_look(done):
-                verdict_stop = _look(acc, cands, equiv, plan.critical(done), margin)
+                verdict_stop = _look(acc, cands, equiv, plan.critical(done), margin, info)
                 if verdict_stop is not None:
                     stop = verdict_stop
                     break
@@ -669,19 +668,19 @@ def _add_batch(hands: np.ndarray, done: int, ev: Any,
 
 
 def _look(acc: AnySums, cands: Sequence[int], equiv: dict[int, int], z: float,
-          margin: float) -> str | None:
-    """The stop at a look of the stopping rule (critical value ``z``): ``separated``,
-    ``equivalent`` or None (go on)."""
-    order, second = _rank(acc, cands, equiv)
-    if second is None:
+          margin: float, info: InfoSet) -> str | None:
+    """The stop at a look of the stopping rule (critical value ``z``), from the verdicts
+    the answer prints at this look (:func:`_ranked`, :func:`_trump_lead`: the same
+    intervals, bounded deals included): the best card against the second and, when the
+    answer asks it, "lead a trump?", each separated or within the practical margin.
+    ``separated`` / ``equivalent`` when both are (or there is no trump question),
+    ``settled`` when one is separated and the other within the margin; else None (go on)."""
+    order, _, best = _ranked(acc, cands, equiv, z, margin)
+    trump, _ = _trump_lead(acc, cands, order, info, z, margin)
+    stops = {_SETTLED.get(c.verdict) for c in (best, trump) if c is not None}
+    if best is None or None in stops:
         return None
-    d, se, _ = acc.pair(order[0], second)
-    lo, hi = normal_interval(d, se, z) if se > 0 else (d, d)
-    if acc.bounds is not None and acc.bounds.n_bounded:   # the conservative bounds
-        _, _, b_lo, b_hi = acc.bounds.pair(order[0], second, z)
-        lo, hi = min(lo, b_lo), max(hi, b_hi)
-    return {"separated": "separated", "no practical difference": "equivalent"}.get(
-        verdict(lo, hi, margin))
+    return stops.pop() if len(stops) == 1 else "settled"
 
 
 def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: str,

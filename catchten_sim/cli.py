@@ -546,10 +546,10 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
     with 3+ sides), P(the Ten ends with us), P(we catch it), P(they catch ours), card
     points, with 95% intervals; the best card and its paired margin over the second; on lead
     with trumps, "lead a trump or not?". Sampling stops when the best card is separated from
-    the second at 95% (or the two are within --margin), or at --samples / --time (the output
-    says which); the intervals are then valid under early stopping (alpha spending over the
-    planned looks). With dd a deal whose solve stops early counts with proven bounds (the
-    intervals span them). Ctrl-C prints what finished, marked partial (exit 130).
+    the second at 95% or within --margin of it, and so is the trump lead when asked, or at
+    --samples / --time (the output says which); intervals are valid under early stopping
+    (alpha spent over the planned looks). With dd a solve stopped early counts with proven
+    bounds (intervals span them). Ctrl-C prints what finished, marked partial (exit 130).
     """
     from .advise import advise
     from .compile_notice import process_started

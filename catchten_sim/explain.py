@@ -25,6 +25,35 @@ WHICH_TO_TRUST = ("Which to trust: rollouts vs club players, dd vs strong ones "
                   "(docs/findings.md)")
 
 
+#: why an advise run stopped (``Advice.stop``; JSON ``stop_reason``, the CLI's
+#: ``stopped:`` line through :func:`stop_reason`)
+STOP_REASONS = {
+    "separated": "the best card is separated from the second at 95%",
+    "equivalent": "the best two cards are within the practical margin at 95%",
+    "settled": 'the best card and "lead a trump?" are settled at 95%: one separated, '
+               "one within the practical margin",
+    "interrupted": "interrupted (Ctrl-C): partial result",
+    "samples": "the --samples limit was reached",
+    "time": "the --time limit was reached",
+    "single": "only one legal card",
+    "exact": "every consistent deal was evaluated (exact: no sampling error)",
+}
+#: what a stop on both questions adds when the answer asks "lead a trump?"
+_TRUMP_TOO = {"separated": ", and so is the best trump lead from the best other",
+              "equivalent": ", and so are the best trump and other leads"}
+
+
+def stop_reason(stop: str, trump_asked: bool) -> str:
+    """:data:`STOP_REASONS` of ``stop``; when the answer asks "lead a trump?"
+    (``trump_asked``) a stop by the stopping rule waited for that verdict too, and a
+    ``separated`` or ``equivalent`` stop says so.
+
+    >>> stop_reason("equivalent", True)
+    'the best two cards are within the practical margin at 95%, and so are the best...'
+    """
+    return STOP_REASONS[stop] + (_TRUMP_TOO.get(stop, "") if trump_asked else "")
+
+
 def minus_opponents(evaluator: str, n_sides: int, header: bool = False) -> str:
     """Whom a point difference (``diff``) is against, in the field's terms, the same in
     the CLI's tables, the JSON and the page: the opponents (two sides); with three or

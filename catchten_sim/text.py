@@ -420,7 +420,7 @@ def _played_by(a: Advice) -> str:
 def print_advice(a: Advice, console=None) -> None:
     """Print an :class:`Advice`; the tables fit 80 columns (``console``: a rich Console,
     default the terminal)."""
-    from .advise import STOP_REASONS, trump_answer
+    from .advise import trump_answer
     from .explain import WHICH_TO_TRUST, separation
     pos = a.position
     info = pos.info()
@@ -447,7 +447,7 @@ def print_advice(a: Advice, console=None) -> None:
              f"deals weighted by inference ({inf['model']} mixed with uniform, eps "
              f"{inf['eps']:g}): {inf['worlds_drawn']:,} drawn, effective size "
              f"{inf['effective_size']:,.1f}")
-    echo(f"stopped: {STOP_REASONS[a.stop]}" + (" (PARTIAL)" if a.partial else ""))
+    echo(f"stopped: {a.stop_reason}" + (" (PARTIAL)" if a.partial else ""))
     echo(a.intervals)
     if a.bounded:
         echo(f"{a.bounded:,} of {a.n_samples:,} deals stopped at the node budget or the clock: "
