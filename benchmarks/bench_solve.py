@@ -103,6 +103,7 @@ def bench(label: str, rules: Rules, n_deals: int, all_cards: bool, seed: int,
     # compile / warm up on the first deal (not timed)
     tables = solver_tables(rules, int(turnups[0]) // 13, int(turnups[0]), int(dealers[0]))
     table = solver.table_for(tables)   # the same size for every deal of a row
+    K.ready(solver.state, tables)
     K.solve_batch(tables, solver.state, table, masks[:0], np.zeros(1, np.int64), 0, -1,
                   int(all_cards), out)
     times = np.zeros(n_deals)
@@ -156,6 +157,7 @@ def profile(row: dict, count: int) -> None:
         tables = solver_tables(rules, int(turnups[d]) // 13, int(turnups[d]), int(dealers[d]))
         play = np.zeros(max(1, len(plays[d])), np.int64)
         play[:len(plays[d])] = plays[d]
+        K.ready(S, tables)
         nodes = K.solve_batch(tables, S, solver.table_for(tables), masks[d:d + 1], play,
                               len(plays[d]), -1, int(all_cards), out)
         rng = "" if out[0, 0, 52] == out[0, 1, 52] else f" .. {out[0, 1, 52]} (bounded)"

@@ -37,7 +37,8 @@ KINDS: dict[str, tuple[tuple[str, ...], float]] = {
     "play_random": (("engine._run_random",), 12.0),     # simulate --policy random, report
     "games": (("games.run_games",), 19.0),              # simulate --games
     "advice": (("rollout.rollout_chunk", "sampler.sample_hidden"), 13.0),   # advise, odds
-    "solver": (("solve.solve_batch",), 14.5),           # solve, advise --evaluator dd
+    "solver": (("solve.solve_batch",), 11.0),           # solve, advise --evaluator dd
+    "honours": (("solve._honour_plans",), 4.0),         # the solver, honours only
     "equity": (("games.run_unit_samples",), 14.0),      # equity, advise with a score
     "pimc": (("pimc.scripted_deal",), 6.0),             # match pimc / ipimc
     "infer": (("infer.log_weights",), 4.0),             # --infer, ipimc
@@ -88,6 +89,35 @@ def _has_score(args: list[str]) -> bool:
     return False
 
 
+#: the presets that score honours only (no card points): their solves use the bounds of
+#: :data:`KINDS` ``honours``, compiled apart
+HONOURS_PRESETS = ("french52", "jaques")
+
+
+def _honours_only(args: list[str]) -> bool:
+    """The command's rules score honours only, as far as its flags and files say:
+    ``--rules`` french52 or jaques, ``--variant card_points=off``, or a position or
+    rules file naming them."""
+    if (_flag(args, "--rules", "-r") or "").strip().lower() in HONOURS_PRESETS:
+        return True
+    if any(a.replace(" ", "").lower() in ("card_points=off", "--variant=card_points=off")
+           for a in args):
+        return True
+    for a in args[1:]:
+        text = ""
+        if a.endswith((".json", ".toml")):
+            try:
+                with open(a, encoding="utf-8") as f:
+                    text = f.read(100_000)
+            except (OSError, ValueError):
+                continue
+        low = text.replace(" ", "").lower()
+        if any(f'"{p}"' in low for p in HONOURS_PRESETS) or '"card_points":"off"' in low \
+                or "card_points=\"off\"" in low:
+            return True
+    return False
+
+
 def _pimc(strategy: str) -> tuple[str, ...]:
     s = strategy.split(":")[0].strip().lower()
     if s == "pimc":
@@ -100,8 +130,16 @@ def _pimc(strategy: str) -> tuple[str, ...]:
 def first_run_kinds(args: list[str]) -> tuple[str, ...] | None:
     """The kinds of kernels (:data:`KINDS`) the command ``args`` (``sys.argv[1:]``) compiles
     on its first run, read from its name and the flags that choose kernels (a policy, the
-    evaluator, a score, whole games, pimc strategies); None for a command not planned here
-    (its notice then counts the kind that starts compiling alone)."""
+    evaluator, a score, whole games, pimc strategies; the solver's honours-only bounds for
+    rules that score honours only); None for a command not planned here (its notice then
+    counts the kind that starts compiling alone)."""
+    kinds = _first_run_kinds(args)
+    if kinds is not None and "solver" in kinds and _honours_only(args):
+        kinds += ("honours",)
+    return kinds
+
+
+def _first_run_kinds(args: list[str]) -> tuple[str, ...] | None:
     words = [a for a in args if not a.startswith("-")]
     if not words:
         return None

@@ -334,7 +334,7 @@ class Solver:
         play_arr[:len(play)] = play
         out = np.empty((deals.shape[0], 2, 53), np.int64)
         self.state.st[_k.S_LIMIT] = 0 if self.node_limit is None else int(self.node_limit)
-        self.state.st[_k.S_FN] = _k.search_address()
+        _k.ready(self.state, tables)
         args = (tables, self.state, self.table_for(tables), deals, play_arr, len(play),
                 int(root_side),
                 int(bool(all_cards)), out)

@@ -340,9 +340,10 @@ def test_cli_refuses_a_finished_play(tmp_path):
     assert res.exit_code == 2
 
 
-def test_solver_runs_without_jit():
-    """NUMBA_DISABLE_JIT=1 runs the search as plain Python, with the same values."""
-    name = "foster4_left3_mid2_01"
+@pytest.mark.parametrize("name", ["foster4_left3_mid2_01", "jaques4_left3_mid2_01"])
+def test_solver_runs_without_jit(name):
+    """NUMBA_DISABLE_JIT=1 runs the search as plain Python, with the same values (honours
+    only too: its bounds are called through an address with the JIT)."""
     code = ("import json; from catchten_sim.solve import solve; "
             f"print(json.dumps(solve({str(DD / (name + '.json'))!r}).values))")
     import os
@@ -352,3 +353,25 @@ def test_solver_runs_without_jit():
     assert res.returncode == 0, res.stderr
     _record, want = _load(name)
     assert json.loads(res.stdout) == {c["card"]: c["value"] for c in want["cards"]}
+
+
+@pytest.mark.parametrize("name, honours", [("foster4_left3_mid2_01", False),
+                                           ("jaques4_left3_mid2_01", True)])
+def test_only_a_solve_with_honours_only_compiles_their_bounds(name, honours):
+    """The honours-only bounds (``_honour_plans``, about 5 s of the solver's cold compile)
+    are called through an address, compiled or loaded only when a solve scores honours
+    only: a foster solve in a new process never makes them, a jaques solve does, and both
+    give the shared case's values."""
+    code = ("import json; from catchten_sim.solve import solve; "
+            "from catchten_sim._kernels import solve as K; "
+            f"v = solve({str(DD / (name + '.json'))!r}).values; "
+            "print(json.dumps([v, len(K._honour_plans.overloads), len(K._PLANS)]))")
+    import os
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, cwd=ROOT, timeout=600)
+    assert res.returncode == 0, res.stderr
+    values, overloads, addresses = json.loads(res.stdout)
+    _record, want = _load(name)
+    assert values == {c["card"]: c["value"] for c in want["cards"]}
+    assert (overloads, addresses) == ((1, 1) if honours else (0, 0))

@@ -287,6 +287,14 @@ def test_the_estimate_leaves_out_kinds_already_cached():
      ("advice", "solver", "equity")),
     (["odds", "--turnup", "7S"], ("advice",)),
     (["solve", "x.json"], ("solver",)),
+    # honours only (french52, jaques, card points off): the solver's bounds for them too
+    (["solve", "x.json", "--rules", "french52"], ("solver", "honours")),
+    (["solve", str(EXAMPLES.parent / "tests" / "cases" / "dd" /
+                   "jaques4_left3_mid2_01.json")], ("solver", "honours")),
+    (["advise", "-r", "jaques", "--evaluator", "dd"], ("advice", "solver", "honours")),
+    (["advise", "-r", "french52"], ("advice",)),
+    (["match", "pimc:5", "heuristic", "-V", "card_points=off"],
+     ("play", "pimc", "advice", "solver", "honours")),
     (["equity", "--players", "2"], ("equity",)),
     (["match", "pimc:5", "heuristic"], ("play", "pimc", "advice", "solver")),
     (["match", "heuristic", "random"], ("play",)),

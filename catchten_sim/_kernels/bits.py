@@ -242,6 +242,34 @@ def root_call(kernel: Any, restype: str) -> Any:
     return call
 
 
+def address_call(kernel: Any, restype: Any) -> Any:
+    """``kernel()`` (a late-bound njit function of nine arguments returning the numba type
+    ``restype``) called through an address given as a tenth argument (int64:
+    :func:`kernel_address` for the arguments' types). The caller neither types, links nor
+    compiles the kernel: it is compiled (or loaded from the cache) only when its address
+    is taken, so code a run never reaches is never compiled (the solver's honours-only
+    bounds, in a solve with card points). The arguments must have the kernel's own types.
+    With ``NUMBA_DISABLE_JIT=1``: a plain call."""
+    if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
+        def plain(a0, a1, a2, a3, a4, a5, a6, a7, a8, addr):
+            return kernel()(a0, a1, a2, a3, a4, a5, a6, a7, a8)
+        return plain
+    from numba.core import types
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def call(typingctx, a0, a1, a2, a3, a4, a5, a6, a7, a8, addr):
+        argtys = tuple(types.unliteral(a) for a in (a0, a1, a2, a3, a4, a5, a6, a7, a8))
+        sig = restype(*argtys, types.int64)
+
+        def codegen(context, builder, signature, llargs):
+            want = context.call_conv.get_function_type(restype, argtys)
+            fn = builder.inttoptr(llargs[9], want.as_pointer())
+            return _emit_call(context, builder, fn, restype, argtys, llargs[:9])
+        return sig, codegen
+    return call
+
+
 def kernel_address(kernel: Any, argtys: tuple) -> int:
     """The address of ``kernel``'s compiled code for ``argtys`` (compiled, or loaded from
     the cache, first), for :func:`root_call`; 1 with ``NUMBA_DISABLE_JIT=1``."""

@@ -183,7 +183,7 @@ MODE_COUNTS = 2    # three or more sides with card points: counts per side in th
 
 # statistics (SolveState.st)
 S_ROOT, S_SID, S_NODES, S_PROBES, S_HITS, S_STORES, S_ITERS, S_LIMIT, S_STOP, S_ABORT, \
-    S_END, S_FLAG, S_BOUNDED, S_NLOG, S_FN, S_NST = range(16)
+    S_END, S_FLAG, S_BOUNDED, S_NLOG, S_FN, S_HFN, S_NST = range(17)
 # why a solve stopped early (``S_ABORT``): its node budget spent, or told to stop
 # (``S_FLAG`` set from another thread: a time limit, Ctrl-C)
 ABORT_BUDGET = 1
@@ -325,6 +325,29 @@ def search_address() -> int:
         i = numba.types.int64
         _ADDRESS.append(bits.kernel_address(_search, (a, a, a, i, i, i, i)))
     return _ADDRESS[0]
+
+
+_PLANS: list[int] = []
+
+
+def plans_address() -> int:
+    """The address of the honours-only bounds' compiled code (:func:`_honour_plans`) in
+    this process, which the search calls through (``S.st[S_HFN]``); compiled (or loaded
+    from the cache) on the first call."""
+    if not _PLANS:
+        a = numba.types.Array(numba.types.int64, 1, "C")
+        i = numba.types.int64
+        _PLANS.append(bits.kernel_address(_honour_plans, (a, a) + (i,) * 7))
+    return _PLANS[0]
+
+
+def ready(S: SolveState, T: SolveTables) -> None:
+    """Set the addresses ``solve_batch`` calls through in scratch ``S`` for tables ``T``:
+    the search's, and with honours only (``MODE_HONOURS``) the bounds' (compiling them
+    the first time in a process)."""
+    S.st[S_FN] = search_address()
+    if T.p[K_MODE] == MODE_HONOURS:
+        S.st[S_HFN] = plans_address()
 
 
 def new_table(bits: int = 20) -> TTable:
@@ -1169,6 +1192,13 @@ def _honour_plans(tb, sb, leader, t, root, allc, pr, po, runs):
         return 2 * (hs - pr), 2 * (ko - po), pin
     return 2 * (kr - pr), 2 * (hs - po), pin
 
+#: ``_honour_plans`` called from the search through its address (``S.st[S_HFN]``,
+#: :func:`plans_address`): compiled only when a solve with honours only needs it (about
+#: 5 s of the cold compile that a solve with card points never uses; docs/speed.md)
+_plans_at = bits.address_call(lambda: _honour_plans,
+                              numba.types.UniTuple(numba.types.int64, 3))
+
+
 @njit(**INLINE_JIT)
 def _ruff_save(T, S, leader, root, allc):
     """The honour points of its own the leader's team surely keeps when the leader leads a
@@ -1350,7 +1380,8 @@ def _search(tb, sb, tt, pos, cnt, alpha, beta):
         mine = T.side[leader] == root
         runs = run if (tr_ if mine else to) > 0 else np.int64(0)
         if mode == MODE_HONOURS:
-            dlo, dhi, qpin = _honour_plans(tb, sb, leader, t, root, allc, pr, po, runs)
+            dlo, dhi, qpin = _plans_at(tb, sb, leader, t, root, allc, pr, po, runs,
+                                       S.st[S_HFN])
         else:
             dlo, dhi, qpin = _quick_plan(tb, sb, leader, t, root, allc, pr if mine else po,
                                          tr_ if mine else to, runs)
@@ -1870,6 +1901,8 @@ def solve_batch(T, S, tt, deals, play, n_play, root_side, all_cards, out):
     """
     if S.st[S_FN] == 0:
         raise ValueError("S: not made by new_state (no search address)")
+    if T.p[K_MODE] == MODE_HONOURS and S.st[S_HFN] == 0:
+        raise ValueError("S: no address of the honours-only bounds (solve.ready)")
     n0 = S.st[S_NODES]
     for d in range(deals.shape[0]):
         _solve_one(T, S, tt, deals[d], play, n_play, root_side, all_cards, out[d])
