@@ -1,7 +1,8 @@
 """End to end, in a real headless Chromium (the server, the browser and the helpers of
 tests/test_e2e_serve.py): double-dummy advice runs once, its values so far on screen
-after its first 16 deals; an answer on too few deals says what is known and claims no
-card (the switches offered at each player count: tests/test_e2e_serve_page.py)."""
+after its first 16 deals (2 on french52); an answer on too few deals says what is known
+and claims no card (the switches offered at each player count:
+tests/test_e2e_serve_page.py)."""
 from __future__ import annotations
 
 import json
@@ -65,6 +66,33 @@ def test_dd_runs_once_and_shows_its_values_so_far_first(server, browser):
         assert page.query_selector("#cards tr[data-dd] .v.running") is None
         page.click("#details summary")
         assert "--samples 1000" in page.inner_text('code[data-cli="dd"]')
+    assert p.errors == []
+
+
+def test_french52_dd_values_so_far_come_early_in_the_wait(server, browser):
+    """french52 at the opening lead, a deal solved in seconds: dd's values so far came
+    after 16 deals, at about 90% of the wait (or not before the final ones). Now after
+    its first 2 deals ("2 deals so far"), well before its final values."""
+    rec = json.loads((e2e.CASES / "score" / "french52_04.json").read_text())
+    seat = (rec["dealer"] + 1) % 4
+    pos = {"rules": "french52", "players": 4, "dealer": rec["dealer"], "seat": seat,
+           "hand": rec["hands"][seat], "turnup": rec["turnup"], "play": []}
+    p = Page(browser)
+    with p as page:
+        page.add_init_script(FIRST_SEEN)
+        _open(page, server, load_box=True)
+        page.fill("#time", "12")
+        t0 = page.evaluate("performance.now()")
+        _paste_and_advise(page, pos, 3000, 1000)
+        page.wait_for_selector("#cards tr[data-dd-so-far] .v.running", timeout=60_000)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "dd-so-far-french52-wide.png"), full_page=True)
+        assert _wait_state(page) == "done"
+        seen = page.evaluate("window.__dd")
+        assert seen["soFar"]["unit"].endswith("; 2 deals so far"), seen
+        assert not seen["soFar"]["final"] and seen["soFar"]["t"] < seen["final"], seen
+        e2e.TIMINGS["french52_dd_so_far_s"] = round((seen["soFar"]["t"] - t0) / 1000, 2)
+        e2e.TIMINGS["french52_dd_final_s"] = round((seen["final"] - t0) / 1000, 2)
     assert p.errors == []
 
 
