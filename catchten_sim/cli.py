@@ -15,7 +15,7 @@ import click
 
 from .cli_kit import (CatchtenGroup, PathName, Progress, cards_flag, check_force,
                       check_run_options, echo, emit_json, errors_as_json, given, load_position,
-                      long_step, one_line, say, seat_policy_flags)
+                      fields_as, long_step, one_line, say, seat_policy_flags)
 from .cli_out import (print_equity_result, print_games_result, print_match_result,
                       print_run, print_simulation_result, warn_small_pilot)
 from .cli_options import (ADVISE_EVALUATOR_OPTIONS, DEAD_OPTION, JSON_OPTION, PROGRESS_OPTION,
@@ -693,7 +693,7 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
     try:
-        with errors_as_json(as_json):
+        with errors_as_json(as_json), fields_as({"a": "A", "b": "B"}):
             rules = make_rules(preset, players, variants, rules_file)
             check_force(force, report_dir)
             if report_dir is not None:
@@ -714,7 +714,7 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
     d = res.to_dict()
     if p_win_game:
         from .match import game_p_win_detail
-        with errors_as_json(as_json):
+        with errors_as_json(as_json), fields_as({"a": "A", "b": "B"}):
             g = game_p_win_detail(rules, a, b, seed=seed, threads=run.threads)
             d["p_win_game"] = g["p"]
             d["p_win_game_se"] = g["se"]

@@ -191,7 +191,7 @@ _ODDS_HAND = ["--hand", "JS AS 9S KH QH 7D 8C 9C TC", "--turnup", "7S"]
     ("odds", [*_ODDS_HAND, "--opponents", "expert"], "opponents"),
     ("simulate", ["--policy", "expert"], "policy"),
     ("simulate", ["--seat-policy", "2=expert"], "seat-policy"),
-    ("match", ["random", "expert"], "b"),
+    ("match", ["random", "expert"], "B"),
     ("report", ["--policy", "expert"], "policy"),
     ("equity", ["--opponents", "expert"], "opponents"),
     ("advise", ["examples/position-lead.json", "--policy", "expert"], "policy"),
@@ -203,6 +203,18 @@ def test_an_unknown_policy_points_to_the_help_of_the_command_in_use(command, arg
     line = _one_error_line(run(command, *args), field)
     assert len(line) <= 80, line
     assert line.endswith(f"; see: catchten {command} --help)"), line
+
+
+@pytest.mark.parametrize("args,field", [(["expert", "random"], "A"),
+                                        (["random", "expert"], "B"),
+                                        (["random,heuristic", "random"], "A")])
+def test_match_names_its_strategies_as_its_help_does(args, field) -> None:
+    """``catchten match expert heuristic`` said ``error: a: unknown policy``: "a" is the
+    Python keyword, read as an article here; the help's usage says ``A B``."""
+    line = _one_error_line(run("match", *args), field)
+    assert line.startswith(f"error: {field}: "), line
+    got = json.loads(run("match", *args, "--json").stdout)
+    assert got["field"] == field, got
 
 
 def test_a_list_given_as_one_policy_points_to_the_help_in_use() -> None:
