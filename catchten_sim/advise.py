@@ -714,8 +714,8 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
     trump_lead, note = _trump_lead(acc, cands, order, info, z, margin)
     note = run_note(note, eq_why, (acc.n, sampler.n_deals) if exact and not exact_done
                     else None, acc.bounds.n_bounded if acc.bounds is not None else 0, acc.n,
-                    ev_key == "dd" and rules.n_sides > 2, few="" if exact_done or (
-                        best_margin and best_margin.separated) else ev_key)
+                    ev_key == "dd" and rules.n_sides > 2, few="" if exact_done or len(
+                        cands) == 1 or (best_margin and best_margin.separated) else ev_key)
     other_d = None
     lines: list[str] = []
     if acc_o is not None and acc_o.n:   # the rollouts' own critical value at this look

@@ -98,7 +98,8 @@ def test_french52_dd_values_so_far_come_early_in_the_wait(server, browser):
 
 def test_a_too_few_answer_says_what_is_known_and_claims_no_card(server, browser):
     """12 double-dummy deals (no card separated): the headline chooses no card with
-    perfect play and names the card leading so far; double-dummy's lines give no 95%
+    perfect play and names the cards leading so far (J♠, and A♠ that scored as J♠ on
+    every deal); double-dummy's lines give no 95%
     amounts; its column marks the leader ☆ ("leads so far"), not ★; the line under the
     values and the footer say its deals are too few."""
     p = Page(browser)
@@ -108,7 +109,7 @@ def test_a_too_few_answer_says_what_is_known_and_claims_no_card(server, browser)
         assert _wait_state(page) == "done"
         head = page.inner_text("#answer .headline")
         assert "with perfect play, none yet, on too few deals to choose a card (12): " \
-            in head and head.endswith("leads so far"), head
+            in head and head.endswith(": J\u2660 and A\u2660 lead so far"), head
         lines = [e.inner_text() for e in page.query_selector_all("#answer p")]
         dd_lines = [t for t in lines if "plays perfectly" in t]
         assert len(dd_lines) == 2, lines           # its best card, "lead a trump?"
@@ -135,3 +136,26 @@ def test_a_too_few_answer_says_what_is_known_and_claims_no_card(server, browser)
         assert page.inner_text("#trust") == e2e.WHICH_TO_TRUST
     assert p.errors == []
 
+
+
+def test_every_level_card_is_named_and_a_level_trump_lead_is_level(server, browser):
+    """Three double-dummy deals of seed 15, where J♠, A♠, Q♥ and K♥ are level at the top:
+    the words said "J♠ leads so far", "so far J♠ and Q♥ are level" and "a trump lead is
+    0.0 points a hand better". Now the headline and the line name all four, and the trump
+    lead is level with the best other lead."""
+    p = Page(browser)
+    with p as page:
+        _open(page, server, load_box=True)
+        page.fill("#seed", "15")
+        _paste_and_advise(page, LEAD, 3000, 3)
+        assert _wait_state(page) == "done"
+        level = "J\u2660, A\u2660, Q\u2665 and K\u2665 are level"
+        head = page.inner_text("#answer .headline")
+        assert head.endswith(f"too few deals to choose a card (3): {level} so far"), head
+        text = page.inner_text("#answer")
+        assert f"so far {level}, but each card's range is " in text, text
+        assert "so far a trump lead is level with the best other lead" in text, text
+        assert "0.0 points" not in text
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "level-cards-wide.png"), full_page=True)
+    assert p.errors == []

@@ -347,7 +347,8 @@ export async function renderWords() {
   // leads so far (the ranges' widths are in its line below)
   const few = (ev) => (w.too_few || {})[ev];
   tooFewOf.set(runs, w.too_few || {});
-  const pick = (a, ev) => few(ev) ? `none yet, on too few deals to choose a card (${few(ev).toLocaleString()}): ${pretty(a.best)} leads so far`
+  // (who leads: "J♠ leads", or every card level with it, "T♠, K♠ and T♣ are level")
+  const pick = (a, ev) => few(ev) ? `none yet, on too few deals to choose a card (${few(ev).toLocaleString()}): ${cards(w.leading[ev])} so far`
     : pretty(a.best) + (!a.margin ? "" :
     a.margin.verdict === "separated" ? "" :
     a.margin.verdict === "no practical difference" ? ` (or ${pretty(a.margin.b)}, no practical difference)` : " (a lean)");
