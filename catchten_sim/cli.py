@@ -448,7 +448,7 @@ def score_cmd(record, as_json):
               "solve that reaches it prints each card's proven range instead of its value.")
 @click.option("--time", "time_limit", type=float, default=None, metavar="SECONDS",
               help="Stop each solve after this many seconds (the first counted from the "
-              "command's start) with the ranges proven so far.")
+              "command's start, less a one-time engine compile) with the ranges proven so far.")
 def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
     """Double-dummy values (all hands visible, best play by all) of the position where each
     hand record's play stops: every legal card's final score difference for the deal (the
@@ -508,8 +508,8 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="At most this many sampled deals (every legal card is played on each).")
 @run_option("time_limit", default=30.0, show_default=True,
-            help="At most this many seconds, counted from the command's start; the answer "
-                 "follows within about 1 s (dd: a solve under way stops, its bounds kept).")
+            help="Seconds at most, from the command's start, less a one-time engine compile; the "
+                 "answer follows within about 1 s (dd: a solve under way stops, bounds kept).")
 @click.option("--early-stop/--no-early-stop", "stop_early", default=True, show_default=True,
               help="Stop once the best card is separated from the second (or within the "
                    "practical margin of it) at 95%, with intervals valid under early "
