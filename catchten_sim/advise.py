@@ -73,7 +73,7 @@ from .compile_notice import Stopwatch
 from .determinize import Sampler
 from .errors import CatchTenError, echoed, not_a, unknown_name
 from .equity import game_equity_hook
-from .solve import DEFAULT_NODE_LIMIT
+from .solve import BIG_DEAL, DEFAULT_NODE_LIMIT
 from .evaluators import DoubleDummyEvaluator, Evaluator, RolloutEvaluator, legal_cards
 from .fusion import for_advice as fusion_for
 from .explain import (STOP_REASONS as STOP_REASONS, WHICH_TO_TRUST, inference_summary,
@@ -101,6 +101,7 @@ MAX_BATCH = 8192
 _SETTLED = {"separated": "separated", "no practical difference": "equivalent"}  # (_look)
 PIMC_BATCH = 4                # deals a batch with pimc rollouts: --time is checked often
 DD_FIRST_BATCH = 16           # dd's first batch: the page's first dd values (docs/serve.md)
+DD_FIRST_BATCH_BIG = 2        # on a deal of over BIG_DEAL (40) cards: seconds a deal
 MAX_SAMPLES = 50_000_000
 
 
@@ -292,8 +293,7 @@ class Advice:
         object.__setattr__(self, "second", _card(self.second))
 
     def compare(self, a: object, b: object) -> Comparison:
-        """The paired comparison (on the objective, same samples) of any two legal cards:
-        ``a`` minus ``b``."""
+        """The paired comparison (objective, same deals) of two legal cards: ``a`` minus ``b``."""
         ca = a if isinstance(a, int) else parse_card(a)
         cb = b if isinstance(b, int) else parse_card(b)
         if ca not in self._cands or cb not in self._cands:
@@ -483,8 +483,7 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     position = as_position(position)
     samples = check_count("samples", samples, 1, MAX_SAMPLES)
     seed = check_seed(seed)
-    if threads is not None:
-        threads = check_threads(threads)
+    threads = None if threads is None else check_threads(threads)
     if time_limit is not None:
         time_limit = check_number("time", time_limit, 0, what="seconds")
     info = position.info()
@@ -510,7 +509,8 @@ def advise(position: Position | Mapping | str, *, policy: object = "heuristic",
     total, plan, stop_early_run = _sampling_plan(exact, sampler, samples, stop_early,
                                                  min_samples)
     looks, top = plan.looks, PIMC_BATCH if with_pimc else MAX_BATCH
-    first = DD_FIRST_BATCH if ev_key == "dd" else MAX_BATCH if exact else plan.first
+    first = ((DD_FIRST_BATCH_BIG if rules.n_dealt > BIG_DEAL else DD_FIRST_BATCH)
+             if ev_key == "dd" else MAX_BATCH if exact else plan.first)
     done, stop = 0, "samples"
     equiv: dict[int, int] = {}
     try:
@@ -713,8 +713,8 @@ def _advice(position: Position, pols: tuple[Policy, ...], ev_name: str, ev_key: 
     trump_lead, note = _trump_lead(acc, cands, order, info, z, margin)
     note = run_note(note, eq_why, (acc.n, sampler.n_deals) if exact and not exact_done
                     else None, acc.bounds.n_bounded if acc.bounds is not None else 0, acc.n,
-                    ev_key == "dd" and rules.n_sides > 2, few="" if exact_done or (
-                        best_margin and best_margin.separated) else ev_key)
+                    ev_key == "dd" and rules.n_sides > 2, few="" if exact_done or len(
+                        cands) == 1 or (best_margin and best_margin.separated) else ev_key)
     other_d = None
     lines: list[str] = []
     if acc_o is not None and acc_o.n:   # the rollouts' own critical value at this look

@@ -15,7 +15,7 @@ import click
 
 from .cli_kit import (CatchtenGroup, PathName, Progress, cards_flag, check_force,
                       check_run_options, echo, emit_json, errors_as_json, given, load_position,
-                      long_step, one_line, say, seat_policy_flags)
+                      fields_as, long_step, one_line, say, seat_policy_flags)
 from .cli_out import (print_equity_result, print_games_result, print_match_result,
                       print_run, print_simulation_result, warn_small_pilot)
 from .cli_options import (ADVISE_EVALUATOR_OPTIONS, DEAD_OPTION, JSON_OPTION, PROGRESS_OPTION,
@@ -448,7 +448,7 @@ def score_cmd(record, as_json):
               "solve that reaches it prints each card's proven range instead of its value.")
 @click.option("--time", "time_limit", type=float, default=None, metavar="SECONDS",
               help="Stop each solve after this many seconds (the first counted from the "
-              "command's start) with the ranges proven so far.")
+              "command's start, less a one-time engine compile) with the ranges proven so far.")
 def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
     """Double-dummy values (all hands visible, best play by all) of the position where each
     hand record's play stops: every legal card's final score difference for the deal (the
@@ -508,8 +508,8 @@ def solve_cmd(records, with_line, as_json, max_nodes, time_limit):
 @click.option("--samples", type=int, default=20_000, show_default=True,
               help="At most this many sampled deals (every legal card is played on each).")
 @run_option("time_limit", default=30.0, show_default=True,
-            help="At most this many seconds, counted from the command's start; the answer "
-                 "follows within about 1 s (dd: a solve under way stops, its bounds kept).")
+            help="Seconds at most, from the command's start, less a one-time engine compile; the "
+                 "answer follows within about 1 s (dd: a solve under way stops, bounds kept).")
 @click.option("--early-stop/--no-early-stop", "stop_early", default=True, show_default=True,
               help="Stop once the best card is separated from the second (or within the "
                    "practical margin of it) at 95%, with intervals valid under early "
@@ -693,7 +693,7 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
     try:
-        with errors_as_json(as_json):
+        with errors_as_json(as_json), fields_as({"a": "A", "b": "B"}):
             rules = make_rules(preset, players, variants, rules_file)
             check_force(force, report_dir)
             if report_dir is not None:
@@ -714,7 +714,7 @@ def match_cmd(a, b, preset, players, rules_file, variants, deals, seed,
     d = res.to_dict()
     if p_win_game:
         from .match import game_p_win_detail
-        with errors_as_json(as_json):
+        with errors_as_json(as_json), fields_as({"a": "A", "b": "B"}):
             g = game_p_win_detail(rules, a, b, seed=seed, threads=run.threads)
             d["p_win_game"] = g["p"]
             d["p_win_game_se"] = g["se"]

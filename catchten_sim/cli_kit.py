@@ -371,6 +371,20 @@ def errors_as_json(as_json: bool) -> Iterator[None]:
         raise
 
 
+@contextmanager
+def fields_as(names: dict[str, str]) -> Iterator[None]:
+    """A bad-input error's field as the command's help names it: ``match``'s arguments
+    ``A`` and ``B`` (``{"a": "A", "b": "B"}``), the keywords ``a`` and ``b`` of the Python
+    API, where ``error: a: unknown policy`` read as an article, not a field."""
+    try:
+        yield
+    except CatchTenError as exc:
+        if exc.field in names:
+            exc.field = names[exc.field]
+            exc.args = (exc.line(),)
+        raise
+
+
 def emit_json(obj: Any) -> None:
     click.echo(json.dumps(obj, indent=2, ensure_ascii=False, allow_nan=False))
 

@@ -454,9 +454,10 @@ def print_advice(a: Advice, console=None) -> None:
              "their values are ranges, which the intervals span")
     _candidate_tables(a, con)
     from .explain import too_few_in     # (explain imports the engine: not at start-up)
+    from .serve.words import leader_words, only_card, plain_lines   # (the page's words)
     if a.margin is None:
-        echo(f"best: {format_card(a.best)}" + (" (the only legal card)" if a.stop == "single"
-                                               else " (every card scored the same)"))
+        echo(f"best: {format_card(a.best)} (" + (only_card(a.to_dict()) if len(a.candidates)
+                                                 == 1 else "every card scored the same") + ")")
     else:
         d = a.margin.diff
         v = a.margin.verdict
@@ -470,9 +471,10 @@ def print_advice(a: Advice, console=None) -> None:
                  f"the practical margin ±{a.practical_margin:g})")
         elif (few := too_few_in(a.note)) is not None:
             # no card chosen on so few deals: what leads so far, not a "best" (as the page)
-            echo(f"best: none yet (too few deals to choose a card: {few:,}); so far "
-                 f"{format_card(a.best)} leads by {_fx(d.mean, 3, True)} {a.objective} "
-                 f"over {a.second} ({span})")
+            lead = leader_words(a.to_dict())      # "JS leads", "TS, KS and TC are level"
+            echo(f"best: none yet (too few deals to choose a card: {few:,}); so far {lead} "
+                 + ("" if lead.endswith(" level") else
+                    f"by {_fx(d.mean, 3, True)} {a.objective} over {a.second} ") + f"({span})")
         else:
             verdict = separation(v, a.z == 0 and not a.bounded)
             echo(f"best: {format_card(a.best)}, by {_fx(d.mean, 3, True)} {a.objective} over "
@@ -491,8 +493,7 @@ def print_advice(a: Advice, console=None) -> None:
         echo(f"one card per information set (fusion-aware, {fu['worlds']:,} deals): "
              f"best {fu['best']}")
         echo(f"  values (as the dd column): {vals}")
-    from .serve.words import plain_lines      # the page's wording (docs/serve.md)
-    for line in plain_lines(a.to_dict()):
+    for line in plain_lines(a.to_dict()):      # the page's wording (docs/serve.md)
         if line is not None:
             echo(f"in words: {line}")
     for line in a.model_lines or ([f"MODEL: {a.model_note}"] if a.model_note else []):

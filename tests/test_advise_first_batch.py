@@ -1,10 +1,11 @@
-"""Double-dummy advice reports its values so far after its first 16 deals (the page shows
-them while the run goes on: it no longer runs those deals twice, once as a preliminary
-run of 16 and again at the start of the full run), and how a run is cut into batches
-never changes its answer: the same seed gives the same answer whatever the batches and
-threads."""
+"""Double-dummy advice reports its values so far after its first 16 deals, 2 on a deal of
+more than 40 cards (french52: seconds a deal), so that the page shows them while the run
+goes on (it no longer runs those deals twice, once as a preliminary run of 16 and again
+at the start of the full run), and how a run is cut into batches never changes its
+answer: the same seed gives the same answer whatever the batches and threads."""
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -13,6 +14,9 @@ from catchten_sim import advise
 
 ROOT = Path(__file__).resolve().parents[1]
 LEAD = ROOT / "examples" / "position-lead.json"
+#: a french52 deal (52 cards, 13 each) at its opening lead: a solve takes seconds, so
+#: the runs here stop each one at a small node budget (its bounds count)
+F52 = ROOT / "tests" / "cases" / "score" / "french52_04.json"
 #: a late position: every consistent deal is solved (exact), in batches too
 LATE = ROOT / "tests" / "cases" / "advise" / "foster4_left3_lead_05.json"
 MODULE = sys.modules["catchten_sim.advise"]
@@ -50,3 +54,25 @@ def test_the_batches_never_change_the_answer(monkeypatch):
             assert seen[0] == min(first, got["samples"]), seen
             assert got == want, (pos.name, kw, first, threads)
         monkeypatch.undo()
+
+
+def _f52_lead() -> dict:
+    rec = json.loads(F52.read_text())
+    seat = (rec["dealer"] + 1) % 4
+    return {"rules": "french52", "players": 4, "dealer": rec["dealer"], "seat": seat,
+            "hand": rec["hands"][seat], "turnup": rec["turnup"], "play": []}
+
+
+def test_a_52_card_deal_shows_its_first_dd_values_after_2_deals(monkeypatch):
+    """On french52 a deal takes seconds to solve: the first values so far come after 2
+    deals (16 would come near the end of the page's wait), then 4, 8, ...; the answer
+    is the one a first batch of 16 gives, digit for digit."""
+    pos = _f52_lead()
+    kw = {"samples": 11, "stop_early": False, "max_nodes": 2000, "threads": 2}
+    got, seen = _run(pos, **kw)
+    assert seen == [2, 4, 8, 11], seen
+    assert got["bounded_deals"] > 0          # (the budget stopped solves: fast)
+    monkeypatch.setattr(MODULE, "DD_FIRST_BATCH_BIG", 16)
+    want, seen = _run(pos, **kw)
+    assert seen == [11], seen
+    assert got == want

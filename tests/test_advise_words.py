@@ -215,4 +215,4 @@ def test_cards_of_the_same_value_are_all_named_never_the_only_card():
     three = {**d, "candidates": [{"card": c} for c in ("8C", "KC", "AC")], "best": "8C"}
     assert best_words(three) == "play 8C, KC or AC: the same value on every deal"
     one = {**d, "candidates": d["candidates"][:1]}
-    assert best_words(one) == "play 7C (the only card worth considering)"
+    assert best_words(one) == "play 7C (the only legal card)"

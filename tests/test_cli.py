@@ -7,6 +7,7 @@ naming the field; never a traceback. click 8.2+ keeps stderr apart in the runner
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -191,7 +192,7 @@ _ODDS_HAND = ["--hand", "JS AS 9S KH QH 7D 8C 9C TC", "--turnup", "7S"]
     ("odds", [*_ODDS_HAND, "--opponents", "expert"], "opponents"),
     ("simulate", ["--policy", "expert"], "policy"),
     ("simulate", ["--seat-policy", "2=expert"], "seat-policy"),
-    ("match", ["random", "expert"], "b"),
+    ("match", ["random", "expert"], "B"),
     ("report", ["--policy", "expert"], "policy"),
     ("equity", ["--opponents", "expert"], "opponents"),
     ("advise", ["examples/position-lead.json", "--policy", "expert"], "policy"),
@@ -203,6 +204,30 @@ def test_an_unknown_policy_points_to_the_help_of_the_command_in_use(command, arg
     line = _one_error_line(run(command, *args), field)
     assert len(line) <= 80, line
     assert line.endswith(f"; see: catchten {command} --help)"), line
+
+
+@pytest.mark.parametrize("command", ["advise", "solve"])
+def test_time_help_says_a_cold_compile_is_not_counted(command) -> None:
+    """``--time`` said "counted from the command's start", but a cold first run's compile
+    is left out of it (the output says so: "N s of it compiling the engine"): the help
+    says that too."""
+    text = " ".join(run(command, "--help").stdout.split())
+    at = re.search(r"--time [A-Z]+ ", text).start()         # the option, not the prose
+    said = text[at:text.index(" --", at + 7)]
+    assert "from the command's start" in said and "less a one-time engine compile" in said, \
+        said
+
+
+@pytest.mark.parametrize("args,field", [(["expert", "random"], "A"),
+                                        (["random", "expert"], "B"),
+                                        (["random,heuristic", "random"], "A")])
+def test_match_names_its_strategies_as_its_help_does(args, field) -> None:
+    """``catchten match expert heuristic`` said ``error: a: unknown policy``: "a" is the
+    Python keyword, read as an article here; the help's usage says ``A B``."""
+    line = _one_error_line(run("match", *args), field)
+    assert line.startswith(f"error: {field}: "), line
+    got = json.loads(run("match", *args, "--json").stdout)
+    assert got["field"] == field, got
 
 
 def test_a_list_given_as_one_policy_points_to_the_help_in_use() -> None:

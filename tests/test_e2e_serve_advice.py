@@ -1,7 +1,8 @@
 """End to end, in a real headless Chromium (the server, the browser and the helpers of
 tests/test_e2e_serve.py): double-dummy advice runs once, its values so far on screen
-after its first 16 deals; an answer on too few deals says what is known and claims no
-card (the switches offered at each player count: tests/test_e2e_serve_page.py)."""
+after its first 16 deals (2 on french52); an answer on too few deals says what is known
+and claims no card (the switches offered at each player count:
+tests/test_e2e_serve_page.py)."""
 from __future__ import annotations
 
 import json
@@ -68,9 +69,37 @@ def test_dd_runs_once_and_shows_its_values_so_far_first(server, browser):
     assert p.errors == []
 
 
+def test_french52_dd_values_so_far_come_early_in_the_wait(server, browser):
+    """french52 at the opening lead, a deal solved in seconds: dd's values so far came
+    after 16 deals, at about 90% of the wait (or not before the final ones). Now after
+    its first 2 deals ("2 deals so far"), well before its final values."""
+    rec = json.loads((e2e.CASES / "score" / "french52_04.json").read_text())
+    seat = (rec["dealer"] + 1) % 4
+    pos = {"rules": "french52", "players": 4, "dealer": rec["dealer"], "seat": seat,
+           "hand": rec["hands"][seat], "turnup": rec["turnup"], "play": []}
+    p = Page(browser)
+    with p as page:
+        page.add_init_script(FIRST_SEEN)
+        _open(page, server, load_box=True)
+        page.fill("#time", "12")
+        t0 = page.evaluate("performance.now()")
+        _paste_and_advise(page, pos, 3000, 1000)
+        page.wait_for_selector("#cards tr[data-dd-so-far] .v.running", timeout=60_000)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "dd-so-far-french52-wide.png"), full_page=True)
+        assert _wait_state(page) == "done"
+        seen = page.evaluate("window.__dd")
+        assert seen["soFar"]["unit"].endswith("; 2 deals so far"), seen
+        assert not seen["soFar"]["final"] and seen["soFar"]["t"] < seen["final"], seen
+        e2e.TIMINGS["french52_dd_so_far_s"] = round((seen["soFar"]["t"] - t0) / 1000, 2)
+        e2e.TIMINGS["french52_dd_final_s"] = round((seen["final"] - t0) / 1000, 2)
+    assert p.errors == []
+
+
 def test_a_too_few_answer_says_what_is_known_and_claims_no_card(server, browser):
     """12 double-dummy deals (no card separated): the headline chooses no card with
-    perfect play and names the card leading so far; double-dummy's lines give no 95%
+    perfect play and names the cards leading so far (J♠, and A♠ that scored as J♠ on
+    every deal); double-dummy's lines give no 95%
     amounts; its column marks the leader ☆ ("leads so far"), not ★; the line under the
     values and the footer say its deals are too few."""
     p = Page(browser)
@@ -80,7 +109,7 @@ def test_a_too_few_answer_says_what_is_known_and_claims_no_card(server, browser)
         assert _wait_state(page) == "done"
         head = page.inner_text("#answer .headline")
         assert "with perfect play, none yet, on too few deals to choose a card (12): " \
-            in head and head.endswith("leads so far"), head
+            in head and head.endswith(": J\u2660 and A\u2660 lead so far"), head
         lines = [e.inner_text() for e in page.query_selector_all("#answer p")]
         dd_lines = [t for t in lines if "plays perfectly" in t]
         assert len(dd_lines) == 2, lines           # its best card, "lead a trump?"
@@ -107,3 +136,26 @@ def test_a_too_few_answer_says_what_is_known_and_claims_no_card(server, browser)
         assert page.inner_text("#trust") == e2e.WHICH_TO_TRUST
     assert p.errors == []
 
+
+
+def test_every_level_card_is_named_and_a_level_trump_lead_is_level(server, browser):
+    """Three double-dummy deals of seed 15, where J♠, A♠, Q♥ and K♥ are level at the top:
+    the words said "J♠ leads so far", "so far J♠ and Q♥ are level" and "a trump lead is
+    0.0 points a hand better". Now the headline and the line name all four, and the trump
+    lead is level with the best other lead."""
+    p = Page(browser)
+    with p as page:
+        _open(page, server, load_box=True)
+        page.fill("#seed", "15")
+        _paste_and_advise(page, LEAD, 3000, 3)
+        assert _wait_state(page) == "done"
+        level = "J\u2660, A\u2660, Q\u2665 and K\u2665 are level"
+        head = page.inner_text("#answer .headline")
+        assert head.endswith(f"too few deals to choose a card (3): {level} so far"), head
+        text = page.inner_text("#answer")
+        assert f"so far {level}, but each card's range is " in text, text
+        assert "so far a trump lead is level with the best other lead" in text, text
+        assert "0.0 points" not in text
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "level-cards-wide.png"), full_page=True)
+    assert p.errors == []

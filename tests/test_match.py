@@ -56,8 +56,8 @@ def test_json_contract():
 
 
 @pytest.mark.parametrize("args,field", [
-    (("heuristic", "rnd"), "b"),
-    (("nobody", "random"), "a"),
+    (("heuristic", "rnd"), "B"),         # the arguments as the help names them
+    (("nobody", "random"), "A"),
     (("heuristic", "random", "--deals", "0"), "deals"),
     (("heuristic", "random", "--precision", "-1"), "precision"),
     (("heuristic", "random", "--time", "0"), "time"),

@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
 from catchten_sim import advise
 from catchten_sim.cli import cli
 from catchten_sim.errors import ParseError
 from catchten_sim.explain import FEW_DEALS
 from catchten_sim.serve.words import check_advice, few_words, plain_answer, too_few
+from catchten_sim.text import print_advice
 
 CASES = Path(__file__).resolve().parent / "cases" / "advise"
 #: 3 tricks left: double-dummy is quick; 12 deals do not separate its best card
@@ -214,9 +216,12 @@ def test_a_too_few_answer_says_what_is_known_and_claims_no_card():
     line = w["best"][0]
     m = dd["margin"]
     widths = [c["diff"]["ci95"][1] - c["diff"]["ci95"][0] for c in dd["candidates"]]
+    # AS scored as JS on every deal: the two lead together
+    assert [dd["best"]] + [c["card"] for c in dd["candidates"]
+                           if c["equivalent_to"] == dd["best"]] == ["JS", "AS"]
     assert line == ("If everyone plays perfectly after it (all hands seen): only 12 deals: "
                     "too few to choose a card (give it more time); so far "
-                    f"{dd['best']} leads by {abs(m['mean']):.1f} points a hand over "
+                    f"JS and AS lead by {abs(m['mean']):.1f} points a hand over "
                     f"{m['b']}, but each card's range is {min(widths):.1f} to "
                     f"{max(widths):.1f} points a hand wide."), line
     assert "95%" not in line and "play " not in line.split(": ", 1)[1]
@@ -237,3 +242,90 @@ def test_a_too_few_answer_says_what_is_known_and_claims_no_card():
     # a "yes" on too few deals is no answer either: no disagreement with the rollouts
     yes = {**dd, "trump_lead": {**dd["trump_lead"], "ci95": [0.5, 6.0], "mean": 3.0}}
     assert trump_answer(yes) == "unknown" and plain_answer(ro, yes)["disagree"] == ""
+
+
+def test_every_card_level_with_the_leader_is_named():
+    """Three dd deals where TS, KS (tied with TS on every deal) and TC are level said "so
+    far TS and TC are level", and "a trump lead is 0.0 points a hand better": now every
+    level card is named, in the page's headline too (``leading``) and the CLI's best
+    line, and a 0.0 difference is said as level."""
+    from catchten_sim.serve.words import leader_words
+    dd = json.loads(json.dumps(advise(str(THIN), **{**DD12, "samples": 3, "seed": 2})
+                               .to_dict()))
+    assert [c["card"] for c in dd["candidates"]] == ["TS", "KS", "TC"]
+    assert {c["diff"]["mean"] for c in dd["candidates"]} == {41.3333}, dd["candidates"]
+    assert dd["candidates"][1]["equivalent_to"] == "TS" and dd["margin"]["b"] == "TC"
+    w = plain_answer(None, dd)
+    assert "; so far TS, KS and TC are level, but each card's range is " in w["best"][0]
+    assert w["leading"] == {"dd": "TS, KS and TC are level"}
+    assert w["trump"][0].endswith("so far a trump lead is level with the best other "
+                                  "lead, its range 19.9 points wide."), w["trump"][0]
+    res = CliRunner().invoke(cli, ["advise", str(THIN), "--evaluator", "dd", "--samples",
+                                   "3", "--seed", "2", "--exact-max", "0", "--threads", "1"])
+    text = " ".join(res.output.split())
+    assert "best: none yet (too few deals to choose a card: 3); so far TS, KS and TC are " \
+        "level (paired 95%: " in text, text
+    assert "0.0 points" not in text and "+0.000 diff over" not in text
+    # more than four level: the first two and how many others; tied ones lead together
+    five = {**dd, "best": "2D", "margin": {**dd["margin"], "b": "5D"}, "candidates": [
+        {"card": c, "diff": {"mean": 4.0}} for c in ("2D", "5D", "3D", "7D", "9D")]}
+    assert leader_words(five) == "2D, 5D and 3 others are level"
+    four = {**five, "candidates": five["candidates"][:4] + [{"card": "9D",
+                                                             "diff": {"mean": 1.0}}]}
+    assert leader_words(four) == "2D, 5D, 3D and 7D are level"
+    ahead = {**five, "margin": {**five["margin"], "mean": 2.5}, "candidates": [
+        {"card": "2D", "diff": {"mean": 4.0}},
+        {"card": "3D", "diff": {"mean": 4.0}, "equivalent_to": "2D"},
+        {"card": "5D", "diff": {"mean": 1.5}}]}
+    assert leader_words(ahead) == "2D and 3D lead"
+
+
+def test_too_close_to_call_at_nothing_says_level():
+    """"too close to call (+0.0 points a hand, ...)": a difference that shows as 0.0 is
+    said as level; a small one keeps its digits."""
+    from catchten_sim.serve.words import trump_words
+    adv = {"best": "JS", "objective": "diff", "trump_lead": {
+        "mean": 0.001, "ci95": [-2.0, 2.0], "verdict": "not separated"}}
+    assert trump_words(adv) == ("too close to call (level so far, 95%: -2.0 to 2.0 points "
+                                "a hand)")
+    adv["trump_lead"]["mean"] = -0.03
+    assert trump_words(adv).startswith("too close to call (-0.03 points a hand, 95%: ")
+
+
+@pytest.mark.parametrize("stop_early", [True, False])
+def test_one_legal_card_is_nothing_to_choose_not_too_few_deals(stop_early):
+    """With one legal card the dd Details said "too few deals to choose a card yet (16)"
+    beside "stopped: only one card can be played": there is nothing to choose. The note
+    claims no "too few"; the Details, the words and the CLI's best line say "only one
+    legal card" (its words: "the only legal card"), however the run stopped."""
+    from _positions import cut_position
+    from catchten_sim import Rules
+    from catchten_sim.evaluators import legal_cards
+    from catchten_sim.serve.words import details_lines
+    pos, _ = cut_position(Rules("foster", 4), 4, 13)
+    assert len(legal_cards(pos.info())) == 1
+    a = advise(pos, evaluator="dd", samples=20, seed=1, stop_early=stop_early, threads=1,
+               time_limit=None)
+    d = json.loads(json.dumps(a.to_dict()))
+    assert d["samples"] < FEW_DEALS and d["stop"] == ("single" if stop_early else "samples")
+    assert "too few" not in d["note"], d["note"]
+    det = details_lines(d, "dd")
+    said = [x for x in det if x.endswith("only one legal card, nothing to choose")]
+    assert len(said) == 1 and said[0].startswith("stopped: ") == stop_early, det
+    assert not any("too few" in x or "can be played" in x for x in det), det
+    assert plain_answer(None, d)["best"][0].endswith(": play KS (the only legal card).")
+    con = Console(record=True, width=80)
+    print_advice(a, con)
+    assert "best: KS (the only legal card)" in con.export_text()
+
+
+def test_the_switches_say_card_points_as_the_rules_do():
+    """"Card points scored" (set_scoring) and "Points for cards" (card_points) read as two
+    names of one thing: the switches say the rules' term, card points (docs/rules.md),
+    and no label or line says "points for cards"."""
+    from catchten_sim.switches import switch_table
+    rows = {r["name"]: r for r in switch_table("foster")}
+    assert rows["card_points"]["label"] == "Card points"
+    assert rows["set_scoring"]["label"] == "Card points counted"
+    for r in rows.values():
+        assert "points for cards" not in (r["label"] + " " + r["text"]).lower(), r

@@ -7,7 +7,8 @@ sent to a free worker; beyond the workers, jobs wait in a queue of ``queue`` pla
 that :meth:`Pool.submit` raises :class:`Busy` (the server answers 503). Cancel sends the
 worker SIGINT: an advice run returns what it finished (``partial``), as on a Ctrl-C of the
 CLI. A job running past its time limit is interrupted the same way, and a worker that does
-not stop is killed and replaced.
+not stop is killed and replaced. Its time, as the job's own limit counts it, leaves out
+the engine's one-time compile on a cold numba cache: the worker says when it compiles.
 """
 from __future__ import annotations
 
@@ -16,13 +17,19 @@ import itertools
 import multiprocessing as mp
 import os
 import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-#: seconds a job may run beyond its own time limit (the engine's one-time compile on a cold
-#: cache is not counted by the advice's own --time) before it is interrupted
+#: seconds a job may run beyond its own time limit before it is interrupted; both leave out
+#: the engine's one-time compile on a cold cache (the advice's own --time does:
+#: compile_notice.Stopwatch; the worker says when it compiles, :class:`_CompileTell`)
 GRACE_S = 90.0
+#: the most compiling seconds left out of a job's time (the slowest cold compile seen,
+#: 158 s at load 4.5, docs/speed.md, four times over): the watchdog still ends a job whose
+#: compile never ends
+MAX_COMPILE_S = 600.0
 #: seconds an interrupted worker gets to stop before it is killed and replaced
 KILL_AFTER_S = 10.0
 #: least seconds between two progress messages of one job
@@ -78,7 +85,7 @@ def _run(kind: str, body: Any, limit: float, progress, running) -> Any:
 _THREADS: int | None = None
 
 
-def _callbacks(conn, job_id: int):
+def _callbacks(send, job_id: int):
     """``(progress, running)`` of one job: ``progress(done, total)`` sends a message at
     most every ``PROGRESS_EVERY_S`` seconds, and the last one; ``running(done, means)`` an
     advice's values so far."""
@@ -88,13 +95,48 @@ def _callbacks(conn, job_id: int):
         now = time.monotonic()
         if now - last[0] >= PROGRESS_EVERY_S or done >= total:
             last[0] = now
-            conn.send(("progress", job_id, int(done), int(total)))
+            send(("progress", job_id, int(done), int(total)))
 
     def running(done: int, means: dict[str, float]) -> None:
         # an advice's values so far, after each batch (batches double: a few messages)
-        conn.send(("running", job_id, int(done), {k: round(float(v), 4)
-                                                  for k, v in means.items()}))
+        send(("running", job_id, int(done), {k: round(float(v), 4)
+                                             for k, v in means.items()}))
     return progress, running
+
+
+def _compile_tell(send):
+    """A numba ``numba:compile`` listener that sends ``("compiling", job, True)`` when
+    this worker starts compiling kernels for a job (a cold cache: numba says nothing on a
+    cache hit) and ``("compiling", job, False)`` when it is done (nested and concurrent
+    compiles once, as :func:`catchten_sim.compile_notice.compile_seconds` counts them);
+    its ``job`` attribute is the job running (None: none, nothing is sent)."""
+    from numba.core import event
+
+    class _CompileTell(event.Listener):
+        def __init__(self) -> None:
+            self.job: int | None = None
+            self.depth = 0
+            self.lock = threading.Lock()
+
+        def _tell(self, step: int) -> None:
+            with self.lock:
+                self.depth = max(0, self.depth + step)
+                edge = self.depth == (1 if step > 0 else 0)
+                job = self.job
+            if edge and job is not None:
+                try:
+                    send(("compiling", job, step > 0))
+                except (OSError, ValueError):
+                    pass
+
+        def on_start(self, event) -> None:
+            self._tell(1)
+
+        def on_end(self, event) -> None:
+            self._tell(-1)
+    tell = _CompileTell()
+    event.register("numba:compile", tell)
+    return tell
 
 
 def worker_main(conn, threads: int | None, warm: bool) -> None:
@@ -113,12 +155,18 @@ def worker_main(conn, threads: int | None, warm: bool) -> None:
     signal.signal(signal.SIGINT, on_int)
     from ..errors import CatchTenError
     from .api import page_error
+    lock = threading.Lock()
+
+    def send(msg: tuple) -> None:       # (a kernel may compile in another thread)
+        with lock:
+            conn.send(msg)
+    tell = _compile_tell(send)
     if warm:
         try:
-            _warm(conn.send)
+            _warm(send)
         except Exception as exc:        # the page still works, only slower
-            conn.send(("state", "warm failed", f"{type(exc).__name__}: {exc}"))
-    conn.send(("state", "ready", ""))
+            send(("state", "warm failed", f"{type(exc).__name__}: {exc}"))
+    send(("state", "ready", ""))
     while True:
         try:
             msg = conn.recv()
@@ -128,8 +176,9 @@ def worker_main(conn, threads: int | None, warm: bool) -> None:
             return
         job_id, kind, body, limit = msg
         busy[0] = True
+        tell.job = job_id
         try:
-            out = _run(kind, body, limit, *_callbacks(conn, job_id))
+            out = _run(kind, body, limit, *_callbacks(send, job_id))
             busy[0] = False
             reply: tuple = ("result", job_id, out)
         except KeyboardInterrupt:
@@ -146,8 +195,9 @@ def worker_main(conn, threads: int | None, warm: bool) -> None:
             reply = ("error", job_id, 3, line, None, "internal error")
         finally:
             busy[0] = False
+            tell.job = None
         try:
-            conn.send(reply)
+            send(reply)
         except (OSError, ValueError):
             return
 
@@ -173,6 +223,19 @@ class Job:
     timed_out: bool = False
     #: stopped because the server stops (Ctrl-C)
     stopped: bool = False
+    #: seconds its worker spent compiling the engine's kernels (a cold cache), and when a
+    #: compile under way began (``time.monotonic()``; None: none)
+    compile_s: float = 0.0
+    compiling_since: float | None = None
+
+    def working(self, now: float) -> float:
+        """Seconds since a worker took the job, less those the worker spent compiling (at
+        most :data:`MAX_COMPILE_S`): what its time limit counts, as the job's own limit
+        (``advise --time``) leaves the compile out."""
+        if self.started is None:
+            return 0.0
+        busy = 0.0 if self.compiling_since is None else now - self.compiling_since
+        return now - self.started - min(self.compile_s + busy, MAX_COMPILE_S)
 
     def finish(self, event: tuple) -> None:
         if self.final is None:
@@ -250,6 +313,14 @@ class _Worker:
             return
         if kind in ("progress", "running"):
             job.events.put_nowait((kind, msg[2], msg[3]))
+            return
+        if kind == "compiling":         # left out of its time (Job.working)
+            now = time.monotonic()
+            if msg[2] and job.compiling_since is None:
+                job.compiling_since = now
+            elif not msg[2] and job.compiling_since is not None:
+                job.compile_s += now - job.compiling_since
+                job.compiling_since = None
             return
         if kind == "result":
             job.finish(("result", msg[2]))
@@ -400,7 +471,7 @@ class Pool:
                     w.ready.set()
                 if job is None or job.started is None:
                     continue
-                if w.interrupted_at is None and now - job.started > job.time_limit + GRACE_S:
+                if w.interrupted_at is None and job.working(now) > job.time_limit + GRACE_S:
                     job.cancelled = job.timed_out = True
                     w.interrupt()
                 elif w.interrupted_at is not None and now - w.interrupted_at > KILL_AFTER_S:

@@ -194,9 +194,10 @@ def trump_words(advice: Advice) -> str | None:
         m = c["mean"] * scale(obj)
         wide = "" if lo is None or hi is None else \
             f", its range {_num(hi - lo)} {units(obj).replace(' a hand', '')} wide"
+        how = ("level with the best other lead" if abs(m) < LEVEL else
+               f"{_num(abs(m))} {units(obj)} {'better' if m >= 0 else 'worse'}")
         return (f"not known yet, on too few deals ({too_few(advice):,}); so far a trump "
-                f"lead is {_num(abs(m))} {units(obj)} {'better' if m >= 0 else 'worse'}"
-                f"{wide}")
+                f"lead is {how}{wide}")
     if a == "same":
         return (f"no difference (within {_num(c['practical_margin'] * scale(obj))} "
                 f"{units(obj)})")
@@ -204,8 +205,12 @@ def trump_words(advice: Advice) -> str | None:
         return f"{a}, {_amount(c, obj, a == 'yes')}"
     k = scale(obj)
     lo, hi = _scaled(c, k)
-    return (f"too close to call ({c['mean'] * k:+.1f} {units(obj)}, 95%: "
-            f"{_num(lo)} to {_num(hi)})")
+    if abs(c["mean"] * k) < LEVEL:          # not "+0.0 points a hand"
+        return (f"too close to call (level so far, 95%: {_num(lo)} to {_num(hi)} "
+                f"{units(obj)})")
+    lean = c["mean"] * k
+    return (f"too close to call ({'-' if lean < 0 else '+'}{_num(abs(lean))} {units(obj)}, "
+            f"95%: {_num(lo)} to {_num(hi)})")
 
 
 def _same_cards(advice: Advice) -> list[str]:
@@ -221,6 +226,65 @@ def _or(cards: list[str]) -> str:
     return cards[0] if len(cards) == 1 else f"{', '.join(cards[:-1])} or {cards[-1]}"
 
 
+#: the most cards a list names one by one; beyond, the first two "and N others"
+NAMED = 4
+
+
+def _and(cards: list[str]) -> str:
+    """``JS``, ``JS and AS``, ``JS, AS, QH and KH``; more than :data:`NAMED` cards:
+    ``JS, AS and 6 others`` (a line stays short whatever the deal's size)."""
+    if len(cards) > NAMED:
+        return f"{cards[0]}, {cards[1]} and {len(cards) - 2} others"
+    return cards[0] if len(cards) == 1 else f"{', '.join(cards[:-1])} and {cards[-1]}"
+
+
+#: a difference below this (in the words' units) is said as level: it shows as 0.0
+LEVEL = 0.005
+
+
+def only_card(advice: Advice, the: bool = True) -> str:
+    """Why a run has one card to value: ``the only legal card``, or ``the only card asked
+    for`` (``advise --cards``, said in its note); ``the=False``: ``only one legal card``."""
+    asked = "only the cards asked for" in str(advice.get("note") or "")
+    return ("the only " if the else "only one ") + ("card asked for" if asked
+                                                    else "legal card")
+
+
+def _mean(c: Any, obj: str) -> float | None:
+    """A candidate's mean of the objective (None: the answer has no number there)."""
+    e = c.get(obj) if isinstance(c, dict) else None
+    v = e.get("mean") if isinstance(e, dict) else None
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def leader_words(advice: Advice) -> str:
+    """Who leads a run so far, as the subject of a sentence: ``JS leads``, ``JS and AS
+    lead`` (tied on every deal), or every card level with the best (to 0.0 in the words'
+    units) ``TS, KS and TC are level`` (more than four: ``2D, 5D and 3 others are
+    level``), best first."""
+    obj = advice.get("objective", "diff")
+    best, m = advice["best"], advice.get("margin")
+    if m is None:                 # no second card: every card the same on every deal
+        top = _same_cards(advice)
+        level = len(top) > 1
+    else:
+        k = scale(obj)
+        level = abs(m["mean"] * k) < LEVEL
+        cands = [c for c in advice.get("candidates") or [] if isinstance(c, dict)]
+        at = next((_mean(c, obj) for c in cands if c.get("card") == best), None)
+
+        def with_best(c: dict) -> bool:
+            x = _mean(c, obj)
+            return c.get("equivalent_to") == best or (
+                level and x is not None and at is not None and abs(x - at) * k < LEVEL)
+        top = [best] + [c["card"] for c in cands if c.get("card") != best and with_best(c)]
+        if level and m["b"] not in top:         # (an answer without its candidates)
+            top.append(m["b"])
+    if level:
+        return f"{_and(top)} are level"
+    return f"{_and(top)} {'leads' if len(top) == 1 else 'lead'}"
+
+
 def best_words(advice: Advice) -> str:
     """The best card of one run and how firmly it beats the second."""
     best = advice["best"]
@@ -229,7 +293,7 @@ def best_words(advice: Advice) -> str:
     if m is None:
         cards = _same_cards(advice)
         if len(cards) == 1:
-            return f"play {best} (the only card worth considering)"
+            return f"play {best} ({only_card(advice)})"
         return f"play {_or(cards)}: the same value on every deal"
     v = m.get("verdict")
     if v == "no practical difference":
@@ -285,9 +349,8 @@ def so_far_words(advice: Advice) -> str:
         lead = f"so far {_or(_same_cards(advice))}: the same value on every deal"
     else:
         gap = abs(m["mean"] * k)
-        lead = (f"so far {advice['best']} and {m['b']} are level" if gap < 0.005
-                else f"so far {advice['best']} leads by {_num(gap)} {units(obj)} over "
-                f"{m['b']}")
+        lead = f"so far {leader_words(advice)}" + (
+            "" if gap < LEVEL else f" by {_num(gap)} {units(obj)} over {m['b']}")
     widths = []
     for c in advice.get("candidates") or []:
         lo, hi = ((c.get(obj) or {}).get("ci95") or [None, None]) if isinstance(c, dict) \
@@ -347,7 +410,7 @@ STOP_WORDS = {
     "interrupted": "cancelled: the values are those of the deals done so far",
     "samples": "all {samples} deals asked for were played out",
     "time": "the time limit ran out",
-    "single": "only one card can be played",
+    "single": "{single}, nothing to choose",
     "exact": "every possible deal was played out",
 }
 #: the parts of an answer's ``note`` (explain.run_note, equity's reasons) in plain words:
@@ -453,7 +516,10 @@ def details_lines(a: Advice, field: str = "run") -> list[str]:
     if stop is not None:
         margin = f"{(pm or 0) * scale(obj):g} {units(obj)}"
         out.append("stopped: " + STOP_WORDS.get(stop, stop).format(
-            margin=margin, samples="the" if n is None else f"{n:,}"))
+            margin=margin, samples="the" if n is None else f"{n:,}",
+            single=only_card(a, the=False)))
+    if len(a.get("candidates") or [None, None]) == 1 and stop != "single":
+        out.append(f"{only_card(a, the=False)}, nothing to choose")
     ranges = _ranges_words(a, field)
     if ranges is not None:
         out.append(f"ranges: {ranges}")
@@ -478,10 +544,12 @@ def trust_words(few: dict[str, int]) -> str:
 def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     """The headline lines of the page: ``{"best": [...], "trump": [...], "disagree": str,
     "p_win": str, "fusion": str, "trust": str, "details": {"rollout": [...], "dd":
-    [...]}, "too_few": {"dd": 12}}``, each line ``"<model>: <answer>"`` quoted from that
-    model's run; ``trust``: :data:`WHICH_TO_TRUST`, said under the values; ``details``:
-    each run's Details (:func:`details_lines`); ``too_few``: the deals of each run that
-    are too few to choose a card (:func:`too_few`; the page's headline says so)."""
+    [...]}, "too_few": {"dd": 12}, "leading": {"dd": "JS leads"}}``, each line
+    ``"<model>: <answer>"`` quoted from that model's run; ``trust``:
+    :data:`WHICH_TO_TRUST`, said under the values; ``details``: each run's Details
+    (:func:`details_lines`); ``too_few``: the deals of each run that are too few to
+    choose a card (:func:`too_few`; the page's headline says so, and who leads so far:
+    ``leading``, :func:`leader_words`)."""
     check_advice(rollout, "rollout")
     check_advice(dd, "dd")
     runs = [a for a in (dd, rollout) if a]
@@ -490,7 +558,8 @@ def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     out: dict[str, Any] = {"best": [], "trump": [], "disagree": "", "p_win": "",
                            "fusion": fusion_words(dd), "trust": trust_words(few),
                            "details": {k: details_lines(a, k) for k, a in named if a},
-                           "too_few": few}
+                           "too_few": few,
+                           "leading": {k: leader_words(a) for k, a in named if a and k in few}}
     for a in runs:
         best, trump = plain_lines(a)
         out["best"].append(best)

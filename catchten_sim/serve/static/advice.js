@@ -96,8 +96,9 @@ export async function advise(extraPosition, fromLink) {
   };
   // the rollouts first (a fraction of a second), then dd, each with every core: the first
   // values reach the screen sooner than with the two runs sharing the cores. dd's values
-  // so far show after its first 16 deals (advise's first dd batch, then after every
-  // batch) until its final values replace them: one run, no deal solved twice
+  // so far show after its first 16 deals, 2 on a 52-card deal (advise's first dd batch,
+  // then after every batch) until its final values replace them: one run, no deal
+  // solved twice
   // Time is the whole advice's computing time: each run gets what is left of it (dd at
   // least MIN_RUN_S), counted from when a worker takes each run: a wait in the server's
   // queue for a free worker is not taken out of it
@@ -346,7 +347,8 @@ export async function renderWords() {
   // leads so far (the ranges' widths are in its line below)
   const few = (ev) => (w.too_few || {})[ev];
   tooFewOf.set(runs, w.too_few || {});
-  const pick = (a, ev) => few(ev) ? `none yet, on too few deals to choose a card (${few(ev).toLocaleString()}): ${pretty(a.best)} leads so far`
+  // (who leads: "J♠ leads", or every card level with it, "T♠, K♠ and T♣ are level")
+  const pick = (a, ev) => few(ev) ? `none yet, on too few deals to choose a card (${few(ev).toLocaleString()}): ${cards(w.leading[ev])} so far`
     : pretty(a.best) + (!a.margin ? "" :
     a.margin.verdict === "separated" ? "" :
     a.margin.verdict === "no practical difference" ? ` (or ${pretty(a.margin.b)}, no practical difference)` : " (a lean)");
