@@ -329,3 +329,20 @@ def test_the_switches_say_card_points_as_the_rules_do():
     assert rows["set_scoring"]["label"] == "Card points counted"
     for r in rows.values():
         assert "points for cards" not in (r["label"] + " " + r["text"]).lower(), r
+
+
+def test_every_stop_has_words_and_a_settled_stop_says_both_questions():
+    """Every stop an advise run can give is said in words on the page (a new stop,
+    ``settled``, was shown as its bare name); a rollout run on the README's opening lead
+    stops when the best card and "lead a trump?" are both decided, and the Details say
+    so, naming the trump question."""
+    from catchten_sim.explain import STOP_REASONS
+    from catchten_sim.serve.words import STOP_WORDS, details_lines
+    assert set(STOP_WORDS) == set(STOP_REASONS)
+    d = json.loads(json.dumps(advise(str(EXAMPLE), seed=1,
+                                     threads=1).to_dict()))
+    assert d["trump_lead"] is not None
+    assert d["stop"] in ("separated", "equivalent", "settled"), d["stop"]
+    stopped = [ln for ln in details_lines(d) if ln.startswith("stopped: ")]
+    assert len(stopped) == 1 and d["stop"] not in stopped[0].split(), stopped
+    assert "trump" in stopped[0], stopped

@@ -407,12 +407,18 @@ def fusion_words(dd: Advice | None) -> str:
 STOP_WORDS = {
     "separated": "the best card is clearly ahead of the second (95% sure)",
     "equivalent": "the best two cards are too close to matter (within {margin}, 95% sure)",
+    "settled": "the best card and whether to lead a trump are both decided (95% sure): "
+               "one clearly, one too close to matter (within {margin})",
     "interrupted": "cancelled: the values are those of the deals done so far",
     "samples": "all {samples} deals asked for were played out",
     "time": "the time limit ran out",
     "single": "{single}, nothing to choose",
     "exact": "every possible deal was played out",
 }
+#: what a stop by the rule adds when the answer asks "lead a trump?" (it waited for that
+#: verdict too: explain.stop_reason)
+STOP_TRUMP_WORDS = {"separated": "; so is whether to lead a trump",
+                    "equivalent": "; so are the best trump and other leads"}
 #: the parts of an answer's ``note`` (explain.run_note, equity's reasons) in plain words:
 #: (pattern, words); a part not listed is shown as it is
 NOTE_WORDS: tuple[tuple[str, str], ...] = (
@@ -517,7 +523,8 @@ def details_lines(a: Advice, field: str = "run") -> list[str]:
         margin = f"{(pm or 0) * scale(obj):g} {units(obj)}"
         out.append("stopped: " + STOP_WORDS.get(stop, stop).format(
             margin=margin, samples="the" if n is None else f"{n:,}",
-            single=only_card(a, the=False)))
+            single=only_card(a, the=False))
+            + (STOP_TRUMP_WORDS.get(stop, "") if a.get("trump_lead") is not None else ""))
     if len(a.get("candidates") or [None, None]) == 1 and stop != "single":
         out.append(f"{only_card(a, the=False)}, nothing to choose")
     ranges = _ranges_words(a, field)
