@@ -181,29 +181,41 @@ def model_lines(card: tuple[str, str, str, str] | None, trump: tuple[str, str] |
     when dd and the rollouts beside it differ: ``card`` = (dd's best card, how firmly
     (:func:`separation`, short), the rollouts' best card, how firmly); ``trump`` = each
     one's answer to "lead a trump?"; ``rollouts``: their policies (``heuristic``); ``n_o``
-    their deals, fewer than a rollout run's ``planned`` when dd stopped early: said so (a
-    rollout run may answer more firmly). [] when neither differs."""
+    their deals, fewer than a rollout run's ``planned`` when dd stopped early: said so, as
+    a short check (a rollout run may answer otherwise: ``rollouts too close to call on
+    256 deals (a short check: run rollouts alone for more)``). [] when neither differs."""
     who = f"{rollouts} rollouts"
+    short = n_o < planned        # the rollouts' side is a short check on the dd run's deals
     parts = []
     if card is not None:
         parts.append(f"best card dd {card[0]} ({card[1]}), {who} {card[2]} ({card[3]})")
         who = "rollouts"
     if trump is not None:
         d, o = (_SHORT_ANSWER.get(x, x) for x in trump)
-        parts.append(f"lead a trump? dd {d}, {who} {o}")
+        part = f"lead a trump? dd {d}, {who} {o}"
+        if short:     # "too close" on a few deals is no answer against a rollout run's:
+            # the rollouts' answer in full when it fits (a second line: with the shortest
+            # remark, no third line)
+            room = width - (len("MODEL: ") if card is None else
+                            len("  ") + len(" (a short check)"))
+            full = f"lead a trump? dd {d}, {who} {trump[1]} on {n_o:,} deals"
+            part = full if len(full) <= room else f"{part} on {n_o:,} deals"
+        parts.append(part)
     if not parts:
         return []
     lines = ["MODEL: " + parts[0]] + ["  " + p for p in parts[1:]]
-    if n_o < planned:      # the longest remark that fits the last line (or one of its own)
-        for rem in (f"(rollouts: {n_o:,} of the {planned:,} deals a rollout run may take)",
-                    f"(rollouts: {n_o:,} of a rollout run's {planned:,} deals)",
-                    f"(rollouts: {n_o:,} of {planned:,} deals)",
-                    f"({n_o:,} of {planned:,} deals)"):
+    if short:      # the longest remark that fits the last line (or one of its own)
+        said = lines[-1].endswith(f" on {n_o:,} deals")
+        rems = ((["(a short check: run rollouts alone for more)", "(a short check)"]
+                 if said else [])
+                + [f"(rollouts: a short check on {n_o:,} deals; run them alone for more)",
+                   f"(rollouts: a short check on {n_o:,} deals)"])
+        for rem in rems:
             if len(lines[-1]) + 1 + len(rem) <= width:
                 lines[-1] += " " + rem
                 break
         else:
-            lines.append("  " + rem)
+            lines.append("  " + rems[0])
     return lines
 
 

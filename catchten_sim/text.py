@@ -348,15 +348,23 @@ def _dd_table(a: Advice, con) -> None:
 
 def _tie_legend(a: Advice, con) -> None:
     """The legend of ``X=Y`` in a table (a card tied with the best on every deal), naming
-    the first such pair; nothing when no card is tied."""
+    every such pair (more than four: the first two and how many others); nothing when no
+    card is tied."""
+    from .serve.words import NAMED
+    what = {"p_win": "P(win)", "points": "points"}.get(a.objective, "point difference")
+    tied: dict[str, list[str]] = {}
     for x in a.candidates:
         if x.equivalent_to is not None:
-            what = {"p_win": "P(win)", "points": "points"}.get(a.objective,
-                                                               "point difference")
-            y = format_card(x.equivalent_to)
-            con.print(f"{x.name}={y}: {x.name} gave {y}'s {what} exactly on every deal "
-                      "evaluated (a tie).", markup=False, highlight=False)
-            return
+            tied.setdefault(format_card(x.equivalent_to), []).append(x.name)
+    for y, xs in tied.items():
+        if len(xs) == 1:
+            who = f"{xs[0]}={y}: {xs[0]} gave"
+        else:      # every pair named ("JC=TC, QC=TC ..."), as the table marks them
+            pairs = [f"{x}={y}" for x in xs]
+            who = (", ".join(pairs[:-1]) + f" and {pairs[-1]}" if len(xs) <= NAMED else
+                   f"{pairs[0]}, {pairs[1]} and {len(xs) - 2} others") + ": each gave"
+        con.print(f"{who} {y}'s {what} exactly on every deal evaluated (a tie).",
+                  markup=False, highlight=False)
 
 
 def _candidate_tables(a: Advice, console=None) -> None:
@@ -454,7 +462,8 @@ def print_advice(a: Advice, console=None) -> None:
              "their values are ranges, which the intervals span")
     _candidate_tables(a, con)
     from .explain import too_few_in     # (explain imports the engine: not at start-up)
-    from .serve.words import leader_words, only_card, plain_lines   # (the page's words)
+    from .serve.words import leader_words, only_card, plain_lines, same_as_best
+    best = format_card(a.best) + same_as_best(a.to_dict())   # "TC (or JC, QC: the same..."
     if a.margin is None:
         echo(f"best: {format_card(a.best)} (" + (only_card(a.to_dict()) if len(a.candidates)
                                                  == 1 else "every card scored the same") + ")")
@@ -466,7 +475,7 @@ def print_advice(a: Advice, console=None) -> None:
         if math.isnan(d.lo):             # a dd run stopped before its second deal
             span = _one_deal(d)
         if v == "no practical difference":
-            echo(f"best: no practical difference between {format_card(a.best)} and "
+            echo(f"best: no practical difference between {best} and "
                  f"{a.second}: {_fx(d.mean, 3, True)} {a.objective} ({span}; inside "
                  f"the practical margin ±{a.practical_margin:g})")
         elif (few := too_few_in(a.note)) is not None:
@@ -477,7 +486,7 @@ def print_advice(a: Advice, console=None) -> None:
                     f"by {_fx(d.mean, 3, True)} {a.objective} over {a.second} ") + f"({span})")
         else:
             verdict = separation(v, a.z == 0 and not a.bounded)
-            echo(f"best: {format_card(a.best)}, by {_fx(d.mean, 3, True)} {a.objective} over "
+            echo(f"best: {best}, by {_fx(d.mean, 3, True)} {a.objective} over "
                  f"{a.second} ({span}; {verdict})")
     if a.trump_lead is not None:
         d = a.trump_lead.diff

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import reference as ref
 from catchten_sim import Rules
 from catchten_sim.advise import advise, trump_answer
-from catchten_sim.explain import explain
+from catchten_sim.explain import explain, model_lines
 from catchten_sim.evaluators import legal_cards
 from catchten_sim.odds import odds
 from catchten_sim.cards import cards_of_mask, format_card, parse_cards
@@ -422,8 +422,14 @@ def test_model_line_states_each_models_answer_and_a_smaller_sample():
     assert other["z"] == pytest.approx(3.19, abs=0.01)
     assert other["best"] == "7D" and other["separation"] == "not separated at 95%"
     assert lines == ["MODEL: best card dd JS (exact), heuristic rollouts 7D (not separated)",
-                     "  lead a trump? dd YES, rollouts too close (rollouts: 256 of 20,000 "
-                     "deals)"]
+                     "  lead a trump? dd YES, rollouts too close to call on 256 deals (a "
+                     "short check)"]
+    # alone on its line the remark says how to learn more (was: "rollouts too close
+    # (rollouts: 256 of 20,000 deals)", read as the rollouts' answer, where a rollout
+    # run on its own says NO)
+    assert model_lines(None, ("YES", "too close to call"), "heuristic", 256, 20_000) == [
+        "MODEL: lead a trump? dd YES, heuristic rollouts too close to call on 256 deals",
+        "  (a short check: run rollouts alone for more)"]
     # every planned deal done (one look, z 1.96): a firm NO, and no smaller-sample remark
     other, lines = _model_line(planned=256)
     assert other["trump_lead"]["answer"] == "NO" and lines[-1].endswith("rollouts NO")

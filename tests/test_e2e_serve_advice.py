@@ -114,7 +114,8 @@ def test_a_too_few_answer_says_what_is_known_and_claims_no_card(server, browser)
         dd_lines = [t for t in lines if "plays perfectly" in t]
         assert len(dd_lines) == 2, lines           # its best card, "lead a trump?"
         assert all("95%" not in t.split("; with club-level")[0] for t in dd_lines), dd_lines
-        assert "range is " in dd_lines[0] and "not known yet" in dd_lines[1], dd_lines
+        assert "ranges are between " in dd_lines[0] and "not known yet" in dd_lines[1], \
+            dd_lines
         assert page.query_selector("#cards tr.best-dd") is None
         lead = page.query_selector("#cards tr.lead-dd .star.lead")
         assert lead is not None and lead.inner_text() == "\u2606"
@@ -153,9 +154,35 @@ def test_every_level_card_is_named_and_a_level_trump_lead_is_level(server, brows
         head = page.inner_text("#answer .headline")
         assert head.endswith(f"too few deals to choose a card (3): {level} so far"), head
         text = page.inner_text("#answer")
-        assert f"so far {level}, but each card's range is " in text, text
+        assert f"so far {level}, but the cards' ranges are between " in text, text
         assert "so far a trump lead is level with the best other lead" in text, text
         assert "0.0 points" not in text
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "level-cards-wide.png"), full_page=True)
+    assert p.errors == []
+
+
+def test_cards_the_same_as_the_best_are_named_and_agree(server, browser):
+    """A new user's french52 lead: dd marks J♣, Q♣, K♣ and A♣ "= 10♣", the rollouts A♣
+    "= K♣", yet the headline read "K♣ (or Q♣, no practical difference) with club-level
+    play; with perfect play, 10♣ (a lean)", as if the models disagreed. Now each pick is
+    named with the cards the same as it on every deal, and K♣, the same as dd's 10♣, is
+    one pick for both models: the headline names it alone."""
+    pos = {"rules": "french52", "players": 4, "dealer": 3, "seat": 0, "turnup": "3H",
+           "hand": "TC KH TS 5S 9S 2H QS AC KC JC 3S QC KS".split(), "play": []}
+    p = Page(browser)
+    with p as page:
+        _open(page, server, load_box=True)
+        page.fill("#time", "30")
+        _paste_and_advise(page, pos, 3000, 1000)
+        assert _wait_state(page, timeout=120_000) == "done"
+        head = page.inner_text("#answer .headline")
+        text = page.inner_text("#answer")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "same-as-best-wide.png"), full_page=True)
+        assert head.startswith("Best card: K\u2663 (or A\u2663: the same on every deal"), head
+        assert "with perfect play" not in head, head
+        assert "10\u2663 (or J\u2663, Q\u2663, K\u2663, A\u2663: the same on every deal)" \
+            in text, text
+        assert "disagree" not in text, text
     assert p.errors == []

@@ -222,8 +222,11 @@ def test_a_too_few_answer_says_what_is_known_and_claims_no_card():
     assert line == ("If everyone plays perfectly after it (all hands seen): only 12 deals: "
                     "too few to choose a card (give it more time); so far "
                     f"JS and AS lead by {abs(m['mean']):.1f} points a hand over "
-                    f"{m['b']}, but each card's range is {min(widths):.1f} to "
+                    f"{m['b']}, but the cards' ranges are between {min(widths):.1f} and "
                     f"{max(widths):.1f} points a hand wide."), line
+    # (was "each card's range is 19.2 to 23.1 points a hand wide": read as one range
+    # from 19.2 to 23.1, not as the widths of the cards' ranges)
+    assert min(widths) < max(widths) and "range is " not in line
     assert "95%" not in line and "play " not in line.split(": ", 1)[1]
     assert trump_answer(dd) == "unknown"
     t_dd = w["trump"][0]
@@ -346,3 +349,93 @@ def test_every_stop_has_words_and_a_settled_stop_says_both_questions():
     stopped = [ln for ln in details_lines(d) if ln.startswith("stopped: ")]
     assert len(stopped) == 1 and d["stop"] not in stopped[0].split(), stopped
     assert "trump" in stopped[0], stopped
+
+
+def _run(ev: str, best: str, b: str, verdict: str, mean: float, cands: list) -> dict:
+    """A run's answer as /api/words gets it (no engine): ``cands`` (card, mean, the card
+    it equals on every deal or None), best first."""
+    return {"evaluator": ev, "objective": "diff", "policies": ["heuristic"] * 4,
+            "measure": "our side's points minus the opponents'", "best": best,
+            "samples": 1000, "note": None, "trump_lead": None,
+            "margin": {"a": best, "b": b, "mean": mean, "ci95": [mean - 2, mean + 2],
+                       "verdict": verdict, "practical_margin": 0.25},
+            "candidates": [{"card": c, "diff": {"mean": v, "ci95": [v - 5, v + 5]},
+                            "equivalent_to": e} for c, v, e in cands]}
+
+
+def test_cards_the_same_on_every_deal_as_the_best_are_named_with_it():
+    """A new user's french52 lead: dd marks JC, QC, KC and AC "= TC", the rollouts AC
+    "= KC" (and QC within the practical margin), yet each pick was named alone ("best:
+    TC", "TC by a lean over QS") and the page's headline read "K♣ (or Q♣, no practical
+    difference) with club-level play; with perfect play, 10♣ (a lean)", as if the two
+    models disagreed though dd rates K♣ exactly as 10♣. Now every card the same as the
+    best on every deal is named with it (more than four: the first two and how many
+    others), and a pick among the other run's equal or level cards is the same pick."""
+    from catchten_sim.serve.words import same_as_best
+    dd = _run("dd", "TC", "QS", "not separated", 0.9,
+              [("TC", -15.8, None)] + [(c, -15.8, "TC") for c in ("JC", "QC", "KC", "AC")]
+              + [("QS", -16.7, None)])
+    ro = _run("rollout", "KC", "QC", "no practical difference", 0.02,
+              [("KC", -9.20, None), ("AC", -9.20, "KC"), ("QC", -9.22, None)])
+    w = plain_answer(ro, dd)
+    assert w["headline"] == ("Best card: KC (or AC: the same on every deal; or QC, no "
+                             "practical difference)"), w["headline"]
+    assert w["best"][0].endswith(": TC (or JC, QC, KC, AC: the same on every deal) by a "
+                                 "lean over QS, not separated (+0.9 points a hand, 95%: "
+                                 "-1.1 to 2.9)."), w["best"][0]
+    assert w["best"][1].endswith(": play KC (or AC: the same on every deal) or QC: no "
+                                 "practical difference between them."), w["best"][1]
+    assert w["disagree"] == ""
+    assert plain_answer(None, dd)["headline"] == ("Best card: TC (or JC, QC, KC, AC: the "
+                                                  "same on every deal; a lean)")
+    # more than four: the first two and how many others
+    five = {**dd, "candidates": dd["candidates"][:-1] + [
+        {"card": "3S", "diff": {"mean": -15.8}, "equivalent_to": "TC"}]}
+    assert same_as_best(five) == " (or JC, QC and 3 others: the same on every deal)"
+    # two different picks, one separated: both in the headline, and a disagreement
+    sep = _run("rollout", "QS", "KC", "separated", 1.5,
+               [("QS", -9.0, None), ("KC", -10.5, None)])
+    w = plain_answer(sep, dd)
+    assert w["headline"] == ("Best card: QS with club-level play; with perfect play, TC "
+                             "(or JC, QC, KC, AC: the same on every deal; a lean)")
+    assert "disagree on the best card" in w["disagree"]
+    # a card level with dd's best (0.0 points a hand) is the same pick as well
+    level = _run("dd", "TC", "QS", "not separated", 0.001,
+                 [("TC", -15.8, None), ("QS", -15.801, None), ("KC", -17.0, None)])
+    w = plain_answer(sep, level)
+    assert w["headline"] == "Best card: QS" and w["disagree"] == "", w
+
+
+def test_the_cli_names_every_card_the_same_as_the_best():
+    """The CLI's best line and its "in words:" name the cards the same as the best on
+    every deal; its footnote explains every "=" pair of the table, not only the first."""
+    from types import SimpleNamespace
+    from catchten_sim.cards import parse_card
+    from catchten_sim.text import _tie_legend
+    cards = ["TC", "JC", "QC", "KC", "AC", "QS"]
+    tc = parse_card("TC")
+    a = SimpleNamespace(objective="diff", candidates=[
+        SimpleNamespace(name=c, equivalent_to=None if c in ("TC", "QS") else tc)
+        for c in cards])
+    con = Console(record=True, width=80)
+    y = "TC"
+    _tie_legend(a, con)
+    text = " ".join(con.export_text().split())
+    assert text == (f"JC={y}, QC={y}, KC={y} and AC={y}: each gave {y}'s point difference "
+                    "exactly on every deal evaluated (a tie)."), text
+    a.candidates.insert(1, SimpleNamespace(name="9C", equivalent_to=tc))
+    _tie_legend(a, con := Console(record=True, width=80))
+    assert " ".join(con.export_text().split()).startswith(
+        f"9C={y}, JC={y} and 3 others: each gave {y}'s point difference")
+    res = CliRunner().invoke(cli, [
+        "advise", "-r", "french52", "-n", "4", "--dealer", "3", "--seat", "0",
+        "--turnup", "3H", "--hand", "TC KH TS 5S 9S 2H QS AC KC JC 3S QC KS", "--play", "",
+        "--samples", "2048", "--threads", "1"])
+    assert res.exit_code == 0, res.output
+    assert max(len(x) for x in res.output.splitlines()) <= 80
+    text = " ".join(res.output.split())
+    assert "AC=KC: AC gave KC's point difference exactly on every deal" in text, text
+    assert "best: no practical difference between KC (or AC: the same on every deal) " \
+        "and QC: " in text, text
+    assert "in words: With club-level play after it (the heuristic policy): play KC (or " \
+        "AC: the same on every deal) or QC: no practical difference between them." in text

@@ -109,13 +109,12 @@ def measure(advice: Advice) -> str:
 
 def tied_best(advice: Advice) -> set[str]:
     """The run's best card and the cards with no practical difference from it (tied on
-    every deal, or the runner-up inside the practical margin)."""
-    best = advice["best"]
-    out = {best}
+    every deal, level with it (:func:`top_cards`), or the runner-up inside the practical
+    margin)."""
+    out = set(top_cards(advice)[0])       # equivalent to it, or level with it
     m = advice.get("margin") or {}
     if m.get("verdict") == "no practical difference":
         out.add(m["b"])
-    out |= {c["card"] for c in advice.get("candidates") or [] if c.get("equivalent_to") == best}
     return out
 
 
@@ -257,32 +256,73 @@ def _mean(c: Any, obj: str) -> float | None:
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
-def leader_words(advice: Advice) -> str:
-    """Who leads a run so far, as the subject of a sentence: ``JS leads``, ``JS and AS
-    lead`` (tied on every deal), or every card level with the best (to 0.0 in the words'
-    units) ``TS, KS and TC are level`` (more than four: ``2D, 5D and 3 others are
-    level``), best first."""
+def top_cards(advice: Advice) -> tuple[list[str], bool]:
+    """The cards at the top of a run, best first: the best and each card scored as it on
+    every deal (``equivalent_to``), and when the best leads its second by nothing (0.0 in
+    the words' units) every card level with it; and whether they are level."""
     obj = advice.get("objective", "diff")
     best, m = advice["best"], advice.get("margin")
     if m is None:                 # no second card: every card the same on every deal
         top = _same_cards(advice)
-        level = len(top) > 1
-    else:
-        k = scale(obj)
-        level = abs(m["mean"] * k) < LEVEL
-        cands = [c for c in advice.get("candidates") or [] if isinstance(c, dict)]
-        at = next((_mean(c, obj) for c in cands if c.get("card") == best), None)
+        return top, len(top) > 1
+    k = scale(obj)
+    level = abs(m["mean"] * k) < LEVEL
+    cands = [c for c in advice.get("candidates") or [] if isinstance(c, dict)]
+    at = next((_mean(c, obj) for c in cands if c.get("card") == best), None)
 
-        def with_best(c: dict) -> bool:
-            x = _mean(c, obj)
-            return c.get("equivalent_to") == best or (
-                level and x is not None and at is not None and abs(x - at) * k < LEVEL)
-        top = [best] + [c["card"] for c in cands if c.get("card") != best and with_best(c)]
-        if level and m["b"] not in top:         # (an answer without its candidates)
-            top.append(m["b"])
+    def with_best(c: dict) -> bool:
+        x = _mean(c, obj)
+        return c.get("equivalent_to") == best or (
+            level and x is not None and at is not None and abs(x - at) * k < LEVEL)
+    top = [best] + [c["card"] for c in cands if c.get("card") != best and with_best(c)]
+    if level and m["b"] not in top:         # (an answer without its candidates)
+        top.append(m["b"])
+    return top, level
+
+
+def leader_words(advice: Advice) -> str:
+    """Who leads a run so far, as the subject of a sentence: ``JS leads``, ``JS and AS
+    lead`` (tied on every deal), or every card level with the best (to 0.0 in the words'
+    units) ``TS, KS and TC are level`` (more than four: ``2D, 5D and 3 others are
+    level``), best first (:func:`top_cards`)."""
+    top, level = top_cards(advice)
     if level:
         return f"{_and(top)} are level"
     return f"{_and(top)} {'leads' if len(top) == 1 else 'lead'}"
+
+
+def same_as_best(advice: Advice) -> str:
+    """The cards scored as the best card on every deal (``equivalent_to``), said after it:
+    `` (or JC, QC, KC, AC: the same on every deal)``, more than :data:`NAMED`: `` (or JC,
+    QC and 3 others: the same on every deal)``; "" when there are none (or no second card
+    to compare: :func:`best_words` says "the same value on every deal" itself)."""
+    if advice.get("margin") is None:
+        return ""
+    top, level = top_cards(advice)
+    every = {x.get("card") for x in advice.get("candidates") or []
+             if isinstance(x, dict) and x.get("equivalent_to") == advice["best"]}
+    eq = [c for c in top[1:] if c in every]     # (not the ones only level with it)
+    if not eq:
+        return ""
+    named = (", ".join(eq) if len(eq) <= NAMED
+             else f"{eq[0]}, {eq[1]} and {len(eq) - 2} others")
+    return f" (or {named}: the same on every deal)"
+
+
+def pick_words(advice: Advice, few: int | None, leading: str) -> str:
+    """One run's pick in the page's headline: ``TC (or JC, QC: the same on every deal; a
+    lean)``, ``KC (or QC, no practical difference)``; on too few deals to choose a card
+    (``few``), none, and who leads so far (``leading``, :func:`leader_words`)."""
+    if few is not None:
+        return f"none yet, on too few deals to choose a card ({few:,}): {leading} so far"
+    m = advice.get("margin")
+    eq = same_as_best(advice)
+    notes = [eq[2:-1]] if eq else []
+    if m is not None and m.get("verdict") == "no practical difference":
+        notes.append(f"or {m['b']}, no practical difference")
+    elif m is not None and m.get("verdict") != "separated":
+        notes.append("a lean")
+    return advice["best"] + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def best_words(advice: Advice) -> str:
@@ -296,6 +336,7 @@ def best_words(advice: Advice) -> str:
             return f"play {best} ({only_card(advice)})"
         return f"play {_or(cards)}: the same value on every deal"
     v = m.get("verdict")
+    best += same_as_best(advice)        # " (or JC, QC: the same on every deal)"
     if v == "no practical difference":
         return f"play {best} or {m['b']}: no practical difference between them"
     if v == "separated":
@@ -339,8 +380,8 @@ def few_words(advice: Advice) -> str | None:
 def so_far_words(advice: Advice) -> str:
     """What a run on too few deals to choose a card knows, in words, and no more: the
     card leading so far and by how much, and how wide the cards' ranges still are (``so
-    far JS leads by 3.3 points a hand over 7D, but each card's range is 19.2 to 23.1
-    points a hand wide``); no best card, no 95% amounts (with so few deals they are
+    far JS leads by 3.3 points a hand over 7D, but the cards' ranges are between 19.2
+    and 23.1 points a hand wide``); no best card, no 95% amounts (with so few deals they are
     rough: the page's Details say how)."""
     obj = advice.get("objective", "diff")
     k = scale(obj)
@@ -360,8 +401,10 @@ def so_far_words(advice: Advice) -> str:
     if not widths:
         return f"{lead}, with no range yet (fewer than 2 deals)"
     a, b = _num(min(widths)), _num(max(widths))
-    wide = a if a == b else f"{a} to {b}"
-    return f"{lead}, but each card's range is {wide} {units(obj)} wide"
+    if a == b:
+        return f"{lead}, but each card's range is {a} {units(obj)} wide"
+    # (widths, not a range of values: "is 22.4 to 49.0 ... wide" read as one)
+    return f"{lead}, but the cards' ranges are between {a} and {b} {units(obj)} wide"
 
 
 def plain_lines(advice: Advice) -> tuple[str, str | None]:
@@ -548,6 +591,28 @@ def trust_words(few: dict[str, int]) -> str:
     return f"{head}: {runs}; otherwise {tail}"
 
 
+def same_pick(rollout: Advice, dd: Advice) -> bool:
+    """Whether the two runs pick the same card: either's best is among the other's tied
+    best cards (:func:`tied_best`: the same on every deal, level, or no practical
+    difference)."""
+    return rollout["best"] in tied_best(dd) or dd["best"] in tied_best(rollout)
+
+
+def headline(rollout: Advice | None, dd: Advice | None, few: dict[str, int],
+             leading: dict[str, str]) -> str:
+    """The page's first line: ``Best card: KC (or AC: the same on every deal)``, the
+    rollouts' pick (else dd's); and dd's after it when the two do not pick the same card
+    (:func:`same_pick`) or either is on too few deals to choose one (:func:`pick_words`)."""
+    first, ev = (rollout, "rollout") if rollout else (dd, "dd")
+    if first is None:
+        return ""
+    line = f"Best card: {pick_words(first, few.get(ev), leading.get(ev, ''))}"
+    if rollout and dd and (few or not same_pick(rollout, dd)):
+        line += (" with club-level play; with perfect play, "
+                 + pick_words(dd, few.get("dd"), leading.get("dd", "")))
+    return line
+
+
 def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     """The headline lines of the page: ``{"best": [...], "trump": [...], "disagree": str,
     "p_win": str, "fusion": str, "trust": str, "details": {"rollout": [...], "dd":
@@ -556,7 +621,8 @@ def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
     :data:`WHICH_TO_TRUST`, said under the values; ``details``: each run's Details
     (:func:`details_lines`); ``too_few``: the deals of each run that are too few to
     choose a card (:func:`too_few`; the page's headline says so, and who leads so far:
-    ``leading``, :func:`leader_words`)."""
+    ``leading``, :func:`leader_words`); ``headline``: the page's first line
+    (:func:`headline`)."""
     check_advice(rollout, "rollout")
     check_advice(dd, "dd")
     runs = [a for a in (dd, rollout) if a]
@@ -567,6 +633,7 @@ def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
                            "details": {k: details_lines(a, k) for k, a in named if a},
                            "too_few": few,
                            "leading": {k: leader_words(a) for k, a in named if a and k in few}}
+    out["headline"] = headline(rollout, dd, few, out["leading"])
     for a in runs:
         best, trump = plain_lines(a)
         out["best"].append(best)
@@ -586,8 +653,7 @@ def plain_answer(rollout: Advice | None, dd: Advice | None) -> dict[str, Any]:
         # the best card: only when neither pick is among the other run's tied best cards
         # and at least one run separates its pick (a lean is no disagreement), neither
         # on too few deals to choose a card (no pick to disagree with)
-        differ_best = (not out["too_few"] and rollout["best"] not in tied_best(dd)
-                       and dd["best"] not in tied_best(rollout)
+        differ_best = (not out["too_few"] and not same_pick(rollout, dd)
                        and any((a.get("margin") or {}).get("verdict") == "separated"
                                for a in (rollout, dd)))
         a_dd, a_ro = trump_answer(dd), trump_answer(rollout)

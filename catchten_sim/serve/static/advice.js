@@ -342,19 +342,12 @@ export async function renderWords() {
   const cards = (text) => text.replace(/\b([2-9TJQKA])([SHDC])\b/g, (m) => pretty(m))
     .replace(/([\u2660\u2665\u2666\u2663]) (?=[+\u2212-]?\d)/g, "$1\u00a0");
   const p = (text, cls) => { const e = document.createElement("p"); if (cls) e.className = cls; e.textContent = cards(text); box.appendChild(e); };
-  // how firm each run's pick is, in the headline too; a run on too few deals to choose a
-  // card (the CLI's note, words.too_few) chooses none: it says so, and only which card
-  // leads so far (the ranges' widths are in its line below)
-  const few = (ev) => (w.too_few || {})[ev];
   tooFewOf.set(runs, w.too_few || {});
-  // (who leads: "J♠ leads", or every card level with it, "T♠, K♠ and T♣ are level")
-  const pick = (a, ev) => few(ev) ? `none yet, on too few deals to choose a card (${few(ev).toLocaleString()}): ${cards(w.leading[ev])} so far`
-    : pretty(a.best) + (!a.margin ? "" :
-    a.margin.verdict === "separated" ? "" :
-    a.margin.verdict === "no practical difference" ? ` (or ${pretty(a.margin.b)}, no practical difference)` : " (a lean)");
-  const first = ro || dd;
-  p(`Best card: ${pick(first, ro ? "rollout" : "dd")}` + (dd && ro && (dd.best !== ro.best || few("dd") || few("rollout"))
-    ? ` with club-level play; with perfect play, ${pick(dd, "dd")}` : ""), "headline");
+  // the headline (words.headline): how firm each run's pick is, with the cards the same on
+  // every deal ("K♣ (or A♣: the same on every deal)"), dd's too unless it picks the same
+  // card; a run on too few deals to choose a card (words.too_few) chooses none: it says
+  // so, and only which cards lead so far (the ranges' widths are in its line below)
+  p(w.headline, "headline");
   for (const line of w.best) p(line);
   if (w.trump_line) p(w.trump_line, "headline trump");
   if (w.p_win) p(w.p_win);
