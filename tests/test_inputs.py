@@ -118,16 +118,33 @@ def test_cli_score_unknown_key_one_line_and_json(tmp_path: Path) -> None:
                                       "detail": "did you mean 'variants'?"}
 
 
-@pytest.mark.parametrize("dealer", [4, -1, "3", True, None, 2.5])
+@pytest.mark.parametrize("dealer", [4, -1, "3", True, 2.5])
 def test_bad_dealer_says_dealer_out_of_range(dealer) -> None:
     rec = _record()
-    if dealer is None:
-        del rec["dealer"]
-    else:
-        rec["dealer"] = dealer
+    rec["dealer"] = dealer
     e = _error(score_record, rec)
     assert (e.field, e.why) == ("dealer", "dealer out of range")
     assert "None" not in e.line()
+
+
+@pytest.mark.parametrize("kind, field", [
+    ("record", "players"), ("record", "dealer"), ("record", "hands"),
+    ("position", "players"), ("position", "dealer"), ("position", "seat")])
+def test_a_missing_field_says_missing_not_out_of_range(tmp_path, kind, field) -> None:
+    """A field left out is said as missing (it was "players out of range (players
+    missing)"): one line naming the field, exit 2, the same in --json."""
+    data = _record() if kind == "record" else _position()
+    del data[field]
+    path = tmp_path / f"{kind}.json"
+    path.write_text(json.dumps(data))
+    command = "solve" if kind == "record" else "advise"
+    line = _one_line(_cli(command, str(path)))
+    assert line.startswith(f"error: {field}: missing ("), line
+    assert "out of range" not in line, line
+    res = _cli(command, str(path), "--json")
+    assert res.exit_code == 2
+    got = json.loads(res.stdout)
+    assert (got["field"], got["why"]) == (field, "missing"), got
 
 
 def _bad_values():
