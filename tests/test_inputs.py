@@ -288,6 +288,46 @@ def test_advise_refuses_rules_flags_beside_a_position_file(tmp_path, flags, fiel
     assert line.startswith(f"error: {field}: file and flags"), line
 
 
+def test_a_score_flag_beside_a_position_file_overrides_its_score(tmp_path) -> None:
+    """--score is the game's state, not the deal's: it goes with a position file (it was
+    refused as "file and flags") and replaces the file's "score"."""
+    import click
+
+    from catchten_sim.cli import advise_cmd
+    from catchten_sim.cli_kit import load_position
+
+    def loaded(path, score):            # as advise reads it: no other flag given
+        with click.Context(advise_cmd).scope():
+            return load_position(str(path), *(None,) * 4, *(None,) * 5, score, None, None)
+    pos = _position()                         # its score: [3, 5]
+    p = tmp_path / "pos.json"
+    p.write_text(json.dumps(pos))
+    got = loaded(p, "10 20")
+    assert got.score == (10, 20)
+    assert got.to_dict() == {**Position.from_dict(pos).to_dict(), "score": [10, 20]}
+    assert loaded(p, None).score == (3, 5)          # no flag: the file's
+    del pos["score"]
+    p.write_text(json.dumps(pos))
+    assert loaded(p, "10,20").score == (10, 20)
+    # a bad --score is the flag's own fault, said as without a file
+    line = _one_line(_cli("advise", str(p), "--score", "ten 20"))
+    assert line.startswith("error: score: bad score ("), line
+    assert "--score" in _cli("advise", "--help").stdout.split("--trump")[0]
+    assert "overrides" in " ".join(_cli("advise", "--help").stdout.split())
+
+
+@pytest.mark.parametrize("flags, named", [
+    (["--hand", "JS"], "--hand"), (["--seat", "1", "--play", ""], "--seat, --play"),
+    (["--turnup", "7S", "--score", "1 2"], "--turnup"),
+    (["--dealer", "0", "--dead", "", "--trump", "S"], "--dealer, --dead, --trump")])
+def test_position_flags_beside_a_position_file_are_refused_by_name(tmp_path, flags,
+                                                                   named) -> None:
+    p = tmp_path / "pos.json"
+    p.write_text(json.dumps(_position()))
+    line = _one_line(_cli("advise", str(p), *flags))
+    assert line.startswith(f"error: position: file and flags ({named}: "), line
+
+
 @pytest.mark.parametrize("n", ["0", "101", "99999999999999999999999"])
 def test_advise_explain_out_of_range(tmp_path, n) -> None:
     # 10**23 used to reach numpy ("Maximum allowed dimension exceeded", exit 1)
