@@ -174,6 +174,15 @@ def _open(page, server: str, load_box: bool = False) -> None:
         page.click("#load-box summary")
 
 
+def _open_deal(page, server: str, seed: int) -> None:
+    """All hands of the seed's deal (Deal (all hands)), its values shown."""
+    _open(page, server, load_box=True)
+    page.fill("#deal-seed", str(seed))
+    page.click("#deal")
+    page.wait_for_selector("#hands button[data-dd]")
+    _wait_state(page)
+
+
 def _set_options(page, samples=3000, dd_samples=48, seed=1) -> dict:
     page.fill("#samples", str(samples))
     page.fill("#dd-samples", str(dd_samples))
@@ -385,11 +394,7 @@ def test_a_wait_for_a_free_worker_is_said_and_not_taken_out_of_time(server, brow
 def test_all_hands_play_and_undo(server, browser):
     p = Page(browser)
     with p as page:
-        _open(page, server, load_box=True)
-        page.fill("#deal-seed", "4")
-        page.click("#deal")
-        page.wait_for_selector("#hands button[data-dd]")
-        _wait_state(page)
+        _open_deal(page, server, seed=4)
         # the deal's dealer is the set-up's (seat 3, the default): deal 3 of the seed
         dealer = int(page.input_value("#dealer"))
         assert f"dealer seat {dealer}," in page.text_content("#deal-title")
@@ -437,11 +442,7 @@ def test_the_check_covers_the_cards_up_to_the_position_after_undo(server, browse
     kept = len(play) - 1
     p = Page(browser)
     with p as page:
-        _open(page, server, load_box=True)
-        page.fill("#deal-seed", "4")
-        page.click("#deal")
-        page.wait_for_selector("#hands button[data-dd]")
-        _wait_state(page)
+        _open_deal(page, server, seed=4)
         for i, card in enumerate(play):
             page.click(f'#hands button[data-card="{card}"][data-dd]')
             page.wait_for_selector(f'#deal-played .chip[data-index="{i}"]')
