@@ -371,7 +371,8 @@ def _candidate_tables(a: Advice, console=None) -> None:
     # card points only, and is left out when they are all 0; rules that score no card
     # points (card_points off: jaques, french52) have no card points column
     has_ten = a.position.info().trump < NO_TRUMPS
-    has_cp = a.position.rules.card_points
+    from .state import card_points          # the rule asked of its one Python reader
+    has_cp = card_points(a.position.rules, a.position.rules.n_dealt) > 0
     pts = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     ten = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     from .explain import minus_opponents
