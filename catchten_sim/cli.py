@@ -535,8 +535,8 @@ def advise_cmd(position, preset, players, rules_file, variants, dealer, seat, ha
                explain_n, as_json):
     """Which card to play: every legal card evaluated on the same sampled deals.
 
-    POSITION is a docs/formats.md position JSON file (- for stdin), or give the position with
-    flags, e.g.
+    POSITION is a docs/formats.md position JSON file (- for stdin; --score may go with it and
+    overrides its "score"), or give the position with flags, e.g.
 
     \b
     catchten advise --players 4 --dealer 3 --seat 0 --turnup 7S \\

@@ -521,17 +521,29 @@ def cards_flag(text):
 
 def load_position(path, preset, players, rules_file, variants, dealer, seat, hand, turnup,
                    play, score, dead, trump=None):
+    """The position of ``advise``: POSITION.json (``path``) or the position flags.
+
+    ``--score`` (the game's state before the hand, not the deal's) goes with a file too and
+    overrides its ``score``; the flags of the deal itself (dealer, seat, hand, turn-up,
+    play, dead, trump) and the rules flags are refused beside a file, each one named."""
     from .position import Position
-    flags = any(x is not None for x in (dealer, seat, hand, turnup, play, score, dead, trump))
+    from .inputs import read_json_object
+    deal_flags = {"dealer": dealer, "seat": seat, "hand": hand, "turnup": turnup,
+                  "play": play, "dead": dead, "trump": trump}
     if path is not None:
-        if flags:
+        clash = [f"--{name}" for name, v in deal_flags.items() if v is not None]
+        if clash:
             raise CatchTenError("position", "file and flags",
-                                "give POSITION.json or the position flags, not both")
+                                f"{', '.join(clash)}: POSITION.json has the position; give "
+                                "it by file or by flags, not both (--score may go with it)")
         # the file carries its own rules: a rules flag beside it would be ignored
         for flag in given("preset", "players", "rules_file", "variants"):
             raise CatchTenError(flag, "file and flags",
                                 f"POSITION.json has the rules; drop --{flag}")
-        return Position.from_json(path)   # "-": standard input
+        data = read_json_object(path, "position")     # "-": standard input
+        if score is not None:
+            data["score"] = score_flag(score)
+        return Position.from_dict(data)
     from .rules import Rules
     rules = Rules.from_options(preset, players, variants, rules_file)
     # the turn-up, or the declared trump: which one the rules need is the position's check
@@ -542,10 +554,15 @@ def load_position(path, preset, players, rules_file, variants, dealer, seat, han
     data = {"dealer": dealer, "seat": seat, "hand": cards_flag(hand), "turnup": turnup,
             "play": cards_flag(play), "dead": cards_flag(dead), "trump": trump}
     if score is not None:
-        words = score.replace(",", " ").split()
-        if not all(re.fullmatch(r"-?[0-9]+", w) for w in words):    # plain ASCII digits
-            raise CatchTenError("score", "bad score",
-                                f"{json.dumps(score, ensure_ascii=False)}: a whole number a "
-                                "side, e.g. \"30 28\"")
-        data["score"] = [int(w) for w in words]
+        data["score"] = score_flag(score)
     return Position.from_dict(data, rules)
+
+
+def score_flag(score: str) -> list[int]:
+    """``--score "30 28"`` (or ``"30,28"``): a whole number a side, in side order."""
+    words = score.replace(",", " ").split()
+    if not all(re.fullmatch(r"-?[0-9]+", w) for w in words):    # plain ASCII digits
+        raise CatchTenError("score", "bad score",
+                            f"{json.dumps(score, ensure_ascii=False)}: a whole number a "
+                            "side, e.g. \"30 28\"")
+    return [int(w) for w in words]

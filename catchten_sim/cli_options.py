@@ -208,7 +208,8 @@ position_options = options(
     click.option("--play", type=str, default=None, metavar="\"CARDS\"",
                  help="Every card played so far this hand, in order (\"\" for none)."),
     click.option("--score", type=str, default=None, metavar="\"A B\"",
-                 help="Each side's game score before this hand, side order."),
+                 help="Each side's game score before this hand, side order; with "
+                      "POSITION.json it overrides the file's \"score\"."),
     click.option("--trump", type=str, default=None, metavar="S|H|D|C|NT",
                  help="The trump the dealer declared (jaques dealer_declares, which has no "
                       "turn-up: give --trump instead of --turnup)."))

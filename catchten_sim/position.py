@@ -307,7 +307,7 @@ def _json_cards(data: Mapping[str, Any], name: str) -> list[int]:
 def _int_field(data: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
     v = data.get(name)
     if v is None:
-        raise PositionError(name, f"{name} out of range", f"{name} missing (allowed {lo} to {hi})")
+        raise PositionError(name, "missing", f"a seat, {lo} to {hi}")
     return _seat_number(name, v, lo, hi)
 
 
@@ -483,8 +483,7 @@ def deal_info(rules: Rules, *, dealer: int, seat: int, hand: Sequence[int],
                             "odds at the deal need a turn-up (dealer_declares has none)")
     for name, v in (("dealer", dealer), ("seat", seat)):
         if v is None:
-            raise PositionError(name, f"{name} out of range",
-                                f"{name} missing (allowed 0 to {n - 1})")
+            raise PositionError(name, "missing", f"a seat, 0 to {n - 1}")
         _seat_number(name, v, 0, n - 1)
     deck = set(rules.deck)
     hand = [int(c) for c in hand]

@@ -376,8 +376,11 @@ def _candidate_tables(a: Advice, console=None) -> None:
         _dd_table(a, con)
         return
     # no trumps (jaques dealer_declares): no Ten of trumps, the second table has the
-    # card points only, and is left out when they are all 0 (jaques scores none)
+    # card points only, and is left out when they are all 0; rules that score no card
+    # points (card_points off: jaques, french52) have no card points column
     has_ten = a.position.info().trump < NO_TRUMPS
+    from .state import card_points          # the rule asked of its one Python reader
+    has_cp = card_points(a.position.rules, a.position.rules.n_dealt) > 0
     pts = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     ten = Table(box=box.SIMPLE_HEAD, pad_edge=False)
     from .explain import minus_opponents
@@ -385,7 +388,7 @@ def _candidate_tables(a: Advice, console=None) -> None:
     for t, cols in ((pts, ["card", "our points", minus]
                      + (["P(win the game)"] if a.p_win_available else [])),
                     (ten, ["card"] + (["ends with us", "we catch theirs", "they catch ours"]
-                                      if has_ten else []) + ["card pts"])):
+                                      if has_ten else []) + (["card pts"] if has_cp else []))):
         for c in cols:
             t.add_column(c, justify="left" if c == "card" else "right", no_wrap=True)
     for x in a.candidates:
@@ -396,14 +399,14 @@ def _candidate_tables(a: Advice, console=None) -> None:
                     *([_iv(e["p_win"], True)] if a.p_win_available else []))
         ten.add_row(name, *([_iv(e["ten_ours"], True), _iv(e["caught_by_us"], True),
                              _iv(e["caught_by_them"], True)] if has_ten else []),
-                    f"{e['card_points'].mean:.2f}")
+                    *([f"{e['card_points'].mean:.2f}"] if has_cp else []))
     con.print("\nPoints of our side this hand, per card (mean [95% interval]):",
               markup=False, highlight=False)
     con.print(pts)
     if has_ten:
         con.print("The Ten of trumps, per card:", markup=False, highlight=False)
         con.print(ten)
-    elif any(x.estimates["card_points"].mean != 0 for x in a.candidates):
+    elif has_cp and any(x.estimates["card_points"].mean != 0 for x in a.candidates):
         con.print("Card points, per card (no trumps: no Ten of trumps):", markup=False,
                   highlight=False)
         con.print(ten)

@@ -453,3 +453,26 @@ def test_rollouts_beside_dd_use_the_rollout_runs_own_intervals(monkeypatch):
     assert tl.pop("answer") == trump_answer(ro.trump_lead)
     assert tl == ro.trump_lead.to_dict() and tl["ci95"][0] < tl["ci95"][1]
     assert other["samples"] == ro.n_samples and other["z"] == round(ro.z, 4)
+
+
+@pytest.mark.parametrize("variants, shown", [({}, False), ({"card_points": "on"}, True)])
+def test_the_card_points_column_is_left_out_when_the_rules_score_none(variants, shown):
+    """french52 scores no card points (card_points off): its rollout table had a "card
+    pts" column of 0.00; it is shown when the rules score card points."""
+    from rich.console import Console
+
+    from catchten_sim.play import deal
+    from catchten_sim.text import print_advice
+    rules = Rules("french52", 4, variants)
+    rec = deal(rules, seed=3, index=0).to_record()
+    seat = (rec["dealer"] + 1) % 4
+    pos = Position.from_dict({"rules": "french52", "players": 4, "variants": variants,
+                              "dealer": rec["dealer"], "seat": seat,
+                              "hand": rec["hands"][seat], "turnup": rec["turnup"],
+                              "play": []})
+    a = advise(pos, samples=64, stop_early=False, threads=1, seed=1, time_limit=None)
+    con = Console(record=True, width=80)
+    print_advice(a, con)
+    text = con.export_text()
+    assert "The Ten of trumps, per card:" in text         # the table itself is there
+    assert ("card pts" in text) == shown, text

@@ -174,6 +174,15 @@ def _open(page, server: str, load_box: bool = False) -> None:
         page.click("#load-box summary")
 
 
+def _open_deal(page, server: str, seed: int) -> None:
+    """All hands of the seed's deal (Deal (all hands)), its values shown."""
+    _open(page, server, load_box=True)
+    page.fill("#deal-seed", str(seed))
+    page.click("#deal")
+    page.wait_for_selector("#hands button[data-dd]")
+    _wait_state(page)
+
+
 def _set_options(page, samples=3000, dd_samples=48, seed=1) -> dict:
     page.fill("#samples", str(samples))
     page.fill("#dd-samples", str(dd_samples))
@@ -385,11 +394,7 @@ def test_a_wait_for_a_free_worker_is_said_and_not_taken_out_of_time(server, brow
 def test_all_hands_play_and_undo(server, browser):
     p = Page(browser)
     with p as page:
-        _open(page, server, load_box=True)
-        page.fill("#deal-seed", "4")
-        page.click("#deal")
-        page.wait_for_selector("#hands button[data-dd]")
-        _wait_state(page)
+        _open_deal(page, server, seed=4)
         # the deal's dealer is the set-up's (seat 3, the default): deal 3 of the seed
         dealer = int(page.input_value("#dealer"))
         assert f"dealer seat {dealer}," in page.text_content("#deal-title")
@@ -421,6 +426,43 @@ def test_all_hands_play_and_undo(server, browser):
     assert p.errors == []
 
 
+def test_the_check_covers_the_cards_up_to_the_position_after_undo(server, browser):
+    """Cards played along an optimal line, then one that loses points, taken back with
+    Undo: "Check every played card" checks the cards up to the position shown, says so
+    and how many it left, and reports no loss (the card taken back is not checked)."""
+    rec = _post(server + "/api/deal", {"seed": 4, "index": 3})
+    play: list = []
+    while True:                 # the best card until a card can lose points: that one
+        sol = _post(server + "/api/solve", {"record": {**rec, "play": play}})
+        worst = min(sol["cards"], key=lambda c: c["value"])
+        if len(play) >= 2 and worst["value"] < sol["value"]:
+            play.append(worst["card"])
+            break
+        play.append(sol["best"][0])
+    kept = len(play) - 1
+    p = Page(browser)
+    with p as page:
+        _open_deal(page, server, seed=4)
+        for i, card in enumerate(play):
+            page.click(f'#hands button[data-card="{card}"][data-dd]')
+            page.wait_for_selector(f'#deal-played .chip[data-index="{i}"]')
+            _wait_state(page)
+        page.click("#deal-undo")
+        page.wait_for_selector(f'#hands button[data-card="{play[-1]}"][data-dd]')
+        _wait_state(page)
+        page.click("#deal-check")
+        page.wait_for_selector("#deal-check-out:not([hidden])", timeout=120_000)
+        _wait_state(page)
+        assert page.get_attribute("#deal-played", "data-checked") == str(kept)
+        assert page.get_attribute("#deal-check-out", "data-mistakes") == "0"
+        assert page.inner_text("#deal-check-out") == (
+            f"Checked all {kept} played cards up to the current position (1 later card "
+            "not checked): none lost anything double-dummy (each was an optimal card).")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "check-after-undo-wide.png"), full_page=True)
+    assert p.errors == []
+
+
 def test_load_a_hand_record_and_step_through_it(server, browser):
     path = CASES / "dd" / "foster4_left4_lead_01.json"
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
@@ -436,13 +478,6 @@ def test_load_a_hand_record_and_step_through_it(server, browser):
         assert got == {c["card"]: c["value"] for c in expected["cards"]}
         n_play = len(json.loads(path.read_text())["play"])
         assert len(page.query_selector_all("#deal-played .chip")) == n_play
-        # rewind to the last trick's start, then step forward through the recorded cards
-        page.click(f'#deal-played .chip[data-index="{n_play - 4}"]')
-        _wait_state(page)
-        assert len(page.query_selector_all("#deal-played .chip.future")) == 4
-        page.click(f'#deal-played .chip[data-index="{n_play - 3}"]')
-        _wait_state(page)
-        assert len(page.query_selector_all("#deal-played .chip.future")) == 3
         # every played card's double-dummy loss: the chips marked as mistakes are exactly
         # the cards worth less than the best before them (by the API's solves)
         page.click("#deal-check")
@@ -462,6 +497,13 @@ def test_load_a_hand_record_and_step_through_it(server, browser):
         assert page.is_visible("#deal-check-out")
         assert int(page.get_attribute("#deal-check-out", "data-mistakes")) == len(want)
         assert out.startswith(f"Checked all {n_play} played cards: {len(want)} lost points")
+        # rewind to the last trick's start, then step forward through the recorded cards
+        page.click(f'#deal-played .chip[data-index="{n_play - 4}"]')
+        _wait_state(page)
+        assert len(page.query_selector_all("#deal-played .chip.future")) == 4
+        page.click(f'#deal-played .chip[data-index="{n_play - 3}"]')
+        _wait_state(page)
+        assert len(page.query_selector_all("#deal-played .chip.future")) == 3
         TIMINGS["record_mistakes"] = sorted(want)
     assert p.errors == []
 

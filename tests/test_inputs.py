@@ -118,16 +118,33 @@ def test_cli_score_unknown_key_one_line_and_json(tmp_path: Path) -> None:
                                       "detail": "did you mean 'variants'?"}
 
 
-@pytest.mark.parametrize("dealer", [4, -1, "3", True, None, 2.5])
+@pytest.mark.parametrize("dealer", [4, -1, "3", True, 2.5])
 def test_bad_dealer_says_dealer_out_of_range(dealer) -> None:
     rec = _record()
-    if dealer is None:
-        del rec["dealer"]
-    else:
-        rec["dealer"] = dealer
+    rec["dealer"] = dealer
     e = _error(score_record, rec)
     assert (e.field, e.why) == ("dealer", "dealer out of range")
     assert "None" not in e.line()
+
+
+@pytest.mark.parametrize("kind, field", [
+    ("record", "players"), ("record", "dealer"), ("record", "hands"),
+    ("position", "players"), ("position", "dealer"), ("position", "seat")])
+def test_a_missing_field_says_missing_not_out_of_range(tmp_path, kind, field) -> None:
+    """A field left out is said as missing (it was "players out of range (players
+    missing)"): one line naming the field, exit 2, the same in --json."""
+    data = _record() if kind == "record" else _position()
+    del data[field]
+    path = tmp_path / f"{kind}.json"
+    path.write_text(json.dumps(data))
+    command = "solve" if kind == "record" else "advise"
+    line = _one_line(_cli(command, str(path)))
+    assert line.startswith(f"error: {field}: missing ("), line
+    assert "out of range" not in line, line
+    res = _cli(command, str(path), "--json")
+    assert res.exit_code == 2
+    got = json.loads(res.stdout)
+    assert (got["field"], got["why"]) == (field, "missing"), got
 
 
 def _bad_values():
@@ -269,6 +286,46 @@ def test_advise_refuses_rules_flags_beside_a_position_file(tmp_path, flags, fiel
     p.write_text(json.dumps(_position()))
     line = _one_line(_cli("advise", str(p), *flags))
     assert line.startswith(f"error: {field}: file and flags"), line
+
+
+def test_a_score_flag_beside_a_position_file_overrides_its_score(tmp_path) -> None:
+    """--score is the game's state, not the deal's: it goes with a position file (it was
+    refused as "file and flags") and replaces the file's "score"."""
+    import click
+
+    from catchten_sim.cli import advise_cmd
+    from catchten_sim.cli_kit import load_position
+
+    def loaded(path, score):            # as advise reads it: no other flag given
+        with click.Context(advise_cmd).scope():
+            return load_position(str(path), *(None,) * 4, *(None,) * 5, score, None, None)
+    pos = _position()                         # its score: [3, 5]
+    p = tmp_path / "pos.json"
+    p.write_text(json.dumps(pos))
+    got = loaded(p, "10 20")
+    assert got.score == (10, 20)
+    assert got.to_dict() == {**Position.from_dict(pos).to_dict(), "score": [10, 20]}
+    assert loaded(p, None).score == (3, 5)          # no flag: the file's
+    del pos["score"]
+    p.write_text(json.dumps(pos))
+    assert loaded(p, "10,20").score == (10, 20)
+    # a bad --score is the flag's own fault, said as without a file
+    line = _one_line(_cli("advise", str(p), "--score", "ten 20"))
+    assert line.startswith("error: score: bad score ("), line
+    assert "--score" in _cli("advise", "--help").stdout.split("--trump")[0]
+    assert "overrides" in " ".join(_cli("advise", "--help").stdout.split())
+
+
+@pytest.mark.parametrize("flags, named", [
+    (["--hand", "JS"], "--hand"), (["--seat", "1", "--play", ""], "--seat, --play"),
+    (["--turnup", "7S", "--score", "1 2"], "--turnup"),
+    (["--dealer", "0", "--dead", "", "--trump", "S"], "--dealer, --dead, --trump")])
+def test_position_flags_beside_a_position_file_are_refused_by_name(tmp_path, flags,
+                                                                   named) -> None:
+    p = tmp_path / "pos.json"
+    p.write_text(json.dumps(_position()))
+    line = _one_line(_cli("advise", str(p), *flags))
+    assert line.startswith(f"error: position: file and flags ({named}: "), line
 
 
 @pytest.mark.parametrize("n", ["0", "101", "99999999999999999999999"])

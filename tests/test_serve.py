@@ -186,6 +186,25 @@ def test_numbers_are_checked_for_type_before_range(client, route, body, field, w
     assert err["error"].startswith(f"error: {field}: {said} (") and "\n" not in err["error"]
 
 
+@pytest.mark.parametrize("route, body, field", [
+    ("solve", {"record": {"rules": "foster"}}, "players"),
+    ("solve", {"record": {"rules": "foster", "players": 4}}, "dealer"),
+    ("solve", {"record": {"rules": "foster", "players": 4, "dealer": 0}}, "hands"),
+    ("next", {"rules": "foster", "players": 4}, "dealer"),
+    ("next", {"rules": "foster", "players": 4, "dealer": 0}, "seat"),
+    ("advise", {"position": {"rules": "foster", "players": 4}}, "dealer"),
+    ("advise", {"position": {"rules": "foster"}}, "players"),
+])
+def test_a_missing_field_says_missing(client, route, body, field):
+    """A field left out is said as missing, not as out of range (it was "dealer: out of
+    range (dealer missing ...)"): 400, one line naming the field."""
+    r = client.post(f"/api/{route}", json=body)
+    assert r.status_code == 400, r.text
+    err = r.json()
+    assert (err["field"], err["why"]) == (field, "missing"), err
+    assert err["error"].startswith(f"error: {field}: missing (") and "\n" not in err["error"]
+
+
 def test_malformed_json_and_wrong_content_type(client):
     r = client.post("/api/advise", content=b'{"position": ', headers={
         "content-type": "application/json"})

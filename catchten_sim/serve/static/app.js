@@ -115,21 +115,23 @@ function wire() {
   $("#deal-undo").onclick = () => { if (state.deal && state.deal.cursor > 0) { state.deal.cursor -= 1; renderDeal(); } };
   $("#deal-start").onclick = () => { if (state.deal) { state.deal.cursor = 0; renderDeal(); } };
   $("#deal-check").onclick = async () => {
-    // each played card's double-dummy loss: a solve before every card of the play
+    // each played card's double-dummy loss: a solve before every card of the play up to
+    // the position shown (cards after it, taken back with Undo, are not checked)
     const d = state.deal;
     if (!d) return;
+    const upto = d.cursor;
     clearError();
     setState("working");
     try {
-      for (let i = 0; i < d.record.play.length; i++) {
+      for (let i = 0; i < upto; i++) {
         if (state.deal !== d) return;
         await solveAt(i);
       }
     } catch (e) { showError(e.message); setState("error"); return; }
     await renderDeal();
     if (state.deal !== d) return;
-    showCheck(d);
-    $("#deal-played").dataset.checked = d.record.play.length;
+    showCheck(d, upto);
+    $("#deal-played").dataset.checked = upto;
   };
   $("#deal-close").onclick = () => { $("#deal-view").hidden = true; state.deal = null; };
   $("#deal-advise").onclick = async () => {

@@ -137,8 +137,10 @@ export function lossOf(before, c) {
   const v = before.cards.find((x) => x.card === c);
   return v && typeof v.value === "number" ? before.value - v.value : null;
 }
-export function playLosses(d) {
-  const play = d.record.play, out = [];
+// the check covers the cards played up to the position shown (``upto``, the cursor):
+// cards after it (taken back with Undo, or ahead of a rewind) are not checked
+export function playLosses(d, upto) {
+  const play = d.record.play.slice(0, upto), out = [];
   play.forEach((c, i) => {
     const loss = lossOf(d.solves[play.slice(0, i).join(" ")], c);
     if (loss) out.push(`${pretty(c)} (card ${i + 1}, \u2212${loss})`);
@@ -146,24 +148,26 @@ export function playLosses(d) {
   return out;
 }
 // the played cards whose solve stopped early: not checked
-export function unchecked(d) {
-  const play = d.record.play;
+export function unchecked(d, upto) {
+  const play = d.record.play.slice(0, upto);
   return play.filter((c, i) => {
     const before = d.solves[play.slice(0, i).join(" ")];
     return before && before.exact === false;
   }).length;
 }
-export function showCheck(d) {
-  const el = $("#deal-check-out"), n = d.record.play.length;
-  const losses = playLosses(d), open = unchecked(d);
+export function showCheck(d, upto) {
+  const el = $("#deal-check-out"), n = upto, later = d.record.play.length - upto;
+  const losses = playLosses(d, upto), open = unchecked(d, upto);
   const cards = (k) => `${k} played card${k === 1 ? "" : "s"}`;
+  // the cards after the position shown are said, with how many: never counted as checked
+  const where = later ? ` up to the current position (${later} later card${later === 1 ? "" : "s"} not checked)` : "";
   // the cards whose solve stopped early are not checked: said, never counted as checked
-  const which = open ? `${n - open} of the ${cards(n)}` : `all ${cards(n)}`;
+  const which = (open ? `${n - open} of the ${cards(n)}` : `all ${cards(n)}`) + where;
   const notChecked = open ? ` ${open} could not be checked: the solve stopped before the values were exact.` : "";
   el.dataset.mistakes = losses.length;
   el.dataset.unchecked = open;
-  el.textContent = !n ? "No card has been played yet: nothing to check."
-    : open === n ? `Could not check the ${cards(n)}: the solve stopped before the values were exact.`
+  el.textContent = !n ? `No card has been played${later ? " up to the current position" : " yet"}: nothing to check.`
+    : open === n ? `Could not check the ${cards(n)}${where}: the solve stopped before the values were exact.`
     : !losses.length ? `Checked ${which}: none lost anything double-dummy (each was an optimal card).${notChecked}`
     : `Checked ${which}: ${losses.length} lost points double-dummy (marked in red): ${losses.join(", ")}.${notChecked}`;
   el.hidden = false;
