@@ -125,8 +125,7 @@ def rules_of_record(data: dict) -> Rules:
     Raises
     ------
     RulesError
-        ``unknown preset``, ``unknown variant``, ``bad variant value``, ``players out of range``,
-        ``missing`` (no ``players``).
+        ``unknown preset``, ``unknown variant``, ``bad variant value``, ``players out of range``.
     """
     if not isinstance(data, dict):
         raise ParseError("record", "not a record", f"a record is a JSON object, not "
@@ -144,7 +143,7 @@ def rules_of_record(data: dict) -> Rules:
                          "(no field for the declaration, docs/rules.md §7.8)")
     players = data.get("players")
     if players is None:
-        raise RulesError("players", "missing", "a record names its player count")
+        raise RulesError("players", "players out of range", "players missing")
     if isinstance(players, bool) or not isinstance(players, int):
         raise RulesError("players", "players out of range",
                          f"players={json.dumps(players)} is not a whole number")
@@ -161,7 +160,8 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
     n = rules.players
     dealer = data.get("dealer")
     if dealer is None:
-        raise RulesError("dealer", "missing", f"the dealer's seat, 0 to {n - 1}")
+        raise RulesError("dealer", "dealer out of range",
+                         f"dealer missing: a seat from 0 to {n - 1}")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
         given = data.get("hands")
         hint = (f"; but the record has {len(given)} hands: is players {n} right? (players "
@@ -172,10 +172,9 @@ def _parse_deal(data: dict, rules: Rules) -> tuple[int, list[list[int]], list[in
                          f"{n - 1}{hint}")
 
     raw_hands = data.get("hands")
-    if raw_hands is None:
-        raise ParseError("hands", "missing", f"a list of {n} hands")
     if not isinstance(raw_hands, list) or len(raw_hands) != n:
         got = (f"{len(raw_hands)} hands for {n} players" if isinstance(raw_hands, list)
+               else f"hands missing: a list of {n} hands" if raw_hands is None
                else f"hands is {json_kind(raw_hands)}, not a list of {n} hands")
         raise ParseError("hands", "wrong number of hands", got)
     raw_dead = data.get("dead")

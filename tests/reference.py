@@ -362,7 +362,7 @@ def _rules_of(record: dict) -> RefRules:
     if variants is None:
         variants = {}
     if "players" not in record:
-        raise RefError("players", "missing", "a record names its player count")
+        raise RefError("players", "players out of range", "players missing")
     r = ref_rules(rules, record["players"], variants)
     if r.dealer_declares:  # §7.8: no field for the declaration in a record
         raise RefError("variants", "bad variant value",

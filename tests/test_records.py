@@ -408,7 +408,7 @@ def test_checking_order_rules_before_variants_before_players() -> None:
 def test_players_missing_is_error() -> None:
     rec = copy.deepcopy(DEAL_A)
     del rec["players"]
-    assert error_of(score_record, rec) == ("players", "missing")
+    assert error_of(score_record, rec) == ("players", "players out of range")
 
 
 def test_dealer_declares_record_refused() -> None:
@@ -554,8 +554,8 @@ def _no(rec: dict, key: str) -> dict:
     (dict(DEAL_A, dealer=1.5), "dealer", "dealer 1.5"),
     (dict(DEAL_A, dead="x"), "dead", "dead is a string"),
     # the documented order stands: a hand record (card lists) without a dealer
-    (_no(dict(DEAL_A, hands=[["JS"], 1]), "dealer"), "dealer", "dealer: missing"),
-    ({"players": 4}, "dealer", "dealer: missing"),
+    (_no(dict(DEAL_A, hands=[["JS"], 1]), "dealer"), "dealer", "dealer missing"),
+    ({"players": 4}, "dealer", "dealer missing"),
     # a hand of a game names the game's field, the hand in the detail
     ({"players": 4, "hands": [dict(_no(DEAL_A, "players"), hands="x")]}, "hands",
      "hands[0]: hands is a string"),

@@ -186,10 +186,27 @@ def test_numbers_are_checked_for_type_before_range(client, route, body, field, w
     assert err["error"].startswith(f"error: {field}: {said} (") and "\n" not in err["error"]
 
 
+#: a record's errors keep the reasons ../shared/FORMATS.md lists ("Errors in records":
+#: a missing players is "players out of range", missing hands "wrong number of hands"),
+#: the detail saying missing
+RECORD_MISSING = {"players": "players out of range", "dealer": "dealer out of range",
+                  "hands": "wrong number of hands"}
+
+
+@pytest.mark.parametrize("field, record", [
+    ("players", {"rules": "foster"}),
+    ("dealer", {"rules": "foster", "players": 4}),
+    ("hands", {"rules": "foster", "players": 4, "dealer": 0})])
+def test_a_record_missing_a_field_keeps_the_formats_reason_and_says_missing(client, field,
+                                                                            record):
+    r = client.post("/api/solve", json={"record": record})
+    assert r.status_code == 400, r.text
+    err = r.json()
+    assert (err["field"], err["why"]) == (field, RECORD_MISSING[field]), err
+    assert "missing" in err["error"] and "\n" not in err["error"], err
+
+
 @pytest.mark.parametrize("route, body, field", [
-    ("solve", {"record": {"rules": "foster"}}, "players"),
-    ("solve", {"record": {"rules": "foster", "players": 4}}, "dealer"),
-    ("solve", {"record": {"rules": "foster", "players": 4, "dealer": 0}}, "hands"),
     ("next", {"rules": "foster", "players": 4}, "dealer"),
     ("next", {"rules": "foster", "players": 4, "dealer": 0}, "seat"),
     ("advise", {"position": {"rules": "foster", "players": 4}}, "dealer"),
