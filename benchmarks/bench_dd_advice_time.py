@@ -72,6 +72,8 @@ def solve_run(pos: dict, t: float) -> tuple[float, dict]:
 
 
 def run(pos: dict, t: float, threads: int) -> tuple[float, dict]:
+    """Wall seconds and JSON of ``catchten advise --evaluator dd --time t`` on ``pos``
+    (``stop`` "too short" when no deal was solved within the limit)."""
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump({k: v for k, v in pos.items() if k != "_record"}, f)
     t0 = time.monotonic()
@@ -80,8 +82,11 @@ def run(pos: dict, t: float, threads: int) -> tuple[float, dict]:
                           "--json", "--no-progress"], capture_output=True, text=True, cwd=ROOT)
     took = time.monotonic() - t0
     Path(f.name).unlink()
+    if out.returncode == 2 and '"too short"' in out.stdout:
+        # no deal solved within the limit: an answer of its own (time: too short)
+        return took, {"samples": 0, "bounded_deals": 0, "stop": "too short", "best": "-"}
     if out.returncode != 0:
-        raise SystemExit(out.stderr)
+        raise SystemExit(f"advise failed ({out.returncode}): {out.stdout}{out.stderr}")
     return took, json.loads(out.stdout)
 
 
