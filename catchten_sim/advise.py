@@ -658,13 +658,14 @@ def _add_batch(hands: np.ndarray, done: int, ev: Any,
         if eq is not None:
             meas["p_win"] = eq(out, done)[..., my_side]
     w = None if inference is None else inference.weights(hands)
-    if acc.bounds is not None:
-        acc.bounds.add(meas["diff_lo"], meas["diff_hi"], w)
-    if other is not None:
-        ev_o, acc_o = other
-        meas_o = _measures(ev_o.evaluate(hands, done), my_side, n_sides, others_together=True)
-        acc_o.add(meas_o) if w is None else acc_o.add(meas_o, w)
-    acc.add(meas) if w is None else acc.add(meas, w)
+    meas_o = None if other is None else _measures(other[0].evaluate(hands, done), my_side,
+                                                  n_sides, others_together=True)
+    from .run import sigint_deferred   # all sums or none: a Ctrl-C in the adds waits
+    with sigint_deferred():            # (half-added, a count passed its deals' number)
+        if acc.bounds is not None:
+            acc.bounds.add(meas["diff_lo"], meas["diff_hi"], w)
+        for a, m in ([(other[1], meas_o)] if other else []) + [(acc, meas)]:
+            a.add(m) if w is None else a.add(m, w)
 
 
 def _look(acc: AnySums, cands: Sequence[int], equiv: dict[int, int], z: float,

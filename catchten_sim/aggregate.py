@@ -90,7 +90,7 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     when n = 0). ``z``: the critical value (:func:`z_two_sided`)."""
     if n <= 0:
         return (math.nan, math.nan)
-    p = min(1.0, max(0.0, k / n))
+    p = k / n
     den = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
@@ -103,7 +103,7 @@ def proportion_se(k: int, n: int) -> float:
     """Standard error sqrt(p (1 - p) / n) of a proportion ``k / n`` (nan when n = 0)."""
     if n <= 0:
         return math.nan
-    p = min(1.0, max(0.0, k / n))    # a count past n (a stopped run) is no domain error
+    p = k / n
     return math.sqrt(p * (1 - p) / n)
 
 

@@ -155,6 +155,7 @@ def worker_main(conn, threads: int | None, warm: bool) -> None:
     signal.signal(signal.SIGINT, on_int)
     from ..errors import CatchTenError
     from .api import page_error
+    from ..run import engine
     lock = threading.Lock()
 
     def send(msg: tuple) -> None:       # (a kernel may compile in another thread)
@@ -175,6 +176,7 @@ def worker_main(conn, threads: int | None, warm: bool) -> None:
         if msg is None:
             return
         job_id, kind, body, limit = msg
+        engine.INTERRUPTS[0] = 0     # a cancel counts within its job (a second one exits)
         busy[0] = True
         tell.job = job_id
         try:
