@@ -336,8 +336,7 @@ class Solver:
         self.state.st[_k.S_LIMIT] = 0 if self.node_limit is None else int(self.node_limit)
         _k.ready(self.state, tables)
         args = (tables, self.state, self.table_for(tables), deals, play_arr, len(play),
-                int(root_side),
-                int(bool(all_cards)), out)
+                int(root_side), int(bool(all_cards)), out)
         if deadline is None and not interruptible:
             _k.solve_batch(*args)
         else:

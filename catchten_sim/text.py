@@ -350,7 +350,7 @@ def _tie_legend(a: Advice, con) -> None:
     """The legend of ``X=Y`` in a table (a card tied with the best on every deal), naming
     every such pair (more than four: the first two and how many others); nothing when no
     card is tied."""
-    from .serve.words import NAMED
+    from .serve.words import and_list
     what = {"p_win": "P(win)", "points": "points"}.get(a.objective, "point difference")
     tied: dict[str, list[str]] = {}
     for x in a.candidates:
@@ -360,9 +360,7 @@ def _tie_legend(a: Advice, con) -> None:
         if len(xs) == 1:
             who = f"{xs[0]}={y}: {xs[0]} gave"
         else:      # every pair named ("JC=TC, QC=TC ..."), as the table marks them
-            pairs = [f"{x}={y}" for x in xs]
-            who = (", ".join(pairs[:-1]) + f" and {pairs[-1]}" if len(xs) <= NAMED else
-                   f"{pairs[0]}, {pairs[1]} and {len(xs) - 2} others") + ": each gave"
+            who = and_list([f"{x}={y}" for x in xs]) + ": each gave"
         con.print(f"{who} {y}'s {what} exactly on every deal evaluated (a tie).",
                   markup=False, highlight=False)
 
@@ -466,9 +464,10 @@ def print_advice(a: Advice, console=None) -> None:
     _candidate_tables(a, con)
     from .explain import too_few_in     # (explain imports the engine: not at start-up)
     from .serve.words import leader_words, only_card, plain_lines, same_as_best
-    best = format_card(a.best) + same_as_best(a.to_dict())   # "TC (or JC, QC: the same..."
+    d_a = a.to_dict()                   # the answer as the page's words read it
+    best = format_card(a.best) + same_as_best(d_a)   # "TC (or JC, QC: the same on ..."
     if a.margin is None:
-        echo(f"best: {format_card(a.best)} (" + (only_card(a.to_dict()) if len(a.candidates)
+        echo(f"best: {format_card(a.best)} (" + (only_card(d_a) if len(a.candidates)
                                                  == 1 else "every card scored the same") + ")")
     else:
         d = a.margin.diff
@@ -483,7 +482,7 @@ def print_advice(a: Advice, console=None) -> None:
                  f"the practical margin ±{a.practical_margin:g})")
         elif (few := too_few_in(a.note)) is not None:
             # no card chosen on so few deals: what leads so far, not a "best" (as the page)
-            lead = leader_words(a.to_dict())      # "JS leads", "TS, KS and TC are level"
+            lead = leader_words(d_a)      # "JS leads", "TS, KS and TC are level"
             echo(f"best: none yet (too few deals to choose a card: {few:,}); so far {lead} "
                  + ("" if lead.endswith(" level") else
                     f"by {_fx(d.mean, 3, True)} {a.objective} over {a.second} ") + f"({span})")
@@ -505,7 +504,7 @@ def print_advice(a: Advice, console=None) -> None:
         echo(f"one card per information set (fusion-aware, {fu['worlds']:,} deals): "
              f"best {fu['best']}")
         echo(f"  values (as the dd column): {vals}")
-    for line in plain_lines(a.to_dict()):      # the page's wording (docs/serve.md)
+    for line in plain_lines(d_a):      # the page's wording (docs/serve.md)
         if line is not None:
             echo(f"in words: {line}")
     for line in a.model_lines or ([f"MODEL: {a.model_note}"] if a.model_note else []):

@@ -229,7 +229,7 @@ def _or(cards: list[str]) -> str:
 NAMED = 4
 
 
-def _and(cards: list[str]) -> str:
+def and_list(cards: list[str]) -> str:
     """``JS``, ``JS and AS``, ``JS, AS, QH and KH``; more than :data:`NAMED` cards:
     ``JS, AS and 6 others`` (a line stays short whatever the deal's size)."""
     if len(cards) > NAMED:
@@ -287,8 +287,8 @@ def leader_words(advice: Advice) -> str:
     level``), best first (:func:`top_cards`)."""
     top, level = top_cards(advice)
     if level:
-        return f"{_and(top)} are level"
-    return f"{_and(top)} {'leads' if len(top) == 1 else 'lead'}"
+        return f"{and_list(top)} are level"
+    return f"{and_list(top)} {'leads' if len(top) == 1 else 'lead'}"
 
 
 def same_as_best(advice: Advice) -> str:
@@ -304,8 +304,7 @@ def same_as_best(advice: Advice) -> str:
     eq = [c for c in top[1:] if c in every]     # (not the ones only level with it)
     if not eq:
         return ""
-    named = (", ".join(eq) if len(eq) <= NAMED
-             else f"{eq[0]}, {eq[1]} and {len(eq) - 2} others")
+    named = ", ".join(eq) if len(eq) <= NAMED else and_list(eq)
     return f" (or {named}: the same on every deal)"
 
 
